@@ -1,0 +1,104 @@
+import type { NamedErrorData } from "../schema/common";
+
+/**
+ * The language-model port. The core runs one step per `stream()` call and
+ * executes tools itself; adapters (the AI SDK one, the demo model, test fakes)
+ * turn a provider's stream into these events.
+ */
+
+/** Everything the adapter needs to reach a model. Never logged or exported. */
+export interface ModelConfig {
+  /** `openai` = Responses API; `openai-compatible` = Chat Completions; `demo` = built-in scripted model. */
+  provider: "openai" | "openai-compatible" | "demo";
+  modelID: string;
+  baseURL?: string;
+  apiKey?: string;
+  /** Context window in tokens. */
+  contextWindow: number;
+  /** Input limit, when the model has one separate from the window. */
+  inputLimit?: number;
+  maxOutputTokens: number;
+  /** USD per 1M tokens. */
+  prices: ModelPrices;
+}
+
+export interface ModelPrices {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export type LLMUserContent =
+  | { type: "text"; text: string }
+  | { type: "file"; mime: string; url: string; filename?: string };
+
+export type LLMAssistantContent =
+  | { type: "text"; text: string; providerMetadata?: Record<string, unknown> }
+  | { type: "reasoning"; text: string; providerMetadata?: Record<string, unknown> }
+  | { type: "tool-call"; callID: string; tool: string; input: unknown };
+
+export interface LLMToolResult {
+  type: "tool-result";
+  callID: string;
+  tool: string;
+  output: string;
+  isError?: boolean;
+}
+
+/** Provider-neutral history, built by the core from stored messages. */
+export type LLMMessage =
+  | { role: "user"; content: LLMUserContent[]; cache?: boolean }
+  | { role: "assistant"; content: LLMAssistantContent[]; cache?: boolean }
+  | { role: "tool"; content: LLMToolResult[]; cache?: boolean };
+
+export interface LLMToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  inputSchema: Record<string, unknown>;
+}
+
+export interface LLMRequest {
+  model: ModelConfig;
+  /** System prompt sections; the first is the stable header (cache marker). */
+  system: string[];
+  messages: LLMMessage[];
+  tools: LLMToolSpec[];
+  maxOutputTokens: number;
+  signal: AbortSignal;
+  /** Stable per session: enables provider prefix caching. */
+  cacheKey?: string;
+  /** Small calls (title, connection test) pass a low retry budget. */
+  purpose?: "chat" | "title" | "summary" | "test";
+}
+
+/** Usage as reported for one step. Missing numbers are unknown, not zero. */
+export interface LLMUsage {
+  inputTokens?: number;
+  noCacheInputTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  outputTokens?: number;
+  reasoningTokens?: number;
+  totalTokens?: number;
+}
+
+export type LLMEvent =
+  | { type: "text-start"; id: string }
+  | { type: "text-delta"; id: string; delta: string }
+  | { type: "text-end"; id: string; providerMetadata?: Record<string, unknown> }
+  | { type: "reasoning-start"; id: string }
+  | { type: "reasoning-delta"; id: string; delta: string }
+  | { type: "reasoning-end"; id: string; providerMetadata?: Record<string, unknown> }
+  | { type: "tool-input-start"; callID: string; tool: string }
+  | { type: "tool-input-delta"; callID: string; delta: string }
+  | { type: "tool-call"; callID: string; tool: string; input: string }
+  | { type: "finish"; reason: string; usage: LLMUsage }
+  /** A failure. The adapter classifies it (APIError with isRetryable, ContextOverflowError…). */
+  | { type: "error"; error: NamedErrorData };
+
+export interface LLM {
+  /** Streams one step. Must not throw: failures arrive as an `error` event. */
+  stream(req: LLMRequest): AsyncIterable<LLMEvent>;
+}

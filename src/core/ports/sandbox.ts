@@ -1,0 +1,70 @@
+/**
+ * The sandbox port: a workspace filesystem plus a shell. Backends: the
+ * WebContainer one and the local one (just-bash in a Worker over a persisted
+ * filesystem). Every backend passes one contract suite.
+ *
+ * Paths are absolute POSIX paths inside the sandbox; a workspace is confined
+ * to its `root` directory and tools refuse paths outside it.
+ */
+
+export interface FileEntry {
+  name: string;
+  /** Absolute path. */
+  path: string;
+  type: "file" | "directory";
+  size: number;
+  /** Last modification, ms since epoch. */
+  mtime: number;
+}
+
+export interface SandboxFS {
+  readFile(path: string): Promise<Uint8Array>;
+  readText(path: string): Promise<string>;
+  /** Creates parent directories as needed. */
+  writeFile(path: string, data: string | Uint8Array): Promise<void>;
+  /** Direct children, sorted by name. Rejects when `path` is not a directory. */
+  list(path: string): Promise<FileEntry[]>;
+  stat(path: string): Promise<FileEntry | undefined>;
+  exists(path: string): Promise<boolean>;
+  /** mkdir -p */
+  mkdir(path: string): Promise<void>;
+  /** rm -r (no error when missing) */
+  rm(path: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+}
+
+export interface ExecOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Streamed output as it arrives (backends that buffer call it once). */
+  onOutput?: (chunk: string) => void;
+}
+
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr interleaved as produced (or concatenated when the backend cannot interleave). */
+  combined: string;
+  exitCode: number;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+export interface Sandbox {
+  readonly kind: "webcontainer" | "local";
+  /** The session's working directory. */
+  readonly root: string;
+  readonly fs: SandboxFS;
+  /** Runs a shell command. Expected failures are values (exit codes), not throws. */
+  exec(command: string, opts?: ExecOptions): Promise<ExecResult>;
+  /** Content-addressed snapshot of the workspace under `root`; returns its hash. */
+  snapshot(): Promise<string>;
+  /** Makes the workspace equal to snapshot `hash`. */
+  restore(hash: string): Promise<void>;
+  /** Paths (relative to root) that differ between two snapshots. */
+  changed(from: string, to: string): Promise<string[]>;
+  /** A file's text at a snapshot, or undefined if it did not exist then. */
+  readAt(hash: string, relPath: string): Promise<string | undefined>;
+}

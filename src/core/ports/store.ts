@@ -1,0 +1,53 @@
+import type { Message, MessageWithParts, Part, Session } from "../schema";
+
+/** A stored row that failed validation: reported, never fatal. */
+export interface CorruptRecord {
+  table: "sessions" | "messages" | "parts" | "settings";
+  id: string;
+  sessionID?: string;
+  issue: string;
+}
+
+/** A streamed text delta, appended to a text or reasoning part. */
+export interface PartDelta {
+  sessionID: string;
+  messageID: string;
+  partID: string;
+  field: "text";
+  delta: string;
+}
+
+/**
+ * The persistence port. The Dexie adapter implements it in the browser; a
+ * memory implementation backs unit tests. All methods may reject with a
+ * `QuotaError` when the browser's storage is full.
+ */
+export interface Store {
+  createSession(session: Session): Promise<void>;
+  /** Sessions, most recently updated first. Archived ones only when asked. */
+  listSessions(opts?: { archived?: boolean }): Promise<Session[]>;
+  getSession(id: string): Promise<Session | undefined>;
+  /** Read-modify-write of one session in a transaction. Returns the new row. */
+  updateSession(id: string, patch: (s: Session) => Session): Promise<Session | undefined>;
+  /** Deletes the session with all its messages and parts in one transaction. */
+  deleteSession(id: string): Promise<void>;
+
+  /** Messages of a session in id (chronological) order, with their parts in order. */
+  messages(sessionID: string): Promise<MessageWithParts[]>;
+  getMessage(id: string): Promise<Message | undefined>;
+  upsertMessage(message: Message): Promise<void>;
+  /** Deletes messages and their parts. */
+  deleteMessages(sessionID: string, messageIDs: string[]): Promise<void>;
+
+  /** Writes a part. Pending deltas for the same part are flushed first. */
+  upsertPart(part: Part): Promise<void>;
+  /** Appends text to a part, batched: at least every 250 ms, and on flush(). */
+  appendDelta(delta: PartDelta): void;
+  /** Writes every pending delta now. */
+  flush(): Promise<void>;
+  /** Writes messages and parts of a whole session at once (import, fork). */
+  importSession(session: Session, messages: MessageWithParts[]): Promise<void>;
+
+  /** Rows that failed validation since start-up. */
+  corrupt(): CorruptRecord[];
+}

@@ -1,0 +1,211 @@
+import { z } from "zod";
+import { NamedErrorSchema, Tokens } from "./common";
+
+const PartBase = z.object({
+  id: z.string().startsWith("prt_"),
+  sessionID: z.string().startsWith("ses_"),
+  messageID: z.string().startsWith("msg_"),
+  /** Cached exact token count of what this part sends to the model. */
+  tokenCount: z.object({ encoding: z.string(), count: z.number(), size: z.number() }).optional(),
+});
+
+const Metadata = z.record(z.string(), z.unknown());
+const TimeSpan = z.object({ start: z.number(), end: z.number().optional() });
+
+export const TextPart = PartBase.extend({
+  type: z.literal("text"),
+  text: z.string(),
+  /** Injected by the system (continue prompts, file contents), not typed by a person. */
+  synthetic: z.boolean().optional(),
+  /** Not sent to the model. */
+  ignored: z.boolean().optional(),
+  time: TimeSpan.optional(),
+  metadata: Metadata.optional(),
+});
+export type TextPart = z.infer<typeof TextPart>;
+
+export const ReasoningPart = PartBase.extend({
+  type: z.literal("reasoning"),
+  text: z.string(),
+  metadata: Metadata.optional(),
+  time: TimeSpan,
+});
+export type ReasoningPart = z.infer<typeof ReasoningPart>;
+
+export const FilePartSource = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("file"),
+    path: z.string(),
+    text: z.object({ value: z.string(), start: z.number(), end: z.number() }),
+  }),
+  z.object({
+    type: z.literal("symbol"),
+    path: z.string(),
+    range: z.unknown(),
+    name: z.string(),
+    kind: z.number(),
+    text: z.object({ value: z.string(), start: z.number(), end: z.number() }),
+  }),
+  z.object({
+    type: z.literal("resource"),
+    clientName: z.string(),
+    uri: z.string(),
+    text: z.object({ value: z.string(), start: z.number(), end: z.number() }),
+  }),
+]);
+
+export const FilePart = PartBase.extend({
+  type: z.literal("file"),
+  mime: z.string(),
+  filename: z.string().optional(),
+  /** A data: URL (or file:// for workspace files). */
+  url: z.string(),
+  source: FilePartSource.optional(),
+});
+export type FilePart = z.infer<typeof FilePart>;
+
+/** Attachments carried by completed tool results (same shape as a file part, without ids). */
+export const Attachment = z.object({ mime: z.string(), filename: z.string().optional(), url: z.string() });
+export type Attachment = z.infer<typeof Attachment>;
+
+export const ToolStatePending = z.object({
+  status: z.literal("pending"),
+  input: z.record(z.string(), z.unknown()),
+  /** Raw argument text as it streams. */
+  raw: z.string(),
+});
+export const ToolStateRunning = z.object({
+  status: z.literal("running"),
+  input: z.record(z.string(), z.unknown()),
+  title: z.string().optional(),
+  metadata: Metadata.optional(),
+  time: z.object({ start: z.number() }),
+});
+export const ToolStateCompleted = z.object({
+  status: z.literal("completed"),
+  input: z.record(z.string(), z.unknown()),
+  output: z.string(),
+  title: z.string(),
+  metadata: Metadata,
+  /** `compacted` set means the output was pruned from what the model sees. */
+  time: z.object({ start: z.number(), end: z.number(), compacted: z.number().optional() }),
+  attachments: z.array(Attachment).optional(),
+});
+export const ToolStateError = z.object({
+  status: z.literal("error"),
+  input: z.record(z.string(), z.unknown()),
+  error: z.string(),
+  /** `interrupted: true` means the call was aborted. */
+  metadata: Metadata.optional(),
+  time: z.object({ start: z.number(), end: z.number() }),
+});
+export const ToolState = z.discriminatedUnion("status", [
+  ToolStatePending,
+  ToolStateRunning,
+  ToolStateCompleted,
+  ToolStateError,
+]);
+export type ToolState = z.infer<typeof ToolState>;
+export type ToolStateCompleted = z.infer<typeof ToolStateCompleted>;
+
+export const ToolPart = PartBase.extend({
+  type: z.literal("tool"),
+  callID: z.string(),
+  tool: z.string(),
+  state: ToolState,
+  metadata: Metadata.optional(),
+});
+export type ToolPart = z.infer<typeof ToolPart>;
+
+export const StepStartPart = PartBase.extend({
+  type: z.literal("step-start"),
+  snapshot: z.string().optional(),
+});
+export type StepStartPart = z.infer<typeof StepStartPart>;
+
+export const StepFinishPart = PartBase.extend({
+  type: z.literal("step-finish"),
+  reason: z.string(),
+  snapshot: z.string().optional(),
+  cost: z.number().nonnegative(),
+  tokens: Tokens,
+});
+export type StepFinishPart = z.infer<typeof StepFinishPart>;
+
+/** Legacy snapshot marker, kept for imports of old files. */
+export const SnapshotPart = PartBase.extend({ type: z.literal("snapshot"), snapshot: z.string() });
+
+export const PatchPart = PartBase.extend({
+  type: z.literal("patch"),
+  /** The pre-step snapshot. */
+  hash: z.string(),
+  files: z.array(z.string()),
+});
+export type PatchPart = z.infer<typeof PatchPart>;
+
+const SourceSpan = z.object({ value: z.string(), start: z.number(), end: z.number() });
+
+export const AgentPart = PartBase.extend({
+  type: z.literal("agent"),
+  name: z.string(),
+  source: SourceSpan.optional(),
+});
+
+export const SubtaskPart = PartBase.extend({
+  type: z.literal("subtask"),
+  prompt: z.string(),
+  description: z.string(),
+  agent: z.string(),
+  model: z.object({ providerID: z.string(), modelID: z.string() }).optional(),
+  command: z.string().optional(),
+});
+
+export const RetryPart = PartBase.extend({
+  type: z.literal("retry"),
+  attempt: z.number().int().positive(),
+  error: NamedErrorSchema,
+  time: z.object({ created: z.number(), next: z.number().optional() }),
+});
+export type RetryPart = z.infer<typeof RetryPart>;
+
+export const CompactionPart = PartBase.extend({
+  type: z.literal("compaction"),
+  auto: z.boolean(),
+  overflow: z.boolean().optional(),
+  tail_start_id: z.string().optional(),
+});
+export type CompactionPart = z.infer<typeof CompactionPart>;
+
+export const Part = z.discriminatedUnion("type", [
+  TextPart,
+  ReasoningPart,
+  FilePart,
+  ToolPart,
+  StepStartPart,
+  StepFinishPart,
+  SnapshotPart,
+  PatchPart,
+  AgentPart,
+  SubtaskPart,
+  RetryPart,
+  CompactionPart,
+]);
+export type Part = z.infer<typeof Part>;
+export type PartType = Part["type"];
+export type PartOf<T extends PartType> = Extract<Part, { type: T }>;
+
+/** Parts as written: ids are required, the rest follows the union. */
+export const PART_TYPES: readonly PartType[] = [
+  "text",
+  "reasoning",
+  "file",
+  "tool",
+  "step-start",
+  "step-finish",
+  "snapshot",
+  "patch",
+  "agent",
+  "subtask",
+  "retry",
+  "compaction",
+];

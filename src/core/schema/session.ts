@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { ModelRef, Ruleset, Tokens } from "./common";
+
+/** A conversation: the root record that owns messages and their parts. */
+export const Session = z.object({
+  id: z.string().startsWith("ses_"),
+  title: z.string(),
+  /** Set for child sessions (subagent runs). */
+  parentID: z.string().optional(),
+  /** The working directory of the session inside the sandbox. */
+  directory: z.string(),
+  /** The app version that created it. */
+  version: z.string(),
+  time: z.object({
+    created: z.number(),
+    updated: z.number(),
+    compacting: z.number().optional(),
+    archived: z.number().optional(),
+  }),
+  /** Session-level permission rules, appended after the global ones. */
+  permission: Ruleset.optional(),
+  /** Soft revert state: messages at or after `messageID` are hidden until the next prompt. */
+  revert: z
+    .object({
+      messageID: z.string(),
+      partID: z.string().optional(),
+      snapshot: z.string().optional(),
+      diff: z.string().optional(),
+    })
+    .optional(),
+  share: z.object({ url: z.string() }).optional(),
+  /** Where this session was forked from. */
+  fork: z.object({ sessionID: z.string(), messageID: z.string() }).optional(),
+  /** Running totals over every step of every assistant message. */
+  tokens: Tokens,
+  cost: z.number().nonnegative(),
+  agent: z.string().optional(),
+  model: ModelRef.optional(),
+});
+export type Session = z.infer<typeof Session>;
+
+export const DEFAULT_TITLE_PREFIX = "New session – ";
+export function defaultTitle(now: number): string {
+  return `${DEFAULT_TITLE_PREFIX}${new Date(now).toISOString().slice(0, 16).replace("T", " ")}`;
+}
+export function isDefaultTitle(title: string): boolean {
+  return title.startsWith(DEFAULT_TITLE_PREFIX);
+}
