@@ -1,0 +1,157 @@
+import type { LLMAssistantContent, LLMMessage, LLMToolResult, LLMUserContent } from "../ports/llm";
+import type { AssistantMessage, MessageWithParts, UserMessage } from "../schema";
+
+export const CLEARED_TOOL_OUTPUT = "[Old tool result content cleared]";
+export const INTERRUPTED_TOOL_OUTPUT = "[Tool execution was interrupted]";
+export const COMPACTION_QUESTION = "What did we do so far?";
+
+/** Hides messages at or after a soft revert point (spec §4.2). */
+export function applyRevert(msgs: MessageWithParts[], revertMessageID: string | undefined): MessageWithParts[] {
+  if (!revertMessageID) return msgs;
+  return msgs.filter((m) => m.info.id < revertMessageID);
+}
+
+/**
+ * The history visible after the last completed summary (spec §3.5).
+ * Input and output are chronological.
+ */
+export function filterCompacted(msgs: MessageWithParts[]): MessageWithParts[] {
+  const out: MessageWithParts[] = [];
+  let summaryParent: string | undefined;
+  let tailStart: string | undefined;
+  let tailKept = false;
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i];
+    if (!m) continue;
+    out.push(m);
+    const info = m.info;
+    if (info.role === "assistant" && info.summary && info.finish && !info.error && !summaryParent) summaryParent = info.parentID;
+    if (tailStart !== undefined) {
+      if (info.id === tailStart) {
+        tailKept = true;
+        break;
+      }
+      continue;
+    }
+    if (summaryParent && info.id === summaryParent) {
+      const compaction = m.parts.find((p) => p.type === "compaction");
+      if (compaction) {
+        if (compaction.tail_start_id && compaction.tail_start_id < info.id) {
+          tailStart = compaction.tail_start_id;
+          continue;
+        }
+        break;
+      }
+    }
+  }
+  out.reverse();
+  if (!tailKept || !summaryParent) return out;
+  // Reorder: [compaction-user, summary, …tail…, …newer…]
+  const cIdx = out.findIndex((m) => m.info.id === summaryParent);
+  const sIdx = out.findIndex((m) => m.info.role === "assistant" && m.info.summary && m.info.parentID === summaryParent);
+  const head = [out[cIdx], out[sIdx]].filter((m): m is MessageWithParts => m !== undefined);
+  const rest = out.filter((_, i) => i !== cIdx && i !== sIdx);
+  return [...head, ...rest];
+}
+
+export interface ToModelOptions {
+  stripMedia?: boolean;
+}
+
+function mediaPlaceholder(mime: string, name: string | undefined): string {
+  return `[Attached ${mime}: ${name ?? "file"}]`;
+}
+
+function isMedia(mime: string): boolean {
+  return mime.startsWith("image/") || mime === "application/pdf";
+}
+
+function userContent(m: MessageWithParts, opts: ToModelOptions): LLMUserContent[] {
+  const content: LLMUserContent[] = [];
+  for (const p of m.parts) {
+    if (p.type === "text" && !p.ignored && p.text.length > 0) content.push({ type: "text", text: p.text });
+    else if (p.type === "file") {
+      if (p.mime === "text/plain" || p.mime === "application/x-directory") continue;
+      if (opts.stripMedia && isMedia(p.mime)) content.push({ type: "text", text: mediaPlaceholder(p.mime, p.filename) });
+      else content.push({ type: "file", mime: p.mime, url: p.url, filename: p.filename });
+    } else if (p.type === "compaction") content.push({ type: "text", text: COMPACTION_QUESTION });
+    else if (p.type === "subtask") content.push({ type: "text", text: "The following tool was executed by the user" });
+  }
+  return content;
+}
+
+/** Whether an assistant message is sent: errored ones are dropped unless aborted with real content. */
+function keepAssistant(m: MessageWithParts, info: AssistantMessage): boolean {
+  if (!info.error) return true;
+  if (info.error.name !== "MessageAbortedError") return false;
+  return m.parts.some((p) => p.type === "text" || p.type === "tool");
+}
+
+/** Converts stored history to provider-neutral model messages (spec §2.6). */
+export function toModelMessages(msgs: MessageWithParts[], opts: ToModelOptions = {}): LLMMessage[] {
+  const out: LLMMessage[] = [];
+  for (const m of msgs) {
+    if (m.info.role === "user") {
+      const content = userContent(m, opts);
+      if (content.length) out.push({ role: "user", content });
+      continue;
+    }
+    if (!keepAssistant(m, m.info)) continue;
+    const content: LLMAssistantContent[] = [];
+    const results: LLMToolResult[] = [];
+    for (const p of m.parts) {
+      if (p.type === "text" && !p.ignored && p.text.length > 0) content.push({ type: "text", text: p.text });
+      else if (p.type === "reasoning" && p.text.length > 0) content.push({ type: "reasoning", text: p.text });
+      else if (p.type === "tool") {
+        const s = p.state;
+        content.push({ type: "tool-call", callID: p.callID, tool: p.tool, input: s.input });
+        if (s.status === "completed") {
+          let output = s.time.compacted ? CLEARED_TOOL_OUTPUT : s.output;
+          if (!s.time.compacted && s.attachments?.length)
+            output += `\n${s.attachments.map((a) => mediaPlaceholder(a.mime, a.filename)).join("\n")}`;
+          results.push({ type: "tool-result", callID: p.callID, tool: p.tool, output });
+        } else if (s.status === "error") {
+          const partial = s.metadata?.interrupted && typeof s.metadata.output === "string" ? s.metadata.output : undefined;
+          results.push({ type: "tool-result", callID: p.callID, tool: p.tool, output: partial ?? s.error, isError: !partial });
+        } else results.push({ type: "tool-result", callID: p.callID, tool: p.tool, output: INTERRUPTED_TOOL_OUTPUT, isError: true });
+      }
+    }
+    if (content.length === 0) continue;
+    out.push({ role: "assistant", content });
+    if (results.length) out.push({ role: "tool", content: results });
+  }
+  return out;
+}
+
+export interface Latest {
+  lastUser?: MessageWithParts & { info: UserMessage };
+  lastAssistant?: MessageWithParts & { info: AssistantMessage };
+  lastFinished?: MessageWithParts & { info: AssistantMessage };
+}
+
+export function latest(msgs: MessageWithParts[]): Latest {
+  const r: Latest = {};
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i];
+    if (!m) continue;
+    const info = m.info;
+    if (info.role === "user" && !r.lastUser) r.lastUser = { info, parts: m.parts };
+    if (info.role === "assistant") {
+      if (!r.lastAssistant) r.lastAssistant = { info, parts: m.parts };
+      if (!r.lastFinished && info.finish) r.lastFinished = { info, parts: m.parts };
+    }
+    if (r.lastUser && r.lastAssistant && r.lastFinished) break;
+  }
+  return r;
+}
+
+/** Whether the loop is done: the newest user message has a finished answer with no tool call left open. */
+export function isTurnDone(l: Latest): boolean {
+  const a = l.lastAssistant;
+  if (!a || !l.lastUser) return false;
+  if (a.info.parentID !== l.lastUser.info.id) return false;
+  if (a.info.error) return true;
+  const finish = a.info.finish;
+  if (!finish || finish === "tool-calls" || finish === "unknown") return false;
+  return !a.parts.some((p) => p.type === "tool" && (p.state.status === "pending" || p.state.status === "running"));
+}

@@ -1,0 +1,238 @@
+import { describe, expect, it } from "vitest";
+import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
+import { MemoryStore } from "../../testing/memory-store";
+import { Bus } from "../bus";
+import { namedError } from "../errors";
+import { DEFAULT_RULES } from "../permission/evaluate";
+import { PermissionBroker } from "../permission/broker";
+import type { Clock } from "../ports/clock";
+import type { AssistantMessage, MessageWithParts, Ruleset, ToolPart } from "../schema";
+import { defaultSettings, modelConfig, type Settings } from "../settings";
+import { todoWriteTool } from "../tools/todo";
+import { MAX_STEPS_PROMPT, SessionService } from "./loop";
+
+const fastClock: Clock = { now: () => Date.now(), sleep: async () => undefined };
+
+function setup(llm: FakeLLM, over: Partial<Settings> = {}, rules: Ruleset = DEFAULT_RULES) {
+  const store = new MemoryStore();
+  const bus = new Bus();
+  const settings: Settings = { ...defaultSettings(), provider: "openai-compatible", modelID: "gpt-4o-mini", ...over };
+  const permissions = new PermissionBroker(() => [rules]);
+  const service = new SessionService({
+    store,
+    llm,
+    clock: fastClock,
+    bus,
+    permissions,
+    settings: () => settings,
+    model: () => modelConfig(settings),
+    tools: () => [todoWriteTool],
+    version: "test",
+  });
+  return { store, bus, service, permissions, settings };
+}
+
+const assistants = (msgs: MessageWithParts[]) => msgs.filter((m) => m.info.role === "assistant").map((m) => m as MessageWithParts & { info: AssistantMessage });
+
+describe("agent loop", () => {
+  it("streams a text answer, records per-step usage and cost, and totals on the session", async () => {
+    const llm = new FakeLLM([textTurn("Hello there, friend.", { inputTokens: 1000, cacheReadTokens: 400, outputTokens: 50, reasoningTokens: 10 })]);
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "hi" });
+    await service.ensureRunning(s.id);
+    const msgs = await store.messages(s.id);
+    expect(msgs.map((m) => m.info.role)).toEqual(["user", "assistant"]);
+    const a = assistants(msgs)[0];
+    expect(a?.info.finish).toBe("stop");
+    expect(a?.parts.map((p) => p.type)).toEqual(["step-start", "text", "step-finish"]);
+    const text = a?.parts.find((p) => p.type === "text");
+    expect(text?.type === "text" && text.text).toBe("Hello there, friend.");
+    // gpt-4o-mini: input 0.15, output 0.6, cache read 0.075 per 1M
+    expect(a?.info.tokens).toEqual({ input: 600, output: 40, reasoning: 10, cache: { read: 400, write: 0 } });
+    const expected = (600 * 0.15 + 40 * 0.6 + 10 * 0.6 + 400 * 0.075) / 1e6;
+    expect(a?.info.cost).toBeCloseTo(expected, 12);
+    const session = await store.getSession(s.id);
+    expect(session?.cost).toBeCloseTo(expected, 12);
+    expect(session?.tokens.cache.read).toBe(400);
+    expect(service.status(s.id)).toEqual({ type: "idle" });
+  });
+
+  it("runs tool calls, sends their results back, and loops until the model stops", async () => {
+    const todos = [{ id: "1", content: "write tests", status: "in_progress", priority: "high" }];
+    const llm = new FakeLLM([toolTurn([{ tool: "todowrite", input: { todos } }]), textTurn("Done.")]);
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "plan it" });
+    await service.ensureRunning(s.id);
+    const msgs = await store.messages(s.id);
+    const [first, second] = assistants(msgs);
+    expect(first?.info.finish).toBe("tool-calls");
+    const tool = first?.parts.find((p): p is ToolPart => p.type === "tool");
+    expect(tool?.state.status).toBe("completed");
+    expect(tool?.state.status === "completed" && tool.state.output).toContain("[~] write tests (high)");
+    expect(second?.info.finish).toBe("stop");
+    expect(second?.info.parentID).toBe(msgs[0]?.info.id);
+    const sent = llm.requests[1]?.messages ?? [];
+    expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+    const result = sent[2]?.role === "tool" ? sent[2].content[0] : undefined;
+    expect(result?.output).toContain("write tests");
+    expect(llm.requests[0]?.tools.map((t) => t.name)).toEqual(["todowrite"]);
+  });
+
+  it("gives the model a readable error for invalid tool arguments and goes on", async () => {
+    const llm = new FakeLLM([toolTurn([{ tool: "todowrite", input: { todos: [{ id: 1 }] } }]), textTurn("Sorry, fixed.")]);
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "x" });
+    await service.ensureRunning(s.id);
+    const tool = assistants(await store.messages(s.id))[0]?.parts.find((p): p is ToolPart => p.type === "tool");
+    expect(tool?.state.status).toBe("error");
+    expect(tool?.state.status === "error" && tool.state.error).toMatch(/invalid arguments[\s\S]*todos\.0\.id/);
+    expect(llm.requests).toHaveLength(2);
+    const back = llm.requests[1]?.messages[2];
+    expect(back?.role === "tool" && back.content[0]?.isError).toBe(true);
+  });
+
+  it("reports an unknown tool to the model", async () => {
+    const llm = new FakeLLM([toolTurn([{ tool: "nope", input: {} }]), textTurn("ok")]);
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "x" });
+    await service.ensureRunning(s.id);
+    const tool = assistants(await store.messages(s.id))[0]?.parts.find((p): p is ToolPart => p.type === "tool");
+    expect(tool?.state.status === "error" && tool.state.error).toContain('Unknown tool "nope"');
+  });
+
+  it("keeps partial text and marks the message aborted when stopped", async () => {
+    const llm = new FakeLLM([textTurn("one two three four five six seven eight nine ten eleven twelve")]);
+    llm.delayMs = 5;
+    const { store, service, bus } = setup(llm);
+    const s = await service.createSession();
+    let seen = 0;
+    bus.subscribe((ev) => {
+      if (ev.type === "part.live" && ev.part.type === "text" && ++seen === 3) service.abort(s.id);
+    });
+    await service.prompt(s.id, { text: "count" });
+    await service.ensureRunning(s.id);
+    const a = assistants(await store.messages(s.id))[0];
+    expect(a?.info.error?.name).toBe("MessageAbortedError");
+    const text = a?.parts.find((p) => p.type === "text");
+    expect(text?.type === "text" && text.text.length).toBeGreaterThan(0);
+    expect(text?.type === "text" && text.text.length).toBeLessThan(60);
+    expect(a?.info.time.completed).toBeDefined();
+  });
+
+  it("retries a rate limit after retry-after and then succeeds", async () => {
+    const rateLimited = namedError("APIError", { message: "Rate limit reached", statusCode: 429, isRetryable: true, responseHeaders: { "retry-after": "1" } });
+    const llm = new FakeLLM([[{ type: "error", error: rateLimited }], textTurn("after retry")]);
+    const { store, service } = setup(llm);
+    const sleeps: number[] = [];
+    const s = await service.createSession();
+    (service as unknown as { deps: { clock: Clock } }).deps.clock = { now: () => Date.now(), sleep: async (ms) => void sleeps.push(ms) };
+    await service.prompt(s.id, { text: "x" });
+    await service.ensureRunning(s.id);
+    expect(sleeps).toEqual([1000]);
+    const a = assistants(await store.messages(s.id))[0];
+    const retry = a?.parts.find((p) => p.type === "retry");
+    expect(retry?.type === "retry" && retry.attempt).toBe(1);
+    expect(a?.info.error).toBeUndefined();
+    expect(a?.parts.some((p) => p.type === "text" && p.text === "after retry")).toBe(true);
+  });
+
+  it("stops on a non-retryable error and keeps the provider's message", async () => {
+    const auth = namedError("ProviderAuthError", { message: "Incorrect API key provided" });
+    const llm = new FakeLLM([[{ type: "error", error: auth }]]);
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "x" });
+    await service.ensureRunning(s.id);
+    const a = assistants(await store.messages(s.id))[0];
+    expect(a?.info.error).toEqual(auth);
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  it("records a context overflow and stops when auto-compaction is off", async () => {
+    const overflow = namedError("ContextOverflowError", { message: "maximum context length" });
+    const llm = new FakeLLM([[{ type: "error", error: overflow }], textTurn("never")]);
+    const { store, service } = setup(llm, { compaction: { auto: false, prune: true, threshold: 1 } });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "x" });
+    await service.ensureRunning(s.id);
+    expect(assistants(await store.messages(s.id))[0]?.info.error?.name).toBe("ContextOverflowError");
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  it("delivers a prompt sent during a run after the current answer", async () => {
+    const llm = new FakeLLM([textTurn("first answer is a bit long to stream"), textTurn("second answer")]);
+    llm.delayMs = 2;
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "one" });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(service.isBusy(s.id)).toBe(true);
+    await service.prompt(s.id, { text: "two" });
+    await service.ensureRunning(s.id);
+    const msgs = await store.messages(s.id);
+    expect(msgs.map((m) => m.info.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(msgs[3]?.info.role === "assistant" && msgs[3].info.parentID).toBe(msgs[2]?.info.id);
+    expect(llm.requests).toHaveLength(2);
+  });
+
+  it("asks before a third identical tool call and stops the turn on reject", async () => {
+    const call = { tool: "todowrite", input: { todos: [] } };
+    const llm = new FakeLLM([toolTurn([call]), toolTurn([call]), toolTurn([call]), textTurn("x")]);
+    const { store, service, permissions } = setup(llm);
+    permissions.subscribe(() => {
+      const p = permissions.pending()[0];
+      if (p) permissions.reply(p.id, { type: "reject" });
+    });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "loop" });
+    await service.ensureRunning(s.id);
+    const decisions = permissions.decisions(s.id).filter((d) => d.permission === "doom_loop");
+    expect(decisions.map((d) => d.action)).toEqual(["reject"]);
+    expect(llm.requests).toHaveLength(3);
+    const tools = assistants(await store.messages(s.id)).flatMap((a) => a.parts.filter((p): p is ToolPart => p.type === "tool"));
+    expect(tools.map((t) => t.state.status)).toEqual(["completed", "completed", "error"]);
+  });
+
+  it("asks the model to wrap up on the last allowed step", async () => {
+    const llm = new FakeLLM([toolTurn([{ tool: "todowrite", input: { todos: [] } }]), toolTurn([{ tool: "todowrite", input: { todos: [{ id: "a", content: "b", status: "pending", priority: "low" }] } }])]);
+    const { service } = setup(llm, { maxSteps: 2 });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "go" });
+    await service.ensureRunning(s.id);
+    expect(llm.requests).toHaveLength(2);
+    const last = llm.requests[1]?.messages.at(-1);
+    expect(last?.role === "assistant" && last.content[0]?.type === "text" && last.content[0].text).toBe(MAX_STEPS_PROMPT);
+  });
+
+  it("generates a title in the background from the first prompt", async () => {
+    const llm = new FakeLLM([textTurn("hi")]);
+    llm.titleText = "Greeting the assistant\nsecond line";
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    expect(s.title).toMatch(/^New session – /);
+    await service.prompt(s.id, { text: "hello" });
+    await service.ensureRunning(s.id);
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await store.getSession(s.id))?.title).toBe("Greeting the assistant");
+  });
+
+  it("repairs a message left streaming by a closed tab", async () => {
+    const llm = new FakeLLM([]);
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    const base = { sessionID: s.id };
+    await store.upsertMessage({ ...base, id: "msg_0000000000010000000000000", role: "user", time: { created: 1 }, agent: "build", model: { providerID: "x", modelID: "y" } });
+    await store.upsertMessage({ ...base, id: "msg_0000000000020000000000000", role: "assistant", parentID: "msg_0000000000010000000000000", time: { created: 2 }, modelID: "y", providerID: "x", agent: "build", cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } } });
+    await store.upsertPart({ ...base, id: "prt_0000000000030000000000000", messageID: "msg_0000000000020000000000000", type: "text", text: "partial" });
+    await store.upsertPart({ ...base, id: "prt_0000000000040000000000000", messageID: "msg_0000000000020000000000000", type: "tool", callID: "c", tool: "bash", state: { status: "running", input: {}, time: { start: 3 } } });
+    expect(await service.repair(s.id)).toBe(1);
+    const a = assistants(await store.messages(s.id))[0];
+    expect(a?.info.error?.name).toBe("MessageAbortedError");
+    expect(a?.parts.find((p) => p.type === "tool")?.type === "tool" && (a.parts[1] as ToolPart).state.status).toBe("error");
+    expect(a?.parts.some((p) => p.type === "text" && p.text === "partial")).toBe(true);
+  });
+});

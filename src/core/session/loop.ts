@@ -1,0 +1,290 @@
+import type { Bus, SessionStatus } from "../bus";
+import { BusyError, namedError } from "../errors";
+import { ascendingId, descendingId } from "../ids";
+import type { PermissionBroker } from "../permission/broker";
+import { buildSystem } from "../prompt/system";
+import type { Clock } from "../ports/clock";
+import type { LLM, LLMMessage, ModelConfig } from "../ports/llm";
+import type { Sandbox } from "../ports/sandbox";
+import type { Store } from "../ports/store";
+import { type AssistantMessage, defaultTitle, emptyTokens, isDefaultTitle, type MessageWithParts, type Part, type Session, type ToolPart, type UserMessage } from "../schema";
+import type { Settings } from "../settings";
+import type { Tool } from "../tools/tool";
+import { applyRevert, filterCompacted, isTurnDone, latest, toModelMessages } from "./history";
+import { repairSession } from "./repair";
+import { runStep, type StepResult } from "./step";
+import { generateTitle } from "./title";
+
+export const MAX_STEPS_PROMPT =
+  "I have reached the maximum number of steps for this turn. I must not call any more tools. I will now answer in text: a summary of what was done and what remains.";
+
+/** Cross-tab exclusivity for runs (Web Locks in the browser). */
+export interface Locks {
+  /** Runs `fn` holding the session's lock; `{ok:false}` when another tab holds it. */
+  run<T>(sessionID: string, fn: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false }>;
+  /** Whether some tab currently holds the session's lock. */
+  held(sessionID: string): Promise<boolean>;
+}
+
+export const noLocks: Locks = {
+  run: async (_id, fn) => ({ ok: true, value: await fn() }),
+  held: async () => false,
+};
+
+export interface SessionServiceDeps {
+  store: Store;
+  llm: LLM;
+  clock: Clock;
+  bus: Bus;
+  permissions: PermissionBroker;
+  settings(): Settings;
+  model(): ModelConfig;
+  /** Tools offered to the model for an agent. */
+  tools(agent: string): Tool[];
+  sandbox?(sessionID: string): Promise<Sandbox | undefined>;
+  /** Extra system sections (rules, skills) for a session. */
+  instructions?(session: Session, sandbox: Sandbox | undefined): Promise<string[]>;
+  locks?: Locks;
+  version: string;
+}
+
+export interface PromptInput {
+  text: string;
+  agent?: string;
+  files?: { mime: string; filename: string; url: string }[];
+}
+
+interface Run {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * The session service: creates sessions, takes prompts, runs the agent loop
+ * (spec §2.2) and exposes per-session status to the UI.
+ */
+export class SessionService {
+  private runs = new Map<string, Run>();
+  private statuses = new Map<string, SessionStatus>();
+  private toolState = new Map<string, Map<string, unknown>>();
+  private sessionDates = new Map<string, string>();
+  private listeners = new Set<() => void>();
+  private statusSnapshot: ReadonlyMap<string, SessionStatus> = new Map();
+
+  constructor(private readonly deps: SessionServiceDeps) {
+    deps.bus.subscribe((ev) => {
+      if (ev.type === "session.status") this.setStatus(ev.sessionID, ev.status);
+    });
+  }
+
+  subscribe = (l: () => void): (() => void) => {
+    this.listeners.add(l);
+    return () => {
+      this.listeners.delete(l);
+    };
+  };
+  getStatuses = (): ReadonlyMap<string, SessionStatus> => this.statusSnapshot;
+  status(sessionID: string): SessionStatus {
+    return this.statuses.get(sessionID) ?? { type: "idle" };
+  }
+  isBusy(sessionID: string): boolean {
+    return this.runs.has(sessionID);
+  }
+
+  private setStatus(sessionID: string, status: SessionStatus): void {
+    if (status.type === "idle") this.statuses.delete(sessionID);
+    else this.statuses.set(sessionID, status);
+    this.statusSnapshot = new Map(this.statuses);
+    for (const l of this.listeners) l();
+  }
+
+  async createSession(opts: { title?: string; directory?: string } = {}): Promise<Session> {
+    const now = this.deps.clock.now();
+    const session: Session = {
+      id: descendingId("ses", now),
+      title: opts.title ?? defaultTitle(now),
+      directory: opts.directory ?? "/workspace",
+      version: this.deps.version,
+      time: { created: now, updated: now },
+      tokens: emptyTokens(),
+      cost: 0,
+    };
+    await this.deps.store.createSession(session);
+    return session;
+  }
+
+  /** Adds a user message and makes sure the loop runs. A prompt sent during a run is picked up by that run. */
+  async prompt(sessionID: string, input: PromptInput): Promise<UserMessage> {
+    const { store, clock } = this.deps;
+    const session = await store.getSession(sessionID);
+    if (!session) throw new Error(`Session ${sessionID} not found`);
+    if (session.revert && !this.isBusy(sessionID)) await this.commitRevert(session);
+    const model = this.deps.model();
+    const now = clock.now();
+    const user: UserMessage = {
+      id: ascendingId("msg", now),
+      sessionID,
+      role: "user",
+      time: { created: now },
+      agent: input.agent ?? session.agent ?? "build",
+      model: { providerID: model.provider, modelID: model.modelID },
+    };
+    await store.upsertMessage(user);
+    await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "text", text: input.text });
+    for (const f of input.files ?? [])
+      await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "file", mime: f.mime, filename: f.filename, url: f.url });
+    await store.updateSession(sessionID, (s) => ({ ...s, agent: user.agent, model: user.model, time: { ...s.time, updated: now } }));
+    this.maybeTitle(session, input.text);
+    this.ensureRunning(sessionID);
+    return user;
+  }
+
+  /** Starts the loop unless it is already running; returns when the run ends. */
+  ensureRunning(sessionID: string): Promise<void> {
+    const existing = this.runs.get(sessionID);
+    if (existing) return existing.done;
+    const controller = new AbortController();
+    const locks = this.deps.locks ?? noLocks;
+    const done = (async () => {
+      this.setStatus(sessionID, { type: "busy" });
+      try {
+        const r = await locks.run(sessionID, () => this.loop(sessionID, controller.signal));
+        if (!r.ok)
+          this.deps.bus.publish({
+            type: "session.error",
+            sessionID,
+            error: namedError("UnknownError", { message: "This session is running in another tab. Wait for it to finish there, or stop it there." }),
+          });
+      } catch (e) {
+        console.error("session loop failed", e);
+        this.deps.bus.publish({ type: "session.error", sessionID, error: namedError("UnknownError", { message: e instanceof Error ? e.message : String(e) }) });
+      } finally {
+        this.runs.delete(sessionID);
+        this.setStatus(sessionID, { type: "idle" });
+      }
+    })();
+    this.runs.set(sessionID, { controller, done });
+    return done;
+  }
+
+  abort(sessionID: string): void {
+    this.runs.get(sessionID)?.controller.abort();
+    this.deps.permissions.cancelSession(sessionID);
+  }
+
+  /** Marks work left unfinished by a closed tab as interrupted (skipped while another tab runs it). */
+  async repair(sessionID: string): Promise<number> {
+    if (this.isBusy(sessionID)) return 0;
+    if (await (this.deps.locks ?? noLocks).held(sessionID)) return 0;
+    return repairSession(this.deps.store, sessionID, this.deps.clock.now());
+  }
+
+  private async loop(sessionID: string, signal: AbortSignal): Promise<void> {
+    const { store, clock } = this.deps;
+    await repairSession(store, sessionID, clock.now());
+    const maxSteps = this.deps.settings().maxSteps;
+    let step = 0;
+    while (!signal.aborted) {
+      const session = await store.getSession(sessionID);
+      if (!session) return;
+      const msgs = filterCompacted(applyRevert(await store.messages(sessionID), session.revert?.messageID));
+      const l = latest(msgs);
+      if (!l.lastUser || isTurnDone(l)) return;
+      step++;
+      const model = this.deps.model();
+      const sandbox = await this.deps.sandbox?.(sessionID).catch(() => undefined);
+      const assistant: AssistantMessage = {
+        id: ascendingId("msg", clock.now()),
+        sessionID,
+        role: "assistant",
+        parentID: l.lastUser.info.id,
+        time: { created: clock.now() },
+        modelID: model.modelID,
+        providerID: model.provider,
+        agent: l.lastUser.info.agent,
+        cost: 0,
+        tokens: emptyTokens(),
+      };
+      await store.upsertMessage(assistant);
+      const isLastStep = step >= maxSteps;
+      const messages: LLMMessage[] = toModelMessages(msgs);
+      if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
+      const tools = this.deps.tools(assistant.agent);
+      const system = buildSystem(
+        { model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) },
+        (await this.deps.instructions?.(session, sandbox)) ?? [],
+      );
+      const result: StepResult = await runStep(
+        { store, llm: this.deps.llm, clock, bus: this.deps.bus, permissions: this.deps.permissions, autoCompact: this.deps.settings().compaction.auto },
+        {
+          session,
+          assistant,
+          model,
+          tools,
+          sandbox,
+          toolState: this.stateFor(sessionID),
+          recentTools: turnTools(msgs, l.lastUser.info.id),
+          signal,
+          request: { model, system, messages, tools: tools.map((t) => t.spec()), maxOutputTokens: Math.min(model.maxOutputTokens, 32_000), cacheKey: sessionID, purpose: "chat" },
+        },
+      );
+      if (result === "stop" || result === "compact" || isLastStep) return;
+    }
+  }
+
+  private stateFor(sessionID: string): Map<string, unknown> {
+    let s = this.toolState.get(sessionID);
+    if (!s) {
+      s = new Map();
+      this.toolState.set(sessionID, s);
+    }
+    return s;
+  }
+
+  private sessionDate(session: Session): string {
+    let d = this.sessionDates.get(session.id);
+    if (!d) {
+      d = new Date(this.deps.clock.now()).toDateString();
+      this.sessionDates.set(session.id, d);
+    }
+    return d;
+  }
+
+  private maybeTitle(session: Session, text: string): void {
+    if (session.parentID || !isDefaultTitle(session.title)) return;
+    const { store, bus } = this.deps;
+    void (async () => {
+      const msgs = await store.messages(session.id);
+      const realUsers = msgs.filter((m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && !p.synthetic));
+      if (realUsers.length !== 1) return;
+      const title = await generateTitle(this.deps.llm, this.deps.model(), text, AbortSignal.timeout(60_000));
+      if (!title) return;
+      const updated = await store.updateSession(session.id, (s) => (isDefaultTitle(s.title) ? { ...s, title } : s));
+      if (updated?.title === title) bus.publish({ type: "session.title", sessionID: session.id, title });
+    })().catch(() => undefined);
+  }
+
+  /** Deletes the messages hidden by a soft revert: the next prompt commits it (spec §4.2). */
+  private async commitRevert(session: Session): Promise<void> {
+    const { store } = this.deps;
+    const revert = session.revert;
+    if (!revert) return;
+    const msgs = await store.messages(session.id);
+    const doomed = msgs.filter((m) => m.info.id >= revert.messageID).map((m) => m.info.id);
+    await store.deleteMessages(session.id, doomed);
+    await store.updateSession(session.id, (s) => ({ ...s, revert: undefined }));
+  }
+
+  /** Refuses while busy (revert, fork and the like need an idle session). */
+  assertIdle(sessionID: string): void {
+    if (this.isBusy(sessionID)) throw new BusyError(sessionID);
+  }
+}
+
+function turnTools(msgs: MessageWithParts[], userID: string): ToolPart[] {
+  const out: ToolPart[] = [];
+  for (const m of msgs)
+    if (m.info.role === "assistant" && m.info.parentID === userID)
+      for (const p of m.parts as Part[]) if (p.type === "tool") out.push(p);
+  return out;
+}

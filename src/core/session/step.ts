@@ -1,0 +1,259 @@
+import type { Bus } from "../bus";
+import { isRetryable, namedError } from "../errors";
+import type { PermissionBroker } from "../permission/broker";
+import type { Clock } from "../ports/clock";
+import type { LLM, LLMEvent, LLMRequest, ModelConfig } from "../ports/llm";
+import type { Sandbox } from "../ports/sandbox";
+import type { Store } from "../ports/store";
+import type { AssistantMessage, NamedErrorData, PatchPart, RetryPart, Session, StepFinishPart, StepStartPart, ToolPart } from "../schema";
+import type { Tool, ToolContext } from "../tools/tool";
+import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "./retry";
+import { StepWriter } from "./step-writer";
+import { addTokens, costOf, toTokens } from "./usage";
+
+export const DOOM_LOOP_THRESHOLD = 3;
+
+export type StepResult = "continue" | "stop" | "compact";
+
+export interface StepDeps {
+  store: Store;
+  llm: LLM;
+  clock: Clock;
+  bus: Bus;
+  permissions: PermissionBroker;
+  /** Whether a provider context overflow may trigger compaction. */
+  autoCompact: boolean;
+}
+
+export interface StepInput {
+  session: Session;
+  assistant: AssistantMessage;
+  request: Omit<LLMRequest, "signal">;
+  model: ModelConfig;
+  tools: Tool[];
+  sandbox?: Sandbox;
+  toolState: Map<string, unknown>;
+  /** Tool calls made earlier in this turn, oldest first (for the doom-loop guard). */
+  recentTools: ToolPart[];
+  signal: AbortSignal;
+}
+
+function parseInput(raw: string): Record<string, unknown> | { __invalid: string } {
+  if (raw.trim() === "") return {};
+  try {
+    const v: unknown = JSON.parse(raw);
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : { __invalid: raw };
+  } catch {
+    return { __invalid: raw };
+  }
+}
+
+/** Runs one step: streams the model's answer, executes its tool calls, records usage. */
+export async function runStep(deps: StepDeps, input: StepInput): Promise<StepResult> {
+  const { store, clock, bus } = deps;
+  const { assistant, signal } = input;
+  const w = new StepWriter(store, bus, clock, assistant);
+  const running: Promise<void>[] = [];
+  let error: NamedErrorData | undefined;
+  let blocked = false;
+  let finished = false;
+
+  const stepStart = await w.add<StepStartPart>({ type: "step-start", snapshot: input.sandbox ? await safeSnapshot(input.sandbox) : undefined });
+
+  const execute = async (part: ToolPart, args: Record<string, unknown>): Promise<void> => {
+    const tool = input.tools.find((t) => t.id === part.tool);
+    const start = part.state.status === "running" ? part.state.time.start : clock.now();
+    if (!tool) {
+      const names = input.tools.map((t) => t.id).join(", ");
+      await w.putTool({ ...part, state: { status: "error", input: args, error: `Unknown tool "${part.tool}". Available tools: ${names}.`, time: { start, end: clock.now() } } });
+      return;
+    }
+    const ctx: ToolContext = {
+      sessionID: assistant.sessionID,
+      messageID: assistant.id,
+      callID: part.callID,
+      agent: assistant.agent,
+      signal,
+      sandbox: input.sandbox,
+      state: input.toolState,
+      update: (patch) => {
+        const cur = w.tools.get(part.callID);
+        if (!cur || cur.state.status !== "running") return;
+        cur.state = { ...cur.state, title: patch.title ?? cur.state.title, metadata: { ...cur.state.metadata, ...patch.metadata } };
+        w.liveTool(cur);
+      },
+      ask: (req) => deps.permissions.ask(assistant.sessionID, { ...req, title: part.tool, callID: part.callID }),
+    };
+    const outcome = await tool.run("__invalid" in args ? args.__invalid : args, ctx);
+    const cur = w.tools.get(part.callID) ?? part;
+    const end = clock.now();
+    if (outcome.ok) {
+      const r = outcome.result;
+      await w.putTool({ ...cur, state: { status: "completed", input: args, output: r.output, title: r.title, metadata: r.metadata ?? {}, time: { start, end }, attachments: r.attachments } });
+    } else {
+      if (outcome.rejected) blocked = true;
+      const meta = cur.state.status === "running" ? cur.state.metadata : undefined;
+      await w.putTool({ ...cur, state: { status: "error", input: args, error: outcome.error, metadata: signal.aborted ? { ...meta, interrupted: true } : meta, time: { start, end } } });
+    }
+  };
+
+  const doomLoop = async (callID: string, tool: string, args: Record<string, unknown>): Promise<void> => {
+    const mine = [...w.tools.values()].filter((p) => p.callID !== callID);
+    // The new call plus the two before it make three identical calls in a row.
+    const recent = [...input.recentTools, ...mine].slice(-(DOOM_LOOP_THRESHOLD - 1));
+    if (recent.length < DOOM_LOOP_THRESHOLD - 1) return;
+    const same = recent.every((p) => p.tool === tool && p.state.status !== "pending" && JSON.stringify(p.state.input) === JSON.stringify(args));
+    if (same) await deps.permissions.ask(assistant.sessionID, { permission: "doom_loop", patterns: [tool], always: [tool], title: "Repeated tool call", metadata: { tool, input: args } });
+  };
+
+  const handle = async (ev: LLMEvent): Promise<void> => {
+    switch (ev.type) {
+      case "text-start":
+        return w.startText(ev.id, "text");
+      case "text-delta":
+        return w.delta(ev.id, "text", ev.delta);
+      case "text-end":
+        return w.endText(ev.id, "text", ev.providerMetadata);
+      case "reasoning-start":
+        return w.startText(ev.id, "reasoning");
+      case "reasoning-delta":
+        return w.delta(ev.id, "reasoning", ev.delta);
+      case "reasoning-end":
+        return w.endText(ev.id, "reasoning", ev.providerMetadata);
+      case "tool-input-start": {
+        const part = await w.add<ToolPart>({ type: "tool", callID: ev.callID, tool: ev.tool, state: { status: "pending", input: {}, raw: "" } });
+        w.tools.set(ev.callID, part);
+        w.rawInput.set(ev.callID, "");
+        return;
+      }
+      case "tool-input-delta": {
+        const raw = (w.rawInput.get(ev.callID) ?? "") + ev.delta;
+        w.rawInput.set(ev.callID, raw);
+        const part = w.tools.get(ev.callID);
+        if (part && part.state.status === "pending") {
+          part.state = { ...part.state, raw };
+          bus.publish({ type: "part.live", part: { ...part } });
+        }
+        return;
+      }
+      case "tool-call": {
+        const args = parseInput(ev.input);
+        let part = w.tools.get(ev.callID);
+        if (!part) {
+          part = await w.add<ToolPart>({ type: "tool", callID: ev.callID, tool: ev.tool, state: { status: "pending", input: {}, raw: ev.input } });
+        }
+        const runningPart: ToolPart = { ...part, tool: ev.tool, state: { status: "running", input: "__invalid" in args ? {} : args, time: { start: clock.now() } } };
+        await w.putTool(runningPart);
+        running.push(
+          (async () => {
+            try {
+              await doomLoop(ev.callID, ev.tool, args);
+            } catch (e) {
+              blocked = true;
+              const cur = w.tools.get(ev.callID) ?? runningPart;
+              await w.putTool({ ...cur, state: { status: "error", input: args, error: e instanceof Error ? e.message : "Stopped: repeated tool call", time: { start: clock.now(), end: clock.now() } } });
+              return;
+            }
+            await execute(runningPart, args);
+          })(),
+        );
+        return;
+      }
+      case "finish": {
+        finished = true;
+        const tokens = toTokens(ev.usage);
+        const cost = costOf(tokens, input.model.prices);
+        assistant.finish = ev.reason;
+        assistant.cost += cost;
+        assistant.tokens = tokens;
+        await w.add<StepFinishPart>({ type: "step-finish", reason: ev.reason, cost, tokens });
+        await store.upsertMessage(assistant);
+        await store.updateSession(assistant.sessionID, (s) => ({ ...s, tokens: addTokens(s.tokens, tokens), cost: s.cost + cost, time: { ...s.time, updated: clock.now() } }));
+        return;
+      }
+      case "error":
+        error = ev.error;
+        return;
+    }
+  };
+
+  // Attempts: retry only while nothing has been streamed in this attempt.
+  for (let attempt = 1; ; attempt++) {
+    error = undefined;
+    const before = w.order.length;
+    try {
+      for await (const ev of deps.llm.stream({ ...input.request, signal })) {
+        if (signal.aborted) break;
+        await handle(ev);
+        if (error) break;
+      }
+    } catch (e) {
+      error = namedError("UnknownError", { message: e instanceof Error ? e.message : String(e) });
+    }
+    if (signal.aborted) break;
+    const streamedSomething = w.order.length > before;
+    if (error && isRetryable(error) && !streamedSomething && attempt < RETRY_MAX_ATTEMPTS) {
+      const delay = retryDelay(attempt, error, clock.now());
+      const next = clock.now() + delay;
+      await w.add<RetryPart>({ type: "retry", attempt, error, time: { created: clock.now(), next } });
+      bus.publish({ type: "session.status", sessionID: assistant.sessionID, status: { type: "retry", attempt, message: retryMessage(error), next } });
+      try {
+        await clock.sleep(delay, signal);
+      } catch {
+        break;
+      }
+      bus.publish({ type: "session.status", sessionID: assistant.sessionID, status: { type: "busy" } });
+      continue;
+    }
+    break;
+  }
+
+  await Promise.allSettled(running);
+  w.cancelToolWrites();
+  await w.closeOpenTexts();
+
+  // Cleanup: anything left pending/running was interrupted.
+  for (const part of w.tools.values()) {
+    if (part.state.status === "pending" || part.state.status === "running") {
+      const start = part.state.status === "running" ? part.state.time.start : clock.now();
+      const meta = part.state.status === "running" ? part.state.metadata : undefined;
+      await w.putTool({ ...part, state: { status: "error", input: part.state.input, error: "Tool execution aborted", metadata: { ...meta, interrupted: true }, time: { start, end: clock.now() } } });
+    }
+  }
+
+  if (input.sandbox && stepStart.snapshot) {
+    const after = await safeSnapshot(input.sandbox);
+    if (after && after !== stepStart.snapshot) {
+      const files = await input.sandbox.changed(stepStart.snapshot, after).catch(() => []);
+      if (files.length) await w.add<PatchPart>({ type: "patch", hash: stepStart.snapshot, files });
+    }
+  }
+
+  if (signal.aborted) {
+    assistant.error = namedError("MessageAbortedError", { message: "Stopped by the user" });
+  } else if (error) {
+    if (error.name === "ContextOverflowError" && deps.autoCompact && !assistant.summary) {
+      assistant.error = error;
+      assistant.time.completed = clock.now();
+      await store.upsertMessage(assistant);
+      return "compact";
+    }
+    assistant.error = error;
+    bus.publish({ type: "session.error", sessionID: assistant.sessionID, error });
+  } else if (!finished) {
+    assistant.error = namedError("StreamError", { message: "The response stream ended before the model finished." });
+  }
+  assistant.time.completed = clock.now();
+  await store.flush();
+  await store.upsertMessage(assistant);
+  if (signal.aborted || assistant.error || blocked) return "stop";
+  return "continue";
+}
+
+async function safeSnapshot(sandbox: Sandbox): Promise<string | undefined> {
+  try {
+    return await sandbox.snapshot();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { defineTool } from "./tool";
+
+export const TodoItem = z.object({
+  id: z.string().describe("A short stable id, e.g. '1'"),
+  content: z.string().min(1).describe("What to do, in a few words"),
+  status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
+  priority: z.enum(["high", "medium", "low"]),
+});
+export type TodoItem = z.infer<typeof TodoItem>;
+
+const parameters = z.object({
+  todos: z.array(TodoItem).describe("The complete, updated todo list (it replaces the previous one)"),
+});
+
+function render(todos: TodoItem[]): string {
+  if (todos.length === 0) return "The todo list is now empty.";
+  const mark = { pending: "[ ]", in_progress: "[~]", completed: "[x]", cancelled: "[-]" } as const;
+  return todos.map((t) => `${mark[t.status]} ${t.content} (${t.priority})`).join("\n");
+}
+
+/**
+ * `todowrite`: replaces the session's todo list. The list lives in the tool
+ * part itself (its input), so it is persisted, exported and shown by the UI
+ * from the newest todowrite call of the session.
+ */
+export const todoWriteTool = defineTool({
+  id: "todowrite",
+  description:
+    "Create and manage a structured task list for the current session. Use it for tasks with three or more steps: write the full list, mark one item in_progress while working on it, and mark items completed as soon as they are done. Each call replaces the whole list.",
+  parameters,
+  async execute({ todos }) {
+    const open = todos.filter((t) => t.status !== "completed" && t.status !== "cancelled").length;
+    return { title: `${open} todo${open === 1 ? "" : "s"} open`, output: render(todos), metadata: { todos } };
+  },
+});
