@@ -1,0 +1,91 @@
+import { useCallback, useEffect, useState } from "react";
+import { errorMessage } from "../core/errors";
+import { useServices, useSettings } from "./hooks/services";
+import { useRoute } from "./hooks/use-route";
+import { PermissionDialog } from "./components/permission-dialog";
+import { SessionView } from "./components/session-view";
+import { SettingsDialog } from "./components/settings-dialog";
+import { Sidebar } from "./components/sidebar";
+import { Welcome } from "./components/welcome";
+
+interface Notice {
+  id: number;
+  text: string;
+}
+
+/** The app shell: session list, the current session (from the URL), dialogs and notices. */
+export function App() {
+  const services = useServices();
+  const { sessions, bus, store } = services;
+  const settings = useSettings();
+  const [route, navigate] = useRoute();
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [notices, setNotices] = useState<Notice[]>([]);
+  const corrupt = store.corrupt();
+
+  const notify = useCallback((text: string) => {
+    setNotices((n) => [...n.filter((x) => x.text !== text), { id: Date.now() + Math.random(), text }]);
+  }, []);
+
+  useEffect(
+    () =>
+      bus.subscribe((ev) => {
+        if (ev.type === "session.error" && ev.error.name === "UnknownError") notify(errorMessage(ev.error));
+      }),
+    [bus, notify],
+  );
+
+  const newSession = async () => {
+    try {
+      const s = await sessions.createSession();
+      navigate({ name: "session", sessionID: s.id });
+    } catch (e) {
+      notify(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  const current = route.name === "session" ? route.sessionID : undefined;
+  return (
+    <div className="app">
+      <Sidebar
+        currentID={current}
+        onSelect={(id) => navigate({ name: "session", sessionID: id })}
+        onNew={() => void newSession()}
+        onDeleted={(id) => {
+          if (id === current) navigate({ name: "home" }, true);
+        }}
+        onError={notify}
+      />
+      <main className="main">
+        <div className="topbar">
+          {settings.provider === "demo" && (
+            <span className="demo-badge" title="No API key set: the built-in demo model answers">
+              Demo model
+            </span>
+          )}
+          <button type="button" onClick={() => setSettingsOpen(true)}>
+            Settings
+          </button>
+        </div>
+        {corrupt.length > 0 && (
+          <div className="banner warn" role="alert">
+            {corrupt.length} stored record{corrupt.length === 1 ? " is" : "s are"} damaged and {corrupt.length === 1 ? "was" : "were"} skipped; everything else works. Details are in the browser console.
+          </div>
+        )}
+        {current ? <SessionView key={current} sessionID={current} onError={notify} /> : <Welcome onNew={() => void newSession()} onSettings={() => setSettingsOpen(true)} />}
+      </main>
+      <div className="notices" aria-live="assertive">
+        {notices.map((n) => (
+          <div key={n.id} className="notice" role="alert">
+            <span>{n.text}</span>
+            <button type="button" className="icon" aria-label="Dismiss" onClick={() => setNotices((all) => all.filter((x) => x.id !== n.id))}>
+              ✕
+            </button>
+          </div>
+        ))}
+      </div>
+      {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
+      <PermissionDialog />
+    </div>
+  );
+}

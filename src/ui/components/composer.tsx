@@ -1,0 +1,84 @@
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { useServices, useSessionStatus } from "../hooks/services";
+
+/** The prompt box. Enter sends, Shift+Enter adds a line, Esc stops a run. A prompt sent during a run is queued. */
+export function Composer({ sessionID, onError }: { sessionID: string; onError: (message: string) => void }) {
+  const { sessions } = useServices();
+  const status = useSessionStatus(sessionID);
+  const busy = status.type !== "idle";
+  const [text, setText] = useState("");
+  const [queued, setQueued] = useState(0);
+  const box = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    if (!busy) setQueued(0);
+  }, [busy]);
+
+  // Focus the box when the session changes. biome-ignore lint/correctness/useExhaustiveDependencies: on session change only
+  useEffect(() => {
+    box.current?.focus();
+  }, [sessionID]);
+
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === "Escape" && sessions.isBusy(sessionID)) {
+        e.preventDefault();
+        sessions.abort(sessionID);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [sessions, sessionID]);
+
+  const send = async () => {
+    const value = text.trim();
+    if (!value) return;
+    if (busy) setQueued((q) => q + 1);
+    setText("");
+    try {
+      await sessions.prompt(sessionID, { text: value });
+    } catch (e) {
+      setText(value);
+      onError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    void send();
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  };
+
+  return (
+    <form className="composer" onSubmit={onSubmit}>
+      <label htmlFor="composer-input" className="visually-hidden">
+        Message
+      </label>
+      <textarea
+        id="composer-input"
+        ref={box}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+        placeholder={busy ? "The agent is working — a message sent now is delivered after this step" : "Ask tabcode to do something…  (Enter to send, Shift+Enter for a new line)"}
+        rows={3}
+      />
+      <div className="composer-actions">
+        {queued > 0 && <span className="queued">{queued} queued</span>}
+        {busy && (
+          <button type="button" className="stop" onClick={() => sessions.abort(sessionID)} title="Stop (Esc)">
+            Stop
+          </button>
+        )}
+        <button type="submit" className="primary" disabled={!text.trim()}>
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}

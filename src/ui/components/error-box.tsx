@@ -1,0 +1,45 @@
+import type { NamedErrorData } from "../../core/schema";
+
+/** A headline in plain words for each named error; the provider's own message is shown verbatim below it. */
+export function errorHeadline(e: NamedErrorData): string {
+  const status = typeof e.data.statusCode === "number" ? e.data.statusCode : undefined;
+  switch (e.name) {
+    case "ProviderAuthError":
+      return "The provider rejected the API key";
+    case "ContextOverflowError":
+      return "The conversation is too long for this model's context window";
+    case "NetworkError":
+      return "Could not reach the provider";
+    case "StreamError":
+      return "The response was cut off";
+    case "MessageAbortedError":
+      return "Stopped";
+    case "MessageOutputLengthError":
+      return "The answer hit the output token limit";
+    case "APIError":
+      if (status === 404) return "Model or endpoint not found";
+      if (status === 429) return "Rate limited by the provider";
+      if (status !== undefined && status >= 500) return "The provider is failing or overloaded";
+      return `The provider returned an error${status ? ` (HTTP ${status})` : ""}`;
+    default:
+      return "Something went wrong";
+  }
+}
+
+export function ErrorBox({ error }: { error: NamedErrorData }) {
+  const message = typeof error.data.message === "string" ? error.data.message : "";
+  const hint = typeof error.data.hint === "string" ? error.data.hint : "";
+  if (error.name === "MessageAbortedError")
+    return (
+      <div className="notice-aborted" role="note">
+        {message || "Stopped"}
+      </div>
+    );
+  return (
+    <div className="error-box" role="alert">
+      <strong>{errorHeadline(error)}</strong>
+      {message && <pre className="provider-message">{message}</pre>}
+      {hint && <p className="hint">{hint}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useLayoutEffect, useRef } from "react";
+import type { MessageWithParts } from "../../core/schema";
+import { MessageView } from "./message-view";
+
+/**
+ * The session's messages in a virtualised list (long sessions keep only the
+ * visible rows in the DOM). Sticks to the bottom while new content streams,
+ * unless the user scrolled up.
+ */
+export function MessageList({ messages }: { messages: MessageWithParts[] }) {
+  const parent = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const virt = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => parent.current,
+    estimateSize: () => 120,
+    overscan: 6,
+    getItemKey: (i) => messages[i]?.info.id ?? i,
+  });
+
+  useEffect(() => {
+    const el = parent.current;
+    if (!el) return;
+    const onScroll = () => {
+      stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    };
+    el.addEventListener("scroll", onScroll, { passive: true });
+    return () => el.removeEventListener("scroll", onScroll);
+  }, []);
+
+  const total = virt.getTotalSize();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-stick when content grows
+  useLayoutEffect(() => {
+    if (stick.current && messages.length > 0) virt.scrollToIndex(messages.length - 1, { align: "end" });
+  }, [messages, total]);
+
+  const items = virt.getVirtualItems();
+  return (
+    <div ref={parent} className="message-scroll">
+      <div className="message-canvas" style={{ height: total }}>
+        <div className="message-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
+          {items.map((row) => {
+            const m = messages[row.index];
+            if (!m) return null;
+            const prev = messages[row.index - 1];
+            const continued = m.info.role === "assistant" && prev?.info.role === "assistant" && !m.info.summary && !(prev.info.role === "assistant" && prev.info.summary);
+            return (
+              <div key={row.key} data-index={row.index} ref={virt.measureElement}>
+                <MessageView message={m} continued={continued} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import { memo } from "react";
+import type { MessageWithParts } from "../../core/schema";
+import { formatCost, formatTime } from "../format";
+import { ErrorBox } from "./error-box";
+import { PartView } from "./parts/part-view";
+
+/** One message as an article; consecutive assistant steps of a turn share one header. */
+export const MessageView = memo(function MessageView({ message, continued }: { message: MessageWithParts; continued: boolean }) {
+  const info = message.info;
+  const isUser = info.role === "user";
+  const label = isUser ? "Your message" : info.summary ? "Summary" : "Assistant message";
+  return (
+    <article className={`message ${info.role}${continued ? " continued" : ""}${info.role === "assistant" && info.summary ? " summary" : ""}`} aria-label={label} data-message-id={info.id}>
+      {!continued && (
+        <header className="message-head">
+          <span className="who">{isUser ? "You" : info.summary ? "Summary" : "tabcode"}</span>
+          {info.role === "assistant" && <span className="meta">{info.modelID}</span>}
+          <time dateTime={new Date(info.time.created).toISOString()}>{formatTime(info.time.created)}</time>
+        </header>
+      )}
+      <div className="parts">
+        {message.parts.map((p) => (
+          <PartView key={p.id} part={p} role={info.role} />
+        ))}
+      </div>
+      {info.role === "assistant" && info.error && <ErrorBox error={info.error} />}
+      {info.role === "assistant" && info.cost > 0 && info.time.completed && <div className="message-cost">{formatCost(info.cost)}</div>}
+    </article>
+  );
+});

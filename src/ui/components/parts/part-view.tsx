@@ -1,0 +1,82 @@
+import { useEffect, useState } from "react";
+import type { Part } from "../../../core/schema";
+import { assertNever } from "../../../core/util/assert";
+import { formatCost, formatTokens } from "../../format";
+import { Markdown } from "../markdown";
+import { ToolPartView } from "./tool-part";
+
+function Countdown({ until }: { until: number }) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(t);
+  }, []);
+  const left = Math.max(0, Math.ceil((until - now) / 1000));
+  return <span>{left > 0 ? `retrying in ${left} s` : "retrying…"}</span>;
+}
+
+/** One renderer per part type; exhaustive over the union. */
+export function PartView({ part, role }: { part: Part; role: "user" | "assistant" }) {
+  switch (part.type) {
+    case "text":
+      if (part.ignored) return null;
+      if (role === "user") return <div className={`user-text${part.synthetic ? " synthetic" : ""}`}>{part.text}</div>;
+      return <Markdown text={part.text} />;
+    case "reasoning":
+      return (
+        <details className="reasoning">
+          <summary>Reasoning{part.time.end ? "" : "…"}</summary>
+          <div className="reasoning-text">{part.text}</div>
+        </details>
+      );
+    case "file":
+      return part.mime.startsWith("image/") && part.url.startsWith("data:image/") ? (
+        <figure className="file-part">
+          <img src={part.url} alt={part.filename ?? "attached image"} />
+          <figcaption>{part.filename}</figcaption>
+        </figure>
+      ) : (
+        <div className="file-part">📎 {part.filename ?? "file"} ({part.mime})</div>
+      );
+    case "tool":
+      return <ToolPartView part={part} />;
+    case "step-start":
+    case "snapshot":
+      return null;
+    case "step-finish":
+      return (
+        <div className="step-finish" title="Usage of this step">
+          {formatTokens(part.tokens.input + part.tokens.cache.read)} in
+          {part.tokens.cache.read ? ` (${formatTokens(part.tokens.cache.read)} cached)` : ""} · {formatTokens(part.tokens.output + part.tokens.reasoning)} out
+          {part.tokens.reasoning ? ` (${formatTokens(part.tokens.reasoning)} reasoning)` : ""} · {formatCost(part.cost)}
+        </div>
+      );
+    case "patch":
+      return (
+        <div className="patch-part">
+          Changed {part.files.length} file{part.files.length === 1 ? "" : "s"}: {part.files.slice(0, 8).join(", ")}
+          {part.files.length > 8 ? "…" : ""}
+        </div>
+      );
+    case "agent":
+      return <span className="agent-part">@{part.name}</span>;
+    case "subtask":
+      return (
+        <div className="subtask-part">
+          Subtask for @{part.agent}: {part.description}
+        </div>
+      );
+    case "retry": {
+      const msg = typeof part.error.data.message === "string" ? part.error.data.message : part.error.name;
+      return (
+        <div className="retry-part" role="status">
+          Attempt {part.attempt} failed: {msg} — {part.time.next ? <Countdown until={part.time.next} /> : "retrying"}
+        </div>
+      );
+    }
+    case "compaction":
+      return <div className="compaction-part">{part.auto ? "Automatic" : "Manual"} compaction: the conversation above was summarised.</div>;
+    default:
+      return assertNever(part, "part");
+  }
+}

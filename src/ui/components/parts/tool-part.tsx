@@ -1,0 +1,80 @@
+import { useState } from "react";
+import type { ToolPart } from "../../../core/schema";
+import { formatDuration } from "../../format";
+
+const STATUS_LABEL = { pending: "preparing", running: "running", completed: "done", error: "failed" } as const;
+
+function summary(part: ToolPart): string {
+  const s = part.state;
+  if ((s.status === "running" || s.status === "completed") && s.title) return s.title;
+  const input = s.input;
+  const first = ["command", "filePath", "pattern", "path", "description"].map((k) => input[k]).find((v) => typeof v === "string");
+  return typeof first === "string" ? first : "";
+}
+
+function stringify(v: unknown): string {
+  try {
+    return JSON.stringify(v, null, 2);
+  } catch {
+    return String(v);
+  }
+}
+
+/** A tool call as a card: name, status, input, output or error. */
+export function ToolPartView({ part }: { part: ToolPart }) {
+  const s = part.state;
+  const [open, setOpen] = useState(s.status === "error");
+  const label = STATUS_LABEL[s.status];
+  const duration = s.status === "completed" || s.status === "error" ? formatDuration(s.time.end - s.time.start) : undefined;
+  const liveOutput = s.status === "running" && typeof s.metadata?.output === "string" ? s.metadata.output : undefined;
+  const diff = s.status === "completed" && typeof s.metadata.diff === "string" ? s.metadata.diff : undefined;
+  const pruned = s.status === "completed" && s.time.compacted !== undefined;
+  return (
+    <section className={`tool-card tool-${s.status}`} aria-label={`Tool ${part.tool}: ${label}`}>
+      <button type="button" className="tool-head" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <span className={`tool-dot dot-${s.status}`} aria-hidden="true" />
+        <span className="tool-name">{part.tool}</span>
+        <span className="tool-summary">{summary(part)}</span>
+        <span className="tool-status">
+          {label}
+          {duration ? ` · ${duration}` : ""}
+          {pruned ? " · pruned" : ""}
+        </span>
+      </button>
+      {s.status === "pending" && s.raw && <pre className="tool-raw">{s.raw}</pre>}
+      {liveOutput && <pre className="tool-output live">{liveOutput.slice(-4000)}</pre>}
+      {open && (
+        <div className="tool-body">
+          <div className="tool-label">Input</div>
+          <pre>{stringify(s.input)}</pre>
+          {diff && (
+            <>
+              <div className="tool-label">Diff</div>
+              <pre className="diff">
+                {diff.split("\n").map((line, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: lines of a static diff
+                  <span key={i} className={line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : undefined}>
+                    {line}
+                    {"\n"}
+                  </span>
+                ))}
+              </pre>
+            </>
+          )}
+          {s.status === "completed" && (
+            <>
+              <div className="tool-label">Output{pruned ? " (pruned from the model's context; kept here)" : ""}</div>
+              <pre>{s.output}</pre>
+            </>
+          )}
+          {s.status === "error" && (
+            <>
+              <div className="tool-label">Error{s.metadata?.interrupted ? " (interrupted)" : ""}</div>
+              <pre className="error-text">{s.error}</pre>
+            </>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

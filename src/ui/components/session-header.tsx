@@ -1,0 +1,67 @@
+import type { SessionStatus } from "../../core/bus";
+import type { MessageWithParts, Session } from "../../core/schema";
+import { contextUsed } from "../../core/session/usage";
+import { modelConfig } from "../../core/settings";
+import { formatCost, formatTokens } from "../format";
+import { useSettings } from "../hooks/services";
+
+function lastUsage(messages: MessageWithParts[]) {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]?.info;
+    if (m?.role === "assistant" && !m.summary && m.finish) return m.tokens;
+  }
+  return undefined;
+}
+
+function statusText(s: SessionStatus): string {
+  if (s.type === "busy") return "Working…";
+  if (s.type === "retry") return `${s.message} — retry ${s.attempt}`;
+  return "Idle";
+}
+
+/** Title, live status, context fill, token totals and cost of a session. */
+export function SessionHeader({ session, messages, status }: { session: Session; messages: MessageWithParts[]; status: SessionStatus }) {
+  const settings = useSettings();
+  const model = modelConfig(settings);
+  const usage = lastUsage(messages);
+  const used = usage ? contextUsed(usage) : 0;
+  const pct = model.contextWindow ? Math.min(100, (used / model.contextWindow) * 100) : 0;
+  const t = session.tokens;
+  return (
+    <header className="session-header">
+      <div className="title-row">
+        <h1 className="session-title">{session.title}</h1>
+        <span className={`status status-${status.type}`} role="status" aria-live="polite">
+          {statusText(status)}
+        </span>
+      </div>
+      <div className="meters">
+        <span className="model-name" title="Model">
+          {model.provider === "demo" ? "Demo model" : model.modelID}
+        </span>
+        <div className="context-meter" title={`Context: ${used.toLocaleString()} of ${model.contextWindow.toLocaleString()} tokens`}>
+          <span>Context</span>
+          <div
+            className="meter"
+            role="meter"
+            aria-label="Context window used"
+            aria-valuemin={0}
+            aria-valuemax={model.contextWindow}
+            aria-valuenow={used}
+            aria-valuetext={`${formatTokens(used)} of ${formatTokens(model.contextWindow)} tokens (${pct.toFixed(0)}%)`}
+          >
+            <div className={`meter-fill${pct > 80 ? " hot" : ""}`} style={{ width: `${pct}%` }} />
+          </div>
+          <span>{pct.toFixed(0)}%</span>
+        </div>
+        <span className="tokens" data-testid="session-tokens" title="Tokens used by this session">
+          ↑{formatTokens(t.input + t.cache.read + t.cache.write)} ↓{formatTokens(t.output + t.reasoning)}
+          {t.cache.read ? ` · ${formatTokens(t.cache.read)} cached` : ""}
+        </span>
+        <span className="cost" data-testid="session-cost" title="Cost of this session">
+          {formatCost(session.cost)}
+        </span>
+      </div>
+    </header>
+  );
+}

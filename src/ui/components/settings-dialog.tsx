@@ -1,0 +1,142 @@
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { testConnection } from "../../adapters/llm/test-connection";
+import { BUILTIN_MODELS, modelConfig, type ProviderKind, type Settings, specFor } from "../../core/settings";
+import { useServices, useSettings } from "../hooks/services";
+import { ErrorBox } from "./error-box";
+
+const PROVIDERS: { value: ProviderKind; label: string }[] = [
+  { value: "demo", label: "Demo (no key)" },
+  { value: "openai", label: "OpenAI (Responses API)" },
+  { value: "openai-compatible", label: "OpenAI-compatible (Chat Completions)" },
+];
+
+const BASE_URL_HINT: Record<ProviderKind, string> = {
+  demo: "Not used by the demo model.",
+  openai: "Optional: a proxy or gateway in front of OpenAI. Empty means api.openai.com.",
+  "openai-compatible": "Required, e.g. http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio), https://openrouter.ai/api/v1.",
+};
+
+type TestState = { state: "idle" } | { state: "running" } | { state: "ok"; text: string } | { state: "failed"; result: Awaited<ReturnType<typeof testConnection>> };
+
+function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string) => React.ReactNode }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children(id)}
+      {hint && <small>{hint}</small>}
+    </div>
+  );
+}
+
+/** Provider, model, key, limits and prices. Stored in this browser's IndexedDB only. */
+export function SettingsDialog({ onClose }: { onClose: () => void }) {
+  const { settings: store, llm } = useServices();
+  const current = useSettings();
+  const [draft, setDraft] = useState<Settings>(current);
+  const [test, setTest] = useState<TestState>({ state: "idle" });
+  const [saveError, setSaveError] = useState<string>();
+  const ref = useRef<HTMLDialogElement>(null);
+  const spec = specFor(draft, draft.modelID);
+
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+
+  const set = (patch: Partial<Settings>) => setDraft((d) => ({ ...d, ...patch }));
+  const setSpec = (patch: Partial<typeof spec>) => setDraft((d) => ({ ...d, models: { ...d.models, [d.modelID]: { ...specFor(d, d.modelID), ...patch } } }));
+  const setPrice = (key: keyof typeof spec.prices, v: number) => setSpec({ prices: { ...spec.prices, [key]: v } });
+  const num = (v: string) => (Number.isFinite(Number(v)) ? Number(v) : 0);
+
+  const onProvider = (p: ProviderKind) => {
+    if (p === "demo") set({ provider: p, modelID: "demo-agent" });
+    else if (draft.provider === "demo") set({ provider: p, modelID: p === "openai" ? "gpt-5-mini" : "qwen2.5-coder:7b", baseURL: p === "openai-compatible" ? "http://localhost:11434/v1" : "" });
+    else set({ provider: p });
+  };
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      await store.set(draft);
+      onClose();
+    } catch (err) {
+      setSaveError(err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  const runTest = async () => {
+    setTest({ state: "running" });
+    const result = await testConnection(modelConfig(draft), llm, AbortSignal.timeout(30_000));
+    setTest(result.ok ? { state: "ok", text: result.text } : { state: "failed", result });
+  };
+
+  return (
+    <dialog ref={ref} className="dialog settings" aria-labelledby="settings-title" onCancel={onClose}>
+      <form onSubmit={save}>
+        <h2 id="settings-title">Settings</h2>
+        <Field label="Provider">
+          {(id) => (
+            <select id={id} value={draft.provider} onChange={(e) => onProvider(e.target.value as ProviderKind)}>
+              {PROVIDERS.map((p) => (
+                <option key={p.value} value={p.value}>
+                  {p.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Base URL" hint={BASE_URL_HINT[draft.provider]}>
+          {(id) => <input id={id} type="url" value={draft.baseURL} disabled={draft.provider === "demo"} onChange={(e) => set({ baseURL: e.target.value })} placeholder="https://…/v1" />}
+        </Field>
+        <Field label="Model" hint="Limits and prices below are prefilled for known models and saved per model.">
+          {(id) => (
+            <>
+              <input id={id} list={`${id}-list`} value={draft.modelID} disabled={draft.provider === "demo"} onChange={(e) => set({ modelID: e.target.value })} />
+              <datalist id={`${id}-list`}>
+                {Object.keys(BUILTIN_MODELS).map((m) => (
+                  <option key={m} value={m} />
+                ))}
+              </datalist>
+            </>
+          )}
+        </Field>
+        <Field label="API key" hint="Kept only in this browser and sent only to the provider above. Optional for local servers.">
+          {(id) => <input id={id} type="password" autoComplete="off" value={draft.apiKey} disabled={draft.provider === "demo"} onChange={(e) => set({ apiKey: e.target.value })} />}
+        </Field>
+        <div className="field-row">
+          <Field label="Context window">{(id) => <input id={id} type="number" min={1} value={spec.contextWindow} onChange={(e) => setSpec({ contextWindow: Math.max(1, Math.round(num(e.target.value))) })} />}</Field>
+          <Field label="Max output tokens">{(id) => <input id={id} type="number" min={1} value={spec.maxOutputTokens} onChange={(e) => setSpec({ maxOutputTokens: Math.max(1, Math.round(num(e.target.value))) })} />}</Field>
+        </div>
+        <fieldset className="prices">
+          <legend>Prices (USD per 1M tokens)</legend>
+          <Field label="Input price">{(id) => <input id={id} type="number" min={0} step="any" value={spec.prices.input} onChange={(e) => setPrice("input", num(e.target.value))} />}</Field>
+          <Field label="Output price">{(id) => <input id={id} type="number" min={0} step="any" value={spec.prices.output} onChange={(e) => setPrice("output", num(e.target.value))} />}</Field>
+          <Field label="Cached input price">{(id) => <input id={id} type="number" min={0} step="any" value={spec.prices.cacheRead} onChange={(e) => setPrice("cacheRead", num(e.target.value))} />}</Field>
+          <Field label="Cache write price">{(id) => <input id={id} type="number" min={0} step="any" value={spec.prices.cacheWrite} onChange={(e) => setPrice("cacheWrite", num(e.target.value))} />}</Field>
+        </fieldset>
+        <div className="field-row">
+          <Field label="Max steps per turn">{(id) => <input id={id} type="number" min={1} max={500} value={draft.maxSteps} onChange={(e) => set({ maxSteps: Math.min(500, Math.max(1, Math.round(num(e.target.value)))) })} />}</Field>
+        </div>
+        <div className="test-connection">
+          <button type="button" onClick={() => void runTest()} disabled={test.state === "running"}>
+            {test.state === "running" ? "Testing…" : "Test connection"}
+          </button>
+          <div aria-live="polite">
+            {test.state === "ok" && <span className="ok">Connected. The model answered: “{test.text}”</span>}
+            {test.state === "failed" && !test.result.ok && <ErrorBox error={test.result.error} />}
+          </div>
+        </div>
+        {saveError && <p className="error-text" role="alert">{saveError}</p>}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary">
+            Save
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,143 @@
+import { useLiveQuery } from "dexie-react-hooks";
+import { type KeyboardEvent, useState } from "react";
+import type { Session } from "../../core/schema";
+import { relativeTime } from "../format";
+import { useAllStatuses, useServices } from "../hooks/services";
+import { ConfirmDialog } from "./confirm-dialog";
+
+interface Props {
+  currentID: string | undefined;
+  onSelect: (id: string) => void;
+  onNew: () => void;
+  onDeleted: (id: string) => void;
+  onError: (m: string) => void;
+}
+
+function SessionItem({ session, current, busy, onSelect, onDelete, onError }: { session: Session; current: boolean; busy: boolean; onSelect: () => void; onDelete: () => void; onError: (m: string) => void }) {
+  const { store } = useServices();
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(session.title);
+  const commit = async () => {
+    setEditing(false);
+    const title = draft.trim();
+    if (!title || title === session.title) return;
+    try {
+      await store.updateSession(session.id, (s) => ({ ...s, title }));
+    } catch (e) {
+      onError(e instanceof Error ? e.message : String(e));
+    }
+  };
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === "Enter") void commit();
+    if (e.key === "Escape") {
+      setDraft(session.title);
+      setEditing(false);
+    }
+  };
+  const archive = async () => {
+    try {
+      await store.updateSession(session.id, (s) => ({ ...s, time: { ...s.time, archived: Date.now() } }));
+    } catch (e) {
+      onError(e instanceof Error ? e.message : String(e));
+    }
+  };
+  return (
+    <li className={`session-item${current ? " current" : ""}`}>
+      {editing ? (
+        <input
+          className="rename-input"
+          aria-label="Session title"
+          value={draft}
+          // biome-ignore lint/a11y/noAutofocus: the user asked to rename; focus belongs here
+          autoFocus
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKey}
+          onBlur={() => void commit()}
+        />
+      ) : (
+        <button type="button" className="session-link" aria-current={current ? "page" : undefined} onClick={onSelect} onDoubleClick={() => setEditing(true)}>
+          <span className="session-name">{session.title}</span>
+          <span className="session-meta">
+            {busy && <span className="busy-dot" aria-label="running" />}
+            {relativeTime(session.time.updated)}
+          </span>
+        </button>
+      )}
+      <div className="session-actions">
+        <button
+          type="button"
+          className="icon"
+          aria-label={`Rename ${session.title}`}
+          title="Rename"
+          onClick={() => {
+            setDraft(session.title);
+            setEditing(true);
+          }}
+        >
+          ✎
+        </button>
+        <button type="button" className="icon" aria-label={`Archive ${session.title}`} title="Archive" onClick={() => void archive()}>
+          ⤓
+        </button>
+        <button type="button" className="icon" aria-label={`Delete ${session.title}`} title="Delete" onClick={onDelete}>
+          ✕
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** The session list: a navigation landmark named "Sessions". */
+export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError }: Props) {
+  const { store, sessions } = useServices();
+  const [showArchived, setShowArchived] = useState(false);
+  const list = useLiveQuery(() => store.listSessions({ archived: showArchived }), [store, showArchived]);
+  const statuses = useAllStatuses();
+  const [confirm, setConfirm] = useState<Session | null>(null);
+
+  const remove = async (s: Session) => {
+    setConfirm(null);
+    try {
+      sessions.abort(s.id);
+      await store.deleteSession(s.id);
+      onDeleted(s.id);
+    } catch (e) {
+      onError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  return (
+    <nav className="sidebar" aria-label="Sessions">
+      <div className="brand">
+        <span className="logo" aria-hidden="true">
+          ▸_
+        </span>
+        tabcode
+      </div>
+      <button type="button" className="primary new-session" onClick={onNew}>
+        New session
+      </button>
+      <div className="list-head">
+        <span>{showArchived ? "Archived" : "Recent"}</span>
+        <button type="button" className="link" onClick={() => setShowArchived(!showArchived)}>
+          {showArchived ? "Show active" : "Show archived"}
+        </button>
+      </div>
+      {list && list.length === 0 && <p className="list-empty">{showArchived ? "No archived sessions." : "No sessions yet. Start one with “New session”."}</p>}
+      <ul className="session-list">
+        {list?.map((s) => (
+          <SessionItem key={s.id} session={s} current={s.id === currentID} busy={statuses.has(s.id)} onSelect={() => onSelect(s.id)} onDelete={() => setConfirm(s)} onError={onError} />
+        ))}
+      </ul>
+      {confirm && (
+        <ConfirmDialog
+          title="Delete this session?"
+          body={`“${confirm.title}” and all its messages will be deleted from this browser. This cannot be undone; export it first if you want a copy.`}
+          confirmLabel="Delete"
+          onConfirm={() => void remove(confirm)}
+          onCancel={() => setConfirm(null)}
+        />
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,67 @@
+import { useLiveQuery } from "dexie-react-hooks";
+import { useEffect, useMemo, useState } from "react";
+import type { MessageWithParts, Part } from "../../core/schema";
+import { useServices } from "./services";
+
+/**
+ * Messages of a session from IndexedDB (live), with streaming parts overlaid
+ * from the bus so tokens show up before the batched writes land.
+ */
+export function useMessages(sessionID: string): MessageWithParts[] | undefined {
+  const { store, bus } = useServices();
+  const stored = useLiveQuery(() => store.messages(sessionID), [store, sessionID]);
+  const [live, setLive] = useState<ReadonlyMap<string, Part>>(new Map());
+
+  useEffect(() => {
+    setLive(new Map());
+    let pending: Map<string, Part> | undefined;
+    let frame = 0;
+    const unsub = bus.subscribe((ev) => {
+      if (ev.type !== "part.live" || ev.part.sessionID !== sessionID) return;
+      pending ??= new Map();
+      pending.set(ev.part.id, { ...ev.part });
+      if (!frame)
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          const batch = pending;
+          pending = undefined;
+          if (batch) setLive((prev) => new Map([...prev, ...batch]));
+        });
+    });
+    return () => {
+      unsub();
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [bus, sessionID]);
+
+  return useMemo(() => {
+    if (!stored) return undefined;
+    if (live.size === 0) return stored;
+    const seen = new Set<string>();
+    const merged = stored.map((m) => ({
+      info: m.info,
+      parts: m.parts.map((p) => {
+        const l = live.get(p.id);
+        seen.add(p.id);
+        return l ? pickNewer(p, l) : p;
+      }),
+    }));
+    // Live parts whose first write has not landed yet.
+    for (const l of live.values()) {
+      if (seen.has(l.id)) continue;
+      const msg = merged.find((m) => m.info.id === l.messageID);
+      if (msg) msg.parts = [...msg.parts, l].sort((a, b) => (a.id < b.id ? -1 : 1));
+    }
+    return merged;
+  }, [stored, live]);
+}
+
+const rank = { pending: 0, running: 1, completed: 2, error: 2 } as const;
+
+/** The stored part wins once it has caught up with the live one. */
+function pickNewer(stored: Part, live: Part): Part {
+  if ((stored.type === "text" || stored.type === "reasoning") && (live.type === "text" || live.type === "reasoning"))
+    return live.text.length > stored.text.length ? live : stored;
+  if (stored.type === "tool" && live.type === "tool") return rank[live.state.status] > rank[stored.state.status] || (live.state.status === "running" && stored.state.status === "running") ? live : stored;
+  return stored;
+}

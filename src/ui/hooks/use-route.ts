@@ -1,0 +1,27 @@
+import { useCallback, useSyncExternalStore } from "react";
+
+/** Routes live in the hash: `#/s/<sessionID>`; back/forward work through the browser history. */
+export type Route = { name: "home" } | { name: "session"; sessionID: string };
+
+export function parseRoute(hash: string): Route {
+  const m = /^#\/s\/([A-Za-z0-9_]+)/.exec(hash);
+  return m?.[1] ? { name: "session", sessionID: m[1] } : { name: "home" };
+}
+
+function subscribe(l: () => void): () => void {
+  window.addEventListener("hashchange", l);
+  return () => window.removeEventListener("hashchange", l);
+}
+
+export function useRoute(): [Route, (r: Route, replace?: boolean) => void] {
+  const hash = useSyncExternalStore(subscribe, () => window.location.hash);
+  const navigate = useCallback((r: Route, replace = false) => {
+    const target = r.name === "session" ? `#/s/${r.sessionID}` : "#/";
+    if (window.location.hash === target) return;
+    if (replace) {
+      history.replaceState(null, "", target);
+      window.dispatchEvent(new HashChangeEvent("hashchange"));
+    } else window.location.hash = target;
+  }, []);
+  return [parseRoute(hash), navigate];
+}
