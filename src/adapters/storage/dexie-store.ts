@@ -1,0 +1,281 @@
+/**
+ * `Store` over Dexie (IndexedDB): the browser's persistence for sessions,
+ * messages and parts.
+ *
+ * - Reads validate every row with the core zod schema (`validate.ts`): bad rows
+ *   are skipped and reported in `corrupt()`, never thrown.
+ * - Multi-table writes (delete, import) run in one transaction, so a failure
+ *   leaves what was stored untouched; quota failures become `QuotaError`.
+ * - Streamed text deltas are buffered (`delta-buffer.ts`) and written at most
+ *   every `flushDelayMs` (250 ms) and on `flush()`. The UI renders live tokens
+ *   with `pendingText()` + `subscribe()`.
+ */
+import Dexie from "dexie";
+import type { CorruptRecord, PartDelta, Store } from "../../core/ports/store";
+import { Message, type MessageWithParts, Part, Session } from "../../core/schema";
+import type { TabcodeDB } from "./db";
+import { type Batch, DeltaBuffer } from "./delta-buffer";
+import { guardWrite } from "./errors";
+import { CorruptLog } from "./validate";
+
+/** Options of `DexieStore`. */
+export interface DexieStoreOptions {
+  /** Longest time a delta waits in memory before it is written. Default 250 ms. */
+  flushDelayMs?: number;
+  /** Where warnings go (corrupt rows, failed background writes). Default `console.warn`. */
+  warn?: (message: string) => void;
+}
+
+/** Called with the ids of parts whose pending text changed. */
+export type PendingListener = (partIDs: ReadonlySet<string>) => void;
+
+function bySessionOrder(a: Session, b: Session): number {
+  const d = b.time.updated - a.time.updated;
+  if (d !== 0) return d;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The `Store` port over the tabcode Dexie database, plus live pending text for the UI. */
+export class DexieStore implements Store {
+  private readonly log: CorruptLog;
+  private readonly warn: (message: string) => void;
+  private readonly flushDelayMs: number;
+  private readonly buffer = new DeltaBuffer();
+  private readonly listeners = new Set<PendingListener>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Tail of the serial queue of delta writes. */
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: TabcodeDB,
+    options: DexieStoreOptions = {},
+  ) {
+    this.warn = options.warn ?? ((m) => console.warn(m));
+    this.log = new CorruptLog(this.warn);
+    this.flushDelayMs = options.flushDelayMs ?? 250;
+  }
+
+  // ── sessions ──────────────────────────────────────────────────────────────
+
+  createSession(session: Session): Promise<void> {
+    return guardWrite(async () => {
+      await this.db.sessions.add(session);
+    });
+  }
+
+  /** Newest `time.updated` first. `archived: true` lists only archived sessions, otherwise only active ones. */
+  async listSessions(opts: { archived?: boolean } = {}): Promise<Session[]> {
+    // A full scan rather than the `time.updated` index: a row whose `time.updated`
+    // is missing would be absent from the index and never reported as corrupt.
+    const rows = await this.db.sessions.toArray();
+    const want = opts.archived === true;
+    const out: Session[] = [];
+    for (const row of rows) {
+      const s = this.log.parse(Session, "sessions", row);
+      if (s && (s.time.archived !== undefined) === want) out.push(s);
+    }
+    return out.sort(bySessionOrder);
+  }
+
+  async getSession(id: string): Promise<Session | undefined> {
+    const row = await this.db.sessions.get(id);
+    return row === undefined ? undefined : this.log.parse(Session, "sessions", row);
+  }
+
+  updateSession(id: string, patch: (s: Session) => Session): Promise<Session | undefined> {
+    return guardWrite(() =>
+      this.db.transaction("rw", this.db.sessions, async () => {
+        const row = await this.db.sessions.get(id);
+        const current = row === undefined ? undefined : this.log.parse(Session, "sessions", row);
+        if (!current) return undefined;
+        const next = patch(current);
+        await this.db.sessions.put(next);
+        return next;
+      }),
+    );
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    this.notify(this.buffer.discard((p) => p.sessionID === id));
+    await guardWrite(() =>
+      this.db.transaction("rw", [this.db.sessions, this.db.messages, this.db.parts], async () => {
+        await this.db.parts.where("sessionID").equals(id).delete();
+        await this.messagesOf(id).delete();
+        await this.db.sessions.delete(id);
+      }),
+    );
+    this.log.forgetSession(id);
+  }
+
+  // ── messages ──────────────────────────────────────────────────────────────
+
+  private messagesOf(sessionID: string) {
+    return this.db.messages.where("[sessionID+id]").between([sessionID, Dexie.minKey], [sessionID, Dexie.maxKey]);
+  }
+
+  /** A session's messages with their parts, both in id order. Empty when the session row is corrupt. */
+  messages(sessionID: string): Promise<MessageWithParts[]> {
+    return this.db.transaction("r", [this.db.sessions, this.db.messages, this.db.parts], async () => {
+      const sessionRow = await this.db.sessions.get(sessionID);
+      if (sessionRow !== undefined && !this.log.parse(Session, "sessions", sessionRow)) return [];
+      const [messageRows, partRows] = await Promise.all([
+        this.messagesOf(sessionID).toArray(),
+        // One query for the whole session; the index yields parts in id order.
+        this.db.parts.where("sessionID").equals(sessionID).toArray(),
+      ]);
+      const out: MessageWithParts[] = [];
+      const byID = new Map<string, MessageWithParts>();
+      for (const row of messageRows) {
+        const info = this.log.parse(Message, "messages", row);
+        if (!info) continue;
+        const entry: MessageWithParts = { info, parts: [] };
+        out.push(entry);
+        byID.set(info.id, entry);
+      }
+      for (const row of partRows) {
+        const part = this.log.parse(Part, "parts", row);
+        if (part) byID.get(part.messageID)?.parts.push(part);
+      }
+      return out;
+    });
+  }
+
+  async getMessage(id: string): Promise<Message | undefined> {
+    const row = await this.db.messages.get(id);
+    return row === undefined ? undefined : this.log.parse(Message, "messages", row);
+  }
+
+  upsertMessage(message: Message): Promise<void> {
+    return guardWrite(async () => {
+      await this.db.messages.put(message);
+    });
+  }
+
+  async deleteMessages(sessionID: string, messageIDs: string[]): Promise<void> {
+    const ids = new Set(messageIDs);
+    this.notify(this.buffer.discard((p) => p.sessionID === sessionID && ids.has(p.messageID)));
+    await guardWrite(() =>
+      this.db.transaction("rw", [this.db.messages, this.db.parts], async () => {
+        for (const id of ids) {
+          await this.db.parts
+            .where("[messageID+id]")
+            .between([id, Dexie.minKey], [id, Dexie.maxKey])
+            .delete();
+        }
+        await this.db.messages.bulkDelete([...ids]);
+      }),
+    );
+  }
+
+  // ── parts and deltas ──────────────────────────────────────────────────────
+
+  /** Writes a part. Deltas appended before this call are written first, in the same transaction. */
+  upsertPart(part: Part): Promise<void> {
+    if (!this.buffer.has(part.id)) {
+      return guardWrite(async () => {
+        await this.db.parts.put(part);
+      });
+    }
+    this.clearTimer();
+    const batch = this.buffer.close();
+    return this.serial(() => this.writeBatch(batch, part));
+  }
+
+  appendDelta(delta: PartDelta): void {
+    if (delta.delta === "") return;
+    this.buffer.append(delta);
+    this.notify([delta.partID]);
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.flush().catch((e: unknown) => {
+          this.warn(`tabcode: could not save streamed text: ${e instanceof Error ? e.message : String(e)}`);
+        });
+      }, this.flushDelayMs);
+    }
+  }
+
+  flush(): Promise<void> {
+    this.clearTimer();
+    const batch = this.buffer.close();
+    return this.serial(() => this.writeBatch(batch));
+  }
+
+  /** Text appended to `partID` and not yet committed, or `undefined`. Render it after the stored text. */
+  pendingText(partID: string): string | undefined {
+    return this.buffer.text(partID);
+  }
+
+  /** Listens for changes of pending text; returns the unsubscribe function. */
+  subscribe(listener: PendingListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  private clearTimer(): void {
+    if (this.timer === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private serial(task: () => Promise<void>): Promise<void> {
+    const run = this.tail.then(task);
+    this.tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private notify(ids: Iterable<string>): void {
+    const set = new Set(ids);
+    if (set.size === 0) return;
+    for (const l of this.listeners) l(set);
+  }
+
+  /** Appends a batch's text to the stored parts, then writes `part`, in one transaction. */
+  private async writeBatch(batch: Batch, part?: Part): Promise<void> {
+    if (batch.size === 0 && !part) return;
+    try {
+      await guardWrite(() =>
+        this.db.transaction("rw", this.db.parts, async () => {
+          const pending = [...batch.values()];
+          const rows = await this.db.parts.bulkGet(pending.map((p) => p.partID));
+          const updated: Part[] = [];
+          pending.forEach((p, i) => {
+            const row = rows[i];
+            if (row && (row.type === "text" || row.type === "reasoning") && typeof row.text === "string") {
+              updated.push({ ...row, text: row.text + p.text });
+            } else {
+              this.warn(`tabcode: dropped streamed text for part ${p.partID}: no text part with that id is stored`);
+            }
+          });
+          if (updated.length > 0) await this.db.parts.bulkPut(updated);
+          if (part) await this.db.parts.put(part);
+        }),
+      );
+      this.buffer.settle(batch, true);
+    } catch (e) {
+      this.buffer.settle(batch, false);
+      throw e;
+    } finally {
+      this.notify(batch.keys());
+    }
+  }
+
+  importSession(session: Session, messages: MessageWithParts[]): Promise<void> {
+    return guardWrite(() =>
+      this.db.transaction("rw", [this.db.sessions, this.db.messages, this.db.parts], async () => {
+        await this.db.sessions.put(session);
+        await this.db.messages.bulkPut(messages.map((m) => m.info));
+        await this.db.parts.bulkPut(messages.flatMap((m) => m.parts));
+      }),
+    );
+  }
+
+  corrupt(): CorruptRecord[] {
+    return this.log.list();
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The versioned IndexedDB schema of tabcode, one entry per version.
+ *
+ * Rules for changing it:
+ * - Never edit a released version: add a new one. `upgrade.test.ts` opens a
+ *   database exactly as each earlier version wrote it and checks nothing is lost.
+ * - `stores` lists every table in full: primary key first, then indexes
+ *   (Dexie syntax: `[a+b]` is a compound index, `a.b` a nested key path).
+ * - An `upgrade` runs inside the version-change transaction: if it throws,
+ *   IndexedDB rolls the whole upgrade back and the old data stays as it was.
+ *   It must therefore tolerate rows of any shape (a corrupt row must not
+ *   block opening the database); reading code validates rows anyway.
+ *
+ * History:
+ * - v1: first schema. Sessions listed by primary key (descending ids, so by
+ *   creation). Messages indexed by `sessionID`, parts by `messageID`. Session
+ *   rows carried no usage totals.
+ * - v2: sessions listed by last activity (`time.updated` index); messages of a
+ *   session in order through `[sessionID+id]`; parts through `[messageID+id]`
+ *   and `sessionID`, so a whole session's parts load with one query. Session
+ *   rows gain running totals (`tokens`, `cost`), backfilled from the
+ *   step-finish parts so the session list can show usage without loading
+ *   messages.
+ */
+import type { Transaction } from "dexie";
+import type { Tokens } from "../../core/schema";
+
+/** One version of the database schema. */
+export interface SchemaVersion {
+  /** Dexie version number (IndexedDB sees it multiplied by 10). */
+  version: number;
+  /** Every table: primary key then indexes; `null` deletes a table. */
+  stores: Readonly<Record<string, string | null>>;
+  /** What changed and why, in words. */
+  notes: string;
+  /** Data migration run once when upgrading from the previous version. */
+  upgrade?: (tx: Transaction) => Promise<void>;
+}
+
+const V1_STORES = {
+  sessions: "id, parentID",
+  messages: "id, sessionID",
+  parts: "id, messageID",
+  settings: "key",
+} as const;
+
+const V2_STORES = {
+  sessions: "id, time.updated, parentID",
+  messages: "id, [sessionID+id]",
+  parts: "id, [messageID+id], sessionID",
+  settings: "key",
+} as const;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function num(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0;
+}
+
+interface Totals {
+  tokens: Tokens;
+  cost: number;
+}
+
+function emptyTotals(): Totals {
+  return { tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }, cost: 0 };
+}
+
+/** Adds one step-finish row (of any shape) to the running totals. */
+function addStep(t: Totals, row: Record<string, unknown>): void {
+  const tk = isRecord(row.tokens) ? row.tokens : {};
+  const cache = isRecord(tk.cache) ? tk.cache : {};
+  t.tokens.input += num(tk.input);
+  t.tokens.output += num(tk.output);
+  t.tokens.reasoning += num(tk.reasoning);
+  t.tokens.cache.read += num(cache.read);
+  t.tokens.cache.write += num(cache.write);
+  t.cost += num(row.cost);
+}
+
+/** v1 → v2: backfill session usage totals from step-finish parts. */
+export async function backfillSessionTotals(tx: Transaction): Promise<void> {
+  const totals = new Map<string, Totals>();
+  await tx
+    .table("parts")
+    .toCollection()
+    .each((row: unknown) => {
+      if (!isRecord(row) || row.type !== "step-finish" || typeof row.sessionID !== "string") return;
+      let t = totals.get(row.sessionID);
+      if (!t) {
+        t = emptyTotals();
+        totals.set(row.sessionID, t);
+      }
+      addStep(t, row);
+    });
+  await tx
+    .table("sessions")
+    .toCollection()
+    .modify((row: unknown) => {
+      if (!isRecord(row) || typeof row.id !== "string") return;
+      const t = totals.get(row.id) ?? emptyTotals();
+      if (!isRecord(row.tokens)) row.tokens = t.tokens;
+      if (typeof row.cost !== "number") row.cost = t.cost;
+    });
+}
+
+/** Every schema version, oldest first. The last one is current. */
+export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
+  {
+    version: 1,
+    stores: V1_STORES,
+    notes: "First schema: sessions by id and parentID, messages by sessionID, parts by messageID, settings by key.",
+  },
+  {
+    version: 2,
+    stores: V2_STORES,
+    notes:
+      "Indexes for ordered reads ([sessionID+id], [messageID+id], parts by sessionID, sessions by time.updated); " +
+      "session usage totals (tokens, cost) backfilled from step-finish parts.",
+    upgrade: backfillSessionTotals,
+  },
+];
+
+/** The schema version this code writes. */
+export const CURRENT_VERSION: number = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]?.version ?? 0;

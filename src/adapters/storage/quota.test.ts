@@ -1,0 +1,118 @@
+import { IDBFactory, IDBKeyRange, IDBObjectStore } from "fake-indexeddb";
+import Dexie from "dexie";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createDatabase } from "./db";
+import { DexieStore } from "./dexie-store";
+import { isQuotaExceeded, QUOTA_MESSAGE } from "./errors";
+import { putSetting } from "./settings";
+import { conversation, makeSession, textPart, userMessage } from "./test-fixtures";
+
+const quota = () => new DOMException("The quota has been exceeded.", "QuotaExceededError");
+
+async function setup() {
+  const db = createDatabase({ indexedDB: new IDBFactory(), IDBKeyRange });
+  const store = new DexieStore(db, { warn: vi.fn() });
+  return { db, store };
+}
+
+/** Makes the fake IndexedDB refuse writes of rows matching `when`, like a full disk. */
+function failWrites(when: (value: unknown) => boolean = () => true): void {
+  for (const method of ["put", "add"] as const) {
+    const original = IDBObjectStore.prototype[method];
+    vi.spyOn(IDBObjectStore.prototype, method).mockImplementation(function (this: IDBObjectStore, value, key) {
+      if (when(value)) throw quota();
+      return original.call(this, value, key);
+    });
+  }
+}
+
+function isPart(value: unknown): boolean {
+  return typeof value === "object" && value !== null && String((value as { id?: unknown }).id).startsWith("prt_");
+}
+
+describe("quota errors", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("recognises QuotaExceededError however Dexie wraps it", () => {
+    expect(isQuotaExceeded(quota())).toBe(true);
+    expect(isQuotaExceeded(new Dexie.AbortError("aborted", quota()))).toBe(true);
+    expect(isQuotaExceeded(new Dexie.AbortError("outer", new Dexie.AbortError("inner", quota())))).toBe(true);
+    expect(isQuotaExceeded({ name: "BulkError", failures: [new Error("x"), quota()] })).toBe(true);
+    expect(isQuotaExceeded({ name: "BulkError", failuresByPos: { 3: quota() } })).toBe(true);
+    expect(isQuotaExceeded(new Dexie.ConstraintError("exists"))).toBe(false);
+    expect(isQuotaExceeded("QuotaExceededError")).toBe(false);
+  });
+
+  it("maps a table put throwing QuotaExceededError to QuotaError with advice", async () => {
+    const { db, store } = await setup();
+    const s = makeSession();
+    await store.createSession(s);
+    vi.spyOn(db.sessions, "put").mockImplementation(() => {
+      throw quota();
+    });
+    const err = await store.updateSession(s.id, (x) => ({ ...x, title: "new" })).catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: "QuotaError", message: QUOTA_MESSAGE });
+    expect(QUOTA_MESSAGE).toMatch(/full/);
+    expect(QUOTA_MESSAGE).toMatch(/[Ee]xport/);
+    expect(QUOTA_MESSAGE).toMatch(/delete old sessions/);
+    vi.restoreAllMocks();
+    expect((await store.getSession(s.id))?.title).toBe(s.title);
+  });
+
+  it("maps IndexedDB-level quota failures on every write path", async () => {
+    const { db, store } = await setup();
+    const s = makeSession();
+    const u = userMessage(s.id);
+    await store.createSession(s);
+    await store.upsertMessage(u);
+    failWrites();
+    const attempts: Promise<unknown>[] = [
+      store.createSession(makeSession()),
+      store.updateSession(s.id, (x) => x),
+      store.upsertMessage(u),
+      store.upsertPart(textPart(u, "x")),
+      store.importSession(makeSession(), conversation("ses_other")),
+      putSetting(db, "theme", "dark"),
+    ];
+    const results = await Promise.allSettled(attempts);
+    for (const r of results) {
+      expect(r).toMatchObject({ status: "rejected", reason: { name: "QuotaError", message: QUOTA_MESSAGE } });
+    }
+  });
+
+  it("a failed import stores nothing", async () => {
+    const { store } = await setup();
+    const s = makeSession();
+    failWrites(isPart);
+    await expect(store.importSession(s, conversation(s.id))).rejects.toMatchObject({ name: "QuotaError" });
+    vi.restoreAllMocks();
+    expect(await store.getSession(s.id)).toBeUndefined();
+    expect(await store.messages(s.id)).toEqual([]);
+    expect(await store.listSessions()).toEqual([]);
+  });
+
+  it("a failed delta flush keeps the text pending and writes it once space is back", async () => {
+    const { db, store } = await setup();
+    const s = makeSession();
+    const u = userMessage(s.id);
+    const p = textPart(u, "");
+    await store.importSession(s, [{ info: u, parts: [p] }]);
+    const d = (delta: string) => ({ sessionID: s.id, messageID: u.id, partID: p.id, field: "text" as const, delta });
+    store.appendDelta(d("one "));
+    failWrites();
+    const failed = store.flush();
+    store.appendDelta(d("two "));
+    const queued = store.flush();
+    store.appendDelta(d("three"));
+    const results = await Promise.allSettled([failed, queued]);
+    expect(results.map((r) => r.status === "rejected" && (r.reason as Error).name)).toEqual(["QuotaError", "QuotaError"]);
+    expect(store.pendingText(p.id)).toBe("one two three");
+    expect(await db.parts.get(p.id)).toMatchObject({ text: "" });
+    vi.restoreAllMocks();
+    await store.flush();
+    expect(store.pendingText(p.id)).toBeUndefined();
+    expect(await db.parts.get(p.id)).toMatchObject({ text: "one two three" });
+  });
+});
