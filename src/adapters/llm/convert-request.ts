@@ -1,0 +1,136 @@
+/**
+ * Core request → AI SDK call pieces: system instructions, model messages,
+ * tool definitions (schema only: the core executes tools itself) and the
+ * provider options that depend on the endpoint (Responses or Chat Completions).
+ */
+import { type JSONSchema7, jsonSchema, type ModelMessage, type SystemModelMessage, type ToolSet } from "ai";
+import type { LLMMessage, LLMRequest, LLMToolSpec, ModelConfig } from "../../core/ports/llm";
+
+/** The provider-options record the AI SDK accepts on messages, parts and calls. */
+export type SdkProviderOptions = NonNullable<SystemModelMessage["providerOptions"]>;
+
+/**
+ * Cache breakpoint understood by the gateways that need explicit markers
+ * (Anthropic-style caching through OpenRouter and OpenAI-compatible proxies).
+ * Providers that do not know a key ignore it; OpenAI caches prefixes by itself.
+ */
+export const CACHE_MARKER: SdkProviderOptions = {
+  anthropic: { cacheControl: { type: "ephemeral" } },
+  openrouter: { cacheControl: { type: "ephemeral" } },
+  openaiCompatible: { cache_control: { type: "ephemeral" } },
+};
+
+/** True when requests go to OpenAI itself (no base URL, or api.openai.com). */
+export function isOpenAIHost(baseURL: string | undefined): boolean {
+  if (!baseURL) return true;
+  try {
+    return new URL(baseURL).hostname === "api.openai.com";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * System prompt sections → system messages. On the Responses API (`openai`)
+ * each section is its own message, the first two carrying cache markers. For
+ * Chat Completions servers the sections are joined into one message: many
+ * local chat templates accept only a single leading system message. Either
+ * way the first section is sent byte for byte first, so prefix caches hold.
+ */
+export function toInstructions(system: string[], provider: ModelConfig["provider"]): SystemModelMessage[] {
+  const sections = system.filter((s) => s.length > 0);
+  if (sections.length === 0) return [];
+  if (provider === "openai-compatible") {
+    return [{ role: "system", content: sections.join("\n\n"), providerOptions: CACHE_MARKER }];
+  }
+  return sections.map((content, i) => (i < 2 ? { role: "system", content, providerOptions: CACHE_MARKER } : { role: "system", content }));
+}
+
+/** Core history → AI SDK model messages. */
+export function toModelMessages(messages: LLMMessage[]): ModelMessage[] {
+  return messages.map(toModelMessage);
+}
+
+function toModelMessage(m: LLMMessage): ModelMessage {
+  const marker = m.cache ? { providerOptions: CACHE_MARKER } : {};
+  switch (m.role) {
+    case "user":
+      return {
+        role: "user",
+        content: m.content.map((c) =>
+          c.type === "text"
+            ? { type: "text" as const, text: c.text }
+            : {
+                type: "file" as const,
+                data: { type: "url" as const, url: new URL(c.url) },
+                mediaType: c.mime,
+                ...(c.filename ? { filename: c.filename } : {}),
+              },
+        ),
+        ...marker,
+      };
+    case "assistant":
+      return {
+        role: "assistant",
+        content: m.content.map((c) => {
+          if (c.type === "tool-call") {
+            return { type: "tool-call" as const, toolCallId: c.callID, toolName: c.tool, input: c.input };
+          }
+          const providerOptions = toProviderOptions(c.providerMetadata);
+          return { type: c.type, text: c.text, ...(providerOptions ? { providerOptions } : {}) };
+        }),
+        ...marker,
+      };
+    case "tool":
+      return {
+        role: "tool",
+        content: m.content.map((r) => ({
+          type: "tool-result" as const,
+          toolCallId: r.callID,
+          toolName: r.tool,
+          output: r.isError ? { type: "error-text" as const, value: r.output } : { type: "text" as const, value: r.output },
+        })),
+        ...marker,
+      };
+  }
+}
+
+/**
+ * Stored provider metadata (item ids, reasoning signatures, encrypted
+ * reasoning) → provider options, keeping only entries of the right shape.
+ */
+export function toProviderOptions(meta: Record<string, unknown> | undefined): SdkProviderOptions | undefined {
+  if (!meta) return undefined;
+  const out: SdkProviderOptions = {};
+  for (const [key, value] of Object.entries(meta)) {
+    if (isJsonObject(value)) out[key] = value;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function isJsonObject(v: unknown): v is SdkProviderOptions[string] {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Tool specs → AI SDK tools with a schema and no `execute`: the step ends at the tool call. */
+export function toToolSet(tools: LLMToolSpec[]): ToolSet | undefined {
+  if (tools.length === 0) return undefined;
+  const set: ToolSet = {};
+  for (const t of tools) {
+    // The schema comes from our own tool definitions (zod → JSON Schema).
+    set[t.name] = { description: t.description, inputSchema: jsonSchema(t.inputSchema as JSONSchema7) };
+  }
+  return set;
+}
+
+/**
+ * Call-level provider options. Responses: `store: false`, so replayed history
+ * is sent in full rather than as `item_reference`s that only OpenAI's own
+ * storage can resolve. `promptCacheKey` (body field `prompt_cache_key`) only
+ * goes to OpenAI itself: compatible servers may reject unknown fields.
+ */
+export function callProviderOptions(req: LLMRequest): SdkProviderOptions | undefined {
+  const cacheKey = req.cacheKey && isOpenAIHost(req.model.baseURL) ? { promptCacheKey: req.cacheKey } : {};
+  if (req.model.provider === "openai") return { openai: { store: false, ...cacheKey } };
+  return Object.keys(cacheKey).length > 0 ? { openai: cacheKey } : undefined;
+}
