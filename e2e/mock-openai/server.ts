@@ -45,7 +45,7 @@ export interface MockOpenAI {
   reset(): void;
   /** Live list of received requests, oldest first. */
   readonly requests: RecordedRequest[];
-  /** Model requests only (chat completions and responses), oldest first. */
+  /** Model requests only (chat completions and responses, without title requests), oldest first. */
   modelRequests(): RecordedRequest[];
   /** Number of CORS preflights answered. */
   readonly preflights: number;
@@ -125,6 +125,11 @@ function openAIError(message: string, type = "invalid_request_error"): Record<st
   return { error: { message, type, param: null, code: null } };
 }
 
+/** Text that marks the app's title-generation request (see src/core/session/title.ts). */
+export const TITLE_REQUEST_MARKER = "Generate a title for this conversation";
+/** The answer to every title request. */
+export const TITLE_TURN: Turn = { text: "Mock session title" };
+
 /** Starts a mock server on 127.0.0.1 with a free port. */
 export async function startMockOpenAI(): Promise<MockOpenAI> {
   let queue: Turn[] = [];
@@ -140,7 +145,9 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
     raw: string,
   ): Promise<void> {
     const model = typeof body.model === "string" ? body.model : "gpt-4o-mini";
-    const turn = resolveTurn(queue.shift() ?? DEFAULT_TURN);
+    // tabcode's background title requests get their own answer, so they never consume a scripted turn.
+    const isTitle = raw.includes(TITLE_REQUEST_MARKER);
+    const turn = resolveTurn(isTitle ? TITLE_TURN : (queue.shift() ?? DEFAULT_TURN));
     const promptTokens = Math.ceil(raw.length / 4);
     if (turn.kind === "error") {
       const apiKey = (req.headers.authorization ?? "").replace(/^Bearer\s+/i, "");
@@ -255,7 +262,10 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
       preflights = 0;
     },
     requests,
-    modelRequests: () => requests.filter((r) => r.path === "/v1/chat/completions" || r.path === "/v1/responses"),
+    modelRequests: () =>
+      requests.filter(
+        (r) => (r.path === "/v1/chat/completions" || r.path === "/v1/responses") && !r.rawBody.includes(TITLE_REQUEST_MARKER),
+      ),
     get preflights() {
       return preflights;
     },

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
 import { errorMessage } from "../core/errors";
 import { useServices, useSettings } from "./hooks/services";
 import { useRoute } from "./hooks/use-route";
@@ -21,7 +21,10 @@ export function App() {
   const [route, navigate] = useRoute();
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [notices, setNotices] = useState<Notice[]>([]);
-  const corrupt = store.corrupt();
+  const corrupt = useSyncExternalStore(
+    (l) => store.subscribeCorrupt(l),
+    () => store.corrupt(),
+  );
 
   const notify = useCallback((text: string) => {
     setNotices((n) => [...n.filter((x) => x.text !== text), { id: Date.now() + Math.random(), text }]);

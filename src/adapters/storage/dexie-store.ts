@@ -278,4 +278,9 @@ export class DexieStore implements Store {
   corrupt(): CorruptRecord[] {
     return this.log.list();
   }
+
+  /** Notifies when the list of corrupt records changes. */
+  subscribeCorrupt(listener: () => void): () => void {
+    return this.log.subscribe(listener);
+  }
 }

@@ -27,6 +27,8 @@ function field(row: unknown, name: string): string | undefined {
 /** Parses rows and remembers the ones that fail. */
 export class CorruptLog {
   private readonly records = new Map<string, CorruptRecord>();
+  private readonly listeners = new Set<() => void>();
+  private snapshot: CorruptRecord[] = [];
 
   constructor(private readonly warn: (message: string) => void = (m) => console.warn(m)) {}
 
@@ -45,6 +47,7 @@ export class CorruptLog {
     const k = `${record.table}:${record.id}`;
     if (this.records.has(k)) return;
     this.records.set(k, record);
+    this.changed();
     const where = record.sessionID && record.table !== "sessions" ? ` in session ${record.sessionID}` : "";
     this.warn(`tabcode: skipped a corrupt ${record.table} row ${record.id}${where}: ${record.issue}`);
   }
@@ -52,9 +55,24 @@ export class CorruptLog {
   /** Forgets records of a deleted session. */
   forgetSession(sessionID: string): void {
     for (const [k, r] of this.records) if (r.sessionID === sessionID) this.records.delete(k);
+    this.changed();
   }
 
+  /** A stable array until the next change (usable with useSyncExternalStore). */
   list(): CorruptRecord[] {
-    return [...this.records.values()];
+    return this.snapshot;
+  }
+
+  /** Called whenever a record is added or forgotten. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  private changed(): void {
+    this.snapshot = [...this.records.values()];
+    for (const l of this.listeners) l();
   }
 }

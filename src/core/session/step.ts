@@ -78,7 +78,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
       state: input.toolState,
       update: (patch) => {
         const cur = w.tools.get(part.callID);
-        if (!cur || cur.state.status !== "running") return;
+        if (cur?.state.status !== "running") return;
         cur.state = { ...cur.state, title: patch.title ?? cur.state.title, metadata: { ...cur.state.metadata, ...patch.metadata } };
         w.liveTool(cur);
       },

@@ -14,7 +14,7 @@ export function Composer({ sessionID, onError }: { sessionID: string; onError: (
     if (!busy) setQueued(0);
   }, [busy]);
 
-  // Focus the box when the session changes. biome-ignore lint/correctness/useExhaustiveDependencies: on session change only
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus the box when the session changes
   useEffect(() => {
     box.current?.focus();
   }, [sessionID]);

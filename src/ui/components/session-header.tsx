@@ -41,17 +41,17 @@ export function SessionHeader({ session, messages, status }: { session: Session;
         </span>
         <div className="context-meter" title={`Context: ${used.toLocaleString()} of ${model.contextWindow.toLocaleString()} tokens`}>
           <span>Context</span>
-          <div
-            className="meter"
-            role="meter"
+          <meter
+            className={`meter${pct > 80 ? " hot" : ""}`}
             aria-label="Context window used"
-            aria-valuemin={0}
-            aria-valuemax={model.contextWindow}
-            aria-valuenow={used}
+            min={0}
+            max={model.contextWindow}
+            low={model.contextWindow * 0.6}
+            high={model.contextWindow * 0.8}
+            optimum={0}
+            value={used}
             aria-valuetext={`${formatTokens(used)} of ${formatTokens(model.contextWindow)} tokens (${pct.toFixed(0)}%)`}
-          >
-            <div className={`meter-fill${pct > 80 ? " hot" : ""}`} style={{ width: `${pct}%` }} />
-          </div>
+          />
           <span>{pct.toFixed(0)}%</span>
         </div>
         <span className="tokens" data-testid="session-tokens" title="Tokens used by this session">

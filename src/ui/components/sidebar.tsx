@@ -58,7 +58,7 @@ function SessionItem({ session, current, busy, onSelect, onDelete, onError }: { 
         <button type="button" className="session-link" aria-current={current ? "page" : undefined} onClick={onSelect} onDoubleClick={() => setEditing(true)}>
           <span className="session-name">{session.title}</span>
           <span className="session-meta">
-            {busy && <span className="busy-dot" aria-label="running" />}
+            {busy && <span className="busy-dot" role="img" aria-label="running" />}
             {relativeTime(session.time.updated)}
           </span>
         </button>

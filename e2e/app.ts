@@ -1,0 +1,86 @@
+/**
+ * Helpers for driving the tabcode app in specs: open it, configure the provider, read what the
+ * app stored (through the page's `__tabcode` services seam), and seed data.
+ */
+import type { Page } from "@playwright/test";
+import { expect, type MockOpenAI } from "./fixtures";
+
+export type ProviderKind = "openai" | "openai-compatible";
+
+/** Opens the app on a fresh origin state and waits for the shell. */
+export async function openApp(page: Page, path = "/"): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole("navigation", { name: "Sessions" })).toBeVisible();
+}
+
+/** Points the app at the mock server through the Settings dialog, as a user would. */
+export async function configureViaDialog(page: Page, mock: MockOpenAI, provider: ProviderKind, model = "gpt-4o-mini"): Promise<void> {
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByLabel("Provider").selectOption(provider);
+  await dialog.getByLabel("Base URL").fill(mock.baseURL);
+  await dialog.getByLabel("Model").fill(model);
+  await dialog.getByLabel("API key").fill("sk-test-e2e-key-123456");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** Same as the dialog, through the services seam (faster for specs that are not about settings). */
+export async function configure(page: Page, mock: MockOpenAI, provider: ProviderKind, over: Record<string, unknown> = {}): Promise<void> {
+  await page.evaluate(
+    async ({ baseURL, provider, over }) => {
+      const s = (globalThis as unknown as { __tabcode: { settings: { get(): Record<string, unknown>; set(v: unknown): Promise<void> } } }).__tabcode.settings;
+      await s.set({ ...s.get(), provider, baseURL, modelID: "gpt-4o-mini", apiKey: "sk-test-e2e-key-123456", ...over });
+    },
+    { baseURL: mock.baseURL, provider, over },
+  );
+}
+
+export async function newSession(page: Page): Promise<string> {
+  const before = page.url();
+  await page.getByRole("navigation", { name: "Sessions" }).getByRole("button", { name: "New session", exact: true }).click();
+  await expect(page).not.toHaveURL(before);
+  await expect(page).toHaveURL(/#\/s\/ses_/);
+  return new URL(page.url()).hash.replace("#/s/", "");
+}
+
+export async function send(page: Page, text: string): Promise<void> {
+  await page.getByRole("textbox", { name: "Message" }).fill(text);
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
+export interface StoredMessage {
+  role: string;
+  error?: { name: string; data: Record<string, unknown> };
+  finish?: string;
+  cost?: number;
+  parts: { type: string; text?: string; status?: string; tool?: string }[];
+}
+
+/** The session's messages as stored (after a flush). */
+export async function storedMessages(page: Page, sessionID: string): Promise<StoredMessage[]> {
+  return page.evaluate(async (id) => {
+    const t = (globalThis as unknown as { __tabcode: { store: { flush(): Promise<void>; messages(id: string): Promise<{ info: Record<string, unknown>; parts: Record<string, unknown>[] }[]> } } }).__tabcode;
+    await t.store.flush();
+    const msgs = await t.store.messages(id);
+    return msgs.map((m) => ({
+      role: String(m.info.role),
+      error: m.info.error as StoredMessage["error"],
+      finish: m.info.finish as string | undefined,
+      cost: m.info.cost as number | undefined,
+      parts: m.parts.map((p) => ({
+        type: String(p.type),
+        text: typeof p.text === "string" ? p.text : undefined,
+        tool: typeof p.tool === "string" ? p.tool : undefined,
+        status: p.state && typeof p.state === "object" ? String((p.state as { status: string }).status) : undefined,
+      })),
+    }));
+  }, sessionID);
+}
+
+/** Waits until the session is idle (no run in this tab). */
+export async function waitIdle(page: Page, sessionID: string): Promise<void> {
+  await expect
+    .poll(() => page.evaluate((id) => (globalThis as unknown as { __tabcode: { sessions: { isBusy(id: string): boolean } } }).__tabcode.sessions.isBusy(id), sessionID), { timeout: 15_000 })
+    .toBe(false);
+}

@@ -1,0 +1,133 @@
+import { openApp, newSession } from "./app";
+import { expect, test } from "./fixtures";
+
+/** Writes a user + assistant exchange straight into the store (the test seam). */
+async function seed(page: import("@playwright/test").Page, sessionID: string, pairs: [string, string][]) {
+  await page.evaluate(
+    async ({ sessionID, pairs }) => {
+      const t = (globalThis as unknown as { __tabcode: { store: { upsertMessage(m: unknown): Promise<void>; upsertPart(p: unknown): Promise<void> } } }).__tabcode;
+      let n = Date.now();
+      const id = (prefix: string) => `${prefix}_${(n++).toString(16).padStart(12, "0")}000${"abcdefghijk"}`;
+      for (const [q, a] of pairs) {
+        const u = id("msg");
+        await t.store.upsertMessage({ id: u, sessionID, role: "user", time: { created: n }, agent: "build", model: { providerID: "demo", modelID: "demo-agent" } });
+        await t.store.upsertPart({ id: id("prt"), sessionID, messageID: u, type: "text", text: q });
+        const m = id("msg");
+        await t.store.upsertMessage({ id: m, sessionID, role: "assistant", parentID: u, time: { created: n, completed: n }, modelID: "demo-agent", providerID: "demo", agent: "build", cost: 0, tokens: { input: 1, output: 1, reasoning: 0, cache: { read: 0, write: 0 } }, finish: "stop" });
+        await t.store.upsertPart({ id: id("prt"), sessionID, messageID: m, type: "text", text: a });
+      }
+    },
+    { sessionID, pairs },
+  );
+}
+
+test("sessions and their messages survive a reload, in order; delete removes one", async ({ page }) => {
+  await openApp(page);
+  await expect(page.getByText("No sessions yet")).toBeVisible();
+  const first = await newSession(page);
+  const second = await newSession(page);
+  expect(first).not.toBe(second);
+
+  const nav = page.getByRole("navigation", { name: "Sessions" });
+  // Rename the second (current) session inline.
+  await nav.getByRole("button", { name: /^Rename New session/ }).first().click();
+  const title = nav.getByRole("textbox", { name: "Session title" });
+  await title.fill("Refactor the parser");
+  await title.press("Enter");
+  await expect(nav.getByRole("button", { name: /^Refactor the parser/ })).toBeVisible();
+
+  await seed(page, first, [
+    ["first question", "first **answer**"],
+    ["second question", "second answer"],
+  ]);
+  await seed(page, second, [["parser question", "parser answer"]]);
+
+  await page.reload();
+  await expect(nav.getByRole("button", { name: /^Refactor the parser/ })).toBeVisible();
+  await expect(nav.locator(".session-link")).toHaveCount(2);
+  // The URL brings back the same session after the reload.
+  await expect(page.getByRole("article")).toHaveCount(2);
+  await expect(page.getByRole("article").first()).toContainText("parser question");
+
+  await nav.locator(".session-link").nth(1).click();
+  await expect(page).toHaveURL(new RegExp(`#/s/${first}`));
+  const articles = page.getByRole("article");
+  await expect(articles).toHaveCount(4);
+  await expect(articles.nth(0)).toContainText("first question");
+  await expect(articles.nth(1).locator("strong")).toHaveText("answer");
+  await expect(articles.nth(2)).toContainText("second question");
+  await expect(articles.nth(3)).toContainText("second answer");
+
+  // Back goes to the previous session, forward returns.
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`#/s/${second}`));
+  await expect(page.getByRole("article").first()).toContainText("parser question");
+  await page.goForward();
+  await expect(page).toHaveURL(new RegExp(`#/s/${first}`));
+
+  // Delete with confirmation.
+  await nav.getByRole("button", { name: "Delete Refactor the parser" }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete this session?" });
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(nav.getByRole("button", { name: /^Refactor the parser/ })).toHaveCount(0);
+  await page.reload();
+  await expect(nav.locator(".session-link")).toHaveCount(1);
+  await expect(nav.getByRole("button", { name: /^Refactor the parser/ })).toHaveCount(0);
+  const left = await page.evaluate(async (id) => (await (globalThis as unknown as { __tabcode: { store: { messages(id: string): Promise<unknown[]> } } }).__tabcode.store.messages(id)).length, second);
+  expect(left).toBe(0);
+});
+
+test("a corrupt record leaves every other session usable", async ({ page }) => {
+  await openApp(page);
+  const good = await newSession(page);
+  await seed(page, good, [["still here?", "yes, still here"]]);
+  const damaged = await newSession(page);
+  await seed(page, damaged, [["will break", "broken"]]);
+  // Damage: a session row of the wrong shape and a part with missing fields, written behind the store's back.
+  await page.evaluate(async (damaged) => {
+    const t = (globalThis as unknown as { __tabcode: { db: { table(n: string): { put(v: unknown): Promise<unknown>; where(k: string): { equals(v: string): { first(): Promise<{ id: string }> } } } } } }).__tabcode;
+    await t.db.table("sessions").put({ id: "ses_broken", title: 42, time: "yesterday" });
+    const part = await t.db.table("parts").where("sessionID").equals(damaged).first();
+    await t.db.table("parts").put({ id: part.id, sessionID: damaged, messageID: "msg_x", type: "tool" });
+  }, damaged);
+
+  await page.goto(`/#/s/${good}`);
+  await page.reload();
+  await expect(page.getByRole("alert").filter({ hasText: "damaged" })).toBeVisible();
+  await expect(page.getByRole("article")).toHaveCount(2);
+  await expect(page.getByRole("article").nth(1)).toContainText("yes, still here");
+  // The damaged session still opens, minus the broken part.
+  await page.goto(`/#/s/${damaged}`);
+  await expect(page.getByRole("article").first()).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Sessions" }).locator(".session-link")).toHaveCount(2);
+});
+
+test("model output is rendered as text, never as HTML", async ({ page }) => {
+  await openApp(page);
+  const id = await newSession(page);
+  await seed(page, id, [["<img src=x onerror=alert(1)>", 'Here: <script>window.__pwned=1</script><img src="x" onerror="window.__pwned=2"> and [link](javascript:alert(1))']]);
+  await page.reload();
+  await expect(page.getByRole("article")).toHaveCount(2);
+  await expect(page.getByRole("article").first()).toContainText("<img src=x onerror=alert(1)>");
+  expect(await page.locator("article img").count()).toBe(0);
+  expect(await page.locator("article script").count()).toBe(0);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  const href = await page.getByRole("article").nth(1).locator("a").getAttribute("href");
+  expect(href ?? "").not.toContain("javascript:");
+});
+
+test("without IndexedDB the app explains what is wrong instead of a blank page", async ({ page }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(window, "indexedDB", { value: undefined, configurable: true });
+  });
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "tabcode cannot start" })).toBeVisible();
+  await expect(page.getByRole("alert")).toContainText(/storage|IndexedDB/i);
+});
+
+test("the page is cross-origin isolated and looks like a product on first visit", async ({ page }) => {
+  await openApp(page);
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  await expect(page.getByRole("heading", { name: "A coding agent in your browser tab" })).toBeVisible();
+  await expect(page.getByRole("button", { name: /demo model/i })).toBeVisible();
+});
