@@ -1,5 +1,6 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 
 /** Cross-origin isolation: WebContainer needs it; LLM fetches only need CORS. */
 const isolation = {
@@ -8,7 +9,32 @@ const isolation = {
 };
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Offline history: after one visit the shell, workers and tokenizer ranks come from the service worker.
+    VitePWA({
+      registerType: "autoUpdate",
+      injectRegister: "script",
+      includeAssets: ["favicon.svg"],
+      manifest: {
+        name: "tabcode",
+        short_name: "tabcode",
+        description: "A coding agent that lives in a browser tab.",
+        theme_color: "#3b5bdb",
+        background_color: "#14161d",
+        display: "standalone",
+        icons: [{ src: "favicon.svg", sizes: "any", type: "image/svg+xml", purpose: "any" }],
+      },
+      workbox: {
+        globPatterns: ["**/*.{js,css,html,svg,wasm,json,webmanifest}"],
+        maximumFileSizeToCacheInBytes: 12 * 1024 * 1024,
+        clientsClaim: true,
+        skipWaiting: true,
+        navigateFallback: "index.html",
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
   resolve: {
     alias: {
       // just-bash's browser build imports node:zlib for gzip; the shim makes those commands report "unavailable".

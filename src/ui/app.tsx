@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
 import { errorMessage } from "../core/errors";
 import { useServices, useSettings } from "./hooks/services";
+import { useOnline } from "./hooks/use-online";
 import { useRoute } from "./hooks/use-route";
 import { PermissionDialog } from "./components/permission-dialog";
 import { SessionView } from "./components/session-view";
@@ -19,6 +20,8 @@ export function App() {
   const { sessions, bus, store } = services;
   const settings = useSettings();
   const [route, navigate] = useRoute();
+  const online = useOnline();
+  const localModel = settings.provider === "demo" || /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/|$)/.test(settings.baseURL);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [notices, setNotices] = useState<Notice[]>([]);
   const corrupt = useSyncExternalStore(
@@ -70,6 +73,11 @@ export function App() {
             Settings
           </button>
         </div>
+        {!online && (
+          <div className="banner warn" role="status">
+            You are offline. Your sessions, their files and exports still work{localModel ? ", and so does your model (it runs locally)" : "; the model cannot be reached until you are back online"}.
+          </div>
+        )}
         {corrupt.length > 0 && (
           <div className="banner warn" role="alert">
             {corrupt.length} stored record{corrupt.length === 1 ? " is" : "s are"} damaged and {corrupt.length === 1 ? "was" : "were"} skipped; everything else works. Details are in the browser console.
