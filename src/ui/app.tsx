@@ -55,7 +55,7 @@ export function App() {
     <div className="app">
       <Sidebar
         currentID={current}
-        onSelect={(id) => navigate({ name: "session", sessionID: id })}
+        onSelect={(id, messageID) => navigate({ name: "session", sessionID: id, messageID })}
         onNew={() => void newSession()}
         onDeleted={(id) => {
           if (id === current) navigate({ name: "home" }, true);
@@ -83,7 +83,7 @@ export function App() {
             {corrupt.length} stored record{corrupt.length === 1 ? " is" : "s are"} damaged and {corrupt.length === 1 ? "was" : "were"} skipped; everything else works. Details are in the browser console.
           </div>
         )}
-        {current ? <SessionView key={current} sessionID={current} onError={notify} /> : <Welcome onNew={() => void newSession()} onSettings={() => setSettingsOpen(true)} />}
+        {current ? <SessionView key={current} sessionID={current} focusMessageID={route.name === "session" ? route.messageID : undefined} onError={notify} /> : <Welcome onNew={() => void newSession()} onSettings={() => setSettingsOpen(true)} />}
       </main>
       <div className="notices" aria-live="assertive">
         {notices.map((n) => (

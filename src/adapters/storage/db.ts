@@ -7,6 +7,7 @@
  * - `parts`     pk `id`; `[messageID+id]`: a message's parts in order;
  *               `sessionID`: every part of a session in one query.
  * - `settings`  pk `key`; `value` is validated by whoever reads it.
+ * - `terms`     pk `partID`; multi-entry `words`: the full-text search index.
  *
  * Rows are the core schema records as they are; they are validated on read.
  */
@@ -14,6 +15,7 @@ import Dexie, { type Table } from "dexie";
 import type { Message, Part, Session } from "../../core/schema";
 import { isQuotaExceeded, QUOTA_MESSAGE } from "./errors";
 import { type SchemaVersion, SCHEMA_VERSIONS } from "./migrations";
+import type { TermsRow } from "./search-index";
 
 /** The database name in the browser's IndexedDB. */
 export const DB_NAME = "tabcode";
@@ -30,6 +32,7 @@ export type TabcodeDB = Dexie & {
   messages: Table<Message, string>;
   parts: Table<Part, string>;
   settings: Table<SettingRow, string>;
+  terms: Table<TermsRow, string>;
 };
 
 /** Where the database lives; tests pass a fresh fake-indexeddb factory. */

@@ -16,6 +16,7 @@ import { Message, type MessageWithParts, Part, Session } from "../../core/schema
 import type { TabcodeDB } from "./db";
 import { type Batch, DeltaBuffer } from "./delta-buffer";
 import { guardWrite } from "./errors";
+import { indexParts, type SearchHit, searchParts } from "./search-index";
 import { CorruptLog } from "./validate";
 
 /** Options of `DexieStore`. */
@@ -98,7 +99,8 @@ export class DexieStore implements Store {
   async deleteSession(id: string): Promise<void> {
     this.notify(this.buffer.discard((p) => p.sessionID === id));
     await guardWrite(() =>
-      this.db.transaction("rw", [this.db.sessions, this.db.messages, this.db.parts], async () => {
+      this.db.transaction("rw", [this.db.sessions, this.db.messages, this.db.parts, this.db.terms], async () => {
+        await this.db.terms.where("sessionID").equals(id).delete();
         await this.db.parts.where("sessionID").equals(id).delete();
         await this.messagesOf(id).delete();
         await this.db.sessions.delete(id);
@@ -155,7 +157,8 @@ export class DexieStore implements Store {
     const ids = new Set(messageIDs);
     this.notify(this.buffer.discard((p) => p.sessionID === sessionID && ids.has(p.messageID)));
     await guardWrite(() =>
-      this.db.transaction("rw", [this.db.messages, this.db.parts], async () => {
+      this.db.transaction("rw", [this.db.messages, this.db.parts, this.db.terms], async () => {
+        await this.db.terms.where("messageID").anyOf([...ids]).delete();
         for (const id of ids) {
           await this.db.parts
             .where("[messageID+id]")
@@ -172,9 +175,12 @@ export class DexieStore implements Store {
   /** Writes a part. Deltas appended before this call are written first, in the same transaction. */
   upsertPart(part: Part): Promise<void> {
     if (!this.buffer.has(part.id)) {
-      return guardWrite(async () => {
-        await this.db.parts.put(part);
-      });
+      return guardWrite(() =>
+        this.db.transaction("rw", [this.db.parts, this.db.terms], async () => {
+          await this.db.parts.put(part);
+          await indexParts(this.db, [part]);
+        }),
+      );
     }
     this.clearTimer();
     const batch = this.buffer.close();
@@ -240,7 +246,7 @@ export class DexieStore implements Store {
     if (batch.size === 0 && !part) return;
     try {
       await guardWrite(() =>
-        this.db.transaction("rw", this.db.parts, async () => {
+        this.db.transaction("rw", [this.db.parts, this.db.terms], async () => {
           const pending = [...batch.values()];
           const rows = await this.db.parts.bulkGet(pending.map((p) => p.partID));
           const updated: Part[] = [];
@@ -254,6 +260,7 @@ export class DexieStore implements Store {
           });
           if (updated.length > 0) await this.db.parts.bulkPut(updated);
           if (part) await this.db.parts.put(part);
+          await indexParts(this.db, part ? [...updated.filter((u) => u.id !== part.id), part] : updated);
         }),
       );
       this.buffer.settle(batch, true);
@@ -267,16 +274,23 @@ export class DexieStore implements Store {
 
   importSession(session: Session, messages: MessageWithParts[]): Promise<void> {
     return guardWrite(() =>
-      this.db.transaction("rw", [this.db.sessions, this.db.messages, this.db.parts], async () => {
+      this.db.transaction("rw", [this.db.sessions, this.db.messages, this.db.parts, this.db.terms], async () => {
+        const parts = messages.flatMap((m) => m.parts);
         await this.db.sessions.put(session);
         await this.db.messages.bulkPut(messages.map((m) => m.info));
-        await this.db.parts.bulkPut(messages.flatMap((m) => m.parts));
+        await this.db.parts.bulkPut(parts);
+        await indexParts(this.db, parts);
       }),
     );
   }
 
   corrupt(): CorruptRecord[] {
     return this.log.list();
+  }
+
+  /** Parts matching every word of `query` (word prefixes), newest first. */
+  search(query: string, limit?: number): Promise<SearchHit[]> {
+    return searchParts(this.db, query, limit);
   }
 
   /** Notifies when the list of corrupt records changes. */

@@ -21,9 +21,13 @@
  *   rows gain running totals (`tokens`, `cost`), backfilled from the
  *   step-finish parts so the session list can show usage without loading
  *   messages.
+ * - v3: full-text search. A `terms` table holds each part's distinct words
+ *   (multi-entry index) and is written in the same transactions as the parts;
+ *   the upgrade builds it for every stored part.
  */
 import type { Transaction } from "dexie";
 import type { Tokens } from "../../core/schema";
+import { backfillTerms } from "./search-index";
 
 /** One version of the database schema. */
 export interface SchemaVersion {
@@ -49,6 +53,11 @@ const V2_STORES = {
   messages: "id, [sessionID+id]",
   parts: "id, [messageID+id], sessionID",
   settings: "key",
+} as const;
+
+const V3_STORES = {
+  ...V2_STORES,
+  terms: "partID, sessionID, messageID, *words",
 } as const;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -120,6 +129,12 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
       "Indexes for ordered reads ([sessionID+id], [messageID+id], parts by sessionID, sessions by time.updated); " +
       "session usage totals (tokens, cost) backfilled from step-finish parts.",
     upgrade: backfillSessionTotals,
+  },
+  {
+    version: 3,
+    stores: V3_STORES,
+    notes: "Full-text search: a terms table (one row per part, multi-entry words index) backfilled from stored parts.",
+    upgrade: (tx) => backfillTerms(tx),
   },
 ];
 

@@ -18,7 +18,7 @@ describe("schema upgrades", () => {
     expect(SCHEMA_VERSIONS[0]?.version).toBe(1);
     expect(SCHEMA_VERSIONS[0]?.stores).toEqual(V1_LAYOUT);
     expect(SCHEMA_VERSIONS.map((v) => v.version)).toEqual(SCHEMA_VERSIONS.map((_, i) => i + 1));
-    expect(CURRENT_VERSION).toBe(2);
+    expect(CURRENT_VERSION).toBe(3);
   });
 
   it("v1 session rows are not valid today: the upgrade is what makes them readable", () => {
@@ -62,6 +62,12 @@ describe("schema upgrades", () => {
     }
     expect((await store.getSession(root.id))?.tokens.input).toBe(110);
     expect(await getSettings(db)).toEqual(Object.fromEntries(content.settings.map((r) => [r.key, r.value])));
+    // v3: every stored text part is searchable after the upgrade.
+    const someText = [...content.conversations.values()].flat().flatMap((m) => m.parts).find((p) => p.type === "text");
+    if (someText?.type !== "text") throw new Error("fixture has no text part");
+    const word = someText.text.split(/\W+/).find((w) => w.length > 3) ?? someText.text;
+    const hits = await store.search(word);
+    expect(hits.map((h) => h.partID)).toContain(someText.id);
     expect(store.corrupt()).toEqual([]);
     expect(warn).not.toHaveBeenCalled();
     db.close();

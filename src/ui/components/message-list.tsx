@@ -8,7 +8,7 @@ import { MessageView } from "./message-view";
  * visible rows in the DOM). Sticks to the bottom while new content streams,
  * unless the user scrolled up.
  */
-export function MessageList({ messages }: { messages: MessageWithParts[] }) {
+export function MessageList({ messages, focusMessageID }: { messages: MessageWithParts[]; focusMessageID?: string }) {
   const parent = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const virt = useVirtualizer({
@@ -29,6 +29,17 @@ export function MessageList({ messages }: { messages: MessageWithParts[] }) {
     return () => el.removeEventListener("scroll", onScroll);
   }, []);
 
+  // Jump to a message (search results, links): scroll it into view once, and stop sticking to the bottom.
+  const focused = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (!focusMessageID || focused.current === focusMessageID) return;
+    const index = messages.findIndex((m) => m.info.id === focusMessageID);
+    if (index < 0) return;
+    focused.current = focusMessageID;
+    stick.current = false;
+    virt.scrollToIndex(index, { align: "start" });
+  }, [focusMessageID, messages, virt]);
+
   const total = virt.getTotalSize();
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-stick when content grows
   useLayoutEffect(() => {
@@ -47,7 +58,7 @@ export function MessageList({ messages }: { messages: MessageWithParts[] }) {
             const continued = m.info.role === "assistant" && prev?.info.role === "assistant" && !m.info.summary && !(prev.info.role === "assistant" && prev.info.summary);
             return (
               <div key={row.key} data-index={row.index} ref={virt.measureElement}>
-                <MessageView message={m} continued={continued} />
+                <MessageView message={m} continued={continued} highlighted={m.info.id === focusMessageID} />
               </div>
             );
           })}

@@ -5,12 +5,12 @@ import { ErrorBox } from "./error-box";
 import { PartView } from "./parts/part-view";
 
 /** One message as an article; consecutive assistant steps of a turn share one header. */
-export const MessageView = memo(function MessageView({ message, continued }: { message: MessageWithParts; continued: boolean }) {
+export const MessageView = memo(function MessageView({ message, continued, highlighted }: { message: MessageWithParts; continued: boolean; highlighted?: boolean }) {
   const info = message.info;
   const isUser = info.role === "user";
   const label = isUser ? "Your message" : info.summary ? "Summary" : "Assistant message";
   return (
-    <article className={`message ${info.role}${continued ? " continued" : ""}${info.role === "assistant" && info.summary ? " summary" : ""}`} aria-label={label} data-message-id={info.id}>
+    <article className={`message ${info.role}${continued ? " continued" : ""}${info.role === "assistant" && info.summary ? " summary" : ""}${highlighted ? " highlighted" : ""}`} aria-label={label} data-message-id={info.id}>
       {!continued && (
         <header className="message-head">
           <span className="who">{isUser ? "You" : info.summary ? "Summary" : "tabcode"}</span>

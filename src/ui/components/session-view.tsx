@@ -8,7 +8,7 @@ import { SessionHeader } from "./session-header";
 import { TodoPanel } from "./todo-panel";
 
 /** One session: header with usage, messages, todo list and the composer. */
-export function SessionView({ sessionID, onError }: { sessionID: string; onError: (m: string) => void }) {
+export function SessionView({ sessionID, focusMessageID, onError }: { sessionID: string; focusMessageID?: string; onError: (m: string) => void }) {
   const { store, sessions } = useServices();
   const session = useLiveQuery(() => store.getSession(sessionID).then((s) => s ?? null), [store, sessionID]);
   const messages = useMessages(sessionID);
@@ -36,7 +36,7 @@ export function SessionView({ sessionID, onError }: { sessionID: string; onError
             <p>Describe a task below. The agent streams its answer, calls tools and shows every step here.</p>
           </div>
         ) : (
-          <MessageList messages={messages} />
+          <MessageList messages={messages} focusMessageID={focusMessageID} />
         )}
         <TodoPanel messages={messages} />
       </div>

@@ -4,10 +4,11 @@ import type { Session } from "../../core/schema";
 import { relativeTime } from "../format";
 import { useAllStatuses, useServices } from "../hooks/services";
 import { ConfirmDialog } from "./confirm-dialog";
+import { SearchBox } from "./search-box";
 
 interface Props {
   currentID: string | undefined;
-  onSelect: (id: string) => void;
+  onSelect: (id: string, messageID?: string) => void;
   onNew: () => void;
   onDeleted: (id: string) => void;
   onError: (m: string) => void;
@@ -117,6 +118,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError }: Prop
       <button type="button" className="primary new-session" onClick={onNew}>
         New session
       </button>
+      <SearchBox onOpen={onSelect} />
       <div className="list-head">
         <span>{showArchived ? "Archived" : "Recent"}</span>
         <button type="button" className="link" onClick={() => setShowArchived(!showArchived)}>

@@ -1,0 +1,36 @@
+import { configure, newSession, openApp, send, waitIdle } from "./app";
+import { expect, test } from "./fixtures";
+
+test("search finds titles and content across sessions and jumps to the message", async ({ page, mock }) => {
+  mock.setScript([
+    { text: "The flamingo module parses dates.", toolCalls: [{ name: "todowrite", args: { todos: [{ id: "1", content: "inspect walrus config", status: "pending", priority: "low" }] } }] },
+    { text: "Done looking." },
+    { text: "Unrelated answer about penguins." },
+  ]);
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const first = await newSession(page);
+  await send(page, "Tell me about the flamingo module");
+  await waitIdle(page, first);
+  const second = await newSession(page);
+  await send(page, "And penguins?");
+  await waitIdle(page, second);
+
+  const search = page.getByRole("searchbox", { name: "Search sessions" });
+  await search.fill("flaming");
+  const results = page.getByRole("region", { name: "Search results" });
+  await expect(results.getByRole("button")).not.toHaveCount(0);
+  await expect(results).toContainText("flamingo");
+  await expect(results).not.toContainText("penguins");
+
+  // A tool input is searchable too.
+  await search.fill("walrus");
+  await expect(results.getByRole("button")).toHaveCount(1);
+  await search.fill("flamingo module parses");
+  await results.getByRole("button").first().click();
+  await expect(page).toHaveURL(new RegExp(`#/s/${first}/m/msg_`));
+  await expect(page.locator("article.highlighted")).toContainText("flamingo module parses");
+
+  await search.fill("zzzznothing");
+  await expect(results).toContainText("Nothing found");
+});

@@ -1,0 +1,68 @@
+import "fake-indexeddb/auto";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { describe, expect, it } from "vitest";
+import { ascendingId, descendingId } from "../../core/ids";
+import type { MessageWithParts, Session } from "../../core/schema";
+import { emptyTokens } from "../../core/schema";
+import { openDatabase } from "./db";
+import { DexieStore } from "./dexie-store";
+
+async function store() {
+  const r = await openDatabase({ indexedDB: new IDBFactory(), IDBKeyRange });
+  if (!r.ok) throw new Error(r.error);
+  return new DexieStore(r.value, { flushDelayMs: 5 });
+}
+
+function session(title: string): Session {
+  const now = Date.now();
+  return { id: descendingId("ses"), title, directory: "/workspace", version: "t", time: { created: now, updated: now }, tokens: emptyTokens(), cost: 0 };
+}
+
+function exchange(sessionID: string, question: string, toolOutput: string): MessageWithParts[] {
+  const u = ascendingId("msg");
+  const a = ascendingId("msg");
+  return [
+    { info: { id: u, sessionID, role: "user", time: { created: 1 }, agent: "build", model: { providerID: "p", modelID: "m" } }, parts: [{ id: ascendingId("prt"), sessionID, messageID: u, type: "text", text: question }] },
+    {
+      info: { id: a, sessionID, role: "assistant", parentID: u, time: { created: 2 }, modelID: "m", providerID: "p", agent: "build", cost: 0, tokens: emptyTokens() },
+      parts: [{ id: ascendingId("prt"), sessionID, messageID: a, type: "tool", callID: "c", tool: "bash", state: { status: "completed", input: { command: "grep -r parseDate src" }, output: toolOutput, title: "grep", metadata: {}, time: { start: 1, end: 2 } } }],
+    },
+  ];
+}
+
+describe("search index", () => {
+  it("finds text and tool inputs/outputs by word prefixes, across sessions, and forgets deleted ones", async () => {
+    const st = await store();
+    const a = session("alpha");
+    const b = session("beta");
+    await st.createSession(a);
+    await st.createSession(b);
+    await st.importSession(a, exchange(a.id, "Why does the tokenizer crash?", "src/date.ts:12 parseDate()"));
+    await st.importSession(b, exchange(b.id, "Refactor the Parser module", "nothing found"));
+
+    expect((await st.search("tokeniz")).map((h) => h.sessionID)).toEqual([a.id]);
+    expect((await st.search("parsedate")).map((h) => h.sessionID).sort()).toEqual([a.id, b.id].sort());
+    expect(await st.search("parser refactor")).toHaveLength(1);
+    expect(await st.search("parser missingword")).toHaveLength(0);
+    const [hit] = await st.search("crash");
+    expect(hit?.snippet).toContain("crash");
+
+    await st.deleteSession(a.id);
+    expect(await st.search("tokeniz")).toEqual([]);
+  });
+
+  it("indexes streamed text once it is flushed", async () => {
+    const st = await store();
+    const s = session("gamma");
+    await st.createSession(s);
+    const [user] = exchange(s.id, "start", "x");
+    if (!user) throw new Error("fixture");
+    await st.importSession(s, [user]);
+    const partID = ascendingId("prt");
+    await st.upsertPart({ id: partID, sessionID: s.id, messageID: user.info.id, type: "text", text: "" });
+    st.appendDelta({ sessionID: s.id, messageID: user.info.id, partID, field: "text", delta: "streaming kangaroo " });
+    st.appendDelta({ sessionID: s.id, messageID: user.info.id, partID, field: "text", delta: "words" });
+    await st.flush();
+    expect((await st.search("kangaroo words")).map((h) => h.partID)).toEqual([partID]);
+  });
+});
