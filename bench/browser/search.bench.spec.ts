@@ -39,5 +39,5 @@ test("search across 1,000 sessions", async ({ page }) => {
   console.log(`| import 1,000 sessions / 20,000 parts (index built in the same transactions) | ${Math.round(result.importMs)} ms |`);
   console.log(`| query latency, median of ${result.times.length} | ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms |`);
   console.log(`| query latency, worst | ${sorted.at(-1)?.toFixed(1)} ms |`);
-  result.queries.forEach((q, i) => console.log(`| "${q}" → ${result.counts[i]} hits | ${result.times[i]?.toFixed(1)} ms |`));
+  for (const [i, q] of result.queries.entries()) console.log(`| "${q}" → ${result.counts[i]} hits | ${result.times[i]?.toFixed(1)} ms |`);
 });

@@ -3,7 +3,7 @@
  * store (ordering, archived filter, cascades, copies in and out) without
  * batching: `appendDelta` applies text at once and `flush()` does nothing.
  */
-import type { CorruptRecord, PartDelta, Store } from "../core/ports/store";
+import type { CorruptRecord, ImportRows, PartDelta, Store } from "../core/ports/store";
 import type { Message, MessageWithParts, Part, Session } from "../core/schema";
 
 function byId<T extends { id: string }>(a: T, b: T): number {
@@ -95,6 +95,25 @@ export class MemoryStore implements Store {
       this.messageRows.set(m.info.id, structuredClone(m.info));
       for (const p of m.parts) this.parts.set(p.id, structuredClone(p));
     }
+  }
+
+  /** All or nothing, never overwriting: any existing id rejects the whole batch before a write. */
+  async importSessions(sessions: ImportRows[]): Promise<void> {
+    const seen = new Set<string>();
+    const clash = (table: Map<string, unknown>, id: string): boolean => {
+      const dup = table.has(id) || seen.has(id);
+      seen.add(id);
+      return dup;
+    };
+    for (const { session, messages } of sessions) {
+      let bad = clash(this.sessions, session.id);
+      for (const m of messages) {
+        bad ||= clash(this.messageRows, m.info.id);
+        for (const p of m.parts) bad ||= clash(this.parts, p.id);
+      }
+      if (bad) throw Object.assign(new Error("An imported id already exists"), { name: "ConstraintError" });
+    }
+    for (const { session, messages } of sessions) await this.importSession(session, messages);
   }
 
   corrupt(): CorruptRecord[] {

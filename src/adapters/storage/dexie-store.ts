@@ -11,7 +11,7 @@
  *   with `pendingText()` + `subscribe()`.
  */
 import Dexie from "dexie";
-import type { CorruptRecord, PartDelta, Store } from "../../core/ports/store";
+import type { CorruptRecord, ImportRows, PartDelta, Store } from "../../core/ports/store";
 import { Message, type MessageWithParts, Part, Session } from "../../core/schema";
 import type { TabcodeDB } from "./db";
 import { type Batch, DeltaBuffer } from "./delta-buffer";
@@ -279,6 +279,22 @@ export class DexieStore implements Store {
         await this.db.sessions.put(session);
         await this.db.messages.bulkPut(messages.map((m) => m.info));
         await this.db.parts.bulkPut(parts);
+        await indexParts(this.db, parts);
+      }),
+    );
+  }
+
+  /**
+   * Writes several sessions all-or-nothing: `bulkAdd` never overwrites, so any
+   * existing session, message or part id aborts the whole transaction.
+   */
+  importSessions(rows: ImportRows[]): Promise<void> {
+    return guardWrite(() =>
+      this.db.transaction("rw", [this.db.sessions, this.db.messages, this.db.parts, this.db.terms], async () => {
+        const parts = rows.flatMap((r) => r.messages.flatMap((m) => m.parts));
+        await this.db.sessions.bulkAdd(rows.map((r) => r.session));
+        await this.db.messages.bulkAdd(rows.flatMap((r) => r.messages.map((m) => m.info)));
+        await this.db.parts.bulkAdd(parts);
         await indexParts(this.db, parts);
       }),
     );

@@ -171,6 +171,20 @@ export function storeContract(name: string, makeStore: () => Store | Promise<Sto
       expect(await store.getMessage(second?.info.id ?? "")).toBeUndefined();
     });
 
+    it("imports several sessions all-or-nothing: an existing id writes nothing", async () => {
+      if (!store.importSessions) throw new Error("this store must implement importSessions");
+      const a = makeSession({ title: "a" }, 1000);
+      const b = makeSession({ title: "b" }, 2000);
+      const convoA = conversation(a.id);
+      await store.importSessions([{ session: a, messages: convoA }]);
+      const c = makeSession({ title: "c" }, 3000);
+      // b is new, but reuses a's messages: the whole batch must be refused.
+      await expect(store.importSessions([{ session: c, messages: conversation(c.id) }, { session: b, messages: convoA }])).rejects.toThrow();
+      expect((await store.listSessions()).map((s) => s.title)).toEqual(["a"]);
+      expect(await store.getSession(c.id)).toBeUndefined();
+      expect(await store.messages(a.id)).toEqual(convoA);
+    });
+
     it("imports a whole session at once", async () => {
       const s: Session = makeSession({ title: "imported", parentID: "ses_parent" });
       const convo = conversation(s.id);

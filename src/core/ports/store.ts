@@ -17,6 +17,12 @@ export interface PartDelta {
   delta: string;
 }
 
+/** One whole session with its messages and their parts, as an import writes it. */
+export interface ImportRows {
+  session: Session;
+  messages: MessageWithParts[];
+}
+
 /**
  * The persistence port. The Dexie adapter implements it in the browser; a
  * memory implementation backs unit tests. All methods may reject with a
@@ -47,6 +53,13 @@ export interface Store {
   flush(): Promise<void>;
   /** Writes messages and parts of a whole session at once (import, fork). */
   importSession(session: Session, messages: MessageWithParts[]): Promise<void>;
+  /**
+   * Adds whole sessions in one transaction: all or nothing. Never overwrites:
+   * if any session, message or part id already exists it rejects (e.g. with a
+   * `ConstraintError`, or Dexie's `BulkError`) and writes nothing. Optional:
+   * imports fall back to `importSession` one session at a time when a store lacks it.
+   */
+  importSessions?(sessions: ImportRows[]): Promise<void>;
 
   /** Rows that failed validation since start-up. */
   corrupt(): CorruptRecord[];

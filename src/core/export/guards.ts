@@ -1,0 +1,72 @@
+import { MAX_IMPORT_BYTES, MAX_IMPORT_DEPTH } from "./types";
+
+/** UTF-8 length of a string without allocating its bytes; stops counting past `limit`. */
+export function utf8Length(text: string, limit = Number.POSITIVE_INFINITY): number {
+  let n = 0;
+  for (let i = 0; i < text.length && n <= limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Rejects text over the import size limit, before any parsing. */
+export function checkSize(text: string, limit = MAX_IMPORT_BYTES): string | undefined {
+  if (text.length > limit) return `The file is too large: more than ${mb(limit)} (the import limit).`;
+  if (text.length * 3 <= limit) return undefined;
+  const bytes = utf8Length(text, limit);
+  return bytes > limit ? `The file is too large: more than ${mb(limit)} (the import limit).` : undefined;
+}
+
+/**
+ * Rejects JSON text nested deeper than `limit` objects/arrays, by scanning the
+ * text (no recursion, no parsing), so hostile nesting never reaches a parser.
+ */
+export function checkDepth(text: string, limit = MAX_IMPORT_DEPTH): string | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (depth > limit) return `The file is nested too deeply: more than ${limit} levels of objects and arrays.`;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return undefined;
+}
+
+/** Parses JSON, turning a syntax error into words. */
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    const detail = e instanceof Error ? e.message : "syntax error";
+    return { ok: false, error: `The file is not valid JSON (${detail.slice(0, 200)}).` };
+  }
+}
+
+/** All three guards, then the parse. */
+export function guardedParse(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  const problem = checkSize(text) ?? checkDepth(text);
+  if (problem) return { ok: false, error: problem };
+  if (text.trim() === "") return { ok: false, error: "The file is empty." };
+  return parseJson(text);
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { escapeHtml, sessionHtml } from "./html";
+import { sampleSession } from "./test-helpers";
+
+const SCRIPT = "<script>alert(1)</script>";
+const IMG = `<img src=x onerror="alert(1)">`;
+const EVIL = `${SCRIPT}${IMG}</pre></details><style>*{display:none}</style>`;
+
+function poisoned() {
+  const s = sampleSession({ title: EVIL });
+  for (const m of s.messages) {
+    if (m.info.role === "assistant") {
+      m.info.modelID = EVIL;
+      m.info.agent = EVIL;
+    }
+    for (const p of m.parts) {
+      if (p.type === "text" || p.type === "reasoning") p.text = `hello ${EVIL}`;
+      if (p.type === "file") p.filename = EVIL;
+      if (p.type === "patch") p.files = [EVIL];
+      if (p.type === "tool") {
+        p.tool = EVIL;
+        p.state.input = { [EVIL]: EVIL };
+        if (p.state.status === "completed") {
+          p.state.output = EVIL;
+          p.state.title = EVIL;
+          p.state.attachments = [{ mime: "image/svg+xml", filename: EVIL, url: `data:image/svg+xml,${encodeURIComponent(`<svg onload="alert(1)">`)}` }];
+        }
+        if (p.state.status === "error") p.state.error = EVIL;
+      }
+    }
+  }
+  const last = s.messages[4];
+  if (last?.info.role === "assistant") last.info.error = { name: "APIError", data: { message: EVIL } };
+  return s;
+}
+
+describe("sessionHtml", () => {
+  it("escapes every piece of content: no script, no image or markup from content", () => {
+    const s = poisoned();
+    const html = sessionHtml({ info: s.session, messages: s.messages });
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<style>\*/);
+    expect(html).not.toMatch(/<svg/i);
+    // The only <img> is our own, for the safe inline PNG the user attached.
+    const imgs = html.match(/<img[^>]*>/g) ?? [];
+    expect(imgs).toEqual([`<img class="attachment" alt="${escapeHtml(EVIL)}" src="data:image/png;base64,iVBORw0KGgo=">`]);
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
+    expect(html).toContain(`<title>${escapeHtml(EVIL)}</title>`);
+    // Document structure is intact: every tool card is closed by us, not by content.
+    expect(html.match(/<details class="tool/g)?.length).toBe(2);
+    expect(html.match(/<\/details>/g)?.length).toBe(3); // two tools + one reasoning
+  });
+
+  it("is self-contained: inline CSS with light and dark schemes, a CSP that forbids scripts", () => {
+    const s = sampleSession();
+    const html = sessionHtml({ info: s.session, messages: s.messages });
+    expect(html.startsWith("<!doctype html>")).toBe(true);
+    expect(html).toContain("@media (prefers-color-scheme: dark)");
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
+    expect(html).not.toMatch(/<link|<script|src="http|href="http/i);
+  });
+
+  it("shows tool cards with input and output, usage and cost per message", () => {
+    const s = sampleSession();
+    const html = sessionHtml({ info: s.session, messages: s.messages }, { formatDate: () => "D" });
+    expect(html).toContain(
+      '<details class="tool status-completed"><summary><span class="tool-name">bash</span> npm test <span class="status">completed</span></summary><h3>Input</h3><pre>{\n  &quot;command&quot;: &quot;npm test&quot;\n}</pre><h3>Output</h3><pre>1 failed</pre></details>',
+    );
+    expect(html).toContain('<h3>Error</h3><pre class="error">File not found</pre>');
+    expect(html).toContain("build · openai/gpt-5 · 2.5s · 1,000 in · 100 out · 50 reasoning · cache 200 read / 0 write · $0.01");
+    expect(html).toContain("300 in · 40 out · $0.02");
+    expect(html).toContain("1,550 tokens in · 200 out · $0.04");
+    expect(html).toContain('<details class="reasoning"><summary>Thinking</summary>');
+    expect(sessionHtml({ info: s.session, messages: s.messages }, { thinking: false })).not.toContain("Thinking");
+  });
+
+  it("shows markdown as escaped preformatted text, never as HTML", () => {
+    const s = sampleSession();
+    const t = s.messages[2]?.parts[1];
+    if (t?.type === "text") t.text = "# Title\n\n**bold** [link](javascript:alert(1)) <b>x</b>";
+    const html = sessionHtml({ info: s.session, messages: s.messages });
+    expect(html).toContain('<div class="text"># Title\n\n**bold** [link](javascript:alert(1)) &lt;b&gt;x&lt;/b&gt;</div>');
+    expect(html).not.toContain("<a ");
+  });
+});

@@ -1,0 +1,132 @@
+import { describeThrown } from "../errors";
+import { descendingId, idTime, isTabcodeId } from "../ids";
+import type { ImportRows, Store } from "../ports/store";
+import type { MessageWithParts, Session } from "../schema";
+import { rebaseMessages } from "./remap";
+import type { ImportBundle, ImportedSession, Result } from "./types";
+
+/** What an import wrote. */
+export interface ImportResult {
+  /** The ids the sessions were written under, in bundle order. */
+  sessionIDs: string[];
+  /** Those of them that were imported as copies (their id already existed). */
+  copied: string[];
+}
+
+/**
+ * Whether a session can keep its ids: ours (prefixed, time-sortable), in file
+ * order, and not from the future. Otherwise (OpenCode ids, hand-edited order)
+ * it gets fresh ids in file order, so messages the loop adds later sort after.
+ */
+function canKeepIds(messages: readonly MessageWithParts[], now: number): boolean {
+  const ok = (id: string, prev: string) => isTabcodeId(id) && id > prev && idTime(id) <= now;
+  let prevMsg = "";
+  for (const m of messages) {
+    if (!ok(m.info.id, prevMsg)) return false;
+    prevMsg = m.info.id;
+    let prevPart = "";
+    for (const p of m.parts) {
+      if (!ok(p.id, prevPart)) return false;
+      prevPart = p.id;
+    }
+  }
+  return true;
+}
+
+async function collides(store: Store, s: ImportedSession, keep: boolean): Promise<boolean> {
+  if (await store.getSession(s.info.id)) return true;
+  if (!keep) return false;
+  for (const m of s.messages) if (await store.getMessage(m.info.id)) return true;
+  return false;
+}
+
+interface Plan {
+  session: ImportedSession;
+  id: string;
+  copy: boolean;
+  keep: boolean;
+}
+
+function build(plan: Plan, sessionIDs: Map<string, string>, now: number): ImportRows {
+  const src = plan.session.info;
+  const info: Session = { ...src, id: plan.id };
+  if (plan.copy) {
+    info.title = `${src.title} (copy)`;
+    delete info.share;
+  }
+  const parent = src.parentID === undefined ? undefined : sessionIDs.get(src.parentID);
+  if (parent === undefined) delete info.parentID;
+  else info.parentID = parent;
+  if (plan.keep && !plan.copy) return { session: info, messages: plan.session.messages };
+  const rebased = rebaseMessages(plan.session.messages, plan.id, now);
+  if (src.revert) {
+    const messageID = rebased.messageIDs.get(src.revert.messageID);
+    const partID = src.revert.partID === undefined ? undefined : rebased.partIDs.get(src.revert.partID);
+    if (messageID === undefined) delete info.revert;
+    else {
+      info.revert = { ...src.revert, messageID };
+      if (partID === undefined) delete info.revert.partID;
+      else info.revert.partID = partID;
+    }
+  }
+  return { session: info, messages: rebased.messages };
+}
+
+/**
+ * Import, step two: writes a validated bundle. All sessions are written in one
+ * transaction when the store offers `importSessions`; otherwise one by one,
+ * removing the ones already written if a later one fails. A session whose id
+ * (or, when it keeps its ids, one of whose message ids) already exists is
+ * imported as a copy: fresh ids throughout and " (copy)" after its title.
+ * Child sessions keep their parent link only when the parent is in the bundle.
+ * Workspace files in the bundle are not written here.
+ */
+export async function importBundle(store: Store, bundle: ImportBundle, opts: { now?: number } = {}): Promise<Result<ImportResult>> {
+  const now = opts.now ?? Date.now();
+  const plans: Plan[] = [];
+  try {
+    for (const session of bundle.sessions) {
+      const keep = canKeepIds(session.messages, now);
+      const copy = await collides(store, session, keep);
+      plans.push({ session, keep, copy, id: copy ? descendingId("ses", now) : session.info.id });
+    }
+  } catch (e) {
+    return { ok: false, error: `Could not read the existing sessions: ${describeThrown(e)}` };
+  }
+  const sessionIDs = new Map(plans.map((p) => [p.session.info.id, p.id]));
+  const rows = plans.map((p) => build(p, sessionIDs, now));
+  const written = await write(store, rows);
+  if (!written.ok) return written;
+  return { ok: true, value: { sessionIDs: plans.map((p) => p.id), copied: plans.filter((p) => p.copy).map((p) => p.id) } };
+}
+
+async function write(store: Store, rows: ImportRows[]): Promise<Result<void>> {
+  const failed = (e: unknown): { ok: false; error: string } => ({
+    ok: false,
+    error: `Nothing was imported: ${describeThrown(e)}${isQuota(e) ? " (the browser's storage is full)" : ""}`,
+  });
+  if (store.importSessions) {
+    try {
+      await store.importSessions(rows);
+      return { ok: true, value: undefined };
+    } catch (e) {
+      return failed(e);
+    }
+  }
+  // Every id written here is new (collisions became copies), so removing them undoes the import.
+  const done: string[] = [];
+  try {
+    for (const r of rows) {
+      done.push(r.session.id);
+      await store.importSession(r.session, r.messages);
+    }
+    return { ok: true, value: undefined };
+  } catch (e) {
+    for (const id of done) await store.deleteSession(id).catch(() => undefined);
+    return failed(e);
+  }
+}
+
+function isQuota(e: unknown): boolean {
+  return typeof e === "object" && e !== null && "name" in e && (e as { name: unknown }).name === "QuotaError";
+}

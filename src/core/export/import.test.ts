@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { serializeExport } from "./json";
+import { parseImport, parseImportBytes } from "./import";
+import { sampleSession } from "./test-helpers";
+import { type ExportFile, MAX_IMPORT_DEPTH } from "./types";
+
+function fileOf(over: Partial<ExportFile> = {}): ExportFile {
+  const s = sampleSession();
+  return { format: "tabcode-session", version: 1, exportedAt: 1, info: s.session, messages: s.messages, ...over };
+}
+
+/** A JSON copy of an export, to break on purpose. */
+function mutable(file: ExportFile = fileOf()): { messages: { info: Record<string, unknown>; parts: Record<string, unknown>[] }[]; [k: string]: unknown } {
+  return JSON.parse(JSON.stringify(file));
+}
+
+function errorOf(value: unknown): string {
+  const r = parseImport(typeof value === "string" ? value : JSON.stringify(value));
+  if (r.ok) throw new Error("expected a rejection");
+  return r.error;
+}
+
+describe("parseImport accepts", () => {
+  it("our session export, validated into a bundle", () => {
+    const file = fileOf();
+    const r = parseImport(serializeExport(file));
+    expect(r).toEqual({ ok: true, value: { source: "tabcode-session", sessions: [{ info: file.info, messages: file.messages }], warnings: [] } });
+  });
+
+  it("our archive", () => {
+    const archive = { format: "tabcode-archive", version: 1, exportedAt: 1, sessions: [fileOf(), fileOf()] };
+    const r = parseImport(JSON.stringify(archive));
+    expect(r.ok && r.value.source).toBe("tabcode-archive");
+    expect(r.ok && r.value.sessions.length).toBe(2);
+  });
+
+  it("UTF-8 bytes with a byte-order mark", () => {
+    const bytes = new TextEncoder().encode(`\uFEFF${serializeExport(fileOf())}`);
+    expect(parseImportBytes(bytes).ok).toBe(true);
+  });
+
+  it("drops allow rules (an imported file must not grant permissions) and keeps ask/deny", () => {
+    const file = fileOf();
+    file.info.permission = [
+      { permission: "bash", pattern: "*", action: "allow" },
+      { permission: "edit", pattern: "*.env", action: "deny" },
+    ];
+    const r = parseImport(JSON.stringify(file));
+    expect(r.ok && r.value.sessions[0]?.info.permission).toEqual([{ permission: "edit", pattern: "*.env", action: "deny" }]);
+    expect(r.ok && r.value.warnings.join()).toMatch(/allow/);
+  });
+});
+
+describe("parseImport rejects with the field path and the reason", () => {
+  it("a tool state with an unknown status", () => {
+    const f = mutable();
+    const part = f.messages[1]?.parts[3] as { state: { status: string } };
+    part.state.status = "done";
+    expect(errorOf(f)).toBe('messages[1].parts[3].state.status: expected one of pending|running|completed|error, got "done"');
+  });
+
+  it("an unknown part type", () => {
+    const f = mutable();
+    (f.messages[0]?.parts[0] as Record<string, unknown>).type = "video";
+    expect(errorOf(f)).toMatch(/^messages\[0\]\.parts\[0\]\.type: expected one of text\|reasoning\|file\|tool.*, got "video"$/);
+  });
+
+  it("a missing field, a wrong type, a wrong prefix", () => {
+    const a = mutable();
+    delete (a.info as Record<string, unknown>).title;
+    expect(errorOf(a)).toBe("info.title: required field is missing (expected string)");
+    const b = mutable();
+    (b.messages[2]?.info as Record<string, unknown>).cost = "free";
+    expect(errorOf(b)).toBe('messages[2].info.cost: expected number, got a string');
+    const c = mutable();
+    (c.messages[0]?.parts[0] as Record<string, unknown>).id = "msg_x";
+    expect(errorOf(c)).toBe('messages[0].parts[0].id: must start with "prt_", got "msg_x"');
+  });
+
+  it("rows that do not belong where they sit", () => {
+    const a = mutable();
+    (a.messages[1]?.info as Record<string, unknown>).sessionID = "ses_other";
+    expect(errorOf(a)).toMatch(/^messages\[1\]\.info\.sessionID: "ses_other" does not match the session id/);
+    const b = mutable();
+    (b.messages[1]?.parts[0] as Record<string, unknown>).messageID = "msg_other";
+    expect(errorOf(b)).toMatch(/^messages\[1\]\.parts\[0\]\.messageID: "msg_other" does not match its message id/);
+    const c = mutable();
+    (c.messages[1]?.info as Record<string, unknown>).parentID = "msg_nowhere";
+    expect(errorOf(c)).toBe('messages[1].info.parentID: "msg_nowhere" is not a user message earlier in this session');
+  });
+
+  it("duplicate ids within the file", () => {
+    const a = mutable();
+    const first = a.messages[0]?.parts[0];
+    if (first) a.messages[1]?.parts.push({ ...first, messageID: a.messages[1]?.info.id });
+    expect(errorOf(a)).toMatch(/^messages\[1\]\.parts\[6\]\.id: duplicate part id "prt_.*" \(it appears earlier in the file\)$/);
+    const f = fileOf();
+    const archive = { format: "tabcode-archive", version: 1, exportedAt: 1, sessions: [f, f] };
+    expect(errorOf(archive)).toMatch(/^sessions\[1\]\.info\.id: duplicate session id/);
+  });
+
+  it("wrong envelopes", () => {
+    expect(errorOf("")).toBe("The file is empty.");
+    expect(errorOf("{not json")).toMatch(/^The file is not valid JSON \(/);
+    expect(errorOf([1, 2])).toBe("The file is not a session export: expected a JSON object, got an array.");
+    expect(errorOf({ hello: 1 })).toMatch(/^file: not a session export: expected a tabcode export/);
+    expect(errorOf({ ...fileOf(), version: 2 })).toBe("version: unsupported version 2; this app reads version 1");
+    expect(errorOf({ ...fileOf(), format: "zip-bomb" })).toBe('format: unknown format "zip-bomb"; expected "tabcode-session"');
+    expect(errorOf({ ...fileOf(), messages: "none" })).toBe("messages: expected an array of {info, parts}, got a string");
+    expect(errorOf({ format: "tabcode-archive", version: 1, sessions: [3] })).toBe("sessions[0]: expected a session export object, got a number");
+    expect(errorOf({ ...fileOf(), workspace: { "../etc/passwd": { encoding: "utf8", data: "" } } })).toMatch(/^workspace\["\.\.\/etc\/passwd"\]: not an acceptable file path/);
+    expect(errorOf({ ...fileOf(), workspace: { "a.bin": { encoding: "base64", data: "@@" } } })).toBe('workspace["a.bin"].data: not valid base64');
+  });
+
+  it("files over the size, depth and part limits, in words", () => {
+    const big = `{"info": "${"x".repeat(50 * 1024 * 1024)}"}`;
+    expect(errorOf(big)).toMatch(/too large: more than 50\.0 MB/);
+    const multibyte = `"${"é".repeat(26 * 1024 * 1024)}"`; // 26 Mi chars, 52 MiB of UTF-8
+    expect(errorOf(multibyte)).toMatch(/too large/);
+    const deep = `${"[".repeat(MAX_IMPORT_DEPTH + 1)}${"]".repeat(MAX_IMPORT_DEPTH + 1)}`;
+    expect(errorOf(deep)).toBe("The file is nested too deeply: more than 64 levels of objects and arrays.");
+    expect(errorOf(`{"a":"${"[".repeat(500)}"}`)).toMatch(/not a session export/); // brackets inside strings do not count
+    const f = mutable();
+    const others = f.messages.slice(1).reduce((n, m) => n + m.parts.length, 0);
+    const first = f.messages[0];
+    if (first) first.parts = Array.from({ length: 200_001 - others }, () => ({}));
+    expect(errorOf(f)).toBe("The file has too many parts: 200,001 (at most 200,000 can be imported).");
+  });
+
+  it("bytes that are neither UTF-8 nor a zip, and damaged zips", () => {
+    const r = parseImportBytes(new Uint8Array([0xff, 0xfe, 0x00, 0xc3]));
+    expect(r).toEqual({ ok: false, error: "The file is not UTF-8 text (nor a zip made by this app)." });
+    const z = parseImportBytes(new Uint8Array([0x50, 0x4b, 3, 4, 1, 2, 3]));
+    expect(z.ok ? "" : z.error).toMatch(/^The zip file is damaged/);
+  });
+});

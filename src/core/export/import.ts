@@ -1,0 +1,153 @@
+/**
+ * Import, step one: parse and validate a file into an {@link ImportBundle}.
+ * Accepted: our session export, our archive (JSON or zip), and OpenCode's
+ * `opencode export` output. Every rejection is one line naming the field and
+ * why; nothing is written until {@link importBundle} is called.
+ */
+import { strFromU8, unzipSync } from "fflate";
+import { guardedParse } from "./guards";
+import { kindOf, show } from "./issues";
+import { isObject } from "./opencode";
+import { ARCHIVE_FORMAT, FORMAT_VERSION, type ImportBundle, type ImportedSession, MAX_IMPORT_BYTES, MAX_IMPORT_PARTS, type Result, SESSION_FORMAT } from "./types";
+import { type ValidateContext, validateSession } from "./validate";
+
+export { type ImportResult, importBundle } from "./import-write";
+
+const MAX_ZIP_ENTRIES = 10_000;
+
+function fail(error: string): { ok: false; error: string } {
+  return { ok: false, error };
+}
+
+/** Parses and validates the text of an import file. Never throws. */
+export function parseImport(text: string): Result<ImportBundle> {
+  const json = guardedParse(text);
+  if (!json.ok) return json;
+  return parseImportValue(json.value);
+}
+
+function checkVersion(v: Record<string, unknown>, prefix = ""): string | undefined {
+  if (v.version === FORMAT_VERSION) return undefined;
+  if (v.version === undefined) return `${prefix}version: required field is missing (expected ${FORMAT_VERSION})`;
+  return `${prefix}version: unsupported version ${show(v.version)}; this app reads version ${FORMAT_VERSION}`;
+}
+
+/** Refuses files with more messages or parts than we import, before validating them one by one. */
+function checkCounts(sessions: unknown[]): string | undefined {
+  let messages = 0;
+  let parts = 0;
+  for (const s of sessions) {
+    if (!isObject(s) || !Array.isArray(s.messages)) continue;
+    messages += s.messages.length;
+    for (const m of s.messages) if (isObject(m) && Array.isArray(m.parts)) parts += m.parts.length;
+  }
+  if (parts > MAX_IMPORT_PARTS) return `The file has too many parts: ${parts.toLocaleString("en")} (at most ${MAX_IMPORT_PARTS.toLocaleString("en")} can be imported).`;
+  if (messages > MAX_IMPORT_PARTS) return `The file has too many messages: ${messages.toLocaleString("en")} (at most ${MAX_IMPORT_PARTS.toLocaleString("en")} can be imported).`;
+  return undefined;
+}
+
+type Kind = "tabcode" | "opencode";
+
+function sessionKind(v: unknown, prefix: string): Result<Kind> {
+  if (!isObject(v)) return fail(`${prefix || "file"}: expected a session export object, got ${kindOf(v)}`);
+  if (v.format === SESSION_FORMAT) {
+    const bad = checkVersion(v, prefix ? `${prefix}.` : "");
+    return bad ? fail(bad) : { ok: true, value: "tabcode" };
+  }
+  if (v.format !== undefined) return fail(`${prefix ? `${prefix}.` : ""}format: unknown format ${show(v.format)}; expected "${SESSION_FORMAT}"`);
+  if ("info" in v && "messages" in v) return { ok: true, value: "opencode" };
+  return fail(
+    `${prefix || "file"}: not a session export: expected a tabcode export (format "${SESSION_FORMAT}" or "${ARCHIVE_FORMAT}") or an OpenCode export ({info, messages})`,
+  );
+}
+
+function validateAll(items: { raw: unknown; prefix: string; kind: Kind }[], source: ImportBundle["source"]): Result<ImportBundle> {
+  const tooMany = checkCounts(items.map((i) => i.raw));
+  if (tooMany) return fail(tooMany);
+  const ctx: ValidateContext = { seen: new Set(), warnings: [] };
+  const sessions: ImportedSession[] = [];
+  for (const item of items) {
+    const r = validateSession(item.raw, item.prefix, item.kind, ctx);
+    if (!r.ok) return r;
+    sessions.push(r.value);
+  }
+  return { ok: true, value: { source, sessions, warnings: ctx.warnings } };
+}
+
+/** Validates an already-parsed JSON value (our export, our archive, or OpenCode's export). */
+export function parseImportValue(value: unknown): Result<ImportBundle> {
+  if (!isObject(value)) return fail(`The file is not a session export: expected a JSON object, got ${kindOf(value)}.`);
+  if (value.format === ARCHIVE_FORMAT) {
+    const bad = checkVersion(value);
+    if (bad) return fail(bad);
+    if (!Array.isArray(value.sessions)) return fail(`sessions: expected an array of session exports, got ${kindOf(value.sessions)}`);
+    const items: { raw: unknown; prefix: string; kind: Kind }[] = [];
+    for (let k = 0; k < value.sessions.length; k++) {
+      const raw: unknown = value.sessions[k];
+      const prefix = `sessions[${k}]`;
+      const kind = isObject(raw) && raw.format === undefined && "info" in raw ? { ok: true as const, value: "tabcode" as const } : sessionKind(raw, prefix);
+      if (!kind.ok) return kind;
+      items.push({ raw, prefix: `${prefix}.`, kind: kind.value });
+    }
+    return validateAll(items, "tabcode-archive");
+  }
+  const kind = sessionKind(value, "");
+  if (!kind.ok) return kind;
+  return validateAll([{ raw: value, prefix: "", kind: kind.value }], kind.value === "tabcode" ? "tabcode-session" : "opencode");
+}
+
+function isZip(bytes: Uint8Array): boolean {
+  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5) && (bytes[3] === 4 || bytes[3] === 6);
+}
+
+/**
+ * Parses the bytes of a picked file: a zip made by `exportAllZip` (one session
+ * export per `.json` entry), or UTF-8 JSON text. Never throws.
+ */
+export function parseImportBytes(bytes: Uint8Array): Result<ImportBundle> {
+  if (bytes.length > MAX_IMPORT_BYTES) return fail(`The file is too large: more than ${MAX_IMPORT_BYTES / (1024 * 1024)} MB (the import limit).`);
+  if (isZip(bytes)) return parseZip(bytes);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    return fail("The file is not UTF-8 text (nor a zip made by this app).");
+  }
+  return parseImport(text);
+}
+
+function parseZip(bytes: Uint8Array): Result<ImportBundle> {
+  let problem: string | undefined;
+  let total = 0;
+  let count = 0;
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(bytes, {
+      filter: (f) => {
+        if (problem || f.name.endsWith("/") || !f.name.toLowerCase().endsWith(".json")) return false;
+        count++;
+        total += f.originalSize;
+        if (count > MAX_ZIP_ENTRIES) problem = `The zip holds too many files (more than ${MAX_ZIP_ENTRIES}).`;
+        else if (total > MAX_IMPORT_BYTES) problem = `The zip is too large once unpacked: more than ${MAX_IMPORT_BYTES / (1024 * 1024)} MB (the import limit).`;
+        else if (f.compression !== 0 && f.compression !== 8) problem = `${f.name}: stored with a compression method this app cannot read.`;
+        return problem === undefined;
+      },
+    });
+  } catch (e) {
+    return fail(`The zip file is damaged (${e instanceof Error ? e.message : "unreadable"}).`);
+  }
+  if (problem) return fail(problem);
+  const names = Object.keys(files).sort();
+  if (names.length === 0) return fail("The zip holds no .json session files.");
+  const items: { raw: unknown; prefix: string; kind: Kind }[] = [];
+  for (const name of names) {
+    const data = files[name];
+    if (!data) continue;
+    const json = guardedParse(strFromU8(data));
+    if (!json.ok) return fail(`${name}: ${json.error}`);
+    const kind = sessionKind(json.value, name);
+    if (!kind.ok) return kind;
+    items.push({ raw: json.value, prefix: `${name}: `, kind: kind.value });
+  }
+  return validateAll(items, "tabcode-zip");
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { fence, sessionMarkdown } from "./markdown";
+import { sampleSession } from "./test-helpers";
+
+const date = (ms: number) => new Date(ms).toISOString();
+
+describe("sessionMarkdown", () => {
+  const s = sampleSession();
+  const file = { info: s.session, messages: s.messages };
+
+  it("writes the header, the messages in order and --- separators", () => {
+    const md = sessionMarkdown(file, { formatDate: date });
+    expect(md.startsWith(`# Fix the add() bug\n\n**Session ID:** ${s.session.id}\n**Created:** 2026-01-01T00:00:00.000Z\n**Updated:** 2026-01-01T00:01:00.000Z\n\n---\n\n## User\n\nWhy does add() fail?\n\n_Attached: shot.png (image/png)_\n\n---\n\n## Assistant (Build · gpt-5 · 2.5s)\n\nRunning the tests.\n\n**Tool: bash**\n\n**Tool: read**`)).toBe(true);
+    expect(md.split("\n---\n").length).toBe(6);
+    expect(md).toContain("## User\n\nThanks! Add a test too.");
+    expect(md).not.toContain("_Thinking:_");
+    expect(md).not.toContain("**Input:**");
+    expect(md.endsWith("Done.\n")).toBe(true);
+  });
+
+  it("thinking: reasoning as _Thinking:_ blocks", () => {
+    expect(sessionMarkdown(file, { thinking: true })).toContain("_Thinking:_\n\nLook at the test first.");
+  });
+
+  it("toolDetails: input as json, output and error as code blocks", () => {
+    const md = sessionMarkdown(file, { toolDetails: true });
+    expect(md).toContain('**Tool: bash**\n\n**Input:**\n\n```json\n{\n  "command": "npm test"\n}\n```\n\n**Output:**\n\n```\n1 failed\n```');
+    expect(md).toContain("**Tool: read**\n\n**Input:**");
+    expect(md).toContain("**Error:**\n\n```\nFile not found\n```");
+  });
+
+  it("assistantMetadata off: plain headings", () => {
+    const md = sessionMarkdown(file, { assistantMetadata: false });
+    expect(md).toContain("## Assistant\n\nRunning the tests.");
+    expect(md).not.toContain("## Assistant (");
+  });
+
+  it("leaves out synthetic text, messages hidden by a revert, and shows message errors", () => {
+    const t = sampleSession();
+    t.messages[0]?.parts.push({ id: "prt_zz", sessionID: t.session.id, messageID: t.messages[0].info.id, type: "text", text: "SYNTHETIC", synthetic: true });
+    const last = t.messages[4];
+    if (last?.info.role === "assistant") last.info.error = { name: "APIError", data: { message: "rate limited" } };
+    let md = sessionMarkdown({ info: t.session, messages: t.messages });
+    expect(md).not.toContain("SYNTHETIC");
+    expect(md).toContain("**Error:** rate limited");
+    t.session.revert = { messageID: t.messages[2]?.info.id ?? "" };
+    md = sessionMarkdown({ info: t.session, messages: t.messages });
+    expect(md).not.toContain("Thanks! Add a test too.");
+    expect(md).not.toContain("Fixed: it subtracted.");
+  });
+
+  it("fences outlast backticks in the content", () => {
+    expect(fence("a ```` b")).toBe("`````\na ```` b\n`````");
+    expect(fence("x", "json")).toBe("```json\nx\n```");
+  });
+});

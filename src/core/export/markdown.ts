@@ -1,0 +1,99 @@
+import { errorMessage } from "../errors";
+import type { AssistantMessage, MessageWithParts, Part, Session } from "../schema";
+import { applyRevert } from "../session/history";
+
+/** Options of the markdown transcript (spec §5.4). */
+export interface MarkdownOptions {
+  /** Include reasoning as `_Thinking:_` blocks. Default false. */
+  thinking?: boolean;
+  /** Include tool input and output/error as code blocks. Default false. */
+  toolDetails?: boolean;
+  /** Head assistant messages with agent · model · duration. Default true. */
+  assistantMetadata?: boolean;
+  /** Renders a timestamp; defaults to the locale string. */
+  formatDate?: (ms: number) => string;
+}
+
+/** A code block whose fence is longer than any backtick run inside the content. */
+export function fence(content: string, lang = ""): string {
+  let longest = 0;
+  for (const run of content.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const f = "`".repeat(Math.max(3, longest + 1));
+  return `${f}${lang}\n${content}\n${f}`;
+}
+
+function titleCase(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, " ").trim();
+}
+
+function assistantHeading(info: AssistantMessage, metadata: boolean): string {
+  if (!metadata) return "## Assistant";
+  const bits = [titleCase(info.agent), info.modelID];
+  if (info.time.completed !== undefined) bits.push(`${((info.time.completed - info.time.created) / 1000).toFixed(1)}s`);
+  return `## Assistant (${bits.map(oneLine).join(" · ")})`;
+}
+
+function toolBlock(p: Extract<Part, { type: "tool" }>, details: boolean): string {
+  const out = [`**Tool: ${oneLine(p.tool)}**`];
+  if (!details) return out.join("\n");
+  out.push("", "**Input:**", "", fence(JSON.stringify(p.state.input, null, 2) ?? "{}", "json"));
+  const s = p.state;
+  if (s.status === "completed") out.push("", "**Output:**", "", fence(s.output));
+  else if (s.status === "error") out.push("", "**Error:**", "", fence(s.error));
+  return out.join("\n");
+}
+
+function partBlock(p: Part, opts: MarkdownOptions): string | undefined {
+  switch (p.type) {
+    case "text":
+      return p.synthetic || p.text.trim() === "" ? undefined : p.text;
+    case "reasoning":
+      return opts.thinking && p.text.trim() !== "" ? `_Thinking:_\n\n${p.text}` : undefined;
+    case "tool":
+      return toolBlock(p, opts.toolDetails === true);
+    case "file":
+      return `_Attached: ${oneLine(p.filename ?? "file")} (${oneLine(p.mime)})_`;
+    case "subtask":
+      return `**Subtask (${oneLine(p.agent)}):** ${oneLine(p.description)}`;
+    case "compaction":
+      return "_Asked for a summary of the conversation so far._";
+    default:
+      return undefined;
+  }
+}
+
+function messageBlock(m: MessageWithParts, opts: MarkdownOptions): string {
+  const info = m.info;
+  const heading = info.role === "user" ? "## User" : assistantHeading(info, opts.assistantMetadata !== false);
+  const blocks = [heading];
+  for (const p of m.parts) {
+    const b = partBlock(p, opts);
+    if (b !== undefined) blocks.push(b);
+  }
+  if (info.role === "assistant" && info.error) blocks.push(`**Error:** ${oneLine(errorMessage(info.error))}`);
+  return blocks.join("\n\n");
+}
+
+/**
+ * The markdown transcript of a session: a header with title, id and dates,
+ * then each message in order, separated by `---`. Messages hidden by a soft
+ * revert are left out, as the UI hides them.
+ */
+export function sessionMarkdown(file: { info: Session; messages: readonly MessageWithParts[] }, opts: MarkdownOptions = {}): string {
+  const date = opts.formatDate ?? ((ms: number) => new Date(ms).toLocaleString());
+  const { info } = file;
+  const head = [
+    `# ${oneLine(info.title)}`,
+    "",
+    `**Session ID:** ${info.id}`,
+    `**Created:** ${date(info.time.created)}`,
+    `**Updated:** ${date(info.time.updated)}`,
+  ].join("\n");
+  const visible = applyRevert([...file.messages], info.revert?.messageID);
+  const sections = [head, ...visible.map((m) => messageBlock(m, opts))];
+  return `${sections.join("\n\n---\n\n")}\n`;
+}

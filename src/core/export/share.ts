@@ -1,0 +1,127 @@
+/**
+ * Serverless share links: the whole session travels in the URL fragment
+ * (`<origin>/#/share/<data>`), so nothing is uploaded anywhere and the
+ * fragment never reaches a server. `<data>` is the export JSON, raw-DEFLATE
+ * compressed (level 9), in unpadded base64url.
+ *
+ * To keep links short, {@link stripForShare} leaves out what is heavy: media
+ * attachments carried as `data:` URLs become a text placeholder naming the
+ * file, tool-result attachments are dropped with a note in the output, and
+ * workspace files are never shared. Opening a link validates it exactly like
+ * an imported file.
+ */
+import { deflateSync, Inflate, strFromU8, strToU8 } from "fflate";
+import type { Part } from "../schema";
+import { base64UrlToBytes, bytesToBase64Url } from "./base64";
+import { parseImport } from "./import";
+import { type ExportFile, type ImportBundle, MAX_IMPORT_BYTES, type Result } from "./types";
+
+/** The route prefix of a share link, after the origin. */
+export const SHARE_ROUTE = "/#/share/";
+/** Longest fragment `decodeShare` looks at (characters). */
+export const MAX_SHARE_CHARS = 8 * 1024 * 1024;
+/** Inline text attachments up to this size stay in a share. */
+const KEEP_TEXT_BYTES = 4096;
+
+function keepsUrl(mime: string, url: string): boolean {
+  if (!url.startsWith("data:")) return true;
+  return mime.startsWith("text/") && url.length <= KEEP_TEXT_BYTES;
+}
+
+function stripPart(p: Part): Part {
+  if (p.type === "file" && !keepsUrl(p.mime, p.url)) {
+    const { mime, filename, url: _url, source: _source, ...ids } = p;
+    return { ...ids, type: "text", text: `[Attachment not included in the shared link: ${filename ?? "file"} (${mime})]` };
+  }
+  if (p.type === "tool" && p.state.status === "completed" && p.state.attachments?.length) {
+    const kept = p.state.attachments.filter((a) => keepsUrl(a.mime, a.url));
+    const dropped = p.state.attachments.length - kept.length;
+    if (dropped === 0) return p;
+    const state = { ...p.state, output: `${p.state.output}\n[${dropped} attachment(s) not included in the shared link]` };
+    if (kept.length) state.attachments = kept;
+    else delete state.attachments;
+    return { ...p, state };
+  }
+  return p;
+}
+
+/** A copy of the export fit for a link: heavy media replaced by placeholders, no workspace files. */
+export function stripForShare(file: ExportFile): ExportFile {
+  const { workspace: _workspace, ...rest } = file;
+  return { ...rest, messages: file.messages.map((m) => ({ info: m.info, parts: m.parts.map(stripPart) })) };
+}
+
+/** JSON → DEFLATE level 9 → base64url. Does not strip anything: see {@link shareLink}. */
+export function encodeShare(file: ExportFile): string {
+  return bytesToBase64Url(deflateSync(strToU8(JSON.stringify(file)), { level: 9 }));
+}
+
+/** Inflates with a cap on the output, so a small hostile fragment cannot expand without bound. */
+function inflateCapped(bytes: Uint8Array, limit: number): Uint8Array | "too-large" | "damaged" {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let over = false;
+  let ended = false;
+  try {
+    const inflate = new Inflate((chunk, final) => {
+      total += chunk.length;
+      if (total > limit) over = true;
+      else chunks.push(chunk);
+      if (final) ended = true;
+    });
+    const step = 4096;
+    for (let i = 0; i < bytes.length && !over; i += step) inflate.push(bytes.subarray(i, i + step), i + step >= bytes.length);
+  } catch {
+    return "damaged";
+  }
+  if (over) return "too-large";
+  if (!ended) return "damaged";
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/**
+ * Reads a share fragment: the data alone, or anything ending in
+ * `/share/<data>` (a whole link or `#/share/<data>`). Validated like an import
+ * and limited to one session; inflating stops past `maxBytes` (default: the
+ * import limit). Never throws.
+ */
+export function decodeShare(fragment: string, opts: { maxBytes?: number } = {}): Result<ImportBundle> {
+  const at = fragment.lastIndexOf("/share/");
+  const data = (at >= 0 ? fragment.slice(at + "/share/".length) : fragment).trim();
+  if (data === "") return { ok: false, error: "The share link holds no session data." };
+  if (data.length > MAX_SHARE_CHARS) return { ok: false, error: "The share link is too long to open." };
+  const bytes = base64UrlToBytes(data);
+  if (!bytes) return { ok: false, error: "The share link is damaged: its data is not base64url text (was it cut or edited?)." };
+  const inflated = inflateCapped(bytes, opts.maxBytes ?? MAX_IMPORT_BYTES);
+  if (inflated === "too-large") return { ok: false, error: "The shared session is too large to open." };
+  if (inflated === "damaged") return { ok: false, error: "The share link is damaged: its data does not decompress (was it cut or edited?)." };
+  let text: string;
+  try {
+    text = strFromU8(inflated);
+  } catch {
+    return { ok: false, error: "The share link is damaged: its data is not text." };
+  }
+  const parsed = parseImport(text);
+  if (!parsed.ok) return { ok: false, error: `The shared session is not valid: ${parsed.error}` };
+  if (parsed.value.sessions.length !== 1) return { ok: false, error: "A share link must hold exactly one session." };
+  return parsed;
+}
+
+/** A share link, or why there is none: the link would be longer than `maxLength` characters. */
+export type ShareLinkResult = { ok: true; url: string } | { ok: false; reason: "too-large"; size: number };
+
+/**
+ * Builds `<origin>/#/share/<data>` from an export (media stripped first, see
+ * {@link stripForShare}). Links longer than `maxLength` are refused: browsers
+ * and chat apps cut long URLs; `size` is the length the link would have had.
+ */
+export function shareLink(origin: string, file: ExportFile, maxLength = 16_000): ShareLinkResult {
+  const url = `${origin.replace(/\/+$/, "")}${SHARE_ROUTE}${encodeShare(stripForShare(file))}`;
+  return url.length > maxLength ? { ok: false, reason: "too-large", size: url.length } : { ok: true, url };
+}
