@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { FakeWebContainer } from "../../testing/fake-webcontainer";
+import type { Sandbox } from "../../core/ports/sandbox";
+import { chooseSandbox } from "./choose";
+import type { WebContainerLike } from "./webcontainer";
+import {
+  type BootEnvironment,
+  bootWebContainer,
+  getWebContainerState,
+  resetWebContainerBootForTests,
+  subscribeWebContainerState,
+  WEBCONTAINER_LICENCE_NOTE,
+} from "./webcontainer-boot";
+
+const never = () => new Promise<never>(() => undefined);
+
+function env(over: Partial<BootEnvironment>): BootEnvironment {
+  return {
+    crossOriginIsolated: true,
+    onLine: true,
+    probe: async () => undefined,
+    boot: async () => new FakeWebContainer(),
+    timeoutMs: 20_000,
+    ...over,
+  };
+}
+
+const fakeLocal = { kind: "local" } as unknown as Sandbox;
+const fakeWc = { kind: "webcontainer" } as unknown as Sandbox;
+
+function choose(pref: "auto" | "webcontainer" | "local", e: BootEnvironment) {
+  return chooseSandbox(pref, {
+    boot: () => bootWebContainer(e),
+    openLocal: async () => fakeLocal,
+    openWebContainer: async (_id: string, _wc: WebContainerLike) => fakeWc,
+  });
+}
+
+afterEach(() => resetWebContainerBootForTests());
+
+describe("chooseSandbox", () => {
+  it("uses WebContainer when isolated and booted, with the licence note", async () => {
+    const c = await choose("auto", env({}));
+    expect(c.kind).toBe("webcontainer");
+    expect(c.licenceNote).toBe(WEBCONTAINER_LICENCE_NOTE);
+    expect(await c.open("ses_1")).toBe(fakeWc);
+    expect(getWebContainerState()).toEqual({ status: "ready" });
+  });
+
+  it("falls back when the page is not cross-origin isolated, without booting", async () => {
+    let booted = false;
+    const c = await choose("auto", env({ crossOriginIsolated: false, boot: async () => { booted = true; return new FakeWebContainer(); } }));
+    expect(c).toMatchObject({ kind: "local", reason: "WebContainer unavailable: this page is not cross-origin isolated" });
+    expect(booted).toBe(false);
+    expect(await c.open("ses_1")).toBe(fakeLocal);
+  });
+
+  it("falls back at once when offline or when StackBlitz cannot be reached", async () => {
+    const offline = await choose("auto", env({ onLine: false, boot: never }));
+    expect(offline.reason).toBe("WebContainer unavailable: could not reach StackBlitz (offline?)");
+    resetWebContainerBootForTests();
+    const started = Date.now();
+    const blocked = await choose("webcontainer", env({ probe: async () => Promise.reject(new TypeError("Failed to fetch")), boot: never }));
+    expect(blocked).toMatchObject({ kind: "local", reason: "WebContainer unavailable: could not reach StackBlitz (offline?)" });
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("falls back when boot never settles", async () => {
+    const c = await choose("auto", env({ probe: never, boot: never, timeoutMs: 50 }));
+    expect(c.reason).toBe("WebContainer unavailable: boot timed out after 50 ms");
+    expect(getWebContainerState()).toEqual({ status: "unavailable", reason: "boot timed out after 50 ms" });
+  });
+
+  it("reports boot errors", async () => {
+    const c = await choose("auto", env({ boot: async () => Promise.reject(new Error("Unable to create more instances")) }));
+    expect(c.reason).toBe("WebContainer unavailable: boot failed: Unable to create more instances");
+  });
+
+  it("uses the local sandbox when forced in Settings", async () => {
+    const c = await choose("local", env({}));
+    expect(c).toMatchObject({ kind: "local", reason: "Local sandbox: forced in Settings" });
+    expect(getWebContainerState()).toEqual({ status: "idle" });
+  });
+});
+
+describe("bootWebContainer", () => {
+  it("boots once per page and notifies subscribers", async () => {
+    let boots = 0;
+    const states: string[] = [];
+    const off = subscribeWebContainerState(() => states.push(getWebContainerState().status));
+    const e = env({ boot: async () => { boots++; return new FakeWebContainer(); } });
+    const [a, b] = await Promise.all([bootWebContainer(e), bootWebContainer(e)]);
+    expect(a).toBe(b);
+    expect(boots).toBe(1);
+    expect(states).toEqual(["booting", "ready"]);
+    off();
+  });
+
+  it("keeps a started boot's failure for the page load", async () => {
+    let boots = 0;
+    const e = env({ boot: async () => { boots++; throw new Error("nope"); } });
+    await expect(bootWebContainer(e)).rejects.toThrow(/boot failed: nope/);
+    await expect(bootWebContainer(e)).rejects.toThrow(/boot failed: nope/);
+    expect(boots).toBe(1);
+  });
+});

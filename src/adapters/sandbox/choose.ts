@@ -1,0 +1,51 @@
+/**
+ * Picks the sandbox backend for this page load: WebContainer when asked for
+ * (or on "auto") and it boots on a cross-origin isolated page, otherwise the
+ * local backend, with a sentence saying why. The local backend keeps the app
+ * fully usable without StackBlitz's service.
+ */
+import type { Sandbox } from "../../core/ports/sandbox";
+import type { WebContainerLike } from "./webcontainer";
+import { bootWebContainer, WEBCONTAINER_LICENCE_NOTE, WebContainerUnavailable } from "./webcontainer-boot";
+
+export type SandboxPreference = "auto" | "webcontainer" | "local";
+
+export interface SandboxChoice {
+  kind: "webcontainer" | "local";
+  /** Human-readable reason for the choice (shown in Settings). */
+  reason: string;
+  /** Opens a session's sandbox on the chosen backend. */
+  open(sessionID: string): Promise<Sandbox>;
+  /** Licence terms of the runtime, when the WebContainer backend was chosen. */
+  licenceNote?: string;
+}
+
+export interface ChooseDependencies {
+  boot?: () => Promise<WebContainerLike>;
+  openWebContainer?: (sessionID: string, wc: WebContainerLike) => Promise<Sandbox>;
+  openLocal?: (sessionID: string) => Promise<Sandbox>;
+}
+
+const defaults: Required<ChooseDependencies> = {
+  boot: () => bootWebContainer(),
+  openWebContainer: async (sessionID, wc) => (await import("./webcontainer")).openWebContainerSandbox(sessionID, { wc }),
+  openLocal: async (sessionID) => (await import("./local/index")).openLocalSandbox(sessionID),
+};
+
+export async function chooseSandbox(pref: SandboxPreference, deps: ChooseDependencies = {}): Promise<SandboxChoice> {
+  const d = { ...defaults, ...deps };
+  const local = (reason: string): SandboxChoice => ({ kind: "local", reason, open: d.openLocal });
+  if (pref === "local") return local("Local sandbox: forced in Settings");
+  try {
+    const wc = await d.boot();
+    return {
+      kind: "webcontainer",
+      reason: pref === "webcontainer" ? "WebContainer: forced in Settings" : "WebContainer: the page is cross-origin isolated and the runtime booted",
+      open: (sessionID) => d.openWebContainer(sessionID, wc),
+      licenceNote: WEBCONTAINER_LICENCE_NOTE,
+    };
+  } catch (e) {
+    const reason = e instanceof WebContainerUnavailable ? e.reason : e instanceof Error ? e.message : String(e);
+    return local(`WebContainer unavailable: ${reason}`);
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * `bash`: runs a command in the workspace. Shell state resets on every call,
+ * so the tool keeps the working directory itself: it appends a marker line
+ * printing `$PWD`, reads it back, strips it from the output and stores the
+ * new directory in `ctx.state` for the next call.
+ */
+import { z } from "zod";
+import type { ExecResult, Sandbox } from "../ports/sandbox";
+import { isInside } from "../sandbox-path";
+import { defineTool, type ToolContext } from "./tool";
+import { requireSandbox, workspacePath } from "./workspace";
+
+export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
+export const MAX_BASH_TIMEOUT_MS = 600_000;
+/** Characters of output kept in the running part's metadata. */
+export const MAX_METADATA_OUTPUT = 30_000;
+/** `ctx.state` key of the tracked working directory. */
+export const BASH_CWD_KEY = "bash-cwd";
+
+const MARKER = "__TABCODE_CWD__";
+const STATUS_VAR = "__tabcode_status";
+
+/** The command followed by a line reporting the final directory; the command's exit status is kept. */
+export function withCwdMarker(command: string): string {
+  return `${command}\n${STATUS_VAR}=$?; echo; echo "${MARKER}$PWD"; exit $${STATUS_VAR}`;
+}
+
+/** Removes the marker (and the blank line printed before it); returns the directory it reported. */
+export function stripCwdMarker(text: string): { text: string; cwd?: string } {
+  const at = text.lastIndexOf(`\n${MARKER}`);
+  if (at === -1) {
+    // A stream cut inside the trailer, or output starting with it.
+    const bare = text.indexOf(MARKER);
+    return { text: bare === -1 ? text : text.slice(0, Math.max(0, bare - 1)) };
+  }
+  const rest = text.slice(at + 1 + MARKER.length);
+  const nl = rest.indexOf("\n");
+  const cwd = (nl === -1 ? rest : rest.slice(0, nl)).trim();
+  const tail = nl === -1 ? "" : rest.slice(nl + 1);
+  return { text: text.slice(0, at) + tail, cwd: cwd || undefined };
+}
+
+function capTail(text: string, max = MAX_METADATA_OUTPUT): string {
+  return text.length <= max ? text : `…${text.slice(text.length - max)}`;
+}
+
+/** The first word of a command, for the "always allow" pattern (`git *`). */
+export function commandPrefix(command: string): string {
+  const words = command.trim().split(/\s+/);
+  const first = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  return first ?? words[0] ?? "";
+}
+
+function currentCwd(ctx: ToolContext, sandbox: Sandbox): string {
+  const saved = ctx.state.get(BASH_CWD_KEY);
+  return typeof saved === "string" && isInside(sandbox.root, saved) ? saved : sandbox.root;
+}
+
+const parameters = z.object({
+  command: z.string().describe("The command to execute"),
+  timeout: z.number().int().positive().max(MAX_BASH_TIMEOUT_MS).describe("Optional timeout in milliseconds (default 120000)").optional(),
+  workdir: z.string().describe("The directory to run the command in (default: the current directory, which persists across calls)").optional(),
+  description: z.string().describe("Clear, concise description of what this command does in 5-10 words"),
+});
+
+function formatOutput(r: ExecResult, text: string, timeout: number): string {
+  const parts = [text.trimEnd() === "" ? "(no output)" : text.replace(/\n+$/, "")];
+  const notes: string[] = [];
+  if (r.timedOut) notes.push(`bash tool terminated the command after exceeding the timeout of ${timeout} ms`);
+  if (r.aborted) notes.push("The user aborted the command");
+  if (notes.length) parts.push(`<bash_metadata>\n${notes.join("\n")}\n</bash_metadata>`);
+  parts.push(`Exit code: ${r.exitCode}`);
+  return parts.join("\n\n");
+}
+
+export const bashTool = defineTool({
+  id: "bash",
+  description: `Runs a shell command in the workspace and returns its output and exit code.
+
+- The working directory persists between calls (cd works); use workdir to run somewhere else once.
+- Environment variables and shell functions do not persist between calls.
+- Default timeout ${DEFAULT_BASH_TIMEOUT_MS / 1000} s, at most ${MAX_BASH_TIMEOUT_MS / 1000} s (timeout is in milliseconds).
+- Output over 2,000 lines or 50 KB is truncated; the full output is saved to a file you can read or grep.
+- Use the read, edit, write, glob and grep tools for files instead of cat, sed, find or grep in the shell.
+- The local sandbox has common Unix commands only (no node, npm, git or python); the WebContainer sandbox has Node.js and npm.
+- Always give a short description of what the command does.`,
+  parameters,
+  async execute(args, ctx) {
+    const sandbox = requireSandbox(ctx);
+    const cwd = args.workdir === undefined ? currentCwd(ctx, sandbox) : workspacePath(sandbox, args.workdir).abs;
+    const st = await sandbox.fs.stat(cwd);
+    if (st?.type !== "directory") {
+      if (args.workdir !== undefined) throw new Error(`The working directory does not exist: ${cwd}`);
+      ctx.state.delete(BASH_CWD_KEY);
+    }
+    const runIn = st?.type === "directory" ? cwd : sandbox.root;
+    await ctx.ask({ permission: "bash", patterns: [args.command], always: [`${commandPrefix(args.command)} *`], metadata: {} });
+
+    const timeout = args.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
+    let streamed = "";
+    ctx.update({ title: args.description, metadata: { output: "", description: args.description } });
+    const r = await sandbox.exec(withCwdMarker(args.command), {
+      cwd: runIn,
+      timeoutMs: timeout,
+      signal: ctx.signal,
+      onOutput: (chunk) => {
+        streamed += chunk;
+        ctx.update({ metadata: { output: capTail(stripCwdMarker(streamed).text), description: args.description } });
+      },
+    });
+    const { text, cwd: reported } = stripCwdMarker(r.combined);
+    // Only the cwd of a command that ran to its end (and stayed inside the workspace) is kept.
+    if (args.workdir === undefined && reported && isInside(sandbox.root, reported)) ctx.state.set(BASH_CWD_KEY, reported);
+    const output = formatOutput(r, text, timeout);
+    return {
+      title: args.description,
+      output,
+      metadata: {
+        output: capTail(text),
+        exit: r.exitCode,
+        description: args.description,
+        cwd: args.workdir === undefined ? currentCwd(ctx, sandbox) : runIn,
+        timedOut: r.timedOut,
+        aborted: r.aborted,
+      },
+    };
+  },
+});

@@ -1,0 +1,94 @@
+/**
+ * `grep`: lines matching a regex in workspace files (optionally only files
+ * matching an `include` glob), grouped by file, newest files first, at most
+ * 100 matches. Runs over the sandbox port, so it works on every backend.
+ */
+import picomatch from "picomatch";
+import { z } from "zod";
+import { relativeTo } from "../sandbox-path";
+import { safeRegex } from "../util/safe-regex";
+import { skippedDirs } from "./glob";
+import { looksBinary, MAX_LINE_LENGTH } from "./read";
+import { defineTool } from "./tool";
+import { requireSandbox, walkFiles, workspacePath } from "./workspace";
+
+export const GREP_LIMIT = 100;
+/** Files larger than this are not searched. */
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** Characters of a line the regex looks at (bounds the matching time per line). */
+const MAX_TESTED_CHARS = 10_000;
+
+const parameters = z.object({
+  pattern: z.string().describe("The regex pattern to search for in file contents"),
+  path: z.string().describe("The directory to search in (default the workspace root)").optional(),
+  include: z.string().describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}"').optional(),
+});
+
+interface Match {
+  path: string;
+  mtime: number;
+  line: number;
+  text: string;
+}
+
+export const grepTool = defineTool({
+  id: "grep",
+  description: `Searches file contents with a regular expression (JavaScript syntax; a leading (?i) makes it case-insensitive).
+
+- path defaults to the workspace root; include filters files by glob ("*.ts", "src/**/*.{ts,tsx}").
+- Returns at most ${GREP_LIMIT} matching lines, grouped by file, most recently modified files first.
+- Binary files and files over 2 MB are skipped.`,
+  parameters,
+  async execute(args, ctx) {
+    const sandbox = requireSandbox(ctx);
+    const built = safeRegex(args.pattern);
+    if (!built.ok) throw new Error(built.error);
+    const regex = built.regex;
+    const { abs, rel } = workspacePath(sandbox, args.path);
+    const st = await sandbox.fs.stat(abs);
+    if (!st) throw new Error(`Path not found: ${abs}`);
+    await ctx.ask({ permission: "grep", patterns: [args.pattern], always: ["*"], metadata: { path: abs, include: args.include } });
+
+    const include = args.include ? picomatch(args.include, { dot: true, basename: !args.include.includes("/") }) : undefined;
+    const files =
+      st.type === "directory"
+        ? (await walkFiles(sandbox.fs, abs, { skipDirs: skippedDirs(`${args.include ?? ""} ${args.path ?? ""}`) })).files
+        : [st];
+    const candidates = files
+      .filter((f) => f.size <= MAX_FILE_BYTES && (!include || include(st.type === "directory" ? relativeTo(abs, f.path) : f.name)))
+      .sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : 1));
+
+    const matches: Match[] = [];
+    let total = 0;
+    for (const f of candidates) {
+      if (ctx.signal.aborted) throw new Error("Search aborted");
+      const bytes = await sandbox.fs.readFile(f.path);
+      if (looksBinary(f.path, bytes)) continue;
+      const lines = new TextDecoder().decode(bytes).split(/\r?\n/);
+      lines.forEach((line, i) => {
+        if (!regex.test(line.length > MAX_TESTED_CHARS ? line.slice(0, MAX_TESTED_CHARS) : line)) return;
+        total++;
+        if (matches.length < GREP_LIMIT) {
+          const text = line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}...` : line;
+          matches.push({ path: f.path, mtime: f.mtime, line: i + 1, text });
+        }
+      });
+    }
+
+    const title = args.pattern;
+    if (!matches.length) return { title, output: "No files found", metadata: { matches: 0, truncated: false } };
+    const out = [`Found ${total} match${total === 1 ? "" : "es"}${total > matches.length ? ` (showing the first ${matches.length})` : ""}`];
+    let current = "";
+    for (const m of matches) {
+      if (m.path !== current) {
+        if (current) out.push("");
+        out.push(`${m.path}:`);
+        current = m.path;
+      }
+      out.push(`  Line ${m.line}: ${m.text}`);
+    }
+    const truncated = total > matches.length;
+    if (truncated) out.push("", `(Results are truncated: showing ${matches.length} of ${total} matches. Use a more specific path, pattern or include glob.)`);
+    return { title: rel === "." ? title : `${title} in ${rel}`, output: out.join("\n"), metadata: { matches: total, truncated } };
+  },
+});

@@ -1,0 +1,180 @@
+/**
+ * `read`: a file's lines, numbered, or a directory's entries; images and PDFs
+ * come back as attachments. Limits its own output (2,000 lines, 2,000
+ * characters per line, 50 KB) and records what was read, which `edit` and
+ * `write` require.
+ */
+import { z } from "zod";
+import type { SandboxFS } from "../ports/sandbox";
+import { basename, dirname, extname, joinPath } from "../sandbox-path";
+import { defineTool } from "./tool";
+import { recordRead, requireSandbox, workspacePath } from "./workspace";
+
+export const DEFAULT_READ_LIMIT = 2000;
+export const MAX_LINE_LENGTH = 2000;
+export const MAX_READ_BYTES = 50 * 1024;
+const LINE_SUFFIX = `... (line truncated to ${MAX_LINE_LENGTH} chars)`;
+
+const BINARY_EXTENSIONS = new Set(
+  ".zip .tar .gz .tgz .bz2 .xz .7z .rar .exe .dll .so .dylib .class .jar .war .doc .docx .xls .xlsx .ppt .pptx .odt .ods .odp .bin .dat .obj .o .a .lib .wasm .pyc .pyo .woff .woff2 .ttf .otf .eot .mp3 .mp4 .mov .avi .webm .ogg .wav .flac .sqlite .db".split(
+    " ",
+  ),
+);
+
+const MEDIA_TYPES: Record<string, string> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".bmp": "image/bmp",
+  ".ico": "image/x-icon",
+  ".avif": "image/avif",
+  ".pdf": "application/pdf",
+};
+
+/** Binary by extension, by a NUL byte, or by more than 30 % non-printable bytes in the first 4 KB. */
+export function looksBinary(path: string, bytes: Uint8Array): boolean {
+  if (BINARY_EXTENSIONS.has(extname(path))) return true;
+  const head = bytes.subarray(0, 4096);
+  if (head.length === 0) return false;
+  let odd = 0;
+  for (const b of head) {
+    if (b === 0) return true;
+    if (b < 9 || (b > 13 && b < 32)) odd++;
+  }
+  return odd / head.length > 0.3;
+}
+
+function base64(bytes: Uint8Array): string {
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+
+const encoder = new TextEncoder();
+
+/** Formats lines `offset..` of `text` with the read limits and the footer. */
+export function formatLines(text: string, offset: number, limit: number): { body: string; footer: string; total: number; truncated: boolean } {
+  const lines = text === "" ? [] : text.replace(/\r\n/g, "\n").split("\n");
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  const total = lines.length;
+  const out: string[] = [];
+  let bytes = 0;
+  let capped = false;
+  const start = offset - 1;
+  for (let i = start; i < Math.min(total, start + limit); i++) {
+    const raw = lines[i] ?? "";
+    const line = raw.length > MAX_LINE_LENGTH ? raw.slice(0, MAX_LINE_LENGTH) + LINE_SUFFIX : raw;
+    const entry = `${i + 1}: ${line}`;
+    const size = encoder.encode(entry).length + 1;
+    if (bytes + size > MAX_READ_BYTES) {
+      capped = true;
+      break;
+    }
+    out.push(entry);
+    bytes += size;
+  }
+  const last = offset + out.length - 1;
+  let footer: string;
+  if (capped) footer = `(Output capped at 50 KB. Showing lines ${offset}-${last}. Use offset=${last + 1} to continue.)`;
+  else if (last < total) footer = `(Showing lines ${offset}-${last} of ${total}. Use offset=${last + 1} to continue.)`;
+  else footer = `(End of file - total ${total} lines)`;
+  return { body: out.join("\n"), footer, total, truncated: capped || last < total };
+}
+
+const parameters = z.object({
+  filePath: z.string().describe("The path of the file or directory to read (relative to the workspace root, or absolute inside it)"),
+  offset: z.number().int().describe("The line number to start reading from (1-indexed)").optional(),
+  limit: z.number().int().describe(`The maximum number of lines to read (defaults to ${DEFAULT_READ_LIMIT})`).optional(),
+});
+
+export const readTool = defineTool({
+  id: "read",
+  description: `Reads a file or directory from the workspace.
+
+- filePath may be relative to the workspace root or absolute inside it.
+- By default up to ${DEFAULT_READ_LIMIT} lines are returned from the start; use offset (1-indexed) and limit for long files.
+- Lines longer than ${MAX_LINE_LENGTH} characters are cut; the output is capped at 50 KB.
+- Each line is prefixed with its number as "N: ". Do not include these prefixes in edit strings.
+- A directory returns its entries, directories with a trailing "/".
+- Images and PDFs are returned as attachments. Other binary files cannot be read.
+- Read a file before editing or overwriting it.`,
+  parameters,
+  selfTruncating: true,
+  async execute(args, ctx) {
+    const sandbox = requireSandbox(ctx);
+    const { abs, rel } = workspacePath(sandbox, args.filePath);
+    const offset = args.offset ?? 1;
+    const limit = args.limit ?? DEFAULT_READ_LIMIT;
+    if (offset < 1) throw new Error("offset must be greater than or equal to 1");
+    if (limit < 1) throw new Error("limit must be greater than or equal to 1");
+    await ctx.ask({ permission: "read", patterns: [abs], always: ["*"], metadata: {} });
+
+    const stat = await sandbox.fs.stat(abs);
+    if (!stat) throw new Error(await notFoundMessage(sandbox.fs, abs));
+
+    if (stat.type === "directory") {
+      const entries = (await sandbox.fs.list(abs)).map((e) => (e.type === "directory" ? `${e.name}/` : e.name));
+      const start = offset - 1;
+      const page = entries.slice(start, start + limit);
+      const more = start + page.length < entries.length;
+      const footer = more
+        ? `(Showing ${page.length} of ${entries.length} entries. Use offset=${start + page.length + 1} to continue.)`
+        : `(${entries.length} entries)`;
+      const output = [`<path>${abs}</path>`, "<type>directory</type>", "<entries>", page.join("\n"), "", footer, "</entries>"].join("\n");
+      return { title: rel, output, metadata: { preview: page.slice(0, 20).join("\n"), truncated: more } };
+    }
+
+    const bytes = await sandbox.fs.readFile(abs);
+    const mime = MEDIA_TYPES[extname(abs)];
+    if (mime) {
+      const kind = mime === "application/pdf" ? "PDF" : "Image";
+      return {
+        title: rel,
+        output: `${kind} read successfully`,
+        metadata: { preview: `${kind} read successfully`, truncated: false },
+        attachments: [{ mime, filename: basename(abs), url: `data:${mime};base64,${base64(bytes)}` }],
+      };
+    }
+    if (looksBinary(abs, bytes)) throw new Error(`Cannot read binary file: ${abs}`);
+
+    const text = new TextDecoder().decode(bytes);
+    const lines = formatLines(text, offset, limit);
+    if (offset > lines.total && !(offset === 1 && lines.total === 0)) {
+      throw new Error(`Offset ${offset} is out of range for this file (${lines.total} lines)`);
+    }
+    await recordRead(ctx, abs, bytes);
+    const output = [`<path>${abs}</path>`, "<type>file</type>", "<content>", lines.body, "", lines.footer, "</content>"].join("\n");
+    return {
+      title: rel,
+      output,
+      metadata: { preview: lines.body.split("\n").slice(0, 20).join("\n"), truncated: lines.truncated },
+    };
+  },
+});
+
+/** "File not found", with up to 3 similarly named files of the same directory. */
+async function notFoundMessage(fs: SandboxFS, abs: string): Promise<string> {
+  const dir = dirname(abs);
+  const base = basename(abs).toLowerCase();
+  let suggestions: string[] = [];
+  try {
+    suggestions = (await fs.list(dir))
+      .filter((e) => {
+        const name = e.name.toLowerCase();
+        return name.includes(base) || base.includes(name) || stem(name) === stem(base);
+      })
+      .map((e) => joinPath(dir, e.name))
+      .slice(0, 3);
+  } catch {
+    // The directory is missing too.
+  }
+  if (!suggestions.length) return `File not found: ${abs}`;
+  return `File not found: ${abs}\n\nDid you mean one of these?\n${suggestions.join("\n")}`;
+}
+
+function stem(name: string): string {
+  const i = name.lastIndexOf(".");
+  return i > 0 ? name.slice(0, i) : name;
+}
