@@ -11,7 +11,9 @@ import { systemClock } from "../core/ports/clock";
 import type { LLM } from "../core/ports/llm";
 import { SessionService } from "../core/session/loop";
 import { modelConfig } from "../core/settings";
+import { workspaceTools } from "../core/tools/index";
 import { todoWriteTool } from "../core/tools/todo";
+import { SandboxService } from "./sandbox-service";
 import { webLocks } from "./locks";
 import { SettingsStore } from "./settings-store";
 
@@ -25,6 +27,7 @@ export interface AppServices {
   settings: SettingsStore;
   sessions: SessionService;
   llm: LLM;
+  sandbox: SandboxService;
 }
 
 export type BootResult = { ok: true; services: AppServices } | { ok: false; error: string };
@@ -62,6 +65,7 @@ export async function bootstrap(): Promise<BootResult> {
   const bus = new Bus();
   const permissions = new PermissionBroker(() => [DEFAULT_RULES]);
   const llm = routerLLM();
+  const sandbox = new SandboxService(() => settings.get().sandbox);
   const sessions = new SessionService({
     store,
     llm,
@@ -70,11 +74,12 @@ export async function bootstrap(): Promise<BootResult> {
     permissions,
     settings: settings.get,
     model: () => modelConfig(settings.get()),
-    tools: () => [todoWriteTool],
+    tools: () => [todoWriteTool, ...workspaceTools],
+    sandbox: (sessionID) => sandbox.sandboxFor(sessionID),
     locks: webLocks(),
     version: APP_VERSION,
   });
-  const services: AppServices = { db, store, bus, permissions, settings, sessions, llm };
+  const services: AppServices = { db, store, bus, permissions, settings, sessions, llm, sandbox };
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).
   Object.defineProperty(globalThis, "__tabcode", { value: services, configurable: true });
   return { ok: true, services };

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
 import { errorMessage } from "../core/errors";
+import { exportEverything, importFile } from "../app/session-actions";
+import { download } from "./components/workspace/workspace-io";
 import { useServices, useSettings } from "./hooks/services";
 import { useOnline } from "./hooks/use-online";
 import { useRoute } from "./hooks/use-route";
@@ -7,17 +9,20 @@ import { PermissionDialog } from "./components/permission-dialog";
 import { SessionView } from "./components/session-view";
 import { SettingsDialog } from "./components/settings-dialog";
 import { Sidebar } from "./components/sidebar";
+import { SharedView } from "./components/shared-view";
 import { Welcome } from "./components/welcome";
 
 interface Notice {
   id: number;
   text: string;
+  kind: "error" | "info";
 }
 
 /** The app shell: session list, the current session (from the URL), dialogs and notices. */
 export function App() {
   const services = useServices();
   const { sessions, bus, store } = services;
+
   const settings = useSettings();
   const [route, navigate] = useRoute();
   const online = useOnline();
@@ -29,8 +34,8 @@ export function App() {
     () => store.corrupt(),
   );
 
-  const notify = useCallback((text: string) => {
-    setNotices((n) => [...n.filter((x) => x.text !== text), { id: Date.now() + Math.random(), text }]);
+  const notify = useCallback((text: string, kind: Notice["kind"] = "error") => {
+    setNotices((n) => [...n.filter((x) => x.text !== text), { id: Date.now() + Math.random(), text, kind }]);
   }, []);
 
   useEffect(
@@ -40,6 +45,34 @@ export function App() {
       }),
     [bus, notify],
   );
+
+  const [dropping, setDropping] = useState(false);
+  const importFiles = useCallback(
+    async (files: File[]) => {
+      for (const f of files) {
+        const r = await importFile(services, new Uint8Array(await f.arrayBuffer()));
+        if (!r.ok) {
+          notify(`Could not import ${f.name}: ${r.error}`);
+          continue;
+        }
+        const { sessionIDs, copied, warnings } = r.value;
+        notify(`Imported ${sessionIDs.length} session${sessionIDs.length === 1 ? "" : "s"} from ${f.name}${copied ? ` (${copied} as a copy: the original is already here)` : ""}.${warnings.length ? ` Notes: ${warnings.slice(0, 3).join(" ")}` : ""}`, "info");
+        const first = sessionIDs[0];
+        if (first) navigate({ name: "session", sessionID: first });
+      }
+    },
+    [services, notify, navigate],
+  );
+  const exportAllSessions = async () => {
+    try {
+      const d = await exportEverything(services);
+      download(d.name, d.data, d.mime);
+    } catch (e) {
+      notify(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  const openSession = useCallback((id: string) => navigate({ name: "session", sessionID: id }), [navigate]);
 
   const newSession = async () => {
     try {
@@ -52,7 +85,25 @@ export function App() {
 
   const current = route.name === "session" ? route.sessionID : undefined;
   return (
-    <div className="app">
+    // biome-ignore lint/a11y/noStaticElementInteractions: dropping export files anywhere imports them; the Import button is the accessible path
+    <div
+      className="app"
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes("Files")) {
+          e.preventDefault();
+          setDropping(true);
+        }
+      }}
+      onDragLeave={(e) => {
+        if (e.relatedTarget === null) setDropping(false);
+      }}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDropping(false);
+        void importFiles([...e.dataTransfer.files]);
+      }}
+    >
+      {dropping && <div className="drop-overlay">Drop an exported session (.json or .zip) to import it</div>}
       <Sidebar
         currentID={current}
         onSelect={(id, messageID) => navigate({ name: "session", sessionID: id, messageID })}
@@ -61,6 +112,8 @@ export function App() {
           if (id === current) navigate({ name: "home" }, true);
         }}
         onError={notify}
+        onImport={(files) => void importFiles(files)}
+        onExportAll={() => void exportAllSessions()}
       />
       <main className="main">
         <div className="topbar">
@@ -83,11 +136,13 @@ export function App() {
             {corrupt.length} stored record{corrupt.length === 1 ? " is" : "s are"} damaged and {corrupt.length === 1 ? "was" : "were"} skipped; everything else works. Details are in the browser console.
           </div>
         )}
-        {current ? <SessionView key={current} sessionID={current} focusMessageID={route.name === "session" ? route.messageID : undefined} onError={notify} /> : <Welcome onNew={() => void newSession()} onSettings={() => setSettingsOpen(true)} />}
+        {route.name === "share" ? (
+          <SharedView data={route.data} onSaved={(id) => navigate({ name: "session", sessionID: id }, true)} />
+        ) : current ? <SessionView key={current} sessionID={current} focusMessageID={route.name === "session" ? route.messageID : undefined} onError={notify} onOpenSession={openSession} /> : <Welcome onNew={() => void newSession()} onSettings={() => setSettingsOpen(true)} />}
       </main>
       <div className="notices" aria-live="assertive">
         {notices.map((n) => (
-          <div key={n.id} className="notice" role="alert">
+          <div key={n.id} className={`notice ${n.kind}`} role={n.kind === "error" ? "alert" : "status"}>
             <span>{n.text}</span>
             <button type="button" className="icon" aria-label="Dismiss" onClick={() => setNotices((all) => all.filter((x) => x.id !== n.id))}>
               ✕

@@ -21,7 +21,9 @@ export function Composer({ sessionID, onError }: { sessionID: string; onError: (
 
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key === "Escape" && sessions.isBusy(sessionID)) {
+      // Esc in an open dialog or menu closes that, it does not stop the run.
+      const inOverlay = document.querySelector("dialog[open]") !== null || (e.target instanceof Element && e.target.closest('[role="menu"], .menu') !== null);
+      if (e.key === "Escape" && !e.defaultPrevented && !inOverlay && sessions.isBusy(sessionID)) {
         e.preventDefault();
         sessions.abort(sessionID);
       }

@@ -1,9 +1,12 @@
+import { useState } from "react";
 import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts, Session } from "../../core/schema";
 import { contextUsed } from "../../core/session/usage";
 import { modelConfig } from "../../core/settings";
 import { formatCost, formatTokens } from "../format";
 import { useSettings } from "../hooks/services";
+import { ExportMenu } from "./export-menu";
+import { ShareDialog } from "./share-dialog";
 
 function lastUsage(messages: MessageWithParts[]) {
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -20,7 +23,8 @@ function statusText(s: SessionStatus): string {
 }
 
 /** Title, live status, context fill, token totals and cost of a session. */
-export function SessionHeader({ session, messages, status }: { session: Session; messages: MessageWithParts[]; status: SessionStatus }) {
+export function SessionHeader({ session, messages, status, onError }: { session: Session; messages: MessageWithParts[]; status: SessionStatus; onError: (m: string) => void }) {
+  const [sharing, setSharing] = useState(false);
   const settings = useSettings();
   const model = modelConfig(settings);
   const usage = lastUsage(messages);
@@ -34,7 +38,19 @@ export function SessionHeader({ session, messages, status }: { session: Session;
         <span className={`status status-${status.type}`} role="status" aria-live="polite">
           {statusText(status)}
         </span>
+        <div className="header-actions">
+          <ExportMenu sessionID={session.id} onError={onError} />
+          <button type="button" onClick={() => setSharing(true)}>
+            Share
+          </button>
+        </div>
       </div>
+      {session.fork && (
+        <p className="fork-origin">
+          Forked from <a href={`#/s/${session.fork.sessionID}/m/${session.fork.messageID}`}>the original session</a>
+        </p>
+      )}
+      {sharing && <ShareDialog sessionID={session.id} onClose={() => setSharing(false)} />}
       <div className="meters">
         <span className="model-name" title="Model">
           {model.provider === "demo" ? "Demo model" : model.modelID}

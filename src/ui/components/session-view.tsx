@@ -1,22 +1,62 @@
 import { useLiveQuery } from "dexie-react-hooks";
-import { useEffect } from "react";
+import { useEffect, useMemo } from "react";
+import { fork, revert, unrevert } from "../../app/session-actions";
+import type { MessageWithParts } from "../../core/schema";
+import { applyRevert } from "../../core/session/history";
+import { MessageActionsContext, type MessageActions } from "../hooks/message-actions";
 import { useServices, useSessionStatus } from "../hooks/services";
 import { useMessages } from "../hooks/use-messages";
 import { Composer } from "./composer";
 import { MessageList } from "./message-list";
 import { SessionHeader } from "./session-header";
 import { TodoPanel } from "./todo-panel";
+import { WorkspacePanel } from "./workspace/workspace-panel";
 
-/** One session: header with usage, messages, todo list and the composer. */
-export function SessionView({ sessionID, focusMessageID, onError }: { sessionID: string; focusMessageID?: string; onError: (m: string) => void }) {
-  const { store, sessions } = useServices();
+/** Changes whenever a tool finishes or the run ends, so the file tree re-reads the workspace. */
+function workspaceVersion(messages: MessageWithParts[], status: string, revertID: string | undefined): number {
+  let n = (status === "idle" ? 0 : 1) + (revertID ? 7 : 0);
+  for (const m of messages) for (const p of m.parts) if (p.type === "tool" && (p.state.status === "completed" || p.state.status === "error")) n += 2;
+  return n;
+}
+
+interface Props {
+  sessionID: string;
+  focusMessageID?: string;
+  onError: (m: string) => void;
+  onOpenSession: (id: string) => void;
+}
+
+/** One session: header with usage, messages, todo list, files and the composer. */
+export function SessionView({ sessionID, focusMessageID, onError, onOpenSession }: Props) {
+  const app = useServices();
+  const { store, sessions } = app;
   const session = useLiveQuery(() => store.getSession(sessionID).then((s) => s ?? null), [store, sessionID]);
-  const messages = useMessages(sessionID);
+  const all = useMessages(sessionID);
   const status = useSessionStatus(sessionID);
+  const busy = status.type !== "idle";
+  const revertID = session?.revert?.messageID;
+  const messages = useMemo(() => (all ? applyRevert(all, revertID) : undefined), [all, revertID]);
+  const hidden = (all?.length ?? 0) - (messages?.length ?? 0);
 
   useEffect(() => {
     sessions.repair(sessionID).catch(() => undefined);
   }, [sessions, sessionID]);
+
+  const actions = useMemo<MessageActions>(
+    () => ({
+      busy,
+      fork: (messageID) => {
+        fork(app, sessionID, messageID).then(
+          (s) => onOpenSession(s.id),
+          (e: unknown) => onError(`Could not fork: ${e instanceof Error ? e.message : String(e)}`),
+        );
+      },
+      revert: (messageID) => {
+        revert(app, sessionID, messageID).catch((e: unknown) => onError(`Could not revert: ${e instanceof Error ? e.message : String(e)}`));
+      },
+    }),
+    [app, sessionID, busy, onError, onOpenSession],
+  );
 
   if (session === undefined || messages === undefined) return <div className="loading" aria-busy="true">Loading session…</div>;
   if (session === null)
@@ -27,20 +67,35 @@ export function SessionView({ sessionID, focusMessageID, onError }: { sessionID:
       </div>
     );
   return (
-    <div className="session-view">
-      <SessionHeader session={session} messages={messages} status={status} />
-      <div className="session-body">
-        {messages.length === 0 ? (
-          <div className="empty-state small">
-            <h2>Start the conversation</h2>
-            <p>Describe a task below. The agent streams its answer, calls tools and shows every step here.</p>
+    <MessageActionsContext.Provider value={actions}>
+      <div className="session-view">
+        <SessionHeader session={session} messages={messages} status={status} onError={onError} />
+        {revertID && (
+          <div className="banner revert" role="status">
+            <span>
+              {hidden} message{hidden === 1 ? "" : "s"} reverted and files restored. Sending a new message makes this permanent.
+            </span>
+            <button type="button" disabled={busy} onClick={() => unrevert(app, sessionID).catch((e: unknown) => onError(`Could not unrevert: ${e instanceof Error ? e.message : String(e)}`))}>
+              Unrevert
+            </button>
           </div>
-        ) : (
-          <MessageList messages={messages} focusMessageID={focusMessageID} />
         )}
-        <TodoPanel messages={messages} />
+        <div className="session-body">
+          {messages.length === 0 ? (
+            <div className="empty-state small">
+              <h2>Start the conversation</h2>
+              <p>Describe a task below. The agent streams its answer, calls tools and shows every step here.</p>
+            </div>
+          ) : (
+            <MessageList messages={messages} focusMessageID={focusMessageID} />
+          )}
+          <div className="side-column">
+            <TodoPanel messages={messages} />
+            <WorkspacePanel sessionID={sessionID} version={workspaceVersion(messages, status.type, revertID)} onError={onError} />
+          </div>
+        </div>
+        <Composer sessionID={sessionID} onError={onError} />
       </div>
-      <Composer sessionID={sessionID} onError={onError} />
-    </div>
+    </MessageActionsContext.Provider>
   );
 }

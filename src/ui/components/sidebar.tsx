@@ -7,6 +7,8 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { SearchBox } from "./search-box";
 
 interface Props {
+  onImport: (files: File[]) => void;
+  onExportAll: () => void;
   currentID: string | undefined;
   onSelect: (id: string, messageID?: string) => void;
   onNew: () => void;
@@ -89,8 +91,8 @@ function SessionItem({ session, current, busy, onSelect, onDelete, onError }: { 
 }
 
 /** The session list: a navigation landmark named "Sessions". */
-export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError }: Props) {
-  const { store, sessions } = useServices();
+export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onImport, onExportAll }: Props) {
+  const { store, sessions, sandbox } = useServices();
   const [showArchived, setShowArchived] = useState(false);
   const list = useLiveQuery(() => store.listSessions({ archived: showArchived }), [store, showArchived]);
   const statuses = useAllStatuses();
@@ -101,6 +103,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError }: Prop
     try {
       sessions.abort(s.id);
       await store.deleteSession(s.id);
+      await sandbox.deleteWorkspace(s.id).catch(() => undefined);
       onDeleted(s.id);
     } catch (e) {
       onError(e instanceof Error ? e.message : String(e));
@@ -131,6 +134,24 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError }: Prop
           <SessionItem key={s.id} session={s} current={s.id === currentID} busy={statuses.has(s.id)} onSelect={() => onSelect(s.id)} onDelete={() => setConfirm(s)} onError={onError} />
         ))}
       </ul>
+      <div className="sidebar-footer">
+        <label className="button-like">
+          Import
+          <input
+            type="file"
+            className="visually-hidden"
+            accept=".json,.zip,application/json,application/zip"
+            multiple
+            onChange={(e) => {
+              onImport([...(e.target.files ?? [])]);
+              e.target.value = "";
+            }}
+          />
+        </label>
+        <button type="button" onClick={onExportAll}>
+          Export all
+        </button>
+      </div>
       {confirm && (
         <ConfirmDialog
           title="Delete this session?"

@@ -1,9 +1,10 @@
 import { useCallback, useSyncExternalStore } from "react";
 
 /** Routes live in the hash: `#/s/<sessionID>`; back/forward work through the browser history. */
-export type Route = { name: "home" } | { name: "session"; sessionID: string; messageID?: string };
+export type Route = { name: "home" } | { name: "session"; sessionID: string; messageID?: string } | { name: "share"; data: string };
 
 export function parseRoute(hash: string): Route {
+  if (hash.startsWith("#/share/")) return { name: "share", data: hash.slice("#/share/".length) };
   const m = /^#\/s\/([A-Za-z0-9_]+)(?:\/m\/([A-Za-z0-9_]+))?/.exec(hash);
   if (!m?.[1]) return { name: "home" };
   return m[2] ? { name: "session", sessionID: m[1], messageID: m[2] } : { name: "session", sessionID: m[1] };
@@ -17,7 +18,7 @@ function subscribe(l: () => void): () => void {
 export function useRoute(): [Route, (r: Route, replace?: boolean) => void] {
   const hash = useSyncExternalStore(subscribe, () => window.location.hash);
   const navigate = useCallback((r: Route, replace = false) => {
-    const target = r.name === "session" ? `#/s/${r.sessionID}${r.messageID ? `/m/${r.messageID}` : ""}` : "#/";
+    const target = r.name === "session" ? `#/s/${r.sessionID}${r.messageID ? `/m/${r.messageID}` : ""}` : r.name === "share" ? `#/share/${r.data}` : "#/";
     if (window.location.hash === target) return;
     if (replace) {
       history.replaceState(null, "", target);

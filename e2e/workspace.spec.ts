@@ -1,0 +1,93 @@
+import { configure, newSession, openApp, send, storedMessages, waitIdle } from "./app";
+import { expect, test } from "./fixtures";
+
+async function openFile(page: import("@playwright/test").Page, name: string) {
+  await page.getByRole("region", { name: "Workspace" }).getByRole("button", { name, exact: true }).click();
+  const viewer = page.getByRole("dialog", { name: `File ${name}` });
+  await expect(viewer).toBeVisible();
+  return viewer;
+}
+
+test("the model reads, edits and runs commands on real files; the tree shows it; reload keeps it; revert and unrevert", async ({ page, mock }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  const ws = page.getByRole("region", { name: "Workspace" });
+
+  // WebContainer cannot boot here (no network): the local sandbox is used and the reason is shown.
+  await expect(ws.getByRole("status")).toContainText(/Local sandbox — WebContainer unavailable: .+/);
+
+  await ws.getByLabel("Upload files").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello world\nsecond line\n") });
+  await expect(ws.getByRole("button", { name: "notes.txt", exact: true })).toBeVisible();
+
+  mock.setScript([
+    { toolCalls: [{ name: "read", args: { filePath: "/workspace/notes.txt" } }] },
+    { toolCalls: [{ name: "edit", args: { filePath: "/workspace/notes.txt", oldString: "hello world", newString: "hello tabcode" } }] },
+    { toolCalls: [{ name: "bash", args: { command: "ls && grep -n hello notes.txt | wc -l && echo made > made.txt", description: "list, count, create" } }] },
+    { text: "Edited notes.txt and created made.txt." },
+  ]);
+  await send(page, "Change the greeting");
+  await expect(page.getByRole("article").filter({ hasText: "Edited notes.txt and created made.txt." })).toBeVisible();
+  await waitIdle(page, id);
+
+  // Tool cards: read, edit (with a diff), bash (with its output).
+  await expect(page.getByRole("region", { name: "Tool read: done" })).toBeVisible();
+  const edit = page.getByRole("region", { name: "Tool edit: done" });
+  await edit.getByRole("button").first().click();
+  await expect(edit.locator(".diff")).toContainText("+hello tabcode");
+  const bash = page.getByRole("region", { name: "Tool bash: done" });
+  await bash.getByRole("button").first().click();
+  await expect(bash).toContainText("notes.txt");
+  const req = mock.modelRequests()[3];
+  expect(req?.rawBody).toMatch(/notes\.txt.*\\n1\\n/s);
+
+  // The tree shows the change.
+  await expect(ws.getByRole("button", { name: "made.txt", exact: true })).toBeVisible();
+  let viewer = await openFile(page, "notes.txt");
+  await expect(viewer).toContainText("hello tabcode");
+  await viewer.getByRole("button", { name: "Close" }).click();
+
+  // A patch part lists both files, including the one bash made.
+  const stored = await storedMessages(page, id);
+  expect(stored.flatMap((m) => m.parts).filter((p) => p.type === "patch")).toHaveLength(2);
+
+  // Reload keeps the workspace.
+  await page.reload();
+  viewer = await openFile(page, "notes.txt");
+  await expect(viewer).toContainText("hello tabcode");
+  await viewer.getByRole("button", { name: "Close" }).click();
+
+  // Revert the turn: files restored, messages hidden.
+  await page.getByRole("article", { name: "Your message" }).hover();
+  await page.getByRole("button", { name: "Revert this turn" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "reverted" })).toBeVisible();
+  await expect(page.getByRole("article")).toHaveCount(0);
+  await expect(ws.getByRole("button", { name: "made.txt", exact: true })).toHaveCount(0);
+  viewer = await openFile(page, "notes.txt");
+  await expect(viewer).toContainText("hello world");
+  await viewer.getByRole("button", { name: "Close" }).click();
+
+  // Unrevert brings both back.
+  await page.getByRole("button", { name: "Unrevert" }).click();
+  await expect(page.getByRole("article").filter({ hasText: "Edited notes.txt" })).toBeVisible();
+  await expect(ws.getByRole("button", { name: "made.txt", exact: true })).toBeVisible();
+  viewer = await openFile(page, "notes.txt");
+  await expect(viewer).toContainText("hello tabcode");
+});
+
+test("a runaway command is stopped by the sandbox's limits and the page stays responsive", async ({ page, mock }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  mock.setScript([{ toolCalls: [{ name: "bash", args: { command: "while true; do :; done", description: "spin forever" } }] }, { text: "The loop was stopped." }]);
+  await send(page, "spin");
+  // The UI keeps answering while the worker spins.
+  await page.getByRole("button", { name: "Settings" }).click();
+  await expect(page.getByRole("dialog", { name: "Settings" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("article").filter({ hasText: "The loop was stopped." })).toBeVisible({ timeout: 20_000 });
+  await waitIdle(page, id);
+  const bash = page.getByRole("region", { name: /Tool bash/ });
+  await bash.getByRole("button").first().click();
+  await expect(bash).toContainText(/limit|exit code 12[46]|stopped|timed out/i);
+});

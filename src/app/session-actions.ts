@@ -1,0 +1,108 @@
+/**
+ * User actions on whole sessions that span the store, the sandbox and the
+ * export module: fork, revert/unrevert, export, share, import. UI components
+ * call these; they return values (or throw for bugs), never touch React.
+ */
+import { exportAllZip, exportFileName, exportSession, importBundle, parseImportBytes, serializeExport, sessionHtml, sessionMarkdown, shareLink, stripForShare, ZIP_FILE_NAME } from "../core/export";
+import { forkSession } from "../core/session/fork";
+import { revertSession, snapshotAfter, unrevertSession } from "../core/session/revert";
+import type { Session } from "../core/schema";
+import { allFiles } from "../core/workspace/files";
+import type { AppServices } from "./bootstrap";
+
+export type ExportKind = "json" | "json-files" | "markdown" | "html";
+
+export interface Download {
+  name: string;
+  data: string | Uint8Array;
+  mime: string;
+}
+
+async function workspaceFiles(app: AppServices, sessionID: string): Promise<Record<string, Uint8Array>> {
+  return Object.fromEntries(await allFiles(await app.sandbox.sandboxFor(sessionID)));
+}
+
+export async function exportOne(app: AppServices, sessionID: string, kind: ExportKind): Promise<Download> {
+  await app.store.flush();
+  const workspace = kind === "json-files" ? await workspaceFiles(app, sessionID) : undefined;
+  const file = await exportSession(app.store, sessionID, workspace ? { workspace } : {});
+  if (!file) throw new Error("This session no longer exists.");
+  const view = { info: file.info, messages: file.messages };
+  switch (kind) {
+    case "json":
+    case "json-files":
+      return { name: exportFileName(file.info, "json"), data: serializeExport(file), mime: "application/json" };
+    case "markdown":
+      return { name: exportFileName(file.info, "md"), data: sessionMarkdown(view, { thinking: true, toolDetails: true, assistantMetadata: true }), mime: "text/markdown" };
+    case "html":
+      return { name: exportFileName(file.info, "html"), data: sessionHtml(view, { thinking: true }), mime: "text/html" };
+  }
+}
+
+export async function exportEverything(app: AppServices): Promise<Download> {
+  await app.store.flush();
+  return { name: ZIP_FILE_NAME, data: await exportAllZip(app.store), mime: "application/zip" };
+}
+
+export type ShareResult = { ok: true; url: string } | { ok: false; size: number };
+
+/** A link that carries the session in its fragment, or `ok:false` when it would be too long. */
+export async function share(app: AppServices, sessionID: string, origin: string): Promise<ShareResult> {
+  await app.store.flush();
+  const file = await exportSession(app.store, sessionID);
+  if (!file) throw new Error("This session no longer exists.");
+  const r = shareLink(origin, stripForShare(file));
+  return r.ok ? { ok: true, url: r.url } : { ok: false, size: r.size };
+}
+
+export interface ImportOutcome {
+  sessionIDs: string[];
+  copied: number;
+  warnings: string[];
+}
+
+/** Validates, then writes in one transaction; workspace files carried by the file are restored. */
+export async function importFile(app: AppServices, bytes: Uint8Array): Promise<{ ok: true; value: ImportOutcome } | { ok: false; error: string }> {
+  const parsed = parseImportBytes(bytes);
+  if (!parsed.ok) return parsed;
+  const written = await importBundle(app.store, parsed.value);
+  if (!written.ok) return written;
+  const warnings = [...parsed.value.warnings];
+  for (const [i, s] of parsed.value.sessions.entries()) {
+    const id = written.value.sessionIDs[i];
+    if (!id || !s.workspace) continue;
+    try {
+      const files: Record<string, string | Uint8Array> = {};
+      for (const [path, f] of Object.entries(s.workspace)) files[path] = f.encoding === "utf8" ? f.data : Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0));
+      await app.sandbox.seedWorkspace(id, files);
+    } catch (e) {
+      warnings.push(`The files of "${s.info.title}" could not be restored: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return { ok: true, value: { sessionIDs: written.value.sessionIDs, copied: written.value.copied.length, warnings } };
+}
+
+/** Forks at a message (kept), with the workspace as it was right after that message. */
+export async function fork(app: AppServices, sessionID: string, messageID: string): Promise<Session> {
+  app.sessions.assertIdle(sessionID);
+  const session = await forkSession(app.store, { sessionID, messageID, include: "through" }, Date.now());
+  try {
+    const msgs = await app.store.messages(sessionID);
+    await app.sandbox.copyWorkspace(sessionID, session.id, snapshotAfter(msgs, messageID));
+  } catch (e) {
+    console.warn("tabcode: the fork's files could not be copied", e);
+  }
+  return session;
+}
+
+export async function revert(app: AppServices, sessionID: string, messageID: string): Promise<void> {
+  app.sessions.assertIdle(sessionID);
+  const sandbox = await app.sandbox.sandboxFor(sessionID).catch(() => undefined);
+  await revertSession(app.store, sandbox, sessionID, messageID);
+}
+
+export async function unrevert(app: AppServices, sessionID: string): Promise<void> {
+  app.sessions.assertIdle(sessionID);
+  const sandbox = await app.sandbox.sandboxFor(sessionID).catch(() => undefined);
+  await unrevertSession(app.store, sandbox, sessionID);
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { createLocalSandboxForTests } from "../../adapters/sandbox/local/testing";
+import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
+import { MemoryStore } from "../../testing/memory-store";
+import { Bus } from "../bus";
+import { PermissionBroker } from "../permission/broker";
+import { DEFAULT_RULES } from "../permission/evaluate";
+import { systemClock } from "../ports/clock";
+import { defaultSettings, modelConfig } from "../settings";
+import { workspaceTools } from "../tools/index";
+import { SessionService } from "./loop";
+import { revertSession, snapshotAfter, unrevertSession } from "./revert";
+
+async function setup(llm: FakeLLM) {
+  const store = new MemoryStore();
+  const sandbox = await createLocalSandboxForTests({ files: { "app.txt": "version one\n" } });
+  const settings = { ...defaultSettings(), provider: "openai-compatible" as const, modelID: "gpt-4o-mini" };
+  const service = new SessionService({
+    store,
+    llm,
+    clock: systemClock,
+    bus: new Bus(),
+    permissions: new PermissionBroker(() => [DEFAULT_RULES]),
+    settings: () => settings,
+    model: () => modelConfig(settings),
+    tools: () => workspaceTools,
+    sandbox: async () => sandbox,
+    version: "t",
+  });
+  return { store, sandbox, service };
+}
+
+describe("revert and unrevert", () => {
+  it("restores files changed by edit and by bash, hides the turn, and unrevert brings both back", async () => {
+    const llm = new FakeLLM([
+      toolTurn([{ tool: "read", input: { filePath: "/workspace/app.txt" } }]),
+      toolTurn([{ tool: "edit", input: { filePath: "/workspace/app.txt", oldString: "version one", newString: "version two" } }]),
+      toolTurn([{ tool: "bash", input: { command: "echo made by bash > new.txt", description: "create a file" } }]),
+      textTurn("done"),
+    ]);
+    const { store, sandbox, service } = await setup(llm);
+    const s = await service.createSession();
+    const user = await service.prompt(s.id, { text: "change it" });
+    await service.ensureRunning(s.id);
+    expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("version two\n");
+    expect(await sandbox.fs.readText("/workspace/new.txt")).toBe("made by bash\n");
+    const msgs = await store.messages(s.id);
+    const patched = msgs.flatMap((m) => m.parts).filter((p) => p.type === "patch");
+    expect(patched.flatMap((p) => (p.type === "patch" ? p.files : [])).sort()).toEqual(["app.txt", "new.txt"]);
+
+    // Reverting from an assistant message resolves to its user message: the whole turn.
+    const assistant = msgs.find((m) => m.info.role === "assistant");
+    const reverted = await revertSession(store, sandbox, s.id, assistant?.info.id ?? "");
+    expect(reverted?.revert?.messageID).toBe(user.id);
+    expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("version one\n");
+    expect(await sandbox.fs.exists("/workspace/new.txt")).toBe(false);
+
+    await unrevertSession(store, sandbox, s.id);
+    expect((await store.getSession(s.id))?.revert).toBeUndefined();
+    expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("version two\n");
+    expect(await sandbox.fs.readText("/workspace/new.txt")).toBe("made by bash\n");
+  });
+
+  it("the next prompt commits a revert: hidden messages are deleted", async () => {
+    const llm = new FakeLLM([textTurn("first"), textTurn("second")]);
+    const { store, service, sandbox } = await setup(llm);
+    const s = await service.createSession();
+    const u = await service.prompt(s.id, { text: "one" });
+    await service.ensureRunning(s.id);
+    await revertSession(store, sandbox, s.id, u.id);
+    await service.prompt(s.id, { text: "two" });
+    await service.ensureRunning(s.id);
+    const msgs = await store.messages(s.id);
+    expect(msgs.map((m) => m.info.role)).toEqual(["user", "assistant"]);
+    expect(msgs[0]?.parts.some((p) => p.type === "text" && p.text === "two")).toBe(true);
+    expect((await store.getSession(s.id))?.revert).toBeUndefined();
+  });
+
+  it("finds the workspace snapshot right after a message", async () => {
+    const llm = new FakeLLM([toolTurn([{ tool: "bash", input: { command: "echo x > a.txt", description: "write a" } }]), textTurn("ok")]);
+    const { store, service } = await setup(llm);
+    const s = await service.createSession();
+    const u = await service.prompt(s.id, { text: "go" });
+    await service.ensureRunning(s.id);
+    const msgs = await store.messages(s.id);
+    const firstStep = msgs[1]?.parts.find((p) => p.type === "step-start");
+    expect(snapshotAfter(msgs, u.id)).toBe(firstStep?.type === "step-start" ? firstStep.snapshot : "missing");
+    expect(snapshotAfter(msgs, msgs.at(-1)?.info.id ?? "")).toBeUndefined();
+  });
+});

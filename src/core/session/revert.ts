@@ -1,0 +1,69 @@
+import type { Sandbox } from "../ports/sandbox";
+import type { Store } from "../ports/store";
+import type { MessageWithParts, PatchPart, Session } from "../schema";
+
+/** The user message a revert of `messageID` starts at: the message itself, or the user message before it. */
+export function revertPoint(msgs: MessageWithParts[], messageID: string): string | undefined {
+  let lastUser: string | undefined;
+  for (const m of msgs) {
+    if (m.info.role === "user") lastUser = m.info.id;
+    if (m.info.id === messageID) return lastUser;
+  }
+  return undefined;
+}
+
+/** Patch parts of every step at or after `fromID`, oldest first. */
+export function patchesFrom(msgs: MessageWithParts[], fromID: string): PatchPart[] {
+  return msgs.filter((m) => m.info.id >= fromID).flatMap((m) => m.parts.filter((p): p is PatchPart => p.type === "patch"));
+}
+
+/**
+ * Soft revert (spec §4.2): the turn of `messageID` and everything after it are
+ * hidden, and the files those steps changed (edits and shell effects alike,
+ * from the per-step patches) go back to how they were before. The current
+ * files are snapshotted first, so `unrevert` can bring them back. Messages are
+ * deleted only when the next prompt commits the revert.
+ */
+export async function revertSession(store: Store, sandbox: Sandbox | undefined, sessionID: string, messageID: string): Promise<Session | undefined> {
+  const session = await store.getSession(sessionID);
+  if (!session) return undefined;
+  const msgs = await store.messages(sessionID);
+  const visible = session.revert ? msgs.filter((m) => m.info.id < (session.revert?.messageID ?? "")) : msgs;
+  const point = revertPoint(visible, messageID);
+  if (!point) return session;
+  let snapshot = session.revert?.snapshot;
+  if (sandbox) {
+    snapshot ??= await sandbox.snapshot();
+    const patches = patchesFrom(msgs, point).reverse();
+    for (const patch of patches) {
+      for (const file of patch.files) {
+        const before = await sandbox.readAt(patch.hash, file);
+        const abs = `${sandbox.root}/${file}`;
+        if (before === undefined) await sandbox.fs.rm(abs);
+        else await sandbox.fs.writeFile(abs, before);
+      }
+    }
+  }
+  return store.updateSession(sessionID, (s) => ({ ...s, revert: { messageID: point, ...(snapshot ? { snapshot } : {}) } }));
+}
+
+/** Undoes a soft revert: the files come back as they were, and so do the hidden messages. */
+export async function unrevertSession(store: Store, sandbox: Sandbox | undefined, sessionID: string): Promise<Session | undefined> {
+  const session = await store.getSession(sessionID);
+  if (!session?.revert) return session;
+  if (sandbox && session.revert.snapshot) await sandbox.restore(session.revert.snapshot);
+  return store.updateSession(sessionID, (s) => ({ ...s, revert: undefined }));
+}
+
+/**
+ * The snapshot of the workspace right after `messageID`: the pre-step snapshot
+ * of the first later step, or undefined when nothing ran after it (then the
+ * current files are that state).
+ */
+export function snapshotAfter(msgs: MessageWithParts[], messageID: string): string | undefined {
+  for (const m of msgs) {
+    if (m.info.id <= messageID) continue;
+    for (const p of m.parts) if (p.type === "step-start" && p.snapshot) return p.snapshot;
+  }
+  return undefined;
+}

@@ -1,0 +1,106 @@
+import { type DragEvent, useEffect, useRef, useState } from "react";
+import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
+import { useSandbox, useSandboxStatus } from "../../hooks/use-sandbox";
+import { FileViewer } from "./file-viewer";
+import { FileTree } from "./file-tree";
+import { workspaceZip } from "../../../core/workspace/files";
+import { download, droppedFiles, uploadPath } from "./workspace-io";
+
+function SandboxLine() {
+  const s = useSandboxStatus();
+  const text =
+    s.state === "ready" ? `${s.kind === "webcontainer" ? "WebContainer" : "Local sandbox"} — ${s.reason}` : s.state === "failed" ? `Sandbox unavailable: ${s.reason}` : "Sandbox: starting…";
+  return (
+    <p className="sandbox-line" role="status" title={s.state === "ready" ? s.licenceNote : undefined}>
+      {text}
+    </p>
+  );
+}
+
+/** The session's files: tree, viewer, upload (files, folders, drag and drop) and zip download. */
+export function WorkspacePanel({ sessionID, version, onError }: { sessionID: string; version: number; onError: (m: string) => void }) {
+  const { sandbox, error } = useSandbox(sessionID);
+  const [bump, setBump] = useState(0);
+  const [viewing, setViewing] = useState<FileEntry | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const folderInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    folderInput.current?.setAttribute("webkitdirectory", "");
+  }, []);
+
+  const write = async (sb: Sandbox, files: [string, File][]) => {
+    let skipped = 0;
+    for (const [name, file] of files) {
+      const rel = uploadPath(name);
+      if (!rel) {
+        skipped++;
+        continue;
+      }
+      await sb.fs.writeFile(`${sb.root}/${rel}`, new Uint8Array(await file.arrayBuffer()));
+    }
+    if (skipped) onError(`${skipped} file${skipped === 1 ? " was" : "s were"} skipped: unsafe path.`);
+    setBump((b) => b + 1);
+  };
+  const upload = (list: FileList | null) => {
+    if (!sandbox || !list) return;
+    const files: [string, File][] = [...list].map((f) => [f.webkitRelativePath || f.name, f]);
+    write(sandbox, files).catch((e: unknown) => onError(`Upload failed: ${e instanceof Error ? e.message : String(e)}`));
+  };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    e.stopPropagation();
+    setDragging(false);
+    if (!sandbox) return;
+    droppedFiles(e.dataTransfer.items)
+      .then((files) => write(sandbox, files))
+      .catch((err: unknown) => onError(`Upload failed: ${err instanceof Error ? err.message : String(err)}`));
+  };
+  const zip = async () => {
+    if (!sandbox) return;
+    try {
+      download(`workspace-${sessionID.slice(4, 16)}.zip`, await workspaceZip(sandbox), "application/zip");
+    } catch (e) {
+      onError(`Could not build the zip: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  return (
+    <section
+      className={`workspace-panel${dragging ? " dragging" : ""}`}
+      aria-label="Workspace"
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes("Files")) {
+          e.preventDefault();
+          e.stopPropagation();
+          setDragging(true);
+        }
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      <h2>Files</h2>
+      <SandboxLine />
+      {error && <p className="error-text">The workspace could not be opened: {error}</p>}
+      {sandbox && (
+        <>
+          <div className="workspace-actions">
+            <label className="button-like">
+              Upload files
+              <input type="file" multiple className="visually-hidden" onChange={(e) => upload(e.target.files)} />
+            </label>
+            <label className="button-like">
+              Upload folder
+              <input ref={folderInput} type="file" multiple className="visually-hidden" onChange={(e) => upload(e.target.files)} />
+            </label>
+            <button type="button" onClick={() => void zip()}>
+              Download zip
+            </button>
+          </div>
+          <FileTree sandbox={sandbox} version={version + bump} onOpen={setViewing} />
+          {viewing && <FileViewer sandbox={sandbox} entry={viewing} onClose={() => setViewing(null)} />}
+        </>
+      )}
+    </section>
+  );
+}
