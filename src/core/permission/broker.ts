@@ -1,7 +1,7 @@
 import { ascendingId } from "../ids";
 import type { PermissionRule, Ruleset } from "../schema";
 import { PermissionRefused, type PermissionAsk } from "../tools/tool";
-import { decidingRule } from "./evaluate";
+import { decideAsk } from "./evaluate";
 
 export type PermissionReply = { type: "once" } | { type: "always" } | { type: "reject"; feedback?: string };
 
@@ -62,36 +62,79 @@ export class PermissionBroker {
     for (const l of this.listeners) l();
   }
 
-  /** Resolves when every pattern is allowed; rejects with PermissionRefused otherwise. */
+  /**
+   * Resolves when every pattern is allowed; rejects with PermissionRefused otherwise.
+   * Configured rules come from `rules(sessionID)`; "always" approvals never beat a configured deny.
+   */
   async ask(sessionID: string, req: PermissionAsk & { title: string; callID?: string }): Promise<void> {
-    const rulesets = [...this.rules(sessionID), this.approved.get(sessionID) ?? []];
-    const asking: string[] = [];
-    for (const pattern of req.patterns) {
-      const rule = decidingRule(req.permission, pattern, ...rulesets);
-      const action = rule?.action ?? "ask";
-      if (action === "deny") {
-        this.record({ sessionID, permission: req.permission, pattern, action: "deny", rule });
-        throw new PermissionRefused(
-          `A permission rule forbids this call (${req.permission} "${pattern}" is denied by the rule "${rule?.pattern ?? "*"}"). Do not retry it; choose another approach or ask the user.`,
-          false,
-        );
-      }
-      if (action === "allow") this.record({ sessionID, permission: req.permission, pattern, action: "allow", rule });
-      else asking.push(pattern);
+    const decision = decideAsk(req, this.rules(sessionID), this.approved.get(sessionID));
+    if (decision.denied) {
+      const { pattern, rule } = decision.denied;
+      this.record({ sessionID, permission: req.permission, pattern, action: "deny", rule });
+      throw new PermissionRefused(
+        `A permission rule forbids this call (${req.permission} "${pattern}" is denied by the rule "${rule?.pattern ?? "*"}"). Do not retry it; choose another approach or ask the user.`,
+        false,
+      );
     }
-    if (asking.length === 0) return;
-    const request: PendingPermission = { ...req, patterns: asking, id: ascendingId("per"), sessionID };
+    for (const v of decision.verdicts)
+      if (v.action === "allow" && !decision.asking.includes(v.pattern))
+        this.record({ sessionID, permission: req.permission, pattern: v.pattern, action: "allow", rule: v.rule });
+    if (decision.action === "allow") return;
+    const request: PendingPermission = { ...req, patterns: decision.asking, id: ascendingId("per"), sessionID };
     await new Promise<void>((resolve, reject) => {
       this.waiters.push({ request, resolve, reject });
       this.changed();
     });
   }
 
+  /**
+   * Answers a pending question. `always` stores the request's `always` patterns
+   * as approvals and resolves other pending questions of the session they now
+   * cover; `reject` also rejects the session's other pending questions.
+   */
   reply(id: string, reply: PermissionReply, now = Date.now()): void {
     const w = this.waiters.find((x) => x.request.id === id);
     if (!w) return;
     const { request } = w;
     this.waiters = this.waiters.filter((x) => x !== w);
+    this.recordReply(request, reply, now);
+    if (reply.type === "reject") {
+      const error = () =>
+        reply.feedback
+          ? new PermissionRefused(`The user rejected this call with feedback: ${reply.feedback}`, false)
+          : new PermissionRefused("The user rejected this call.", true);
+      w.reject(error());
+      const others = this.waiters.filter((x) => x.request.sessionID === request.sessionID);
+      this.waiters = this.waiters.filter((x) => x.request.sessionID !== request.sessionID);
+      for (const o of others) {
+        this.recordReply(o.request, reply, now);
+        o.reject(error());
+      }
+    } else {
+      if (reply.type === "always") this.approve(request);
+      w.resolve();
+    }
+    this.changed();
+  }
+
+  /** Adds "always" approvals, then releases the session's pending questions they now allow. */
+  private approve(request: PendingPermission): void {
+    const list = this.approved.get(request.sessionID) ?? [];
+    for (const p of request.always) list.push({ permission: request.permission, pattern: p, action: "allow" });
+    this.approved.set(request.sessionID, list);
+    const configured = this.rules(request.sessionID);
+    const released = this.waiters.filter(
+      (x) => x.request.sessionID === request.sessionID && decideAsk(x.request, configured, list).action === "allow",
+    );
+    this.waiters = this.waiters.filter((x) => !released.includes(x));
+    for (const x of released) {
+      for (const pattern of x.request.patterns)
+        this.record({ sessionID: x.request.sessionID, permission: x.request.permission, pattern, action: "allow" });
+      x.resolve();
+    }
+  }
+
+  private recordReply(request: PendingPermission, reply: PermissionReply, now: number): void {
     for (const pattern of request.patterns)
       this.record({
         sessionID: request.sessionID,
@@ -101,21 +144,6 @@ export class PermissionBroker {
         feedback: reply.type === "reject" ? reply.feedback : undefined,
         time: now,
       });
-    if (reply.type === "reject") {
-      w.reject(
-        reply.feedback
-          ? new PermissionRefused(`The user rejected this call with feedback: ${reply.feedback}`, false)
-          : new PermissionRefused("The user rejected this call.", true),
-      );
-    } else {
-      if (reply.type === "always") {
-        const list = this.approved.get(request.sessionID) ?? [];
-        for (const p of request.always) list.push({ permission: request.permission, pattern: p, action: "allow" });
-        this.approved.set(request.sessionID, list);
-      }
-      w.resolve();
-    }
-    this.changed();
   }
 
   /** Rejects every pending question of a session (abort). */

@@ -32,7 +32,10 @@ export function environmentBlock(env: EnvironmentInfo): string {
   ].join("\n");
 }
 
-/** System prompt sections: [stable header, environment + instructions + skills]. */
-export function buildSystem(env: EnvironmentInfo, extra: string[] = []): string[] {
-  return [BASE_PROMPT, [environmentBlock(env), ...extra].filter((s) => s.length > 0).join("\n\n")];
+/**
+ * System prompt sections: [stable header, environment + instructions + skills].
+ * `header` replaces the base prompt (an agent's own prompt).
+ */
+export function buildSystem(env: EnvironmentInfo, extra: string[] = [], header: string = BASE_PROMPT): string[] {
+  return [header, [environmentBlock(env), ...extra].filter((s) => s.length > 0).join("\n\n")];
 }

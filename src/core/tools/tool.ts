@@ -14,6 +14,8 @@ export interface PermissionAsk {
   /** Patterns stored when the user answers "always". */
   always: string[];
   metadata?: Record<string, unknown>;
+  /** Why the user must be asked even if rules allow (e.g. a shell command that cannot be analysed); a deny still wins. */
+  mustAsk?: string;
 }
 
 /** What a tool may use while it runs. */

@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { memoryFS } from "../../testing/memory-fs";
+import { PLAN_AGENT, rulesFor } from "../agents/agents";
+import type { Clock } from "../ports/clock";
+import type { ModelConfig } from "../ports/llm";
+import type { Sandbox, SandboxFS } from "../ports/sandbox";
+import { defineTool } from "../tools/tool";
+import { type AssembleInput, debugView, PromptAssembler } from "./assemble";
+import { BASE_PROMPT } from "./system";
+
+const model: ModelConfig = { provider: "openai", modelID: "gpt-5", contextWindow: 400_000, maxOutputTokens: 128_000, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+
+function sandbox(fs: SandboxFS): Sandbox {
+  const unused = () => Promise.reject(new Error("unused"));
+  return { kind: "local", root: "/ws", fs, exec: unused, snapshot: unused, restore: unused, changed: unused, readAt: unused };
+}
+
+function movingClock(start = Date.UTC(2025, 0, 15, 12)) {
+  let t = start;
+  const clock: Clock = { now: () => t, sleep: async () => undefined };
+  return { clock, advance: (ms: number) => (t += ms) };
+}
+
+function setup(files: Record<string, string> = {}) {
+  const fs = memoryFS({
+    "/ws/AGENTS.md": "Use tabs.",
+    "/ws/.skills/pdf/SKILL.md": "---\nname: pdf\ndescription: Fill PDF forms\n---\nbody",
+    ...files,
+  });
+  const time = movingClock();
+  let globalRules = "Be brief.";
+  const assembler = new PromptAssembler({ clock: time.clock, sources: () => ({ globalRules, skills: [{ name: "tone", description: "House tone", body: "x" }] }) });
+  const input = (over: Partial<AssembleInput> = {}): AssembleInput => ({
+    sessionID: "ses_1",
+    directory: "/ws",
+    agent: "build",
+    model,
+    sandbox: sandbox(fs),
+    rules: [rulesFor("build")],
+    ...over,
+  });
+  return { fs, time, assembler, input, setGlobal: (g: string) => (globalRules = g) };
+}
+
+describe("PromptAssembler", () => {
+  it("builds [header, rest] in the documented order", async () => {
+    const { assembler, input } = setup();
+    const [header, rest] = await assembler.assemble(input({ userSystem: "Answer in JSON." }));
+    expect(header).toBe(BASE_PROMPT);
+    const order = ["You are powered by the model gpt-5", "<env>", "Instructions from: /ws/AGENTS.md\nUse tabs.", "Instructions from: tabcode settings (global rules)\nBe brief.", "You are in build mode", "<available_skills>", "Answer in JSON."];
+    const at = order.map((s) => rest.indexOf(s));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(rest).toContain("Working directory: /ws");
+    expect(rest).toContain("Today's date: Wed Jan 15 2025");
+    expect(rest).toContain("<name>pdf</name>");
+    expect(rest).toContain("<name>tone</name>");
+  });
+
+  it("is byte-stable within a session even when the clock moves to another day", async () => {
+    const { assembler, input, time } = setup();
+    const first = await assembler.assemble(input());
+    time.advance(3 * 24 * 3600 * 1000);
+    const second = await assembler.assemble(input());
+    expect(second).toEqual(first);
+    expect(second.join("\u0000")).toBe(first.join("\u0000"));
+  });
+
+  it("does not pick up edited rules, skills or settings until a new session or invalidate()", async () => {
+    const { assembler, input, fs, setGlobal, time } = setup();
+    const before = await assembler.assemble(input());
+    await fs.writeFile("/ws/AGENTS.md", "Use spaces.");
+    await fs.writeFile("/ws/.skills/new/SKILL.md", "---\nname: newer\ndescription: New\n---\n");
+    setGlobal("Be verbose.");
+    time.advance(24 * 3600 * 1000);
+    expect(await assembler.assemble(input())).toEqual(before);
+
+    const other = (await assembler.assemble(input({ sessionID: "ses_2" })))[1];
+    expect(other).toContain("Use spaces.");
+    expect(other).toContain("<name>newer</name>");
+    expect(other).toContain("Be verbose.");
+    expect(other).toContain("Thu Jan 16 2025");
+
+    assembler.invalidate("ses_1");
+    expect((await assembler.assemble(input()))[1]).toContain("Use spaces.");
+  });
+
+  it("rescans once a workspace becomes available, keeping the session's date", async () => {
+    const { assembler, input, time } = setup();
+    const early = (await assembler.assemble(input({ sandbox: undefined })))[1];
+    expect(early).not.toContain("Use tabs.");
+    expect(early).toContain("Working directory: /ws");
+    time.advance(24 * 3600 * 1000);
+    const later = (await assembler.assemble(input()))[1];
+    expect(later).toContain("Use tabs.");
+    expect(later).toContain("Wed Jan 15 2025");
+  });
+
+  it("adds the plan reminder for the plan agent and uses an agent's own prompt as the header", async () => {
+    const { assembler, input } = setup();
+    const [, rest] = await assembler.assemble(input({ agent: "plan", rules: [rulesFor("plan")] }));
+    expect(rest).toContain("You are in plan mode: read-only");
+    const [header] = await assembler.assemble(input({ agent: { ...PLAN_AGENT, prompt: "Custom header." } }));
+    expect(header).toBe("Custom header.");
+  });
+
+  it("omits the skills block when the skill tool is denied, and hides denied skills", async () => {
+    const { assembler, input } = setup();
+    const off = [rulesFor("build", [{ permission: "skill", pattern: "*", action: "deny" }])];
+    expect((await assembler.assemble(input({ rules: off })))[1]).not.toContain("available_skills");
+    const one = [rulesFor("build", [{ permission: "skill", pattern: "pdf", action: "deny" }])];
+    const rest = (await assembler.assemble(input({ rules: one })))[1];
+    expect(rest).toContain("<name>tone</name>");
+    expect(rest).not.toContain("<name>pdf</name>");
+  });
+
+  it("offers the sections for the loop's instructions hook, the session's skills and a startup report", async () => {
+    const { assembler, input } = setup({ "/ws/.skills/bad/SKILL.md": "no frontmatter" });
+    expect(await assembler.report("ses_1")).toBeUndefined();
+    const sections = await assembler.sections(input());
+    expect(sections[0]).toBe("Instructions from: /ws/AGENTS.md\nUse tabs.");
+    expect((await assembler.skills("ses_1", input().sandbox)).map((s) => s.name)).toEqual(["pdf", "tone"]);
+    expect(await assembler.report("ses_1")).toEqual({
+      rulesFiles: ["/ws/AGENTS.md"],
+      skills: 2,
+      warnings: ["Skipped skill /ws/.skills/bad/SKILL.md: invalid frontmatter: missing frontmatter (the file must start with ---)"],
+    });
+  });
+});
+
+describe("debugView", () => {
+  it("returns the system sections and the tool specs", () => {
+    const tool = defineTool({ id: "t", description: "d", parameters: z.object({ a: z.string() }), execute: async () => ({ title: "", output: "" }) });
+    const view = debugView(["h", "r"], [tool, { name: "raw", description: "x", inputSchema: {} }]);
+    expect(view.system).toEqual(["h", "r"]);
+    expect(view.tools.map((t) => t.name)).toEqual(["t", "raw"]);
+    expect(view.tools[0]?.inputSchema).toMatchObject({ properties: { a: { type: "string" } } });
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Project rules (spec §7.1): instruction files found in the workspace plus
+ * the user's global rules from settings, each turned into its own system
+ * prompt section `Instructions from: <path>\n<content>`.
+ *
+ * Candidate names in priority order: `AGENTS.md`, `CLAUDE.md`, `.cursorrules`.
+ * For the first name that exists in any directory from the working directory
+ * up to and including the workspace root, every file of that name on that path
+ * is used, nearest (working directory) first, root last — as the reference
+ * does — and no later name is tried: an `AGENTS.md` anywhere on the path hides
+ * every `CLAUDE.md`. An existing but empty file still wins the name (an empty
+ * `AGENTS.md` is a way to opt out) and adds no section.
+ */
+import type { SandboxFS } from "../ports/sandbox";
+import { dirname, isInside, joinPath, normalizePath } from "../sandbox-path";
+import { readTextFile } from "./read-text";
+
+/** Instruction file names, in priority order. */
+export const RULE_FILE_NAMES = ["AGENTS.md", "CLAUDE.md", ".cursorrules"] as const;
+
+/** Label used for the global rules from settings. */
+export const GLOBAL_RULES_LABEL = "tabcode settings (global rules)";
+
+/** One loaded instruction file. */
+export interface RulesFile {
+  path: string;
+  content: string;
+}
+
+export interface RulesDiscovery {
+  /** System prompt sections, one per file (then the global rules). */
+  sections: string[];
+  /** Paths of the files that made sections (in order). */
+  files: string[];
+  /** Files that were skipped (unreadable, binary, too large). */
+  warnings: string[];
+}
+
+export interface RulesOptions {
+  /** Working directory (absolute). */
+  cwd: string;
+  /** Workspace root; the search stops there. */
+  root: string;
+  /** The user's global rules text from settings. */
+  globalRules?: string;
+}
+
+/** A system prompt section for one instruction source. */
+export function instructionSection(source: string, content: string): string {
+  return `Instructions from: ${source}\n${content}`;
+}
+
+/** Directories from `cwd` up to and including `root` (just `root` when `cwd` is outside it). */
+export function pathToRoot(cwd: string, root: string): string[] {
+  const r = normalizePath(root);
+  let d = normalizePath(cwd);
+  if (!isInside(r, d)) return [r];
+  const out = [d];
+  while (d !== r) {
+    d = dirname(d);
+    out.push(d);
+  }
+  return out;
+}
+
+async function isFile(fs: SandboxFS, path: string): Promise<boolean> {
+  try {
+    return (await fs.stat(path))?.type === "file";
+  } catch {
+    return false;
+  }
+}
+
+/** Finds and reads the project's instruction files and the global rules. Never throws. */
+export async function discoverRules(fs: SandboxFS | undefined, opts: RulesOptions): Promise<RulesDiscovery> {
+  const out: RulesDiscovery = { sections: [], files: [], warnings: [] };
+  if (fs) {
+    const dirs = pathToRoot(opts.cwd, opts.root);
+    for (const name of RULE_FILE_NAMES) {
+      const found: string[] = [];
+      for (const d of dirs) {
+        const p = joinPath(d, name);
+        if (await isFile(fs, p)) found.push(p);
+      }
+      if (found.length === 0) continue;
+      for (const p of found) {
+        const r = await readTextFile(fs, p);
+        if (!r.ok) out.warnings.push(r.warning);
+        else if (r.content.trim()) {
+          out.sections.push(instructionSection(p, r.content.trim()));
+          out.files.push(p);
+        }
+      }
+      break;
+    }
+  }
+  const global = opts.globalRules?.trim();
+  if (global) out.sections.push(instructionSection(GLOBAL_RULES_LABEL, global));
+  return out;
+}
