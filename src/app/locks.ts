@@ -6,14 +6,14 @@ import type { Locks } from "../core/session/loop";
  */
 export function webLocks(): Locks {
   const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
-  if (!locks) return { run: async (_id, fn) => ({ ok: true, value: await fn() }), held: async () => false };
+  if (!locks) return { run: (_id, fn) => fn(), held: async () => false };
   const name = (id: string) => `tabcode-run-${id}`;
   return {
-    async run(sessionID, fn) {
-      return locks.request(name(sessionID), { ifAvailable: true }, async (lock) => {
-        if (!lock) return { ok: false as const };
-        return { ok: true as const, value: await fn() };
-      });
+    async run(sessionID, fn, onBlocked) {
+      const first = await locks.request(name(sessionID), { ifAvailable: true }, async (lock) => (lock ? { value: await fn() } : undefined));
+      if (first) return first.value;
+      onBlocked();
+      return locks.request(name(sessionID), fn);
     },
     async held(sessionID) {
       const state = await locks.query();

@@ -20,14 +20,18 @@ export const MAX_STEPS_PROMPT =
 
 /** Cross-tab exclusivity for runs (Web Locks in the browser). */
 export interface Locks {
-  /** Runs `fn` holding the session's lock; `{ok:false}` when another tab holds it. */
-  run<T>(sessionID: string, fn: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false }>;
+  /**
+   * Runs `fn` holding the session's lock. When another tab holds it, calls
+   * `onBlocked` and waits for it (that tab answers queued prompts; what is left
+   * is answered here afterwards).
+   */
+  run<T>(sessionID: string, fn: () => Promise<T>, onBlocked: () => void): Promise<T>;
   /** Whether some tab currently holds the session's lock. */
   held(sessionID: string): Promise<boolean>;
 }
 
 export const noLocks: Locks = {
-  run: async (_id, fn) => ({ ok: true, value: await fn() }),
+  run: (_id, fn) => fn(),
   held: async () => false,
 };
 
@@ -148,13 +152,16 @@ export class SessionService {
     const done = (async () => {
       this.setStatus(sessionID, { type: "busy" });
       try {
-        const r = await locks.run(sessionID, () => this.loop(sessionID, controller.signal));
-        if (!r.ok)
-          this.deps.bus.publish({
-            type: "session.error",
-            sessionID,
-            error: namedError("UnknownError", { message: "This session is running in another tab. Wait for it to finish there, or stop it there." }),
-          });
+        await locks.run(
+          sessionID,
+          () => this.loop(sessionID, controller.signal),
+          () =>
+            this.deps.bus.publish({
+              type: "session.error",
+              sessionID,
+              error: namedError("UnknownError", { message: "This session is running in another tab. Your message is saved; that tab answers it, or this one will when that run ends." }),
+            }),
+        );
       } catch (e) {
         console.error("session loop failed", e);
         this.deps.bus.publish({ type: "session.error", sessionID, error: namedError("UnknownError", { message: e instanceof Error ? e.message : String(e) }) });

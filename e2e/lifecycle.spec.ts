@@ -1,0 +1,137 @@
+import { readFileSync } from "node:fs";
+import { configure, newSession, openApp, send, storedMessages, waitIdle } from "./app";
+import { expect, test } from "./fixtures";
+
+const KEY = "sk-test-e2e-key-123456";
+
+async function conversation(page: import("@playwright/test").Page, mock: import("./fixtures").MockOpenAI) {
+  mock.setScript([{ text: "First answer about apples." }, { text: "Second answer about bananas." }]);
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  await send(page, "Tell me about apples");
+  await expect(page.getByRole("article").filter({ hasText: "First answer about apples." })).toBeVisible();
+  await waitIdle(page, id);
+  await send(page, "And bananas?");
+  await expect(page.getByRole("article").filter({ hasText: "Second answer about bananas." })).toBeVisible();
+  await waitIdle(page, id);
+  return id;
+}
+
+test("fork from an assistant message, then continue both sessions", async ({ page, mock }) => {
+  const original = await conversation(page, mock);
+  const answer = page.getByRole("article", { name: "Assistant message" }).filter({ hasText: "apples" });
+  await answer.hover();
+  await answer.getByRole("button", { name: "Fork from this message" }).click();
+  await expect(page).not.toHaveURL(new RegExp(original));
+  const forked = new URL(page.url()).hash.replace("#/s/", "");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("(fork #1)");
+  await expect(page.getByRole("article")).toHaveCount(2);
+  await expect(page.getByText("Forked from")).toBeVisible();
+
+  mock.setScript([{ text: "Fork continues with cherries." }]);
+  await send(page, "What about cherries?");
+  await expect(page.getByRole("article").filter({ hasText: "Fork continues with cherries." })).toBeVisible();
+  await waitIdle(page, forked);
+
+  await page.getByRole("link", { name: "the original session" }).click();
+  await expect(page).toHaveURL(new RegExp(original));
+  mock.setScript([{ text: "Original continues with dates." }]);
+  await send(page, "And dates?");
+  await expect(page.getByRole("article").filter({ hasText: "Original continues with dates." })).toBeVisible();
+  await waitIdle(page, original);
+  expect((await storedMessages(page, original)).length).toBe(6);
+  expect((await storedMessages(page, forked)).length).toBe(4);
+});
+
+test("export JSON, delete, import: identical content; the export holds no API key", async ({ page, mock }) => {
+  const id = await conversation(page, mock);
+  const before = await storedMessages(page, id);
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "JSON", exact: true }).click()]);
+  const path = await file.path();
+  const text = readFileSync(path, "utf8");
+  expect(text).not.toContain(KEY);
+  expect(text).not.toContain("apiKey");
+  expect(JSON.parse(text).format).toBe("tabcode-session");
+
+  for (const kind of ["Markdown", "HTML"]) {
+    await page.getByRole("button", { name: "Export", exact: true }).click();
+    const [d] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: kind }).click()]);
+    const body = readFileSync(await d.path(), "utf8");
+    expect(body).toContain("bananas");
+    expect(body).not.toContain(KEY);
+    if (kind === "HTML") expect(body).not.toMatch(/<script/i);
+  }
+
+  const nav = page.getByRole("navigation", { name: "Sessions" });
+  await nav.getByRole("button", { name: /^Delete / }).first().click();
+  await page.getByRole("dialog", { name: "Delete this session?" }).getByRole("button", { name: "Delete" }).click();
+  await expect(nav.locator(".session-link")).toHaveCount(0);
+
+  await nav.getByLabel("Import").setInputFiles(path);
+  await expect(page.getByRole("status").filter({ hasText: "Imported 1 session" })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(id));
+  await expect(page.getByRole("article")).toHaveCount(4);
+  expect(await storedMessages(page, id)).toEqual(before);
+
+  // Importing the same file again makes a copy instead of overwriting.
+  await nav.getByLabel("Import").setInputFiles(path);
+  await expect(page.getByRole("status").filter({ hasText: "as a copy" })).toBeVisible();
+  await expect(nav.locator(".session-link")).toHaveCount(2);
+});
+
+test("imports an OpenCode export file and rejects a broken one with a specific reason", async ({ page }) => {
+  await openApp(page);
+  const nav = page.getByRole("navigation", { name: "Sessions" });
+  await nav.getByLabel("Import").setInputFiles("e2e/fixtures/opencode-export.json");
+  await expect(page.getByRole("status").filter({ hasText: "Imported 1 session" })).toBeVisible();
+  await expect(page.getByRole("article").first()).toBeVisible();
+
+  await nav.getByLabel("Import").setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from('{"info": {"id": 5}, "messages": [') });
+  await expect(page.getByRole("alert").filter({ hasText: "Could not import broken.json" })).toBeVisible();
+});
+
+test("a share link opens the session read-only in a fresh browser, with Save a copy", async ({ page, mock, browser }) => {
+  await conversation(page, mock);
+  await page.getByRole("button", { name: "Share" }).click();
+  const dialog = page.getByRole("dialog", { name: "Share this session" });
+  const url = await dialog.getByRole("textbox", { name: "Share link" }).inputValue();
+  expect(url).toContain("/#/share/");
+  expect(url).not.toContain(KEY);
+
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto(url);
+  await expect(other.getByText("Shared session · read-only")).toBeVisible();
+  await expect(other.getByRole("article").filter({ hasText: "Second answer about bananas." })).toBeVisible();
+  await expect(other.getByRole("textbox", { name: "Message" })).toHaveCount(0);
+  await other.getByRole("button", { name: "Save a copy" }).click();
+  await expect(other).toHaveURL(/#\/s\/ses_/);
+  await expect(other.getByRole("textbox", { name: "Message" })).toBeVisible();
+  await expect(other.getByRole("navigation", { name: "Sessions" }).locator(".session-link")).toHaveCount(1);
+  await fresh.close();
+});
+
+test("two tabs on one session never both run it", async ({ page, mock, context }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  const second = await context.newPage();
+  await second.goto(`/#/s/${id}`);
+  await expect(second.getByRole("textbox", { name: "Message" })).toBeVisible();
+
+  mock.setScript([{ text: Array.from({ length: 40 }, (_, i) => `x${i}`).join(" "), chunkDelayMs: 40 }, { text: "Answered after the first run." }]);
+  await send(page, "run here");
+  await expect(page.getByRole("article").filter({ hasText: "x3 " })).toBeVisible();
+  await send(second, "and here at the same time");
+  await expect(second.getByRole("alert").filter({ hasText: "running in another tab" })).toBeVisible();
+  await waitIdle(page, id);
+  await waitIdle(second, id);
+  // One run at a time: the queued prompt was answered after the first answer, never alongside it.
+  expect(mock.modelRequests()).toHaveLength(2);
+  const stored = await storedMessages(page, id);
+  expect(stored.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+  expect(stored[1]?.parts.find((p) => p.type === "text")?.text).toContain("x39");
+  expect(stored[3]?.parts.find((p) => p.type === "text")?.text).toBe("Answered after the first run.");
+});
