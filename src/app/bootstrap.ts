@@ -6,15 +6,13 @@ import { createDemoLLM } from "../adapters/demo/demo-llm";
 import { DexieStore, getSetting, installFlushOnPageHide, openDatabase, putSetting, type TabcodeDB } from "../adapters/storage";
 import { Bus } from "../core/bus";
 import { PermissionBroker } from "../core/permission/broker";
-import { DEFAULT_RULES } from "../core/permission/evaluate";
 import { systemClock } from "../core/ports/clock";
 import type { LLM } from "../core/ports/llm";
 import { SessionService } from "../core/session/loop";
 import { modelConfig } from "../core/settings";
-import { workspaceTools } from "../core/tools/index";
-import { todoWriteTool } from "../core/tools/todo";
 import { SandboxService } from "./sandbox-service";
 import { webLocks } from "./locks";
+import { PromptWiring } from "./prompt-wiring";
 import { SettingsStore } from "./settings-store";
 
 export const APP_VERSION = "0.1.0";
@@ -28,6 +26,7 @@ export interface AppServices {
   sessions: SessionService;
   llm: LLM;
   sandbox: SandboxService;
+  wiring: PromptWiring;
 }
 
 export type BootResult = { ok: true; services: AppServices } | { ok: false; error: string };
@@ -63,7 +62,10 @@ export async function bootstrap(): Promise<BootResult> {
     save: (v) => putSetting(db, "settings", v),
   });
   const bus = new Bus();
-  const permissions = new PermissionBroker(() => [DEFAULT_RULES]);
+  // The broker asks the wiring for rules; the wiring asks the session service for each session's agent.
+  let agentOf: (sessionID: string) => string | undefined = () => undefined;
+  const wiring = new PromptWiring(systemClock, settings.get, (id) => agentOf(id));
+  const permissions = new PermissionBroker(wiring.rules);
   const llm = routerLLM();
   const sandbox = new SandboxService(() => settings.get().sandbox);
   const sessions = new SessionService({
@@ -74,12 +76,14 @@ export async function bootstrap(): Promise<BootResult> {
     permissions,
     settings: settings.get,
     model: () => modelConfig(settings.get()),
-    tools: () => [todoWriteTool, ...workspaceTools],
+    tools: wiring.tools,
+    system: wiring.system,
     sandbox: (sessionID) => sandbox.sandboxFor(sessionID),
     locks: webLocks(),
     version: APP_VERSION,
   });
-  const services: AppServices = { db, store, bus, permissions, settings, sessions, llm, sandbox };
+  agentOf = (id) => sessions.agentOf(id);
+  const services: AppServices = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring };
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).
   Object.defineProperty(globalThis, "__tabcode", { value: services, configurable: true });
   return { ok: true, services };

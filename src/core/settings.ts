@@ -1,5 +1,9 @@
 import { z } from "zod";
 import type { ModelConfig } from "./ports/llm";
+import { Ruleset } from "./schema/common";
+
+/** A skill defined in Settings (the same fields as a SKILL.md). */
+export const SettingsSkillSchema = z.object({ name: z.string(), description: z.string(), body: z.string() });
 
 export const ProviderKind = z.enum(["demo", "openai", "openai-compatible"]);
 export type ProviderKind = z.infer<typeof ProviderKind>;
@@ -29,6 +33,12 @@ export const Settings = z.object({
   models: z.record(z.string(), ModelSpec),
   maxSteps: z.number().int().min(1).max(500),
   sandbox: z.enum(["auto", "webcontainer", "local"]),
+  /** Instructions for every session (like a global AGENTS.md). */
+  globalRules: z.string(),
+  /** Skills available in every session. */
+  skills: z.array(SettingsSkillSchema),
+  /** The user's permission rules, after the built-in defaults and the agent's (last match wins). */
+  permissions: Ruleset,
   compaction: z.object({
     auto: z.boolean(),
     prune: z.boolean(),
@@ -68,6 +78,9 @@ export function defaultSettings(): Settings {
     models: {},
     maxSteps: 50,
     sandbox: "auto",
+    globalRules: "",
+    skills: [],
+    permissions: [],
     compaction: { auto: true, prune: true, threshold: 1 },
   };
 }

@@ -4,7 +4,7 @@ import { ascendingId, descendingId } from "../ids";
 import type { PermissionBroker } from "../permission/broker";
 import { buildSystem } from "../prompt/system";
 import type { Clock } from "../ports/clock";
-import type { LLM, LLMMessage, ModelConfig } from "../ports/llm";
+import type { LLM, LLMMessage, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import { type AssistantMessage, defaultTitle, emptyTokens, isDefaultTitle, type MessageWithParts, type Part, type Session, type ToolPart, type UserMessage } from "../schema";
@@ -43,13 +43,31 @@ export interface SessionServiceDeps {
   permissions: PermissionBroker;
   settings(): Settings;
   model(): ModelConfig;
-  /** Tools offered to the model for an agent. */
-  tools(agent: string): Tool[];
+  /** Tools offered to the model for an agent in a session (tools denied by `deny *` removed). */
+  tools(agent: string, session: Session): Tool[];
   sandbox?(sessionID: string): Promise<Sandbox | undefined>;
-  /** Extra system sections (rules, skills) for a session. */
-  instructions?(session: Session, sandbox: Sandbox | undefined): Promise<string[]>;
+  /** The system prompt sections ([header, rest]); defaults to the base prompt and environment. */
+  system?(input: SystemInput): Promise<string[]>;
   locks?: Locks;
   version: string;
+}
+
+export interface SystemInput {
+  session: Session;
+  model: ModelConfig;
+  sandbox: Sandbox | undefined;
+  agent: string;
+  /** The user message's own system text. */
+  userSystem?: string;
+  /** The session's tool state (to seed what instruction files the prompt already holds). */
+  toolState: Map<string, unknown>;
+}
+
+/** What the last request of a session held (for the debug view). */
+export interface RequestRecord {
+  system: string[];
+  tools: LLMToolSpec[];
+  time: number;
 }
 
 export interface PromptInput {
@@ -72,6 +90,8 @@ export class SessionService {
   private statuses = new Map<string, SessionStatus>();
   private toolState = new Map<string, Map<string, unknown>>();
   private sessionDates = new Map<string, string>();
+  private agents = new Map<string, string>();
+  private requests = new Map<string, RequestRecord>();
   private listeners = new Set<() => void>();
   private statusSnapshot: ReadonlyMap<string, SessionStatus> = new Map();
 
@@ -90,6 +110,14 @@ export class SessionService {
   getStatuses = (): ReadonlyMap<string, SessionStatus> => this.statusSnapshot;
   status(sessionID: string): SessionStatus {
     return this.statuses.get(sessionID) ?? { type: "idle" };
+  }
+  /** The agent of the session's current (or last) turn in this tab. */
+  agentOf(sessionID: string): string | undefined {
+    return this.agents.get(sessionID);
+  }
+  /** The system prompt and tools of the session's last request in this tab. */
+  lastRequest(sessionID: string): RequestRecord | undefined {
+    return this.requests.get(sessionID);
   }
   isBusy(sessionID: string): boolean {
     return this.runs.has(sessionID);
@@ -216,11 +244,14 @@ export class SessionService {
       const isLastStep = step >= maxSteps;
       const messages: LLMMessage[] = toModelMessages(msgs);
       if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
-      const tools = this.deps.tools(assistant.agent);
-      const system = buildSystem(
-        { model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) },
-        (await this.deps.instructions?.(session, sandbox)) ?? [],
-      );
+      this.agents.set(sessionID, assistant.agent);
+      const tools = this.deps.tools(assistant.agent, session);
+      const toolState = this.stateFor(sessionID);
+      const system = this.deps.system
+        ? await this.deps.system({ session, model, sandbox, agent: assistant.agent, userSystem: l.lastUser.info.system, toolState })
+        : buildSystem({ model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) });
+      const specs = tools.map((t) => t.spec());
+      this.requests.set(sessionID, { system, tools: specs, time: clock.now() });
       const result: StepResult = await runStep(
         { store, llm: this.deps.llm, clock, bus: this.deps.bus, permissions: this.deps.permissions, autoCompact: this.deps.settings().compaction.auto },
         {
@@ -229,10 +260,10 @@ export class SessionService {
           model,
           tools,
           sandbox,
-          toolState: this.stateFor(sessionID),
+          toolState,
           recentTools: turnTools(msgs, l.lastUser.info.id),
           signal,
-          request: { model, system, messages, tools: tools.map((t) => t.spec()), maxOutputTokens: Math.min(model.maxOutputTokens, 32_000), cacheKey: sessionID, purpose: "chat" },
+          request: { model, system, messages, tools: specs, maxOutputTokens: Math.min(model.maxOutputTokens, 32_000), cacheKey: sessionID, purpose: "chat" },
         },
       );
       if (result === "stop" || result === "compact" || isLastStep) return;

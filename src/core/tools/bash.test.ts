@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createLocalSandboxForTests } from "../../adapters/sandbox/local/testing";
 import { makeToolContext, type RecordingToolContext, runTool, runToolError } from "../../testing/workspace-tool-context";
 import type { Sandbox } from "../ports/sandbox";
-import { BASH_CWD_KEY, bashTool, commandPrefix, stripCwdMarker, withCwdMarker } from "./bash";
+import { BASH_CWD_KEY, bashTool, stripCwdMarker, withCwdMarker } from "./bash";
 
 let sb: Sandbox;
 let ctx: RecordingToolContext;
@@ -124,8 +124,4 @@ describe("cwd marker", () => {
     expect(withCwdMarker("ls")).toMatch(/^ls\n__tabcode_status=\$\?; echo; echo "__TABCODE_CWD__\$PWD"; exit \$__tabcode_status$/);
   });
 
-  it("finds the command word for always-patterns", () => {
-    expect(commandPrefix("  git status")).toBe("git");
-    expect(commandPrefix("FOO=1 npm test")).toBe("npm");
-  });
 });

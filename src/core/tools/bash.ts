@@ -9,6 +9,7 @@ import type { ExecResult, Sandbox } from "../ports/sandbox";
 import { isInside } from "../sandbox-path";
 import { defineTool, type ToolContext } from "./tool";
 import { requireSandbox, workspacePath } from "./workspace";
+import { bashPatterns } from "../permission/arity";
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_BASH_TIMEOUT_MS = 600_000;
@@ -42,13 +43,6 @@ export function stripCwdMarker(text: string): { text: string; cwd?: string } {
 
 function capTail(text: string, max = MAX_METADATA_OUTPUT): string {
   return text.length <= max ? text : `…${text.slice(text.length - max)}`;
-}
-
-/** The first word of a command, for the "always allow" pattern (`git *`). */
-export function commandPrefix(command: string): string {
-  const words = command.trim().split(/\s+/);
-  const first = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
-  return first ?? words[0] ?? "";
 }
 
 function currentCwd(ctx: ToolContext, sandbox: Sandbox): string {
@@ -94,7 +88,8 @@ export const bashTool = defineTool({
       ctx.state.delete(BASH_CWD_KEY);
     }
     const runIn = st?.type === "directory" ? cwd : sandbox.root;
-    await ctx.ask({ permission: "bash", patterns: [args.command], always: [`${commandPrefix(args.command)} *`], metadata: {} });
+    // Every simple command of the line is checked; "always" stores arity prefixes (`git checkout *`).
+    await ctx.ask({ permission: "bash", ...bashPatterns(args.command), metadata: { command: args.command } });
 
     const timeout = args.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
     let streamed = "";

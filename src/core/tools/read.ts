@@ -9,6 +9,7 @@ import type { SandboxFS } from "../ports/sandbox";
 import { basename, dirname, extname, joinPath } from "../sandbox-path";
 import { defineTool } from "./tool";
 import { recordRead, requireSandbox, workspacePath } from "./workspace";
+import { loadedRules, nestedRulesFor, systemReminder } from "../rules/nested";
 
 export const DEFAULT_READ_LIMIT = 2000;
 export const MAX_LINE_LENGTH = 2000;
@@ -145,11 +146,19 @@ export const readTool = defineTool({
       throw new Error(`Offset ${offset} is out of range for this file (${lines.total} lines)`);
     }
     await recordRead(ctx, abs, bytes);
-    const output = [`<path>${abs}</path>`, "<type>file</type>", "<content>", lines.body, "", lines.footer, "</content>"].join("\n");
+    let output = [`<path>${abs}</path>`, "<type>file</type>", "<content>", lines.body, "", lines.footer, "</content>"].join("\n");
+    // Instructions of the folders between this file and the workspace root, once per session (spec §7.1).
+    const nested = await nestedRulesFor(sandbox.fs, abs, sandbox.root, loadedRules(ctx.state));
+    const reminder = systemReminder(nested.files);
+    if (reminder) output += `\n\n${reminder}`;
     return {
       title: rel,
       output,
-      metadata: { preview: lines.body.split("\n").slice(0, 20).join("\n"), truncated: lines.truncated },
+      metadata: {
+        preview: lines.body.split("\n").slice(0, 20).join("\n"),
+        truncated: lines.truncated,
+        ...(nested.files.length ? { loaded: nested.files.map((f) => f.path) } : {}),
+      },
     };
   },
 });

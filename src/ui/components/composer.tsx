@@ -8,6 +8,7 @@ export function Composer({ sessionID, onError }: { sessionID: string; onError: (
   const busy = status.type !== "idle";
   const [text, setText] = useState("");
   const [queued, setQueued] = useState(0);
+  const [agent, setAgent] = useState<"build" | "plan">("build");
   const box = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => {
@@ -38,7 +39,7 @@ export function Composer({ sessionID, onError }: { sessionID: string; onError: (
     if (busy) setQueued((q) => q + 1);
     setText("");
     try {
-      await sessions.prompt(sessionID, { text: value });
+      await sessions.prompt(sessionID, { text: value, agent });
     } catch (e) {
       setText(value);
       onError(e instanceof Error ? e.message : String(e));
@@ -50,6 +51,12 @@ export function Composer({ sessionID, onError }: { sessionID: string; onError: (
     void send();
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Tab on an empty box switches the agent (as in OpenCode); with text in it, Tab moves focus as usual.
+    if (e.key === "Tab" && !e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey && text === "") {
+      e.preventDefault();
+      setAgent((a) => (a === "build" ? "plan" : "build"));
+      return;
+    }
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void send();
@@ -71,6 +78,13 @@ export function Composer({ sessionID, onError }: { sessionID: string; onError: (
         rows={3}
       />
       <div className="composer-actions">
+        <label className="agent-select" title="Build may change files; Plan is read-only. Tab on an empty box switches.">
+          <span className="visually-hidden">Agent</span>
+          <select aria-label="Agent" value={agent} onChange={(e) => setAgent(e.target.value === "plan" ? "plan" : "build")}>
+            <option value="build">Build</option>
+            <option value="plan">Plan (read-only)</option>
+          </select>
+        </label>
         {queued > 0 && <span className="queued">{queued} queued</span>}
         {busy && (
           <button type="button" className="stop" onClick={() => sessions.abort(sessionID)} title="Stop (Esc)">

@@ -28,7 +28,8 @@ export function PermissionDialog() {
     <dialog ref={ref} className="dialog permission" aria-labelledby="perm-title" onCancel={(e) => e.preventDefault()}>
       <h2 id="perm-title">Permission needed</h2>
       <p>{question}</p>
-      <pre className="perm-patterns">{req.patterns.join("\n")}</pre>
+      <pre className="perm-patterns">{req.permission === "bash" && typeof req.metadata?.command === "string" ? req.metadata.command : req.patterns.join("\n")}</pre>
+      {req.mustAsk && <p className="hint">{req.mustAsk}</p>}
       <label className="field">
         Feedback for the model (optional, with Reject)
         <input value={feedback} onChange={(e) => setFeedback(e.target.value)} placeholder="e.g. use the test script instead" />
@@ -37,9 +38,11 @@ export function PermissionDialog() {
         <button type="button" className="danger" onClick={() => reply("reject")}>
           {feedback.trim() ? "Reject with feedback" : "Reject"}
         </button>
-        <button type="button" onClick={() => reply("always")} title={`Always allow: ${req.always.join(", ")}`}>
-          Always allow
-        </button>
+        {req.always.length > 0 && (
+          <button type="button" onClick={() => reply("always")} title={`Always allow in this session: ${req.always.join(", ")}`}>
+            Always allow
+          </button>
+        )}
         <button type="button" className="primary" onClick={() => reply("once")}>
           Allow once
         </button>

@@ -5,7 +5,10 @@ import { contextUsed } from "../../core/session/usage";
 import { modelConfig } from "../../core/settings";
 import { formatCost, formatTokens } from "../format";
 import { useSettings } from "../hooks/services";
+import { DebugDialog } from "./debug-dialog";
 import { ExportMenu } from "./export-menu";
+import { SessionPermissions } from "./session-permissions";
+import { StartupReportLine } from "./startup-report";
 import { ShareDialog } from "./share-dialog";
 
 function lastUsage(messages: MessageWithParts[]) {
@@ -25,6 +28,7 @@ function statusText(s: SessionStatus): string {
 /** Title, live status, context fill, token totals and cost of a session. */
 export function SessionHeader({ session, messages, status, onError }: { session: Session; messages: MessageWithParts[]; status: SessionStatus; onError: (m: string) => void }) {
   const [sharing, setSharing] = useState(false);
+  const [dialog, setDialog] = useState<"debug" | "permissions" | null>(null);
   const settings = useSettings();
   const model = modelConfig(settings);
   const usage = lastUsage(messages);
@@ -43,6 +47,12 @@ export function SessionHeader({ session, messages, status, onError }: { session:
           <button type="button" onClick={() => setSharing(true)}>
             Share
           </button>
+          <button type="button" onClick={() => setDialog("permissions")}>
+            Permissions
+          </button>
+          <button type="button" onClick={() => setDialog("debug")}>
+            Debug
+          </button>
         </div>
       </div>
       {session.fork && (
@@ -51,6 +61,8 @@ export function SessionHeader({ session, messages, status, onError }: { session:
         </p>
       )}
       {sharing && <ShareDialog sessionID={session.id} onClose={() => setSharing(false)} />}
+      {dialog === "debug" && <DebugDialog session={session} onClose={() => setDialog(null)} />}
+      {dialog === "permissions" && <SessionPermissions session={session} onClose={() => setDialog(null)} />}
       <div className="meters">
         <span className="model-name" title="Model">
           {model.provider === "demo" ? "Demo model" : model.modelID}
@@ -77,6 +89,7 @@ export function SessionHeader({ session, messages, status, onError }: { session:
         <span className="cost" data-testid="session-cost" title="Cost of this session">
           {formatCost(session.cost)}
         </span>
+        <StartupReportLine sessionID={session.id} version={messages.length} />
       </div>
     </header>
   );

@@ -3,6 +3,7 @@ import { testConnection } from "../../adapters/llm/test-connection";
 import { BUILTIN_MODELS, modelConfig, type ProviderKind, type Settings, specFor } from "../../core/settings";
 import { useServices, useSettings } from "../hooks/services";
 import { ErrorBox } from "./error-box";
+import { SettingsAdvanced } from "./settings-advanced";
 
 const PROVIDERS: { value: ProviderKind; label: string }[] = [
   { value: "demo", label: "Demo (no key)" },
@@ -58,7 +59,11 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const save = async (e: FormEvent) => {
     e.preventDefault();
     try {
-      await store.set(draft);
+      await store.set({
+        ...draft,
+        permissions: draft.permissions.filter((r) => r.permission.trim() && r.pattern.trim()),
+        skills: draft.skills.filter((s) => s.name.trim() || s.description.trim() || s.body.trim()),
+      });
       onClose();
     } catch (err) {
       setSaveError(err instanceof Error ? err.message : String(err));
@@ -118,6 +123,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         <div className="field-row">
           <Field label="Max steps per turn">{(id) => <input id={id} type="number" min={1} max={500} value={draft.maxSteps} onChange={(e) => set({ maxSteps: Math.min(500, Math.max(1, Math.round(num(e.target.value)))) })} />}</Field>
         </div>
+        <SettingsAdvanced draft={draft} set={set} />
         <div className="test-connection">
           <button type="button" onClick={() => void runTest()} disabled={test.state === "running"}>
             {test.state === "running" ? "Testing…" : "Test connection"}

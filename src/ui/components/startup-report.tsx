@@ -1,0 +1,58 @@
+import { useEffect, useState } from "react";
+import type { StartupReport } from "../../core/prompt/assemble";
+import { useServices } from "../hooks/services";
+
+/**
+ * What the session loaded: rules files, skills, and any warnings about them.
+ * The scan happens with the first request (so files added before it count);
+ * "Reload rules" re-reads them for the next request.
+ */
+export function StartupReportLine({ sessionID, version }: { sessionID: string; version: number }) {
+  const { wiring, sandbox } = useServices();
+  const [report, setReport] = useState<StartupReport>();
+  const [reloads, setReloads] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` and `reloads` re-read the report
+  useEffect(() => {
+    let live = true;
+    if (version === 0) return;
+    void (async () => {
+      const sb = await sandbox.sandboxFor(sessionID).catch(() => undefined);
+      await wiring.assembler.scan(sessionID, sb).catch(() => undefined);
+      const r = await wiring.assembler.report(sessionID);
+      if (live) setReport(r);
+    })();
+    return () => {
+      live = false;
+    };
+  }, [wiring, sandbox, sessionID, version, reloads]);
+  if (!report) return null;
+  const files = report.rulesFiles.map((f) => f.split("/").pop()).join(", ");
+  return (
+    <span className="startup-report" title={report.rulesFiles.join("\n")}>
+      {report.rulesFiles.length ? `Rules: ${files}` : "No rules files"} · {report.skills} skill{report.skills === 1 ? "" : "s"}
+      <button
+        type="button"
+        className="link"
+        title="Re-read AGENTS.md and skills now; the next request uses them (the prompt cache starts over once)"
+        onClick={() => {
+          wiring.assembler.invalidate(sessionID);
+          setReloads((n) => n + 1);
+        }}
+      >
+        Reload rules
+      </button>
+      {report.warnings.length > 0 && (
+        <details className="warnings">
+          <summary>
+            ⚠ {report.warnings.length} warning{report.warnings.length === 1 ? "" : "s"}
+          </summary>
+          <ul>
+            {report.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </span>
+  );
+}
