@@ -19,7 +19,7 @@ describe("bash", () => {
     expect(r.output).toBe("hello\n\nExit code: 0");
     expect(r.title).toBe("test command");
     expect(r.metadata).toMatchObject({ output: "hello\n", exit: 0, description: "test command", cwd: "/workspace" });
-    expect(ctx.asks).toEqual([{ permission: "bash", patterns: ["echo hello"], always: ["echo *"], metadata: {} }]);
+    expect(ctx.asks).toEqual([{ permission: "bash", patterns: ["echo hello"], always: ["echo *"], metadata: { command: "echo hello" } }]);
   });
 
   it("runs pipelines", async () => {
@@ -124,4 +124,13 @@ describe("cwd marker", () => {
     expect(withCwdMarker("ls")).toMatch(/^ls\n__tabcode_status=\$\?; echo; echo "__TABCODE_CWD__\$PWD"; exit \$__tabcode_status$/);
   });
 
+});
+
+describe("bash permission patterns", () => {
+  it("asks for every simple command of a line, with arity prefixes for always", async () => {
+    const sandbox = await createLocalSandboxForTests();
+    const c = makeToolContext({ sandbox });
+    await runTool(bashTool, { command: "git checkout main && npm run dev --port 3", description: "two commands" }, c);
+    expect(c.asks[0]).toMatchObject({ permission: "bash", patterns: ["git checkout main", "npm run dev --port 3"], always: ["git checkout *", "npm run dev *"] });
+  });
 });
