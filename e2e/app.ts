@@ -17,10 +17,10 @@ export async function openApp(page: Page, path = "/"): Promise<void> {
 export async function configureViaDialog(page: Page, mock: MockOpenAI, provider: ProviderKind, model = "gpt-4o-mini"): Promise<void> {
   await page.getByRole("button", { name: "Settings" }).click();
   const dialog = page.getByRole("dialog", { name: "Settings" });
-  await dialog.getByLabel("Provider").selectOption(provider);
-  await dialog.getByLabel("Base URL").fill(mock.baseURL);
-  await dialog.getByLabel("Model").fill(model);
-  await dialog.getByLabel("API key").fill("sk-test-e2e-key-123456");
+  await dialog.getByLabel("Provider", { exact: true }).selectOption(provider);
+  await dialog.getByLabel("Base URL", { exact: true }).fill(mock.baseURL);
+  await dialog.getByLabel("Model", { exact: true }).fill(model);
+  await dialog.getByLabel("API key", { exact: true }).fill("sk-test-e2e-key-123456");
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(dialog).toBeHidden();
 }
