@@ -1,5 +1,5 @@
 import type { LLMAssistantContent, LLMMessage, LLMToolResult, LLMUserContent } from "../ports/llm";
-import type { AssistantMessage, MessageWithParts, UserMessage } from "../schema";
+import type { AssistantMessage, MessageWithParts, ToolPart, UserMessage } from "../schema";
 
 export const CLEARED_TOOL_OUTPUT = "[Old tool result content cleared]";
 export const INTERRUPTED_TOOL_OUTPUT = "[Tool execution was interrupted]";
@@ -27,7 +27,9 @@ export function filterCompacted(msgs: MessageWithParts[]): MessageWithParts[] {
     const info = m.info;
     if (info.role === "assistant" && info.summary && info.finish && !info.error && !summaryParent) summaryParent = info.parentID;
     if (tailStart !== undefined) {
-      if (info.id === tailStart) {
+      if (info.id <= tailStart) {
+        // Ids sort chronologically: passing below the tail start (its message was deleted) ends the tail too.
+        if (info.id < tailStart) out.pop();
         tailKept = true;
         break;
       }
@@ -58,11 +60,13 @@ export interface ToModelOptions {
   stripMedia?: boolean;
 }
 
-function mediaPlaceholder(mime: string, name: string | undefined): string {
+/** The text that stands in for a media attachment the model does not receive. */
+export function mediaPlaceholder(mime: string, name: string | undefined): string {
   return `[Attached ${mime}: ${name ?? "file"}]`;
 }
 
-function isMedia(mime: string): boolean {
+/** Images and PDFs: the attachments `stripMedia` replaces by a placeholder. */
+export function isMedia(mime: string): boolean {
   return mime.startsWith("image/") || mime === "application/pdf";
 }
 
@@ -81,7 +85,7 @@ function userContent(m: MessageWithParts, opts: ToModelOptions): LLMUserContent[
 }
 
 /** Whether an assistant message is sent: errored ones are dropped unless aborted with real content. */
-function keepAssistant(m: MessageWithParts, info: AssistantMessage): boolean {
+export function keepAssistant(m: MessageWithParts, info: AssistantMessage): boolean {
   if (!info.error) return true;
   if (info.error.name !== "MessageAbortedError") return false;
   return m.parts.some((p) => p.type === "text" || p.type === "tool");
@@ -103,17 +107,8 @@ export function toModelMessages(msgs: MessageWithParts[], opts: ToModelOptions =
       if (p.type === "text" && !p.ignored && p.text.length > 0) content.push({ type: "text", text: p.text });
       else if (p.type === "reasoning" && p.text.length > 0) content.push({ type: "reasoning", text: p.text });
       else if (p.type === "tool") {
-        const s = p.state;
-        content.push({ type: "tool-call", callID: p.callID, tool: p.tool, input: s.input });
-        if (s.status === "completed") {
-          let output = s.time.compacted ? CLEARED_TOOL_OUTPUT : s.output;
-          if (!s.time.compacted && s.attachments?.length)
-            output += `\n${s.attachments.map((a) => mediaPlaceholder(a.mime, a.filename)).join("\n")}`;
-          results.push({ type: "tool-result", callID: p.callID, tool: p.tool, output });
-        } else if (s.status === "error") {
-          const partial = s.metadata?.interrupted && typeof s.metadata.output === "string" ? s.metadata.output : undefined;
-          results.push({ type: "tool-result", callID: p.callID, tool: p.tool, output: partial ?? s.error, isError: !partial });
-        } else results.push({ type: "tool-result", callID: p.callID, tool: p.tool, output: INTERRUPTED_TOOL_OUTPUT, isError: true });
+        content.push({ type: "tool-call", callID: p.callID, tool: p.tool, input: p.state.input });
+        results.push(toolResult(p));
       }
     }
     if (content.length === 0) continue;
@@ -121,6 +116,21 @@ export function toModelMessages(msgs: MessageWithParts[], opts: ToModelOptions =
     if (results.length) out.push({ role: "tool", content: results });
   }
   return out;
+}
+
+/** The result a tool part sends back to the model (pruned output → placeholder; unfinished → interrupted). */
+export function toolResult(p: ToolPart): LLMToolResult {
+  const s = p.state;
+  if (s.status === "completed") {
+    let output = s.time.compacted ? CLEARED_TOOL_OUTPUT : s.output;
+    if (!s.time.compacted && s.attachments?.length) output += `\n${s.attachments.map((a) => mediaPlaceholder(a.mime, a.filename)).join("\n")}`;
+    return { type: "tool-result", callID: p.callID, tool: p.tool, output };
+  }
+  if (s.status === "error") {
+    const partial = s.metadata?.interrupted && typeof s.metadata.output === "string" ? s.metadata.output : undefined;
+    return { type: "tool-result", callID: p.callID, tool: p.tool, output: partial ?? s.error, isError: !partial };
+  }
+  return { type: "tool-result", callID: p.callID, tool: p.tool, output: INTERRUPTED_TOOL_OUTPUT, isError: true };
 }
 
 export interface Latest {

@@ -1,0 +1,195 @@
+import type { Bus } from "../bus";
+import { namedError } from "../errors";
+import { ascendingId } from "../ids";
+import type { Clock } from "../ports/clock";
+import type { LLM, LLMRequest, ModelConfig } from "../ports/llm";
+import type { Store } from "../ports/store";
+import { type AssistantMessage, type CompactionPart, emptyTokens, type MessageWithParts, type NamedErrorData, type TextPart, type UserMessage } from "../schema";
+import { applyRevert, filterCompacted } from "../session/history";
+import type { Calibration } from "../tokens/calibration";
+import { estimateCounter, estimateTokens, type TokenCounter } from "../tokens/counter";
+import { IMAGE_TOKENS, MESSAGE_OVERHEAD, PDF_TOKENS, REPLY_OVERHEAD } from "../tokens/part-text";
+import { inputBudget } from "./overflow";
+import { findReplay, hasUserContent, recreateUserMessage } from "./replay";
+import { buildSummaryRequest, COMPACTION_AGENT, previousSummary } from "./summarize";
+import { streamSummary } from "./summary-stream";
+import { selectTail, tailBudget } from "./tail";
+import { mediaOf, renderToolLog, splitSummary, toolLog } from "./transcript";
+
+/**
+ * Runs a compaction request (spec §3.4–3.5): summarises the head of the
+ * session into an assistant message with `summary: true`, keeps a verbatim
+ * tail (or, after a provider overflow, replays the last user message), and
+ * leaves the full history untouched when anything fails.
+ */
+
+export const COMPACTION_TOO_LARGE = "Session too large to compact — start a new session or choose a model with a larger context window.";
+export const CONTINUE_PROMPT = "Continue if you have next steps. If you are unsure how to proceed, stop and ask the user for clarification.";
+export const OVERFLOW_NOTE = "The previous request was too large for the model's context window; attachments in it were replaced by placeholders.";
+
+export interface CompactionDeps {
+  store: Store;
+  llm: LLM;
+  clock: Clock;
+  /** The model that writes the summary (the session's model). */
+  model: ModelConfig;
+  /** For the summary-size check; estimates when absent. */
+  counter?: TokenCounter;
+  calibration?: Calibration;
+  /** Live text for the UI, retry status and `session.error` on failure. */
+  bus?: Bus;
+}
+
+export interface ProcessCompactionInput {
+  sessionID: string;
+  /** The compaction request: a user message with a `compaction` part. */
+  messageID: string;
+  signal: AbortSignal;
+}
+
+export type CompactionResult =
+  | {
+      ok: true;
+      summary: AssistantMessage;
+      /** First message kept verbatim after the summary. */
+      tailStartID?: string;
+      /** The overflowing user message, re-created after the summary. */
+      replayed?: UserMessage;
+      /** The synthetic "continue" message (auto compaction without replay). */
+      continued?: UserMessage;
+      /** `continue` when the loop should answer a replayed or continue message; `stop` after a manual compaction. */
+      next: "continue" | "stop";
+    }
+  /** The summary message (if created) carries the error; the history is unchanged. */
+  | { ok: false; error: NamedErrorData; summary?: AssistantMessage };
+
+const tooLarge = () => namedError("ContextOverflowError", { message: COMPACTION_TOO_LARGE });
+
+/** Our (calibrated) size of a summary request. */
+async function requestTokens(deps: CompactionDeps, req: Omit<LLMRequest, "signal">): Promise<number> {
+  const texts = [...req.system, ...req.messages.flatMap((m) => (m.role === "user" ? m.content.flatMap((c) => (c.type === "text" ? [c.text] : [])) : []))];
+  const media = req.messages.flatMap((m) => (m.role === "user" ? m.content : [])).reduce((n, c) => n + (c.type === "file" ? (c.mime === "application/pdf" ? PDF_TOKENS : IMAGE_TOKENS) : 0), 0);
+  const overhead = (req.messages.length + 1) * MESSAGE_OVERHEAD + REPLY_OVERHEAD + media;
+  const estimate = texts.reduce((n, t) => n + estimateTokens(t), overhead);
+  // Far beyond any window: do not spend a tokenizer pass on it.
+  if (estimate > 2 * inputBudget(deps.model, req.maxOutputTokens)) return estimate;
+  const counter = deps.counter ?? estimateCounter;
+  const counts = await counter.count(texts, counter.encodingFor(deps.model.modelID)).catch(() => texts.map(estimateTokens));
+  const total = counts.reduce((a, b) => a + b, overhead);
+  return deps.calibration ? deps.calibration.apply(deps.model.modelID, total) : total;
+}
+
+interface Plan {
+  head: MessageWithParts[];
+  previous?: ReturnType<typeof previousSummary>;
+  replay?: MessageWithParts & { info: UserMessage };
+  tailStartID?: string;
+}
+
+/** Chooses what to summarise: the head, the tail kept verbatim, or the message to replay. */
+function plan(before: MessageWithParts[], part: CompactionPart, deps: CompactionDeps): Plan {
+  const previous = previousSummary(before);
+  const prevIDs = new Set([previous?.message.info.id, previous?.message.info.parentID]);
+  const body = before.filter((m) => !prevIDs.has(m.info.id));
+  if (part.overflow) {
+    const r = findReplay(body);
+    const replay = r === undefined ? undefined : body[r];
+    if (r !== undefined && replay?.info.role === "user" && (previous || body.slice(0, r).some(hasUserContent)))
+      return { head: body.slice(0, r), previous, replay: { info: replay.info, parts: replay.parts } };
+    return { head: body, previous };
+  }
+  const encoding = (deps.counter ?? estimateCounter).encodingFor(deps.model.modelID);
+  const start = selectTail(body, { budget: tailBudget(deps.model), encoding, after: previous?.message.info.parentID });
+  if (start === undefined) return { head: body, previous };
+  return { head: body.slice(0, start), previous, tailStartID: body[start]?.info.id };
+}
+
+/** Processes one compaction request. Never throws for expected failures. */
+export async function processCompaction(deps: CompactionDeps, input: ProcessCompactionInput): Promise<CompactionResult> {
+  const { store, clock, model } = deps;
+  const session = await store.getSession(input.sessionID);
+  const all = session ? applyRevert(await store.messages(input.sessionID), session.revert?.messageID) : [];
+  const idx = all.findIndex((m) => m.info.id === input.messageID);
+  const target = all[idx];
+  const part = target?.parts.find((p): p is CompactionPart => p.type === "compaction");
+  if (target?.info.role !== "user" || !part) return { ok: false, error: namedError("UnknownError", { message: "Not a compaction request." }) };
+  const request = target.info;
+
+  const p = plan(filterCompacted(all.slice(0, idx)), part, deps);
+  if (p.tailStartID) await store.upsertPart({ ...part, tail_start_id: p.tailStartID });
+
+  const started = clock.now();
+  const summary: AssistantMessage = {
+    id: ascendingId("msg", started),
+    sessionID: input.sessionID,
+    role: "assistant",
+    parentID: request.id,
+    time: { created: started },
+    modelID: model.modelID,
+    providerID: model.provider,
+    agent: COMPACTION_AGENT,
+    summary: true,
+    cost: 0,
+    tokens: emptyTokens(),
+  };
+  await store.upsertMessage(summary);
+  await store.updateSession(input.sessionID, (s) => ({ ...s, time: { ...s.time, compacting: started } }));
+  try {
+    // With media first (the summariser may need to see it), then stripped to placeholders.
+    const attempts = mediaOf(p.head).length > 0 ? [true, false] : [false];
+    let error: NamedErrorData = tooLarge();
+    let text: string | undefined;
+    let textPart: TextPart | undefined;
+    for (const withMedia of attempts) {
+      const req = buildSummaryRequest({ model, head: p.head, previous: p.previous?.body, withMedia });
+      if ((await requestTokens(deps, req)) > inputBudget(model, req.maxOutputTokens)) continue;
+      const r = await streamSummary(deps, summary, req, input.signal);
+      if (r.ok) {
+        text = r.text;
+        textPart = r.part;
+        break;
+      }
+      // Only a rejection before any text is worth another try without media.
+      error = r.error.name === "ContextOverflowError" && !r.part ? tooLarge() : r.error;
+      if (r.part || error.name !== "ContextOverflowError") break;
+    }
+    if (text === undefined || !textPart) return await fail(deps, summary, error);
+
+    const log = toolLog(p.head, p.previous?.log);
+    textPart.text = `${splitSummary(text).body}\n\n${renderToolLog(log)}`;
+    textPart.time = { start: textPart.time?.start ?? started, end: clock.now() };
+    await store.upsertPart(textPart);
+    summary.finish = summary.finish ?? "stop";
+    summary.time.completed = clock.now();
+    await store.upsertMessage(summary);
+    deps.bus?.publish({ type: "part.live", part: textPart });
+
+    if (p.replay) {
+      const replayed = await recreateUserMessage(store, p.replay, clock.now());
+      return { ok: true, summary, tailStartID: p.tailStartID, replayed: replayed.info, next: "continue" };
+    }
+    if (!part.auto) return { ok: true, summary, tailStartID: p.tailStartID, next: "stop" };
+    const continued = await addContinue(store, request, part.overflow === true, clock.now());
+    return { ok: true, summary, tailStartID: p.tailStartID, continued, next: "continue" };
+  } finally {
+    await store.updateSession(input.sessionID, (s) => ({ ...s, time: { ...s.time, compacting: undefined } }));
+  }
+}
+
+async function fail(deps: CompactionDeps, summary: AssistantMessage, error: NamedErrorData): Promise<CompactionResult> {
+  summary.error = error;
+  summary.finish = "error";
+  summary.time.completed = deps.clock.now();
+  await deps.store.upsertMessage(summary);
+  if (error.name !== "MessageAbortedError") deps.bus?.publish({ type: "session.error", sessionID: summary.sessionID, error });
+  return { ok: false, error, summary };
+}
+
+/** The synthetic user message that lets an auto compaction carry on with the task. */
+async function addContinue(store: Store, request: UserMessage, overflow: boolean, now: number): Promise<UserMessage> {
+  const info: UserMessage = { id: ascendingId("msg", now), sessionID: request.sessionID, role: "user", time: { created: now }, agent: request.agent, model: request.model };
+  const text = overflow ? `${OVERFLOW_NOTE}\n\n${CONTINUE_PROMPT}` : CONTINUE_PROMPT;
+  await store.upsertMessage(info);
+  await store.upsertPart({ id: ascendingId("prt", now), sessionID: info.sessionID, messageID: info.id, type: "text", text, synthetic: true, metadata: { compaction_continue: true } });
+  return info;
+}

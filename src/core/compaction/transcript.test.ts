@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { namedError } from "../errors";
+import { file, History, reasoning, text, tool } from "./test-fixtures";
+import { renderToolLog, serializeTranscript, splitSummary, TRANSCRIPT_TOOL_CHARS, toolLog } from "./transcript";
+
+describe("serializeTranscript", () => {
+  it("writes each message kind as a tagged paragraph", () => {
+    const h = new History();
+    h.user(text("Fix the bug"), file("image/png", "shot.png"), text("ignored", { ignored: true }));
+    h.assistant([
+      reasoning("thinking"),
+      text("Looking."),
+      tool("read", { filePath: "a.ts" }, "const a = 1;"),
+      tool("bash", { command: "npm test" }, "old output", { compacted: 5 }),
+      tool("grep", { pattern: "x" }, "no such dir", { status: "error" }),
+      tool("read", { filePath: "p.png" }, "Image read", { attachments: [{ mime: "image/png", filename: "p.png", url: "data:," }] }),
+    ]);
+    h.assistant([text("never sent")], { error: namedError("APIError", { message: "x", isRetryable: false }) });
+    expect(serializeTranscript(h.msgs)).toBe(
+      [
+        "[User]: Fix the bug",
+        "[Attached image/png: shot.png]",
+        "[Assistant reasoning]: thinking",
+        "[Assistant]: Looking.",
+        '[Assistant tool call]: read({"filePath":"a.ts"})',
+        "[Tool result]: const a = 1;",
+        '[Assistant tool call]: bash({"command":"npm test"})',
+        "[Tool result]: [Old tool result content cleared]",
+        '[Assistant tool call]: grep({"pattern":"x"})',
+        "[Tool error]: no such dir",
+        '[Assistant tool call]: read({"filePath":"p.png"})',
+        "[Tool result]: Image read",
+        "[Attached image/png: p.png]",
+      ].join("\n\n"),
+    );
+  });
+
+  it("cuts tool results to 2,000 characters", () => {
+    const h = new History();
+    h.assistant([tool("read", { filePath: "big" }, `${"a".repeat(TRANSCRIPT_TOOL_CHARS)}TAIL`)]);
+    const out = serializeTranscript(h.msgs);
+    expect(out).toContain(`[Tool result]: ${"a".repeat(2_000)}\n[truncated]`);
+    expect(out).not.toContain("TAIL");
+  });
+});
+
+describe("tool log", () => {
+  it("collects file paths and commands from tool calls", () => {
+    const h = new History();
+    h.assistant([
+      tool("read", { filePath: "src/a.ts" }, "x"),
+      tool("edit", { filePath: "src/a.ts", oldString: "1", newString: "2" }, "ok"),
+      tool("write", { filePath: "src/b.ts", content: "" }, "ok"),
+      tool("glob", { pattern: "**/*.ts", path: "src" }, "src/a.ts"),
+      tool("grep", { pattern: "TODO" }, "none"),
+      tool("bash", { command: "npm test" }, "ok"),
+      tool("bash", { command: "git status\ngit diff" }, "ok"),
+      tool("bash", { command: "npm test" }, "fail", { status: "error" }),
+      tool("todowrite", { todos: [] }, "ok"),
+    ]);
+    const log = toolLog(h.msgs);
+    expect(renderToolLog(log)).toBe(
+      [
+        "## Relevant files",
+        "- src/a.ts (read, edited)",
+        "- src/b.ts (written)",
+        "- src (searched)",
+        "- . (searched)",
+        "",
+        "## Commands run",
+        "- `git status ⏎ git diff`",
+        "- `npm test`",
+      ].join("\n"),
+    );
+  });
+
+  it("renders (none) for empty lists and round-trips through splitSummary", () => {
+    expect(renderToolLog({ files: new Map(), commands: [] })).toBe("## Relevant files\n(none)\n\n## Commands run\n(none)");
+    const log = toolLog([]);
+    log.files.set("a.ts", new Set(["read", "edited"]));
+    log.commands.push("ls -la");
+    const summary = `## Goal\nShip it\n\n${renderToolLog(log)}`;
+    const split = splitSummary(summary);
+    expect(split.body).toBe("## Goal\nShip it");
+    expect([...split.log.files].map(([p, a]) => [p, [...a]])).toEqual([["a.ts", ["read", "edited"]]]);
+    expect(split.log.commands).toEqual(["ls -la"]);
+  });
+
+  it("drops sections a model wrote under the code-built headings", () => {
+    const split = splitSummary("## Goal\nG\n## Relevant Files\n- made/up.ts\n## Accomplished\nA");
+    expect(split.body).toBe("## Goal\nG\n## Accomplished\nA");
+  });
+});

@@ -1,0 +1,141 @@
+import type { MessageWithParts, ToolPart } from "../schema";
+import { CLEARED_TOOL_OUTPUT, INTERRUPTED_TOOL_OUTPUT, isMedia, keepAssistant, mediaPlaceholder } from "../session/history";
+
+/**
+ * The head of a session as a plain transcript for the summary request
+ * (spec §3.4, later refinements), and the tool log the summary's
+ * "Relevant files" and "Commands run" sections are built from.
+ */
+
+/** Tool outputs (and long inputs) are cut to this many characters in the transcript. */
+export const TRANSCRIPT_TOOL_CHARS = 2_000;
+export const TRUNCATED = "[truncated]";
+
+function cut(text: string, max = TRANSCRIPT_TOOL_CHARS): string {
+  return text.length > max ? `${text.slice(0, max)}\n${TRUNCATED}` : text;
+}
+
+function toolLines(p: ToolPart): string[] {
+  const s = p.state;
+  const lines = [`[Assistant tool call]: ${p.tool}(${cut(JSON.stringify(s.input))})`];
+  if (s.status === "completed") {
+    lines.push(`[Tool result]: ${s.time.compacted ? CLEARED_TOOL_OUTPUT : cut(s.output)}`);
+    if (!s.time.compacted) for (const a of s.attachments ?? []) lines.push(mediaPlaceholder(a.mime, a.filename));
+  } else if (s.status === "error") {
+    const partial = s.metadata?.interrupted && typeof s.metadata.output === "string" ? s.metadata.output : undefined;
+    lines.push(partial ? `[Tool result]: ${cut(partial)}` : `[Tool error]: ${cut(s.error)}`);
+  } else lines.push(`[Tool error]: ${INTERRUPTED_TOOL_OUTPUT}`);
+  return lines;
+}
+
+/** `[User]: …`, `[Assistant]: …`, `[Assistant tool call]: name(json)`, `[Tool result]: …`, `[Attached mime: name]`, one entry per paragraph. */
+export function serializeTranscript(msgs: MessageWithParts[]): string {
+  const out: string[] = [];
+  for (const m of msgs) {
+    const info = m.info;
+    if (info.role === "assistant" && !keepAssistant(m, info)) continue;
+    for (const p of m.parts) {
+      if (info.role === "user") {
+        if (p.type === "text" && !p.ignored && p.text.trim()) out.push(`[User]: ${p.text}`);
+        else if (p.type === "file" && p.mime !== "application/x-directory") out.push(mediaPlaceholder(p.mime, p.filename));
+        else if (p.type === "subtask") out.push(`[User]: ${p.description}`);
+        continue;
+      }
+      if (p.type === "text" && !p.ignored && p.text.trim()) out.push(`[Assistant]: ${p.text}`);
+      else if (p.type === "reasoning" && p.text.trim()) out.push(`[Assistant reasoning]: ${cut(p.text)}`);
+      else if (p.type === "tool") out.push(...toolLines(p));
+    }
+  }
+  return out.join("\n\n");
+}
+
+/** Media a summary request may carry as files (images, PDFs of user messages and tool results). */
+export function mediaOf(msgs: MessageWithParts[]): { mime: string; url: string; filename?: string }[] {
+  const out: { mime: string; url: string; filename?: string }[] = [];
+  for (const m of msgs) {
+    if (m.info.role === "assistant" && !keepAssistant(m, m.info)) continue;
+    for (const p of m.parts) {
+      if (p.type === "file" && m.info.role === "user" && isMedia(p.mime)) out.push({ mime: p.mime, url: p.url, filename: p.filename });
+      if (p.type === "tool" && p.state.status === "completed" && !p.state.time.compacted)
+        for (const a of p.state.attachments ?? []) if (isMedia(a.mime)) out.push(a);
+    }
+  }
+  return out;
+}
+
+/** Files touched and commands run, in first-seen order. */
+export interface ToolLog {
+  /** Path → actions (`read`, `edited`, `written`, `searched`). */
+  files: Map<string, Set<string>>;
+  commands: string[];
+}
+
+const FILE_ACTIONS: Record<string, string> = { read: "read", edit: "edited", write: "written", glob: "searched", grep: "searched" };
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" && v.trim() ? v.trim() : undefined;
+}
+
+/** Reads the tool calls of `msgs` (including failed ones, which still show intent). */
+export function toolLog(msgs: MessageWithParts[], into: ToolLog = { files: new Map(), commands: [] }): ToolLog {
+  for (const m of msgs) {
+    for (const p of m.parts) {
+      if (p.type !== "tool" || p.state.status === "pending") continue;
+      const input = p.state.input;
+      const action = FILE_ACTIONS[p.tool];
+      const path = action === "searched" ? (str(input.path) ?? ".") : str(input.filePath);
+      if (action && path) {
+        const set = into.files.get(path) ?? new Set<string>();
+        set.add(action);
+        into.files.set(path, set);
+      }
+      const command = p.tool === "bash" ? str(input.command) : undefined;
+      if (command) addCommand(into, command);
+    }
+  }
+  return into;
+}
+
+function addCommand(log: ToolLog, command: string): void {
+  const line = command.replace(/\s*\n\s*/g, " ⏎ ");
+  const i = log.commands.indexOf(line);
+  if (i >= 0) log.commands.splice(i, 1);
+  log.commands.push(line);
+}
+
+export const FILES_HEADING = "## Relevant files";
+export const COMMANDS_HEADING = "## Commands run";
+/** At most this many files and commands are listed (the most recent commands win). */
+export const MAX_FILES = 60;
+export const MAX_COMMANDS = 40;
+
+/** The code-built sections appended to every summary. */
+export function renderToolLog(log: ToolLog): string {
+  const files = [...log.files].slice(-MAX_FILES).map(([path, actions]) => `- ${path} (${[...actions].join(", ")})`);
+  const commands = log.commands.slice(-MAX_COMMANDS).map((c) => `- \`${c.length > 300 ? `${c.slice(0, 300)}…` : c}\``);
+  return [FILES_HEADING, ...(files.length ? files : ["(none)"]), "", COMMANDS_HEADING, ...(commands.length ? commands : ["(none)"])].join("\n");
+}
+
+/** Splits a summary into the model's text and the tool log a previous compaction appended. */
+export function splitSummary(text: string): { body: string; log: ToolLog } {
+  const log: ToolLog = { files: new Map(), commands: [] };
+  const body: string[] = [];
+  let section: "body" | "files" | "commands" = "body";
+  for (const line of text.split("\n")) {
+    const heading = /^#{1,6}\s/.test(line) ? line.trim() : undefined;
+    if (heading !== undefined) {
+      const lower = heading.replace(/^#+\s*/, "").toLowerCase();
+      section = lower.startsWith("relevant files") ? "files" : lower.startsWith("commands run") ? "commands" : "body";
+    }
+    if (section === "body") body.push(line);
+    else if (heading === undefined && line.startsWith("- ")) {
+      const item = line.slice(2);
+      if (section === "files") {
+        const match = /^(.*) \(([^()]*)\)$/.exec(item);
+        const path = match?.[1] ?? item;
+        log.files.set(path, new Set(match?.[2] ? match[2].split(", ") : []));
+      } else if (section === "commands") log.commands.push(item.replace(/^`|`$/g, ""));
+    }
+  }
+  return { body: body.join("\n").trim(), log };
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { namedError } from "../errors";
+import type { LLMToolSpec } from "../ports/llm";
+import { defaultSettings } from "../settings";
+import { MESSAGE_OVERHEAD, REPLY_OVERHEAD } from "../tokens/part-text";
+import { CountMemo, toolSpecText } from "../tokens/request-size";
+import { compaction, file, History, sized, text, tool } from "./test-fixtures";
+import { contextXray } from "./xray";
+
+const model = { contextWindow: 128_000, maxOutputTokens: 16_384 }; // usable 95,232
+const settings = defaultSettings();
+const spec: LLMToolSpec = { name: "read", description: "Read", inputSchema: {} };
+
+describe("contextXray", () => {
+  it("lists what the next call sends, with statuses for what it does not", () => {
+    const h = new History();
+    const old = h.user(text(sized(100)));
+    h.assistant([text(sized(100))]);
+    const tailUser = h.user(text(sized(10)), file("image/png", "a.png"));
+    h.assistant([tool("read", { filePath: "x" }, sized(50), { compacted: 1 })]);
+    const c = h.user(compaction(true, { tail_start_id: tailUser.info.id }));
+    const s = h.assistant([text(sized(20))], { summary: true, parent: c.info.id });
+    h.user(text(sized(5)));
+    const failed = h.assistant([text("x")], { error: namedError("APIError", { message: "boom", isRetryable: false }) });
+    const reverted = h.user(text("later"));
+
+    const memo = new CountMemo();
+    memo.set("enc", "SYSTEM", 7);
+    const x = contextXray({ messages: h.msgs, revertMessageID: reverted.info.id, system: ["SYSTEM", "env"], tools: [spec], model, settings, encoding: "enc", memo });
+
+    const byKey = new Map(x.sections.map((sec) => [sec.key, sec]));
+    expect(byKey.get("system:0")).toMatchObject({ tokens: 7, exact: true });
+    expect(byKey.get("system:1")).toMatchObject({ tokens: 1, exact: false });
+    expect(byKey.get("tools")).toMatchObject({ tokens: Math.ceil(toolSpecText(spec).length / 4), label: "Tools (1)" });
+    expect(byKey.get(old.info.id)).toMatchObject({ status: "summarised", tokens: 0, size: 100 + MESSAGE_OVERHEAD });
+    expect(byKey.get(tailUser.info.id)).toMatchObject({ status: "sent", tail: true, media: 1, tokens: 10 + 1_500 + MESSAGE_OVERHEAD });
+    const prunedMsg = x.sections.find((sec) => sec.pruned === 1);
+    expect(prunedMsg).toMatchObject({ status: "sent", tail: true });
+    expect(byKey.get(s.info.id)).toMatchObject({ status: "sent", summary: true, label: "Summary" });
+    expect(byKey.get(c.info.id)).toMatchObject({ status: "sent", compaction: true });
+    expect(byKey.get(failed.info.id)).toMatchObject({ status: "dropped", tokens: 0 });
+    expect(byKey.get(reverted.info.id)).toMatchObject({ status: "reverted", tokens: 0 });
+    expect(x.boundary).toEqual({ compactionID: c.info.id, summaryID: s.info.id, tailStartID: tailUser.info.id });
+
+    // Order: system, tools, hidden, then the sent order [request, summary, tail…, newer…], then reverted.
+    const order = x.sections.filter((sec) => sec.kind === "message").map((sec) => sec.status);
+    expect(order).toEqual(["summarised", "summarised", "sent", "sent", "sent", "sent", "sent", "dropped", "reverted"]);
+    expect(x.sections.filter((sec) => sec.kind === "message" && sec.status === "sent")[0]?.key).toBe(c.info.id);
+
+    const sent = x.sections.reduce((n, sec) => n + sec.tokens, 0);
+    expect(x.raw).toBe(sent + REPLY_OVERHEAD + MESSAGE_OVERHEAD);
+    expect(x.total).toBe(x.raw);
+    expect(x.usable).toBe(95_232);
+    expect(x.overflowAt).toBe(95_232);
+    expect(x.fraction).toBeCloseTo(x.total / 95_232, 12);
+    expect(x.exact).toBe(false);
+  });
+
+  it("applies the calibration ratio to the total", () => {
+    const h = new History();
+    h.user(text(sized(1_000)));
+    const x = contextXray({ messages: h.msgs, model, settings, encoding: "e", ratio: 1.5 });
+    expect(x.raw).toBe(1_000 + MESSAGE_OVERHEAD + REPLY_OVERHEAD);
+    expect(x.total).toBe(Math.ceil(x.raw * 1.5));
+    expect(x.boundary).toBeUndefined();
+  });
+
+  it("reports exact when every sent part has a fresh cached count", () => {
+    const h = new History();
+    const u = h.user(text("abcd"));
+    const p = u.parts[0];
+    if (p) p.tokenCount = { encoding: "e", count: 9, size: 4 };
+    const x = contextXray({ messages: h.msgs, model, settings, encoding: "e" });
+    expect(x.exact).toBe(true);
+    expect(x.raw).toBe(9 + MESSAGE_OVERHEAD + REPLY_OVERHEAD);
+  });
+});

@@ -1,0 +1,152 @@
+import type { LLMToolSpec } from "../ports/llm";
+import type { CompactionPart, MessageWithParts } from "../schema";
+import { applyRevert, filterCompacted, isMedia } from "../session/history";
+import { estimateTokens } from "../tokens/counter";
+import { isDropped, MESSAGE_OVERHEAD, messageTokens, REPLY_OVERHEAD } from "../tokens/part-text";
+import { type CountMemo, toolSpecText } from "../tokens/request-size";
+import { type CompactionSettings, type ModelLimits, overflowAt, usable } from "./overflow";
+
+/**
+ * Context X-ray: what the model would see on the next call, section by
+ * section, for the UI. Pure and synchronous: uses cached part counts where
+ * fresh and estimates elsewhere (`exact` says which).
+ */
+
+/** Where a message stands for the next call. */
+export type XrayStatus =
+  /** Sent to the model. */
+  | "sent"
+  /** Before the compaction boundary: replaced by the summary. */
+  | "summarised"
+  /** Hidden by a soft revert. */
+  | "reverted"
+  /** In the history but not sent (failed assistant message, nothing to send). */
+  | "dropped";
+
+export interface XraySection {
+  kind: "system" | "tools" | "message";
+  /** Stable key for rendering (`system:0`, `tools`, or the message id). */
+  key: string;
+  label: string;
+  role?: "user" | "assistant";
+  status: XrayStatus;
+  /** Tokens this section costs on the next call (0 unless sent). */
+  tokens: number;
+  /** Tokens it costs when sent (for hidden sections: what it would cost). */
+  size: number;
+  /** False when some of it is estimated. */
+  exact: boolean;
+  /** The compaction summary / the compaction request / kept verbatim after a compaction. */
+  summary?: boolean;
+  compaction?: boolean;
+  tail?: boolean;
+  /** Tool parts whose output is pruned. */
+  pruned: number;
+  /** Images and PDFs sent (flat cost each). */
+  media: number;
+}
+
+export interface XrayInput {
+  /** All messages of the session, chronological (`store.messages`). */
+  messages: MessageWithParts[];
+  revertMessageID?: string;
+  system?: string[];
+  tools?: LLMToolSpec[];
+  model: ModelLimits;
+  settings: CompactionSettings;
+  /** `TokenCounter.encodingFor(modelID)`, to read cached part counts. */
+  encoding: string;
+  /** `Calibration.ratio(modelID)`; 1 when absent. */
+  ratio?: number;
+  /** Exact counts of system sections and tool specs, when the loop has them. */
+  memo?: CountMemo;
+}
+
+export interface Xray {
+  /** System sections, tools, then hidden messages (chronological), sent messages (in sent order), reverted ones. */
+  sections: XraySection[];
+  /** Calibrated size of the next request. */
+  total: number;
+  /** Uncalibrated size. */
+  raw: number;
+  exact: boolean;
+  usable: number;
+  /** Where auto-compaction starts. */
+  overflowAt: number;
+  contextWindow: number;
+  /** `total / usable` (may exceed 1). */
+  fraction: number;
+  boundary?: { compactionID: string; summaryID: string; tailStartID?: string };
+}
+
+function plainSection(kind: "system" | "tools", key: string, label: string, text: string, input: XrayInput): XraySection {
+  const hit = input.memo?.get(input.encoding, text);
+  const tokens = hit ?? estimateTokens(text);
+  return { kind, key, label, status: "sent", tokens, size: tokens, exact: hit !== undefined, pruned: 0, media: 0 };
+}
+
+function boundaryOf(sent: MessageWithParts[]): Xray["boundary"] {
+  for (const m of sent) {
+    const info = m.info;
+    if (info.role !== "assistant" || !info.summary || !info.finish || info.error) continue;
+    const c = sent.find((r) => r.info.id === info.parentID)?.parts.find((p): p is CompactionPart => p.type === "compaction");
+    return c ? { compactionID: info.parentID, summaryID: info.id, tailStartID: c.tail_start_id } : undefined;
+  }
+  return undefined;
+}
+
+/** The X-ray of the next call. */
+export function contextXray(input: XrayInput): Xray {
+  const sections: XraySection[] = [];
+  (input.system ?? []).forEach((s, i) => {
+    if (s.length > 0) sections.push(plainSection("system", `system:${i}`, i === 0 ? "System prompt (stable header)" : `System prompt ${i + 1}`, s, input));
+  });
+  const tools = input.tools ?? [];
+  if (tools.length) sections.push(plainSection("tools", "tools", `Tools (${tools.length})`, tools.map(toolSpecText).join("\n"), input));
+
+  const visible = applyRevert(input.messages, input.revertMessageID);
+  const sent = filterCompacted(visible);
+  const sentIDs = new Set(sent.map((m) => m.info.id));
+  const boundary = boundaryOf(sent);
+  const message = (m: MessageWithParts, status: XrayStatus): XraySection => {
+    const { tokens: size, exact } = messageTokens(m, input.encoding);
+    const dropped = status === "sent" && (isDropped(m) || size === 0);
+    const finalStatus = dropped ? "dropped" : status;
+    const info = m.info;
+    const isTail = boundary?.tailStartID !== undefined && info.id >= boundary.tailStartID && info.id < boundary.compactionID;
+    return {
+      kind: "message",
+      key: info.id,
+      label: info.role === "assistant" ? (info.summary ? "Summary" : `Assistant (${info.agent})`) : "User",
+      role: info.role,
+      status: finalStatus,
+      tokens: finalStatus === "sent" ? size : 0,
+      size,
+      exact,
+      summary: info.role === "assistant" && info.summary === true ? true : undefined,
+      compaction: m.parts.some((p) => p.type === "compaction") ? true : undefined,
+      tail: finalStatus === "sent" && isTail ? true : undefined,
+      pruned: m.parts.filter((p) => p.type === "tool" && p.state.status === "completed" && p.state.time.compacted).length,
+      media: info.role === "user" ? m.parts.filter((p) => p.type === "file" && isMedia(p.mime)).length : 0,
+    };
+  };
+  for (const m of visible) if (!sentIDs.has(m.info.id)) sections.push(message(m, "summarised"));
+  for (const m of sent) sections.push(message(m, "sent"));
+  for (const m of input.messages) if (m.info.id >= (input.revertMessageID ?? "\uffff")) sections.push(message(m, "reverted"));
+
+  const systemOverhead = sections.some((s) => s.kind === "system") ? MESSAGE_OVERHEAD : 0;
+  const raw = sections.reduce((n, s) => n + s.tokens, REPLY_OVERHEAD + systemOverhead);
+  const total = Math.ceil(raw * (input.ratio ?? 1));
+  const u = usable(input.model);
+  return {
+    sections,
+    total,
+    raw,
+    exact: sections.every((s) => s.status !== "sent" || s.exact),
+    usable: u,
+    overflowAt: overflowAt(input.model, input.settings),
+    contextWindow: input.model.contextWindow,
+    fraction: u > 0 ? total / u : 0,
+    boundary,
+  };
+}

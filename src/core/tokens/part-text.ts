@@ -1,0 +1,103 @@
+import type { MessageWithParts, Part } from "../schema";
+import { COMPACTION_QUESTION, isMedia, keepAssistant, mediaPlaceholder, toolResult } from "../session/history";
+import { estimateTokens } from "./counter";
+
+/**
+ * What each stored part contributes to a model request, mirroring
+ * `toModelMessages` (session/history.ts) part by part, so a request's size is
+ * the sum of per-part sizes that can be cached on the parts themselves.
+ */
+
+/** Tokens of an image sent to the model (tokenizers do not see pixels; a typical tile budget). */
+export const IMAGE_TOKENS = 1_500;
+/** Tokens of a PDF attachment (pages vary; a conservative flat figure). */
+export const PDF_TOKENS = 2_000;
+/** Role markers and separators around each model message (`<|start|>role…<|end|>`). */
+export const MESSAGE_OVERHEAD = 4;
+/** Tokens priming the model's reply, once per request. */
+export const REPLY_OVERHEAD = 3;
+
+/** A part's cost: text to tokenize (cacheable), a flat figure (media), or nothing. */
+export type PartCost = { kind: "text"; text: string } | { kind: "fixed"; tokens: number } | { kind: "none" };
+
+export interface PartCostOptions {
+  /** Media becomes `[Attached mime: name]` text, as in summary requests. */
+  stripMedia?: boolean;
+}
+
+const NONE: PartCost = { kind: "none" };
+
+function text(t: string): PartCost {
+  return t.length > 0 ? { kind: "text", text: t } : NONE;
+}
+
+/** The cost of one part of a message, given the message's role. */
+export function partCost(part: Part, role: "user" | "assistant", opts: PartCostOptions = {}): PartCost {
+  switch (part.type) {
+    case "text":
+      return part.ignored ? NONE : text(part.text);
+    case "reasoning":
+      return role === "assistant" ? text(part.text) : NONE;
+    case "file": {
+      if (role !== "user" || part.mime === "text/plain" || part.mime === "application/x-directory") return NONE;
+      if (isMedia(part.mime) && !opts.stripMedia) return { kind: "fixed", tokens: part.mime === "application/pdf" ? PDF_TOKENS : IMAGE_TOKENS };
+      if (isMedia(part.mime)) return text(mediaPlaceholder(part.mime, part.filename));
+      // Other files go as data URLs the provider decodes: estimate the decoded size.
+      return { kind: "fixed", tokens: estimateTokens(part.url) };
+    }
+    case "tool": {
+      if (role !== "assistant") return NONE;
+      const result = toolResult(part);
+      return text(`${part.tool}${JSON.stringify(part.state.input)}\n${result.output}`);
+    }
+    case "compaction":
+      return role === "user" ? text(COMPACTION_QUESTION) : NONE;
+    case "subtask":
+      return role === "user" ? text("The following tool was executed by the user") : NONE;
+    case "step-start":
+    case "step-finish":
+    case "snapshot":
+    case "patch":
+    case "agent":
+    case "retry":
+      return NONE;
+  }
+}
+
+/** Whether `toModelMessages` drops the whole message. */
+export function isDropped(m: MessageWithParts): boolean {
+  return m.info.role === "assistant" && !keepAssistant(m, m.info);
+}
+
+/** How many model messages a stored message becomes (assistant + tool results count as two). */
+export function modelMessageCount(m: MessageWithParts, costs: PartCost[]): number {
+  if (isDropped(m) || costs.every((c) => c.kind === "none")) return 0;
+  if (m.info.role === "user") return 1;
+  return m.parts.some((p) => p.type === "tool") ? 2 : 1;
+}
+
+/** A part's cached count, when it is fresh for `text` in `encoding`. */
+export function cachedCount(part: Part, text: string, encoding: string): number | undefined {
+  const c = part.tokenCount;
+  return c && c.encoding === encoding && c.size === text.length ? c.count : undefined;
+}
+
+/** Best-effort synchronous size of one message: cached counts when fresh, else estimates. */
+export function messageTokens(m: MessageWithParts, encoding: string, opts: PartCostOptions = {}): { tokens: number; exact: boolean } {
+  const role = m.info.role;
+  const costs = m.parts.map((p) => partCost(p, role, opts));
+  const n = modelMessageCount(m, costs);
+  if (n === 0) return { tokens: 0, exact: true };
+  let tokens = n * MESSAGE_OVERHEAD;
+  let exact = true;
+  costs.forEach((c, i) => {
+    const part = m.parts[i];
+    if (c.kind === "fixed") tokens += c.tokens;
+    else if (c.kind === "text" && part) {
+      const cached = cachedCount(part, c.text, encoding);
+      if (cached === undefined) exact = false;
+      tokens += cached ?? estimateTokens(c.text);
+    }
+  });
+  return { tokens, exact };
+}

@@ -1,0 +1,148 @@
+import type { LLMToolSpec } from "../ports/llm";
+import type { MessageWithParts, Part } from "../schema";
+import { ESTIMATE_ENCODING, estimateTokens, type TokenCounter } from "./counter";
+import { cachedCount, MESSAGE_OVERHEAD, modelMessageCount, type PartCostOptions, partCost, REPLY_OVERHEAD } from "./part-text";
+
+/**
+ * The size of a model request in tokens, in two phases so that preparing a
+ * request costs O(new content): `planRequestSize` lists only the texts whose
+ * count is not known yet (parts without a fresh `tokenCount`, system sections
+ * and tool specs not in the memo); `finishRequestSize` adds their counts to
+ * what was known and returns the parts to persist with their new `tokenCount`.
+ *
+ * A part's cached count is `{encoding, count, size}` where `size` is the
+ * length of the text that was counted (what the part sends, see
+ * `part-text.ts`); it is stale when the encoding differs or the length changed
+ * (a streamed text grew, a tool finished, a tool output was pruned).
+ */
+
+export interface RequestSizeInput {
+  /** System prompt sections, as sent. */
+  system: string[];
+  /** The history as sent (after `applyRevert` and `filterCompacted`). */
+  messages: MessageWithParts[];
+  tools: LLMToolSpec[];
+  /** From `TokenCounter.encodingFor(modelID)`. */
+  encoding: string;
+  stripMedia?: PartCostOptions["stripMedia"];
+}
+
+/** One text to count. */
+export interface SizeJob {
+  text: string;
+  bucket: "system" | "tools" | "messages";
+  /** Set when the count should be cached on this part. */
+  part?: Part;
+}
+
+export interface RequestSizePlan {
+  encoding: string;
+  /** Texts to count, in this order. */
+  jobs: SizeJob[];
+  /** Tokens already known, per bucket (cached counts, memo hits, media, overheads). */
+  known: { system: number; tools: number; messages: number };
+}
+
+/** Our count of a request. */
+export interface RequestSize {
+  /** Everything: system + tools + messages + reply priming. Apply calibration before comparing with limits. */
+  total: number;
+  system: number;
+  tools: number;
+  messages: number;
+  /** Parts with a new `tokenCount`, to persist with `store.upsertPart` (empty for estimates). */
+  upserts: Part[];
+  /** How many texts were counted for this request (0 when everything was cached). */
+  counted: number;
+  /** False when the counter failed and estimates were used. */
+  exact: boolean;
+}
+
+/** Bounded memo of counts for texts that are not parts (system sections, tool specs). */
+export class CountMemo {
+  private readonly map = new Map<string, number>();
+  constructor(private readonly max = 256) {}
+  get(encoding: string, text: string): number | undefined {
+    return this.map.get(`${encoding}\u0000${text}`);
+  }
+  set(encoding: string, text: string, count: number): void {
+    const key = `${encoding}\u0000${text}`;
+    this.map.delete(key);
+    this.map.set(key, count);
+    if (this.map.size > this.max) {
+      const oldest = this.map.keys().next();
+      if (!oldest.done) this.map.delete(oldest.value);
+    }
+  }
+}
+
+/** The text a tool spec costs. */
+export function toolSpecText(t: LLMToolSpec): string {
+  return JSON.stringify({ name: t.name, description: t.description, parameters: t.inputSchema });
+}
+
+/** Phase 1: what is known, and what must still be counted. */
+export function planRequestSize(input: RequestSizeInput, memo?: CountMemo): RequestSizePlan {
+  const { encoding } = input;
+  const jobs: SizeJob[] = [];
+  const known = { system: 0, tools: 0, messages: REPLY_OVERHEAD };
+  const plain = (text: string, bucket: "system" | "tools") => {
+    if (text.length === 0) return;
+    const hit = memo?.get(encoding, text);
+    if (hit === undefined) jobs.push({ text, bucket });
+    else known[bucket] += hit;
+  };
+  for (const s of input.system) plain(s, "system");
+  if (input.system.some((s) => s.length > 0)) known.system += MESSAGE_OVERHEAD;
+  for (const t of input.tools) plain(toolSpecText(t), "tools");
+  for (const m of input.messages) {
+    const costs = m.parts.map((p) => partCost(p, m.info.role, { stripMedia: input.stripMedia }));
+    const n = modelMessageCount(m, costs);
+    if (n === 0) continue;
+    known.messages += n * MESSAGE_OVERHEAD;
+    costs.forEach((c, i) => {
+      const part = m.parts[i];
+      if (!part) return;
+      if (c.kind === "fixed") known.messages += c.tokens;
+      else if (c.kind === "text") {
+        const cached = cachedCount(part, c.text, encoding);
+        if (cached === undefined) jobs.push({ text: c.text, bucket: "messages", part });
+        else known.messages += cached;
+      }
+    });
+  }
+  return { encoding, jobs, known };
+}
+
+/** Phase 2: `counts[i]` is the count of `plan.jobs[i].text`. */
+export function finishRequestSize(plan: RequestSizePlan, counts: number[], memo?: CountMemo, exact = true): RequestSize {
+  const sum = { ...plan.known };
+  const upserts: Part[] = [];
+  const persist = exact && plan.encoding !== ESTIMATE_ENCODING;
+  plan.jobs.forEach((job, i) => {
+    const count = counts[i] ?? estimateTokens(job.text);
+    sum[job.bucket] += count;
+    if (!exact) return;
+    if (job.part && persist) upserts.push({ ...job.part, tokenCount: { encoding: plan.encoding, count, size: job.text.length } });
+    else if (!job.part) memo?.set(plan.encoding, job.text, count);
+  });
+  return { total: sum.system + sum.tools + sum.messages, ...sum, upserts, counted: plan.jobs.length, exact };
+}
+
+/**
+ * Both phases with a counter. A failing counter degrades to estimates
+ * (`exact: false`, nothing to persist) instead of failing the request.
+ */
+export async function measureRequest(counter: TokenCounter, input: RequestSizeInput, memo?: CountMemo): Promise<RequestSize> {
+  const plan = planRequestSize(input, memo);
+  if (plan.jobs.length === 0) return finishRequestSize(plan, [], memo);
+  try {
+    const counts = await counter.count(
+      plan.jobs.map((j) => j.text),
+      plan.encoding,
+    );
+    return finishRequestSize(plan, counts, memo);
+  } catch {
+    return finishRequestSize(plan, plan.jobs.map((j) => estimateTokens(j.text)), memo, false);
+  }
+}
