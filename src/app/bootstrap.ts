@@ -11,6 +11,8 @@ import type { LLM } from "../core/ports/llm";
 import { SessionService } from "../core/session/loop";
 import { modelConfig } from "../core/settings";
 import { SandboxService } from "./sandbox-service";
+import { WorkerTokenCounter } from "../adapters/tokens/worker-counter";
+import type { TokenCounter } from "../core/tokens/counter";
 import { webLocks } from "./locks";
 import { PromptWiring } from "./prompt-wiring";
 import { SettingsStore } from "./settings-store";
@@ -27,6 +29,8 @@ export interface AppServices {
   llm: LLM;
   sandbox: SandboxService;
   wiring: PromptWiring;
+  /** Exact token counts (js-tiktoken in a Worker, started on first use). */
+  counter: TokenCounter;
 }
 
 export type BootResult = { ok: true; services: AppServices } | { ok: false; error: string };
@@ -67,6 +71,7 @@ export async function bootstrap(): Promise<BootResult> {
   const wiring = new PromptWiring(systemClock, settings.get, (id) => agentOf(id));
   const permissions = new PermissionBroker(wiring.rules);
   const llm = routerLLM();
+  const counter = new WorkerTokenCounter();
   const sandbox = new SandboxService(() => settings.get().sandbox);
   const sessions = new SessionService({
     store,
@@ -80,10 +85,11 @@ export async function bootstrap(): Promise<BootResult> {
     system: wiring.system,
     sandbox: (sessionID) => sandbox.sandboxFor(sessionID),
     locks: webLocks(),
+    counter,
     version: APP_VERSION,
   });
   agentOf = (id) => sessions.agentOf(id);
-  const services: AppServices = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring };
+  const services: AppServices = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring, counter };
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).
   Object.defineProperty(globalThis, "__tabcode", { value: services, configurable: true });
   return { ok: true, services };

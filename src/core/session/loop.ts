@@ -11,6 +11,9 @@ import { type AssistantMessage, defaultTitle, emptyTokens, isDefaultTitle, type 
 import type { Settings } from "../settings";
 import type { Tool } from "../tools/tool";
 import { applyRevert, filterCompacted, isTurnDone, latest, toModelMessages } from "./history";
+import { applyCacheMarkers } from "../compaction/cache-markers";
+import type { TokenCounter } from "../tokens/counter";
+import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_RUN } from "./context-guard";
 import { repairSession } from "./repair";
 import { runStep, type StepResult } from "./step";
 import { generateTitle } from "./title";
@@ -49,6 +52,8 @@ export interface SessionServiceDeps {
   /** The system prompt sections ([header, rest]); defaults to the base prompt and environment. */
   system?(input: SystemInput): Promise<string[]>;
   locks?: Locks;
+  /** Exact token counts (a tokenizer); estimates (chars/4) when absent. */
+  counter?: TokenCounter;
   version: string;
 }
 
@@ -95,7 +100,10 @@ export class SessionService {
   private listeners = new Set<() => void>();
   private statusSnapshot: ReadonlyMap<string, SessionStatus> = new Map();
 
+  private readonly guard: ContextGuard;
+
   constructor(private readonly deps: SessionServiceDeps) {
+    this.guard = new ContextGuard({ store: deps.store, llm: deps.llm, clock: deps.clock, bus: deps.bus, settings: deps.settings, counter: deps.counter });
     deps.bus.subscribe((ev) => {
       if (ev.type === "session.status") this.setStatus(ev.sessionID, ev.status);
     });
@@ -110,6 +118,10 @@ export class SessionService {
   getStatuses = (): ReadonlyMap<string, SessionStatus> => this.statusSnapshot;
   status(sessionID: string): SessionStatus {
     return this.statuses.get(sessionID) ?? { type: "idle" };
+  }
+  /** How our token counts compare with the provider's for a model (1 = identical, learnt from usage). */
+  calibrationRatio(modelID: string): number {
+    return this.guard.calibration.ratio(modelID);
   }
   /** The agent of the session's current (or last) turn in this tab. */
   agentOf(sessionID: string): string | undefined {
@@ -218,16 +230,56 @@ export class SessionService {
     const { store, clock } = this.deps;
     await repairSession(store, sessionID, clock.now());
     const maxSteps = this.deps.settings().maxSteps;
+    const guard = this.guard;
     let step = 0;
+    let autoCompactions = 0;
+    let finished = false;
     while (!signal.aborted) {
       const session = await store.getSession(sessionID);
       if (!session) return;
       const msgs = filterCompacted(applyRevert(await store.messages(sessionID), session.revert?.messageID));
-      const l = latest(msgs);
-      if (!l.lastUser || isTurnDone(l)) return;
-      step++;
       const model = this.deps.model();
+
+      // A compaction request (manual, or created below) is a task of its own.
+      const pending = await guard.runPending(sessionID, msgs, model, signal);
+      if (pending === "stop") break;
+      if (pending === "continue") continue;
+
+      const l = latest(msgs);
+      if (!l.lastUser || isTurnDone(l)) {
+        finished = true;
+        break;
+      }
+      // Proactive: the last step's reported usage reached the compaction point.
+      if (autoCompactions < MAX_AUTO_COMPACTIONS_PER_RUN && guard.overflowedAfterStep(msgs, model)) {
+        autoCompactions++;
+        await guard.request(session, { auto: true });
+        continue;
+      }
+
       const sandbox = await this.deps.sandbox?.(sessionID).catch(() => undefined);
+      const agent = l.lastUser.info.agent;
+      this.agents.set(sessionID, agent);
+      const tools = this.deps.tools(agent, session);
+      const toolState = this.stateFor(sessionID);
+      const system = this.deps.system
+        ? await this.deps.system({ session, model, sandbox, agent, userSystem: l.lastUser.info.system, toolState })
+        : buildSystem({ model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) });
+      const specs = tools.map((t) => t.spec());
+
+      // Before the call: our exact count of what is about to be sent.
+      const size = await guard.measure(system, msgs, specs, model);
+      if (autoCompactions < MAX_AUTO_COMPACTIONS_PER_RUN && guard.wouldOverflow(size, model) && msgs.length > 1) {
+        autoCompactions++;
+        await guard.request(session, { auto: true });
+        continue;
+      }
+
+      step++;
+      const isLastStep = step >= maxSteps;
+      const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(msgs));
+      if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
+      this.requests.set(sessionID, { system, tools: specs, time: clock.now() });
       const assistant: AssistantMessage = {
         id: ascendingId("msg", clock.now()),
         sessionID,
@@ -236,22 +288,11 @@ export class SessionService {
         time: { created: clock.now() },
         modelID: model.modelID,
         providerID: model.provider,
-        agent: l.lastUser.info.agent,
+        agent,
         cost: 0,
         tokens: emptyTokens(),
       };
       await store.upsertMessage(assistant);
-      const isLastStep = step >= maxSteps;
-      const messages: LLMMessage[] = toModelMessages(msgs);
-      if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
-      this.agents.set(sessionID, assistant.agent);
-      const tools = this.deps.tools(assistant.agent, session);
-      const toolState = this.stateFor(sessionID);
-      const system = this.deps.system
-        ? await this.deps.system({ session, model, sandbox, agent: assistant.agent, userSystem: l.lastUser.info.system, toolState })
-        : buildSystem({ model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) });
-      const specs = tools.map((t) => t.spec());
-      this.requests.set(sessionID, { system, tools: specs, time: clock.now() });
       const result: StepResult = await runStep(
         { store, llm: this.deps.llm, clock, bus: this.deps.bus, permissions: this.deps.permissions, autoCompact: this.deps.settings().compaction.auto },
         {
@@ -266,8 +307,26 @@ export class SessionService {
           request: { model, system, messages, tools: specs, maxOutputTokens: Math.min(model.maxOutputTokens, 32_000), cacheKey: sessionID, purpose: "chat" },
         },
       );
-      if (result === "stop" || result === "compact" || isLastStep) return;
+      guard.observe(model, assistant, size);
+      if (result === "compact") {
+        // Reactive: the provider said the request was too large. Summarise, then replay the last prompt — once.
+        if (autoCompactions >= MAX_AUTO_COMPACTIONS_PER_RUN) break;
+        autoCompactions++;
+        await guard.request(session, { auto: true, overflow: true });
+        continue;
+      }
+      if (result === "stop" || isLastStep) break;
     }
+    if (finished && !signal.aborted) await guard.prune(sessionID);
+  }
+
+  /** Asks for a summary of the session now (the "Compact now" button); runs even when auto-compaction is off. */
+  async compact(sessionID: string): Promise<void> {
+    this.assertIdle(sessionID);
+    const session = await this.deps.store.getSession(sessionID);
+    if (!session) return;
+    await this.guard.request(session, { auto: false });
+    await this.ensureRunning(sessionID);
   }
 
   private stateFor(sessionID: string): Map<string, unknown> {

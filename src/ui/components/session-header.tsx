@@ -4,11 +4,12 @@ import type { MessageWithParts, Session } from "../../core/schema";
 import { contextUsed } from "../../core/session/usage";
 import { modelConfig } from "../../core/settings";
 import { formatCost, formatTokens } from "../format";
-import { useSettings } from "../hooks/services";
+import { useServices, useSettings } from "../hooks/services";
 import { DebugDialog } from "./debug-dialog";
 import { ExportMenu } from "./export-menu";
 import { SessionPermissions } from "./session-permissions";
 import { StartupReportLine } from "./startup-report";
+import { XrayDialog } from "./xray-dialog";
 import { ShareDialog } from "./share-dialog";
 
 function lastUsage(messages: MessageWithParts[]) {
@@ -26,9 +27,21 @@ function statusText(s: SessionStatus): string {
 }
 
 /** Title, live status, context fill, token totals and cost of a session. */
-export function SessionHeader({ session, messages, status, onError }: { session: Session; messages: MessageWithParts[]; status: SessionStatus; onError: (m: string) => void }) {
+interface HeaderProps {
+  session: Session;
+  /** Visible messages (revert applied). */
+  messages: MessageWithParts[];
+  /** Every message, for the X-ray (which shows reverted ones too). */
+  allMessages?: MessageWithParts[];
+  status: SessionStatus;
+  onError: (m: string) => void;
+}
+
+export function SessionHeader({ session, messages, allMessages, status, onError }: HeaderProps) {
   const [sharing, setSharing] = useState(false);
-  const [dialog, setDialog] = useState<"debug" | "permissions" | null>(null);
+  const [dialog, setDialog] = useState<"debug" | "permissions" | "xray" | null>(null);
+  const { sessions } = useServices();
+  const compactNow = () => sessions.compact(session.id).catch((e: unknown) => onError(`Could not compact: ${e instanceof Error ? e.message : String(e)}`));
   const settings = useSettings();
   const model = modelConfig(settings);
   const usage = lastUsage(messages);
@@ -47,6 +60,12 @@ export function SessionHeader({ session, messages, status, onError }: { session:
           <button type="button" onClick={() => setSharing(true)}>
             Share
           </button>
+          <button type="button" onClick={() => setDialog("xray")}>
+            Context X-ray
+          </button>
+          <button type="button" disabled={status.type !== "idle" || messages.length === 0} onClick={() => void compactNow()} title="Summarise the conversation so far (even when auto-compaction is off)">
+            Compact now
+          </button>
           <button type="button" onClick={() => setDialog("permissions")}>
             Permissions
           </button>
@@ -61,6 +80,7 @@ export function SessionHeader({ session, messages, status, onError }: { session:
         </p>
       )}
       {sharing && <ShareDialog sessionID={session.id} onClose={() => setSharing(false)} />}
+      {dialog === "xray" && <XrayDialog session={session} messages={allMessages ?? messages} onClose={() => setDialog(null)} />}
       {dialog === "debug" && <DebugDialog session={session} onClose={() => setDialog(null)} />}
       {dialog === "permissions" && <SessionPermissions session={session} onClose={() => setDialog(null)} />}
       <div className="meters">

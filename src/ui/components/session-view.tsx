@@ -69,7 +69,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   return (
     <MessageActionsContext.Provider value={actions}>
       <div className="session-view">
-        <SessionHeader session={session} messages={messages} status={status} onError={onError} />
+        <SessionHeader session={session} messages={messages} allMessages={all} status={status} onError={onError} />
         {revertID && (
           <div className="banner revert" role="status">
             <span>

@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
+import { MemoryStore } from "../../testing/memory-store";
+import { Bus } from "../bus";
+import { namedError } from "../errors";
+import { PermissionBroker } from "../permission/broker";
+import { DEFAULT_RULES } from "../permission/evaluate";
+import { systemClock } from "../ports/clock";
+import type { AssistantMessage, MessageWithParts } from "../schema";
+import { defaultSettings, modelConfig, type Settings } from "../settings";
+import { defineTool } from "../tools/tool";
+import type { TokenCounter } from "../tokens/counter";
+import { createTiktokenCounter } from "../../adapters/tokens/tiktoken-counter";
+import { SessionService } from "./loop";
+
+const big = defineTool({
+  id: "big",
+  description: "Returns n words.",
+  parameters: z.object({ n: z.number() }),
+  execute: async ({ n }) => ({ title: `${n} words`, output: Array.from({ length: n }, (_, i) => `word${i}`).join(" ") }),
+});
+
+const TINY = { contextWindow: 4000, maxOutputTokens: 500, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+
+function setup(llm: FakeLLM, over: Partial<Settings> = {}, counter?: TokenCounter) {
+  const store = new MemoryStore();
+  const settings: Settings = { ...defaultSettings(), provider: "openai-compatible", modelID: "tiny", models: { tiny: TINY }, ...over };
+  const service = new SessionService({
+    store,
+    llm,
+    clock: systemClock,
+    bus: new Bus(),
+    permissions: new PermissionBroker(() => [DEFAULT_RULES]),
+    settings: () => settings,
+    model: () => modelConfig(settings),
+    tools: () => [big],
+    counter,
+    version: "t",
+  });
+  return { store, service, settings };
+}
+
+const summaries = (msgs: MessageWithParts[]) => msgs.filter((m): m is MessageWithParts & { info: AssistantMessage } => m.info.role === "assistant" && m.info.summary === true);
+const summaryTurn = () => textTurn("## Goal\nDo the thing.\n## Accomplished\nCalled big twice.");
+
+describe("compaction in the loop", () => {
+  it("compacts proactively when the last step's usage reaches the window, then continues", async () => {
+    // usable = 4000 − 500 − 500 = 3000 tokens
+    const llm = new FakeLLM([toolTurn([{ tool: "big", input: { n: 50 } }], { inputTokens: 3100, outputTokens: 10 }), summaryTurn(), textTurn("Continuing after the summary.")]);
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "go" });
+    await service.ensureRunning(s.id);
+    const msgs = await store.messages(s.id);
+    expect(summaries(msgs)).toHaveLength(1);
+    expect(summaries(msgs)[0]?.info.finish).toBeDefined();
+    expect(llm.requests.map((r) => r.purpose)).toEqual(["chat", "summary", "chat"]);
+    expect(llm.requests[1]?.tools).toEqual([]);
+    const last = msgs.at(-1);
+    expect(last?.info.role === "assistant" && last.parts.some((p) => p.type === "text" && p.text === "Continuing after the summary.")).toBe(true);
+  });
+
+  it("compacts before a call whose own exact count would overflow", async () => {
+    const llm = new FakeLLM([toolTurn([{ tool: "big", input: { n: 4000 } }], { inputTokens: 100, outputTokens: 10 }), summaryTurn(), textTurn("Done.")]);
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "go" });
+    await service.ensureRunning(s.id);
+    expect(llm.requests.map((r) => r.purpose)).toEqual(["chat", "summary", "chat"]);
+    expect(summaries(await store.messages(s.id))).toHaveLength(1);
+  });
+
+  it("a provider context overflow is summarised and the last prompt replayed — once, never in a loop", async () => {
+    const overflow = namedError("ContextOverflowError", { message: "maximum context length exceeded" });
+    const llm = new FakeLLM([textTurn("first answer"), [{ type: "error", error: overflow }], summaryTurn(), [{ type: "error", error: overflow }], summaryTurn(), [{ type: "error", error: overflow }], textTurn("never")]);
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "one" });
+    await service.ensureRunning(s.id);
+    await service.prompt(s.id, { text: "two (too big)" });
+    await service.ensureRunning(s.id);
+    const purposes = llm.requests.map((r) => r.purpose);
+    // chat ok; chat → overflow; summary; replayed chat → overflow again; second (last) summary; replayed chat → overflow: stop.
+    expect(purposes).toEqual(["chat", "chat", "summary", "chat", "summary", "chat"]);
+    expect(llm.remaining()).toBeGreaterThan(0);
+    const msgs = await store.messages(s.id);
+    // The replayed prompt exists as a fresh user message after the summary.
+    const users = msgs.filter((m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && p.text === "two (too big)"));
+    expect(users.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("with auto-compaction off, neither the proactive nor the reactive path compacts", async () => {
+    const overflow = namedError("ContextOverflowError", { message: "maximum context length exceeded" });
+    const llm = new FakeLLM([toolTurn([{ tool: "big", input: { n: 4000 } }], { inputTokens: 3500, outputTokens: 10 }), [{ type: "error", error: overflow }], summaryTurn()]);
+    const { store, service } = setup(llm, { compaction: { auto: false, prune: true, threshold: 1 } });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "go" });
+    await service.ensureRunning(s.id);
+    expect(llm.requests.map((r) => r.purpose)).toEqual(["chat", "chat"]);
+    const msgs = await store.messages(s.id);
+    expect(summaries(msgs)).toHaveLength(0);
+    const lastInfo = msgs.at(-1)?.info;
+    expect(lastInfo?.role === "assistant" ? lastInfo.error?.name : undefined).toBe("ContextOverflowError");
+  });
+
+  it("Compact now summarises on request even with auto off, and does not auto-continue", async () => {
+    const llm = new FakeLLM([textTurn("an answer"), summaryTurn()]);
+    const { store, service } = setup(llm, { compaction: { auto: false, prune: true, threshold: 1 } });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "hello" });
+    await service.ensureRunning(s.id);
+    await service.compact(s.id);
+    const msgs = await store.messages(s.id);
+    expect(summaries(msgs)).toHaveLength(1);
+    expect(llm.requests.map((r) => r.purpose)).toEqual(["chat", "summary"]);
+    const lastInfo = msgs.at(-1)?.info;
+    expect(lastInfo?.role === "assistant" ? lastInfo.summary : undefined).toBe(true);
+  });
+
+  it("records exact token counts on parts so the next request only counts new content", async () => {
+    const llm = new FakeLLM([toolTurn([{ tool: "big", input: { n: 20 } }]), textTurn("ok")]);
+    const { store, service } = setup(llm, { models: { tiny: { ...TINY, contextWindow: 100_000 } } }, createTiktokenCounter());
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "count me" });
+    await service.ensureRunning(s.id);
+    const parts = (await store.messages(s.id)).flatMap((m) => m.parts);
+    expect(parts.find((p) => p.type === "text" && p.text === "count me")?.tokenCount).toMatchObject({ count: expect.any(Number) });
+    expect(parts.find((p) => p.type === "tool")?.tokenCount).toMatchObject({ count: expect.any(Number) });
+  });
+});
