@@ -44,9 +44,17 @@ export async function newSession(page: Page): Promise<string> {
   return new URL(page.url()).hash.replace("#/s/", "");
 }
 
+/** Types and sends a prompt, and waits until it is stored (so a following waitIdle sees its run). */
 export async function send(page: Page, text: string): Promise<void> {
+  const count = () =>
+    page.evaluate(async () => {
+      const t = (globalThis as unknown as { __tabcode?: { store: { flush(): Promise<void> }; db: { table(n: string): { count(): Promise<number> } } } }).__tabcode;
+      return t ? t.db.table("messages").count() : 0;
+    });
+  const before = await count();
   await page.getByRole("textbox", { name: "Message" }).fill(text);
   await page.getByRole("button", { name: "Send" }).click();
+  await expect.poll(count).toBeGreaterThan(before);
 }
 
 export interface StoredMessage {
@@ -78,9 +86,18 @@ export async function storedMessages(page: Page, sessionID: string): Promise<Sto
   }, sessionID);
 }
 
-/** Waits until the session is idle (no run in this tab). */
+/** Waits until the session's run in this tab is over and its newest message is a completed answer. */
 export async function waitIdle(page: Page, sessionID: string): Promise<void> {
   await expect
-    .poll(() => page.evaluate((id) => (globalThis as unknown as { __tabcode: { sessions: { isBusy(id: string): boolean } } }).__tabcode.sessions.isBusy(id), sessionID), { timeout: 15_000 })
-    .toBe(false);
+    .poll(
+      () =>
+        page.evaluate(async (id) => {
+          const t = (globalThis as unknown as { __tabcode: { sessions: { isBusy(id: string): boolean }; store: { messages(id: string): Promise<{ info: { role: string; time: { completed?: number } } }[]> } } }).__tabcode;
+          if (t.sessions.isBusy(id)) return "busy";
+          const last = (await t.store.messages(id)).at(-1)?.info;
+          return last?.role === "assistant" && last.time.completed ? "idle" : "waiting";
+        }, sessionID),
+      { timeout: 20_000 },
+    )
+    .toBe("idle");
 }

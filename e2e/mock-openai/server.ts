@@ -47,6 +47,8 @@ export interface MockOpenAI {
   readonly requests: RecordedRequest[];
   /** Model requests only (chat completions and responses, without title requests), oldest first. */
   modelRequests(): RecordedRequest[];
+  /** Number of compaction summary requests answered. */
+  readonly summaryRequests: number;
   /** Number of CORS preflights answered. */
   readonly preflights: number;
   close(): Promise<void>;
@@ -130,10 +132,18 @@ export const TITLE_REQUEST_MARKER = "Generate a title for this conversation";
 /** The answer to every title request. */
 export const TITLE_TURN: Turn = { text: "Mock session title" };
 
+/** Text that marks the app's compaction (summary) request (see src/core/compaction/summarize.ts). */
+export const SUMMARY_REQUEST_MARKER = "You summarise a coding session";
+/** The answer to every summary request. */
+export const SUMMARY_TURN: Turn = {
+  text: "## Goal\nRead big.txt repeatedly for the test.\n## Instructions\n(none)\n## Discoveries\nbig.txt is large.\n## Accomplished\nSeveral reads.\n## Relevant files\n- big.txt",
+};
+
 /** Starts a mock server on 127.0.0.1 with a free port. */
 export async function startMockOpenAI(): Promise<MockOpenAI> {
   let queue: Turn[] = [];
   let preflights = 0;
+  let summaries = 0;
   const requests: RecordedRequest[] = [];
   const ids = new Ids();
 
@@ -147,7 +157,10 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
     const model = typeof body.model === "string" ? body.model : "gpt-4o-mini";
     // tabcode's background title requests get their own answer, so they never consume a scripted turn.
     const isTitle = raw.includes(TITLE_REQUEST_MARKER);
-    const turn = resolveTurn(isTitle ? TITLE_TURN : (queue.shift() ?? DEFAULT_TURN));
+    // Compaction summaries likewise get their own answer (and are counted in `summaryRequests`).
+    const isSummary = raw.includes(SUMMARY_REQUEST_MARKER);
+    if (isSummary) summaries++;
+    const turn = resolveTurn(isTitle ? TITLE_TURN : isSummary ? SUMMARY_TURN : (queue.shift() ?? DEFAULT_TURN));
     const promptTokens = Math.ceil(raw.length / 4);
     if (turn.kind === "error") {
       const apiKey = (req.headers.authorization ?? "").replace(/^Bearer\s+/i, "");
@@ -260,12 +273,19 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
       queue = [];
       requests.length = 0;
       preflights = 0;
+      summaries = 0;
     },
     requests,
     modelRequests: () =>
       requests.filter(
-        (r) => (r.path === "/v1/chat/completions" || r.path === "/v1/responses") && !r.rawBody.includes(TITLE_REQUEST_MARKER),
+        (r) =>
+          (r.path === "/v1/chat/completions" || r.path === "/v1/responses") &&
+          !r.rawBody.includes(TITLE_REQUEST_MARKER) &&
+          !r.rawBody.includes(SUMMARY_REQUEST_MARKER),
       ),
+    get summaryRequests() {
+      return summaries;
+    },
     get preflights() {
       return preflights;
     },
