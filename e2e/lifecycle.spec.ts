@@ -135,3 +135,38 @@ test("two tabs on one session never both run it", async ({ page, mock, context }
   expect(stored[1]?.parts.find((p) => p.type === "text")?.text).toContain("x39");
   expect(stored[3]?.parts.find((p) => p.type === "text")?.text).toBe("Answered after the first run.");
 });
+
+test("editing an earlier message makes a branch; switching shows each branch with its own continuation", async ({ page, mock }) => {
+  const id = await conversation(page, mock);
+  const bananas = page.getByRole("article", { name: "Your message" }).filter({ hasText: "And bananas?" });
+  await bananas.hover();
+  await bananas.getByRole("button", { name: "Edit this message" }).click();
+  await page.getByRole("textbox", { name: "Edited message" }).fill("And cherries instead?");
+  mock.setScript([{ text: "Answer about cherries." }]);
+  await page.getByRole("button", { name: "Send as a new branch" }).click();
+  await expect(page.getByRole("article").filter({ hasText: "Answer about cherries." })).toBeVisible();
+  await waitIdle(page, id);
+  // The model saw the new branch only.
+  const sent = mock.modelRequests().at(-1)?.rawBody ?? "";
+  expect(sent).toContain("And cherries instead?");
+  expect(sent).not.toContain("bananas");
+
+  const branches = page.getByRole("navigation", { name: "Branches of this message" });
+  await expect(branches).toContainText("2/2");
+  await expect(page.getByRole("article").filter({ hasText: "Second answer about bananas." })).toHaveCount(0);
+  await branches.getByRole("button", { name: "Previous branch" }).click();
+  await expect(branches).toContainText("1/2");
+  await expect(page.getByRole("article").filter({ hasText: "Second answer about bananas." })).toBeVisible();
+  await expect(page.getByRole("article").filter({ hasText: "Answer about cherries." })).toHaveCount(0);
+
+  // Continue the first branch; the second keeps its own continuation.
+  mock.setScript([{ text: "More about bananas." }]);
+  await send(page, "Tell me more");
+  await expect(page.getByRole("article").filter({ hasText: "More about bananas." })).toBeVisible();
+  await waitIdle(page, id);
+  await page.reload();
+  await expect(page.getByRole("article").filter({ hasText: "More about bananas." })).toBeVisible();
+  await branches.getByRole("button", { name: "Next branch" }).click();
+  await expect(page.getByRole("article").filter({ hasText: "Answer about cherries." })).toBeVisible();
+  await expect(page.getByRole("article").filter({ hasText: "More about bananas." })).toHaveCount(0);
+});

@@ -4,6 +4,7 @@
  * call these; they return values (or throw for bugs), never touch React.
  */
 import { exportAllZip, exportFileName, exportSession, importBundle, parseImportBytes, serializeExport, sessionHtml, sessionMarkdown, shareLink, stripForShare, ZIP_FILE_NAME } from "../core/export";
+import { activePath } from "../core/session/branches";
 import { forkSession } from "../core/session/fork";
 import { revertSession, snapshotAfter, unrevertSession } from "../core/session/revert";
 import type { Session } from "../core/schema";
@@ -27,7 +28,8 @@ export async function exportOne(app: AppServices, sessionID: string, kind: Expor
   const workspace = kind === "json-files" ? await workspaceFiles(app, sessionID) : undefined;
   const file = await exportSession(app.store, sessionID, workspace ? { workspace } : {});
   if (!file) throw new Error("This session no longer exists.");
-  const view = { info: file.info, messages: file.messages };
+  // Transcripts show the branch being viewed; the JSON keeps every branch.
+  const view = { info: file.info, messages: activePath(file.messages, file.info.branches) };
   switch (kind) {
     case "json":
     case "json-files":

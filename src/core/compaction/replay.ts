@@ -35,7 +35,7 @@ export function findReplay(msgs: MessageWithParts[]): number | undefined {
  */
 export async function recreateUserMessage(store: Store, source: MessageWithParts & { info: UserMessage }, now: number): Promise<MessageWithParts & { info: UserMessage }> {
   const info: UserMessage = { ...source.info, id: ascendingId("msg", now), time: { created: now } };
-  delete info.branchOf;
+  delete info.prev;
   const parts: Part[] = [];
   for (const p of source.parts) {
     const ids = { id: ascendingId("prt", now), sessionID: info.sessionID, messageID: info.id };

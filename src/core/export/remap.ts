@@ -14,7 +14,7 @@ export interface Rebased {
  * Copies messages into session `sessionID` with fresh ascending ids, in the
  * given order (so the store's id order is the input order). Parts are re-id'd
  * and re-parented; every reference to a message of the set is remapped: an
- * assistant's `parentID`, a user message's `branchOf`, a compaction part's
+ * assistant's `parentID`, a user message's `prev`, a compaction part's
  * `tail_start_id`. References that point outside the set are dropped, except
  * `parentID`, which is required and kept as it was.
  */
@@ -39,9 +39,9 @@ export function rebaseMessages(messages: readonly MessageWithParts[], sessionID:
 
 function remapMessage(info: Message, id: string, sessionID: string, ids: Map<string, string>): Message {
   if (info.role === "assistant") return { ...info, id, sessionID, parentID: ids.get(info.parentID) ?? info.parentID };
-  const { branchOf, ...rest } = info;
-  const branch = branchOf === undefined ? undefined : ids.get(branchOf);
-  return branch === undefined ? { ...rest, id, sessionID } : { ...rest, id, sessionID, branchOf: branch };
+  const { prev, ...rest } = info;
+  const mapped = prev === undefined ? undefined : prev === "root" ? prev : ids.get(prev);
+  return mapped === undefined ? { ...rest, id, sessionID } : { ...rest, id, sessionID, prev: mapped };
 }
 
 function remapPart(p: Part, id: string, messageID: string, sessionID: string, ids: Map<string, string>): Part {

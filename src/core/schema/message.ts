@@ -14,8 +14,13 @@ export const UserMessage = MessageBase.extend({
   model: ModelRef,
   /** Extra system text for this turn only. */
   system: z.string().optional(),
-  /** Branch bookkeeping: a user message edited and re-sent points to the one it replaces. */
-  branchOf: z.string().optional(),
+  /**
+   * Branches: the user message whose turn this one follows (`"root"` for the
+   * first turn). Two user messages with the same `prev` are alternative
+   * branches (an edited and re-sent message). Absent on linear history: the
+   * message then follows the turn of the message before it.
+   */
+  prev: z.string().optional(),
 });
 export type UserMessage = z.infer<typeof UserMessage>;
 

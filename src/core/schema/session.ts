@@ -29,6 +29,8 @@ export const Session = z.object({
     })
     .optional(),
   share: z.object({ url: z.string() }).optional(),
+  /** Selected branch at each branch point: `prev` key → chosen user message id (default: the newest). */
+  branches: z.record(z.string(), z.string()).optional(),
   /** Where this session was forked from. */
   fork: z.object({ sessionID: z.string(), messageID: z.string() }).optional(),
   /** Running totals over every step of every assistant message. */

@@ -104,12 +104,12 @@ describe("forkSession", () => {
     const { s, store, id } = await setup();
     const u2 = s.messages[3];
     if (u2?.info.role !== "user") throw new Error("fixture");
-    await store.upsertMessage({ ...u2.info, branchOf: id(0) });
+    await store.upsertMessage({ ...u2.info, prev: id(0) });
     await store.upsertPart({ id: "prt_zzzz", sessionID: s.session.id, messageID: id(3), type: "compaction", auto: true, tail_start_id: id(1) });
     const fork = await forkSession(store, { sessionID: s.session.id, messageID: id(3), include: "through" }, NOW);
     const msgs = await store.messages(fork.id);
     const copied = msgs[3];
-    expect(copied?.info.role === "user" && copied.info.branchOf).toBe(msgs[0]?.info.id);
+    expect(copied?.info.role === "user" && copied.info.prev).toBe(msgs[0]?.info.id);
     const compaction = copied?.parts.find((p) => p.type === "compaction");
     expect(compaction?.type === "compaction" && compaction.tail_start_id).toBe(msgs[1]?.info.id);
   });

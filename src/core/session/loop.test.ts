@@ -236,3 +236,29 @@ describe("agent loop", () => {
     expect(a?.parts.some((p) => p.type === "text" && p.text === "partial")).toBe(true);
   });
 });
+
+describe("branches in the loop", () => {
+  it("edit-and-resend makes a branch: the model sees only that branch, and each branch keeps its continuation", async () => {
+    const llm = new FakeLLM([textTurn("answer one"), textTurn("answer two"), textTurn("answer two, edited"), textTurn("three on the old branch")]);
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "one" });
+    await service.ensureRunning(s.id);
+    const two = await service.prompt(s.id, { text: "two" });
+    await service.ensureRunning(s.id);
+    const edited = await service.prompt(s.id, { text: "two, edited", editOf: two.id });
+    await service.ensureRunning(s.id);
+    const sent = llm.requests[2]?.messages.map((m) => (m.content[0]?.type === "text" ? m.content[0].text : "")) ?? [];
+    expect(sent).toEqual(["one", "answer one", "two, edited"]);
+    expect((await store.getSession(s.id))?.branches).toEqual({ [edited.prev ?? ""]: edited.id });
+    expect(edited.prev).toBe(two.prev);
+
+    // Switch back to the first branch and continue it.
+    await store.updateSession(s.id, (x) => ({ ...x, branches: { [two.prev ?? ""]: two.id } }));
+    await service.prompt(s.id, { text: "three" });
+    await service.ensureRunning(s.id);
+    const last = llm.requests[3]?.messages.map((m) => (m.content[0]?.type === "text" ? m.content[0].text : "")) ?? [];
+    expect(last).toEqual(["one", "answer one", "two", "answer two", "three"]);
+    expect(await store.messages(s.id)).toHaveLength(8);
+  });
+});

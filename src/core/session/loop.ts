@@ -14,6 +14,7 @@ import { applyRevert, filterCompacted, isTurnDone, latest, toModelMessages } fro
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import type { TokenCounter } from "../tokens/counter";
 import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_RUN } from "./context-guard";
+import { activePath, nextPrev, siblings } from "./branches";
 import { repairSession } from "./repair";
 import { runStep, type StepResult } from "./step";
 import { generateTitle } from "./title";
@@ -77,6 +78,8 @@ export interface RequestRecord {
 
 export interface PromptInput {
   text: string;
+  /** Edit-and-resend: the user message this one is an alternative to (a new branch). */
+  editOf?: string;
   agent?: string;
   files?: { mime: string; filename: string; url: string }[];
 }
@@ -165,6 +168,10 @@ export class SessionService {
     if (session.revert && !this.isBusy(sessionID)) await this.commitRevert(session);
     const model = this.deps.model();
     const now = clock.now();
+    const all = await store.messages(sessionID);
+    const path = activePath(all, session.branches);
+    if (input.editOf) this.assertIdle(sessionID);
+    const prev = input.editOf ? siblings(all, input.editOf).key : nextPrev(path);
     const user: UserMessage = {
       id: ascendingId("msg", now),
       sessionID,
@@ -172,12 +179,20 @@ export class SessionService {
       time: { created: now },
       agent: input.agent ?? session.agent ?? "build",
       model: { providerID: model.provider, modelID: model.modelID },
+      prev,
     };
     await store.upsertMessage(user);
     await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "text", text: input.text });
     for (const f of input.files ?? [])
       await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "file", mime: f.mime, filename: f.filename, url: f.url });
-    await store.updateSession(sessionID, (s) => ({ ...s, agent: user.agent, model: user.model, time: { ...s.time, updated: now } }));
+    await store.updateSession(sessionID, (s) => ({
+      ...s,
+      agent: user.agent,
+      model: user.model,
+      time: { ...s.time, updated: now },
+      // A new branch becomes the one shown.
+      ...(input.editOf ? { branches: { ...s.branches, [prev]: user.id } } : {}),
+    }));
     this.maybeTitle(session, input.text);
     this.ensureRunning(sessionID);
     return user;
@@ -237,7 +252,7 @@ export class SessionService {
     while (!signal.aborted) {
       const session = await store.getSession(sessionID);
       if (!session) return;
-      const msgs = filterCompacted(applyRevert(await store.messages(sessionID), session.revert?.messageID));
+      const msgs = filterCompacted(applyRevert(activePath(await store.messages(sessionID), session.branches), session.revert?.messageID));
       const model = this.deps.model();
 
       // A compaction request (manual, or created below) is a task of its own.
@@ -325,7 +340,11 @@ export class SessionService {
     this.assertIdle(sessionID);
     const session = await this.deps.store.getSession(sessionID);
     if (!session) return;
+    const path = activePath(await this.deps.store.messages(sessionID), session.branches);
     await this.guard.request(session, { auto: false });
+    // Attach the request to the branch being shown (it is the newest message, but maybe not on the newest branch).
+    const request = (await this.deps.store.messages(sessionID)).at(-1)?.info;
+    if (request?.role === "user") await this.deps.store.upsertMessage({ ...request, prev: nextPrev(path) });
     await this.ensureRunning(sessionID);
   }
 
@@ -366,7 +385,8 @@ export class SessionService {
     const { store } = this.deps;
     const revert = session.revert;
     if (!revert) return;
-    const msgs = await store.messages(session.id);
+    // Only the shown branch is cut; other branches keep their messages.
+    const msgs = activePath(await store.messages(session.id), session.branches);
     const doomed = msgs.filter((m) => m.info.id >= revert.messageID).map((m) => m.info.id);
     await store.deleteMessages(session.id, doomed);
     await store.updateSession(session.id, (s) => ({ ...s, revert: undefined }));

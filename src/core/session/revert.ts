@@ -1,6 +1,7 @@
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import type { MessageWithParts, PatchPart, Session } from "../schema";
+import { activePath } from "./branches";
 
 /** The user message a revert of `messageID` starts at: the message itself, or the user message before it. */
 export function revertPoint(msgs: MessageWithParts[], messageID: string): string | undefined {
@@ -27,7 +28,7 @@ export function patchesFrom(msgs: MessageWithParts[], fromID: string): PatchPart
 export async function revertSession(store: Store, sandbox: Sandbox | undefined, sessionID: string, messageID: string): Promise<Session | undefined> {
   const session = await store.getSession(sessionID);
   if (!session) return undefined;
-  const msgs = await store.messages(sessionID);
+  const msgs = activePath(await store.messages(sessionID), session.branches);
   const visible = session.revert ? msgs.filter((m) => m.info.id < (session.revert?.messageID ?? "")) : msgs;
   const point = revertPoint(visible, messageID);
   if (!point) return session;

@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { memo, useState } from "react";
 import type { MessageWithParts } from "../../core/schema";
 import { formatCost, formatTime } from "../format";
 import { useMessageActions } from "../hooks/message-actions";
@@ -11,6 +11,9 @@ export const MessageView = memo(function MessageView({ message, continued, highl
   const isUser = info.role === "user";
   const label = isUser ? "Your message" : info.summary ? "Summary" : "Assistant message";
   const actions = useMessageActions();
+  const [editing, setEditing] = useState<string | null>(null);
+  const branch = isUser ? actions?.branch(info.id) : undefined;
+  const userText = message.parts.map((p) => (p.type === "text" && !p.synthetic ? p.text : "")).join("");
   return (
     <article className={`message ${info.role}${continued ? " continued" : ""}${info.role === "assistant" && info.summary ? " summary" : ""}${highlighted ? " highlighted" : ""}`} aria-label={label} data-message-id={info.id}>
       {!continued && (
@@ -23,6 +26,11 @@ export const MessageView = memo(function MessageView({ message, continued, highl
               <button type="button" className="link" disabled={actions.busy} onClick={() => actions.fork(info.id)} aria-label="Fork from this message" title="Copy the conversation up to here (and the files as they were) into a new session">
                 Fork
               </button>
+              {isUser && userText && (
+                <button type="button" className="link" disabled={actions.busy} onClick={() => setEditing(userText)} aria-label="Edit this message" title="Change this message and send it again as a new branch (the old one is kept)">
+                  Edit
+                </button>
+              )}
               {isUser && (
                 <button type="button" className="link" disabled={actions.busy} onClick={() => actions.revert(info.id)} aria-label="Revert this turn" title="Undo this message and everything after it, files included">
                   Revert
@@ -32,11 +40,45 @@ export const MessageView = memo(function MessageView({ message, continued, highl
           )}
         </header>
       )}
-      <div className="parts">
-        {message.parts.map((p) => (
-          <PartView key={p.id} part={p} role={info.role} />
-        ))}
-      </div>
+      {branch && actions && (
+        <nav className="branch-switch" aria-label="Branches of this message">
+          <button type="button" className="icon" aria-label="Previous branch" disabled={branch.index === 0 || actions.busy} onClick={() => actions.switchBranch(info.id, -1)}>
+            ◂
+          </button>
+          <span>
+            {branch.index + 1}/{branch.count}
+          </span>
+          <button type="button" className="icon" aria-label="Next branch" disabled={branch.index === branch.count - 1 || actions.busy} onClick={() => actions.switchBranch(info.id, 1)}>
+            ▸
+          </button>
+        </nav>
+      )}
+      {editing !== null && actions ? (
+        <form
+          className="edit-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (editing.trim()) actions.edit(info.id, editing.trim());
+            setEditing(null);
+          }}
+        >
+          <textarea aria-label="Edited message" value={editing} rows={3} onChange={(e) => setEditing(e.target.value)} />
+          <div className="dialog-actions">
+            <button type="button" onClick={() => setEditing(null)}>
+              Cancel
+            </button>
+            <button type="submit" className="primary" disabled={!editing.trim()}>
+              Send as a new branch
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="parts">
+          {message.parts.map((p) => (
+            <PartView key={p.id} part={p} role={info.role} />
+          ))}
+        </div>
+      )}
       {info.role === "assistant" && info.error && <ErrorBox error={info.error} />}
       {info.role === "assistant" && info.cost > 0 && info.time.completed && <div className="message-cost">{formatCost(info.cost)}</div>}
     </article>

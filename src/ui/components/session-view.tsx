@@ -2,6 +2,7 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useMemo } from "react";
 import { fork, revert, unrevert } from "../../app/session-actions";
 import type { MessageWithParts } from "../../core/schema";
+import { activePath, siblings } from "../../core/session/branches";
 import { applyRevert } from "../../core/session/history";
 import { MessageActionsContext, type MessageActions } from "../hooks/message-actions";
 import { useServices, useSessionStatus } from "../hooks/services";
@@ -35,7 +36,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const status = useSessionStatus(sessionID);
   const busy = status.type !== "idle";
   const revertID = session?.revert?.messageID;
-  const messages = useMemo(() => (all ? applyRevert(all, revertID) : undefined), [all, revertID]);
+  const branches = session?.branches;
+  const messages = useMemo(() => (all ? applyRevert(activePath(all, branches), revertID) : undefined), [all, branches, revertID]);
   const hidden = (all?.length ?? 0) - (messages?.length ?? 0);
 
   useEffect(() => {
@@ -54,8 +56,23 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
       revert: (messageID) => {
         revert(app, sessionID, messageID).catch((e: unknown) => onError(`Could not revert: ${e instanceof Error ? e.message : String(e)}`));
       },
+      edit: (messageID, text) => {
+        sessions.prompt(sessionID, { text, editOf: messageID }).catch((e: unknown) => onError(`Could not send the edit: ${e instanceof Error ? e.message : String(e)}`));
+      },
+      branch: (messageID) => {
+        if (!all) return undefined;
+        const s = siblings(all, messageID);
+        return s.ids.length > 1 ? { index: s.index, count: s.ids.length } : undefined;
+      },
+      switchBranch: (messageID, step) => {
+        if (!all) return;
+        const s = siblings(all, messageID);
+        const target = s.ids[s.index + step];
+        if (!target) return;
+        store.updateSession(sessionID, (x) => ({ ...x, branches: { ...x.branches, [s.key]: target } })).catch((e: unknown) => onError(`Could not switch branch: ${e instanceof Error ? e.message : String(e)}`));
+      },
     }),
-    [app, sessionID, busy, onError, onOpenSession],
+    [app, sessionID, busy, onError, onOpenSession, all, sessions, store],
   );
 
   if (session === undefined || messages === undefined) return <div className="loading" aria-busy="true">Loading session…</div>;

@@ -5,6 +5,12 @@ export interface MessageActions {
   busy: boolean;
   fork(messageID: string): void;
   revert(messageID: string): void;
+  /** Edit-and-resend a user message as a new branch. */
+  edit(messageID: string, text: string): void;
+  /** Where a user message stands among its alternatives (undefined when it has none). */
+  branch(messageID: string): { index: number; count: number } | undefined;
+  /** Shows the previous (-1) or next (+1) alternative of a user message. */
+  switchBranch(messageID: string, step: -1 | 1): void;
 }
 
 export const MessageActionsContext = createContext<MessageActions | null>(null);
