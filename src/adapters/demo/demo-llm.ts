@@ -1,102 +1,131 @@
 /**
  * The built-in demo model: a deterministic, scripted agent behind the LLM
- * port, so a first-time user with no API key sees the whole session mechanism
- * (streamed text, tool calls, todo list, usage) without any network.
- * It decides its next step from the request alone (stateless), like a real model.
+ * port, so a first-time user with no API key can watch the whole session
+ * mechanism do real work on the sample project (`sample-project.ts`):
+ * reasoning, streamed text, tool calls one per step, a todo list, usage with
+ * cache reads, compaction summaries. It keeps no state: each call decides from
+ * the request alone (`script.ts`), like a real model.
  */
-import type { LLM, LLMEvent, LLMMessage, LLMRequest } from "../../core/ports/llm";
+import { namedError } from "../../core/errors";
+import type { LLM, LLMEvent, LLMRequest, LLMUsage } from "../../core/ports/llm";
+import { decide, type Reply } from "./script";
+import { demoSummary, demoTitle } from "./summary";
 
-const CHUNK_DELAY_MS = 12;
+/** Milliseconds between streamed events by default: a realistic reading pace. */
+export const DEMO_DELAY_MS = 12;
 
-function lastUserText(messages: LLMMessage[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m?.role === "user") return m.content.map((c) => (c.type === "text" ? c.text : "")).join(" ");
+const tokens = (chars: number) => Math.ceil(chars / 4);
+
+/** The request's size in characters: system prompt, history and tool schemas. */
+export function requestChars(req: Pick<LLMRequest, "system" | "messages" | "tools">): number {
+  return req.system.join("\n").length + JSON.stringify(req.messages).length + JSON.stringify(req.tools).length;
+}
+
+/**
+ * The prefix the provider would have cached: everything before the newest
+ * assistant message (the previous step's request). Caches work in 128-token
+ * blocks from 1,024 tokens on, like OpenAI's.
+ */
+function cachedTokens(req: LLMRequest): number {
+  let last = -1;
+  req.messages.forEach((m, i) => {
+    if (m.role === "assistant") last = i;
+  });
+  if (last < 0) return 0;
+  const prefix = tokens(requestChars({ ...req, messages: req.messages.slice(0, last) }));
+  return prefix >= 1024 ? Math.floor(prefix / 128) * 128 : 0;
+}
+
+/** Word-sized pieces that join back to `text`. */
+export function words(text: string): string[] {
+  return text.split(/(?<=\s)(?=\S)/).filter((w) => w.length > 0);
+}
+
+function textEvents(id: string, text: string, kind: "text" | "reasoning"): LLMEvent[] {
+  if (!text) return [];
+  if (kind === "reasoning")
+    return [{ type: "reasoning-start", id }, ...words(text).map((delta) => ({ type: "reasoning-delta" as const, id, delta })), { type: "reasoning-end", id }];
+  return [{ type: "text-start", id }, ...words(text).map((delta) => ({ type: "text-delta" as const, id, delta })), { type: "text-end", id }];
+}
+
+/** A short, stable call id from the history (unique per step of a session). */
+function callID(req: LLMRequest): string {
+  let h = 0x811c9dc5;
+  const s = JSON.stringify(req.messages);
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return `call_demo_${req.messages.length}_${(h >>> 0).toString(16).padStart(8, "0")}`;
+}
+
+function replyEvents(req: LLMRequest, reply: Reply, inputTokens: number): LLMEvent[] {
+  const events = [...textEvents("r0", reply.reasoning, "reasoning"), ...textEvents("t0", reply.text, "text")];
+  let toolChars = 0;
+  if (reply.call) {
+    const id = callID(req);
+    const input = JSON.stringify(reply.call.input);
+    toolChars = input.length;
+    events.push({ type: "tool-input-start", callID: id, tool: reply.call.tool });
+    for (const delta of input.match(/[\s\S]{1,16}/g) ?? []) events.push({ type: "tool-input-delta", callID: id, delta });
+    events.push({ type: "tool-call", callID: id, tool: reply.call.tool, input });
   }
-  return "";
+  const reasoningTokens = tokens(reply.reasoning.length);
+  const usage: LLMUsage = {
+    inputTokens,
+    cacheReadTokens: Math.min(cachedTokens(req), inputTokens),
+    outputTokens: reasoningTokens + tokens(reply.text.length + toolChars),
+    reasoningTokens,
+  };
+  events.push({ type: "finish", reason: reply.call ? "tool-calls" : "stop", usage });
+  return events;
 }
 
-/** Tool results the model has seen since the last user message. */
-function toolsSinceUser(messages: LLMMessage[]): string[] {
-  const out: string[] = [];
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (!m || m.role === "user") break;
-    if (m.role === "tool") for (const r of m.content) out.push(r.tool);
+function plainText(text: string, inputTokens: number): LLMEvent[] {
+  return [...textEvents("t0", text, "text"), { type: "finish", reason: "stop", usage: { inputTokens, outputTokens: tokens(text.length) } }];
+}
+
+/** Every event of the answer to `req`, finish included. */
+export function demoEvents(req: LLMRequest): LLMEvent[] {
+  const inputTokens = tokens(requestChars(req));
+  switch (req.purpose) {
+    case "title":
+      return plainText(demoTitle(req), inputTokens);
+    case "summary":
+      return plainText(demoSummary(req), inputTokens);
+    case "test":
+      return plainText("OK", inputTokens);
+    default:
+      return replyEvents(req, decide(req, inputTokens), inputTokens);
   }
-  return out;
 }
 
-function approxTokens(req: LLMRequest): number {
-  const chars = JSON.stringify(req.messages).length + req.system.join("").length + JSON.stringify(req.tools).length;
-  return Math.ceil(chars / 4);
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
 }
 
-function words(text: string): string[] {
-  return text.match(/\S+\s*/g) ?? [text];
-}
-
-function textEvents(text: string): LLMEvent[] {
-  return [{ type: "text-start", id: "d" }, ...words(text).map((delta) => ({ type: "text-delta" as const, id: "d", delta })), { type: "text-end", id: "d" }];
-}
-
-function plan(req: LLMRequest): LLMEvent[] {
-  const user = lastUserText(req.messages).trim();
-  const has = (name: string) => req.tools.some((t) => t.name === name);
-  const done = toolsSinceUser(req.messages);
-  const reasoning: LLMEvent[] = [
-    { type: "reasoning-start", id: "r" },
-    ...words(`The user wrote: "${user.slice(0, 80)}". I am the demo model, so I will show how a turn works: plan with a todo list, then answer.`).map((delta) => ({ type: "reasoning-delta" as const, id: "r", delta })),
-    { type: "reasoning-end", id: "r" },
-  ];
-  if (has("todowrite") && !done.includes("todowrite")) {
-    const todos = [
-      { id: "1", content: "Read the request", status: "completed", priority: "high" },
-      { id: "2", content: "Show how tools and parts work", status: "in_progress", priority: "medium" },
-      { id: "3", content: "Explain how to use a real model", status: "pending", priority: "low" },
-    ];
-    const input = JSON.stringify({ todos });
-    return [
-      ...reasoning,
-      ...textEvents("Let me plan this with a todo list first.\n"),
-      { type: "tool-input-start", callID: "demo_todo_1", tool: "todowrite" },
-      ...(input.match(/.{1,24}/g) ?? []).map((delta) => ({ type: "tool-input-delta" as const, callID: "demo_todo_1", delta })),
-      { type: "tool-call", callID: "demo_todo_1", tool: "todowrite", input },
-    ];
-  }
-  return textEvents(
-    [
-      "This is **tabcode's demo model** — a scripted agent that runs in your tab, with no API key and no network.",
-      "",
-      "What you just saw is a real session:",
-      "- a *reasoning* part (collapsed above),",
-      "- a `todowrite` **tool call** that went pending → running → completed,",
-      "- this streamed **text** part, and step markers with token usage and cost.",
-      "",
-      `I can't really answer "${user.slice(0, 60)}" — I'm a demo. To work with a real model, open **Settings** and choose OpenAI or any OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter) with your own key. Your key stays in this browser.`,
-    ].join("\n"),
-  );
-}
-
-/** The demo LLM. `delayMs` paces the stream like a real model. */
-export function createDemoLLM(delayMs = CHUNK_DELAY_MS): LLM {
+/** The demo LLM. `delayMs` paces the stream (0 in tests). Stops as soon as the request's signal aborts. */
+export function createDemoLLM(delayMs = DEMO_DELAY_MS): LLM {
   return {
     async *stream(req) {
-      if (req.purpose === "title") {
-        const title = lastUserText(req.messages).replace(/^Generate a title for this conversation:\s*/, "").slice(0, 40).trim() || "Demo session";
-        yield { type: "text-delta", id: "t", delta: title };
-        yield { type: "finish", reason: "stop", usage: {} };
+      let events: LLMEvent[];
+      try {
+        events = demoEvents(req);
+      } catch (e) {
+        yield { type: "error", error: namedError("UnknownError", { message: `Demo model: ${e instanceof Error ? e.message : String(e)}` }) };
         return;
       }
-      const events = plan(req);
-      const output = events.reduce((n, e) => n + (e.type === "text-delta" || e.type === "tool-input-delta" || e.type === "reasoning-delta" ? Math.ceil(e.delta.length / 4) : 0), 0);
-      const finishReason = events.some((e) => e.type === "tool-call") ? "tool-calls" : "stop";
       for (const ev of events) {
+        await pause(delayMs, req.signal);
         if (req.signal.aborted) return;
-        await new Promise((r) => setTimeout(r, delayMs));
         yield ev;
       }
-      yield { type: "finish", reason: finishReason, usage: { inputTokens: approxTokens(req), outputTokens: output } };
     },
   };
 }

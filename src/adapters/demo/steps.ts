@@ -1,0 +1,74 @@
+/**
+ * The demo model's scripts: which prompt runs which steps, in what order.
+ * A step is one tool call; the run ends with a text answer.
+ */
+
+export const STEP_IDS = ["plan", "explore", "readme", "read", "fix", "check", "done"] as const;
+/** One scripted tool call. */
+export type StepId = (typeof STEP_IDS)[number];
+
+/** What the prompt asked for. */
+export type ScriptKind = "fix" | "explain" | "tests" | "help" | "fallback";
+
+/** The steps of each script, in order (help and fallback answer in text only). */
+export const SCRIPTS: Record<ScriptKind, readonly StepId[]> = {
+  fix: ["plan", "explore", "read", "fix", "check", "done"],
+  explain: ["explore", "readme"],
+  tests: ["check"],
+  help: [],
+  fallback: [],
+};
+
+/** How each step reads in a summary's "Accomplished" list. */
+const STEP_LABELS: Record<StepId, string> = {
+  plan: "Planned the work with todowrite",
+  explore: "Listed the project files",
+  readme: "Read README.md",
+  read: "Read src/dates.js",
+  fix: "Fixed the month in formatDate (src/dates.js)",
+  check: "Ran the date check",
+  done: "Marked the todo list completed",
+};
+
+/** How a step reads in lists ("Read src/dates.js"). */
+export function stepLabel(step: StepId): string {
+  return STEP_LABELS[step];
+}
+
+/** The line a summary carries for a finished step (read back after a compaction). */
+export function doneMarker(step: StepId): string {
+  return `[x] ${STEP_LABELS[step]}`;
+}
+
+/** The line a summary carries for a step still to do. */
+export function todoMarker(step: StepId): string {
+  return `[ ] ${STEP_LABELS[step]}`;
+}
+
+/** Tools a step can use, preferred first. */
+export const STEP_TOOLS: Record<StepId, readonly string[]> = {
+  plan: ["todowrite"],
+  explore: ["list", "glob"],
+  readme: ["read"],
+  read: ["read"],
+  fix: ["edit"],
+  check: ["bash"],
+  done: ["todowrite"],
+};
+
+/** Steps that are skipped (not refused) when their tool is not offered. */
+export const OPTIONAL_STEPS: ReadonlySet<StepId> = new Set(["plan", "explore", "done"]);
+
+const has = (text: string, re: RegExp) => re.test(text);
+
+/** Picks the script for a prompt. */
+export function classify(prompt: string): ScriptKind {
+  const t = prompt.toLowerCase();
+  if (!t.trim()) return "fallback";
+  if (has(t, /\b(fix|bug|repair|debug|broken|wrong)\b/)) return "fix";
+  if (has(t, /\b(explain|describe|overview|walk me through|look around)\b|what(?:'s| is) (?:in )?(?:this|the) (?:project|repo|code)|tell me about/)) return "explain";
+  if (has(t, /\b(tests?|check|verify)\b/)) return "tests";
+  if (has(t, /what can you do|what do you do|who are you|what are you|\bhelp\b|how does (?:this|it) work|capabilit|^\s*(?:hi|hello|hey)\b/)) return "help";
+  if (has(t, /\b(demo|start|show|tour|try|go|run|date|dates|month|begin|example)\b/)) return "fix";
+  return "fallback";
+}

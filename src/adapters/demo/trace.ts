@@ -1,0 +1,231 @@
+/**
+ * How the demo model reads a request: the history becomes a flat trace
+ * (user prompts, tool calls with their results, compaction summaries), from
+ * a chat request's messages or from the transcript a summary request carries.
+ * `progress` then says what the current request is and how far the scripted
+ * run has come: the model keeps no state between calls.
+ */
+import { CONTINUE_PROMPT } from "../../core/compaction/process";
+import type { LLMMessage, LLMRequest } from "../../core/ports/llm";
+import { COMPACTION_QUESTION } from "../../core/session/history";
+import { MAX_STEPS_PROMPT } from "../../core/session/loop";
+import { DEMO_BUGGY_LINE, DEMO_FIXED_LINE } from "./sample-project";
+import { doneMarker, STEP_IDS, type StepId } from "./steps";
+
+/** One tool call the model made, with what came back. */
+export interface TraceCall {
+  tool: string;
+  input: Record<string, unknown>;
+  ok: boolean;
+  output: string;
+}
+
+export type TraceEvent =
+  | { kind: "user"; text: string }
+  /** The synthetic message that resumes a run after an automatic compaction. */
+  | { kind: "continue" }
+  /** A compaction summary (the answer to "What did we do so far?"). */
+  | { kind: "summary"; text: string }
+  | { kind: "call"; call: TraceCall }
+  | { kind: "answer"; text: string };
+
+/** What the demo knows about the sample project from what it has seen. */
+export interface Facts {
+  /** From reading src/dates.js: the month line is buggy, fixed, or not the sample's at all. */
+  bug?: "present" | "fixed" | "unknown";
+  /** The last check's verdict and output. */
+  check?: "PASS" | "FAIL";
+  checkOutput?: string;
+}
+
+export interface Progress {
+  /** The current request: the newest real user prompt ("" when none is visible). */
+  goal: string;
+  /** Script steps done since that prompt (a summary carries them across a compaction). */
+  done: Set<StepId>;
+  facts: Facts;
+  /** The run was resumed by a compaction's "continue" message. */
+  continued: boolean;
+  /** The run already ended with a text answer (told by the history or by a summary). */
+  answered: boolean;
+  /** The newest event is a failed tool call. */
+  lastError?: TraceCall;
+  /** The request ends with the max-steps wrap-up message. */
+  wrapUp: boolean;
+}
+
+function record(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+function isContinue(text: string): boolean {
+  return text.includes(CONTINUE_PROMPT);
+}
+
+/** The trace of a chat request's history. */
+export function chatTrace(messages: LLMMessage[]): TraceEvent[] {
+  const out: TraceEvent[] = [];
+  const pending = new Map<string, { tool: string; input: Record<string, unknown> }>();
+  let afterQuestion = false;
+  for (const m of messages) {
+    if (m.role === "user") {
+      const text = m.content.map((c) => (c.type === "text" ? c.text : "")).join("\n").trim();
+      afterQuestion = text === COMPACTION_QUESTION;
+      if (afterQuestion) continue;
+      out.push(isContinue(text) ? { kind: "continue" } : { kind: "user", text });
+      continue;
+    }
+    if (m.role === "assistant") {
+      const text = m.content.map((c) => (c.type === "text" ? c.text : "")).join("\n").trim();
+      if (afterQuestion && text) out.push({ kind: "summary", text });
+      else if (text && text !== MAX_STEPS_PROMPT) out.push({ kind: "answer", text });
+      for (const c of m.content) if (c.type === "tool-call") pending.set(c.callID, { tool: c.tool, input: record(c.input) });
+      afterQuestion = false;
+      continue;
+    }
+    for (const r of m.content) {
+      const call = pending.get(r.callID) ?? { tool: r.tool, input: {} };
+      out.push({ kind: "call", call: { ...call, ok: r.isError !== true, output: r.output } });
+    }
+  }
+  return out;
+}
+
+/** The summary line saying the run had already ended with an answer. */
+export const ANSWERED = "Answered the user.";
+
+/** A prompt on one line, as summaries quote it. */
+export function oneLine(text: string, max = 120): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+const ENTRY = /\n\n(?=\[(?:User|Assistant|Assistant reasoning|Assistant tool call|Tool result|Tool error)\]: )/;
+
+/** The trace of a summary request's transcript (`[User]: …`, `[Assistant tool call]: name(json)`, …). */
+export function transcriptTrace(transcript: string): TraceEvent[] {
+  const out: TraceEvent[] = [];
+  let call: { tool: string; input: Record<string, unknown> } | undefined;
+  const flush = (ok: boolean, output: string) => {
+    if (call) out.push({ kind: "call", call: { ...call, ok, output } });
+    call = undefined;
+  };
+  for (const entry of transcript.split(ENTRY)) {
+    const m = /^\[([A-Za-z ]+)\]: ([\s\S]*)$/.exec(entry.trim());
+    if (!m) continue;
+    const [, kind, body = ""] = m;
+    if (kind === "Assistant tool call") {
+      flush(false, "");
+      const c = /^([\w.-]+)\(([\s\S]*)$/.exec(body);
+      let input: Record<string, unknown> = {};
+      try {
+        input = record(JSON.parse((c?.[2] ?? "").replace(/\)$/, "")));
+      } catch {
+        // Cut at the transcript's length limit: the tool name still counts.
+      }
+      call = { tool: c?.[1] ?? "unknown", input };
+    } else if (kind === "Tool result" || kind === "Tool error") flush(kind === "Tool result", body);
+    else {
+      flush(false, "");
+      if (kind === "User") out.push(isContinue(body) ? { kind: "continue" } : { kind: "user", text: body.trim() });
+      else if (kind === "Assistant") out.push({ kind: "answer", text: body.trim() });
+    }
+  }
+  flush(false, "");
+  return out;
+}
+
+/** The summary request's parts: the previous summary (if any) and the transcript. */
+export function summaryTrace(req: LLMRequest): TraceEvent[] {
+  const last = [...req.messages].reverse().find((m) => m.role === "user");
+  const text = last?.role === "user" ? last.content.map((c) => (c.type === "text" ? c.text : "")).join("\n") : "";
+  const conversation = /<conversation>\n?([\s\S]*?)\n?<\/conversation>/.exec(text);
+  if (!conversation) return chatTrace(req.messages.slice(0, -1));
+  const previous = /<previous-summary>\n?([\s\S]*?)\n?<\/previous-summary>/.exec(text);
+  const head: TraceEvent[] = previous?.[1] ? [{ kind: "summary", text: previous[1] }] : [];
+  return [...head, ...transcriptTrace(conversation[1] ?? "")];
+}
+
+const str = (v: unknown) => (typeof v === "string" ? v : "");
+
+/** Which script step a successful call completes. */
+export function stepOf(call: TraceCall): StepId | undefined {
+  const path = str(call.input.filePath);
+  switch (call.tool) {
+    case "todowrite": {
+      const todos = Array.isArray(call.input.todos) ? call.input.todos.map(record) : [];
+      return todos.length > 0 && todos.every((t) => t.status === "completed" || t.status === "cancelled") ? "done" : "plan";
+    }
+    case "list":
+    case "glob":
+      return "explore";
+    case "read":
+      if (path.endsWith("src/dates.js")) return "read";
+      return path.endsWith("README.md") ? "readme" : undefined;
+    case "edit":
+    case "write":
+      return path.endsWith("src/dates.js") ? "fix" : undefined;
+    case "bash": {
+      const command = str(call.input.command);
+      return command.includes("check.sh") || command.includes("npm test") ? "check" : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function learn(facts: Facts, step: StepId, output: string): void {
+  if (step === "read") facts.bug = output.includes(DEMO_FIXED_LINE.trim()) ? "fixed" : output.includes(DEMO_BUGGY_LINE.trim()) ? "present" : "unknown";
+  if (step === "fix") facts.bug = "fixed";
+  if (step === "check") {
+    facts.check = /^PASS/m.test(output) ? "PASS" : "FAIL";
+    facts.checkOutput = output;
+  }
+}
+
+/** The facts and steps a (demo-written) summary recorded. */
+function fromSummary(text: string): { goal?: string; done: Set<StepId>; facts: Facts; answered: boolean } {
+  const done = new Set<StepId>(STEP_IDS.filter((s) => text.includes(doneMarker(s))));
+  const facts: Facts = {};
+  if (text.includes("month line is off by one")) facts.bug = "present";
+  if (text.includes("month line is correct")) facts.bug = "fixed";
+  const check = /check printed (PASS|FAIL)/.exec(text);
+  if (check) facts.check = check[1] === "PASS" ? "PASS" : "FAIL";
+  const goal = /^- The user asked: "(.*)"$/m.exec(text)?.[1];
+  return { goal, done, facts, answered: text.includes(ANSWERED) };
+}
+
+/**
+ * What the current request is and how far the run has come. A prompt right
+ * after a summary that names it as the goal is the compaction replaying it:
+ * the summary's progress still holds.
+ */
+export function progress(trace: TraceEvent[], messages: LLMMessage[] = []): Progress {
+  const p: Progress = { goal: "", done: new Set(), facts: {}, continued: false, answered: false, wrapUp: false };
+  let prev: TraceEvent | undefined;
+  for (const ev of trace) {
+    if (ev.kind === "user") {
+      const replay = prev?.kind === "summary" && fromSummary(prev.text).goal === oneLine(ev.text);
+      if (replay) p.continued = true;
+      else Object.assign(p, { goal: ev.text, done: new Set(), facts: {}, continued: false, answered: false });
+    } else if (ev.kind === "continue") p.continued = true;
+    else if (ev.kind === "summary") {
+      const s = fromSummary(ev.text);
+      Object.assign(p, { goal: s.goal ?? p.goal, done: s.done, facts: s.facts, answered: s.answered });
+    } else if (ev.kind === "answer") p.answered = true;
+    else if (ev.kind === "call") {
+      p.answered = false;
+      const step = ev.call.ok ? stepOf(ev.call) : undefined;
+      if (step) {
+        p.done.add(step);
+        learn(p.facts, step, ev.call.output);
+      }
+    }
+    prev = ev;
+  }
+  const last = trace[trace.length - 1];
+  if (last?.kind === "call" && !last.call.ok) p.lastError = last.call;
+  const tail = messages[messages.length - 1];
+  p.wrapUp = tail?.role === "assistant" && tail.content.some((c) => c.type === "text" && c.text === MAX_STEPS_PROMPT);
+  return p;
+}
