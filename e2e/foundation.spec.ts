@@ -129,5 +129,5 @@ test("the page is cross-origin isolated and looks like a product on first visit"
   await openApp(page);
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
   await expect(page.getByRole("heading", { name: "A coding agent in your browser tab" })).toBeVisible();
-  await expect(page.getByRole("button", { name: /demo model/i })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Start the demo" })).toBeVisible();
 });

@@ -108,3 +108,12 @@ export async function unrevert(app: AppServices, sessionID: string): Promise<voi
   const sandbox = await app.sandbox.sandboxFor(sessionID).catch(() => undefined);
   await unrevertSession(app.store, sandbox, sessionID);
 }
+
+/** The guided demo: a session on the demo model over the sample project, with its first prompt sent. */
+export async function startDemo(app: AppServices): Promise<Session> {
+  const { DEMO_PROJECT } = await import("../adapters/demo/sample-project");
+  const session = await app.sessions.createSession({ title: "Demo: fix the date bug", demo: true });
+  await app.sandbox.seedWorkspace(session.id, DEMO_PROJECT);
+  await app.sessions.prompt(session.id, { text: "Fix the date bug" });
+  return session;
+}

@@ -90,6 +90,11 @@ export function specFor(settings: Settings, modelID: string): ModelSpec {
   return settings.models[modelID] ?? BUILTIN_MODELS[modelID] ?? FALLBACK_SPEC;
 }
 
+/** The built-in demo model, for demo sessions whatever the provider chosen in Settings. */
+export function demoModelConfig(settings: Settings): ModelConfig {
+  return modelConfig({ ...settings, provider: "demo", modelID: "demo-agent", baseURL: "", apiKey: "" });
+}
+
 export function modelConfig(settings: Settings): ModelConfig {
   const spec = specFor(settings, settings.modelID);
   return {

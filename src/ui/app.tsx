@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
 import { errorMessage } from "../core/errors";
-import { exportEverything, importFile } from "../app/session-actions";
+import { exportEverything, importFile, startDemo } from "../app/session-actions";
 import { download } from "./components/workspace/workspace-io";
 import { useServices, useSettings } from "./hooks/services";
 import { useOnline } from "./hooks/use-online";
@@ -72,6 +72,15 @@ export function App() {
     }
   };
 
+  const demo = async () => {
+    try {
+      const s = await startDemo(services);
+      navigate({ name: "session", sessionID: s.id });
+    } catch (e) {
+      notify(`Could not start the demo: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
   const openSession = useCallback((id: string) => navigate({ name: "session", sessionID: id }), [navigate]);
 
   const newSession = async () => {
@@ -138,7 +147,7 @@ export function App() {
         )}
         {route.name === "share" ? (
           <SharedView data={route.data} onSaved={(id) => navigate({ name: "session", sessionID: id }, true)} />
-        ) : current ? <SessionView key={current} sessionID={current} focusMessageID={route.name === "session" ? route.messageID : undefined} onError={notify} onOpenSession={openSession} /> : <Welcome onNew={() => void newSession()} onSettings={() => setSettingsOpen(true)} />}
+        ) : current ? <SessionView key={current} sessionID={current} focusMessageID={route.name === "session" ? route.messageID : undefined} onError={notify} onOpenSession={openSession} /> : <Welcome onNew={() => void newSession()} onSettings={() => setSettingsOpen(true)} onDemo={() => void demo()} />}
       </main>
       <div className="notices" aria-live="assertive">
         {notices.map((n) => (

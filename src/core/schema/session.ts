@@ -31,6 +31,8 @@ export const Session = z.object({
   share: z.object({ url: z.string() }).optional(),
   /** Selected branch at each branch point: `prev` key → chosen user message id (default: the newest). */
   branches: z.record(z.string(), z.string()).optional(),
+  /** Runs on the built-in demo model whatever the settings (the demo and sample sessions). */
+  demo: z.boolean().optional(),
   /** Where this session was forked from. */
   fork: z.object({ sessionID: z.string(), messageID: z.string() }).optional(),
   /** Running totals over every step of every assistant message. */

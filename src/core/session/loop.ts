@@ -46,7 +46,8 @@ export interface SessionServiceDeps {
   bus: Bus;
   permissions: PermissionBroker;
   settings(): Settings;
-  model(): ModelConfig;
+  /** The model a session runs on (the settings' model, or the demo model for demo sessions). */
+  model(session?: Session): ModelConfig;
   /** Tools offered to the model for an agent in a session (tools denied by `deny *` removed). */
   tools(agent: string, session: Session): Tool[];
   sandbox?(sessionID: string): Promise<Sandbox | undefined>;
@@ -145,7 +146,7 @@ export class SessionService {
     for (const l of this.listeners) l();
   }
 
-  async createSession(opts: { title?: string; directory?: string } = {}): Promise<Session> {
+  async createSession(opts: { title?: string; directory?: string; demo?: boolean } = {}): Promise<Session> {
     const now = this.deps.clock.now();
     const session: Session = {
       id: descendingId("ses", now),
@@ -155,6 +156,7 @@ export class SessionService {
       time: { created: now, updated: now },
       tokens: emptyTokens(),
       cost: 0,
+      ...(opts.demo ? { demo: true } : {}),
     };
     await this.deps.store.createSession(session);
     return session;
@@ -166,7 +168,7 @@ export class SessionService {
     const session = await store.getSession(sessionID);
     if (!session) throw new Error(`Session ${sessionID} not found`);
     if (session.revert && !this.isBusy(sessionID)) await this.commitRevert(session);
-    const model = this.deps.model();
+    const model = this.deps.model(session);
     const now = clock.now();
     const all = await store.messages(sessionID);
     const path = activePath(all, session.branches);
@@ -253,7 +255,7 @@ export class SessionService {
       const session = await store.getSession(sessionID);
       if (!session) return;
       const msgs = filterCompacted(applyRevert(activePath(await store.messages(sessionID), session.branches), session.revert?.messageID));
-      const model = this.deps.model();
+      const model = this.deps.model(session);
 
       // A compaction request (manual, or created below) is a task of its own.
       const pending = await guard.runPending(sessionID, msgs, model, signal);
@@ -373,7 +375,7 @@ export class SessionService {
       const msgs = await store.messages(session.id);
       const realUsers = msgs.filter((m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && !p.synthetic));
       if (realUsers.length !== 1) return;
-      const title = await generateTitle(this.deps.llm, this.deps.model(), text, AbortSignal.timeout(60_000));
+      const title = await generateTitle(this.deps.llm, this.deps.model(session), text, AbortSignal.timeout(60_000));
       if (!title) return;
       const updated = await store.updateSession(session.id, (s) => (isDefaultTitle(s.title) ? { ...s, title } : s));
       if (updated?.title === title) bus.publish({ type: "session.title", sessionID: session.id, title });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { LLMToolSpec } from "../../core/ports/llm";
 import type { Session } from "../../core/schema";
-import { modelConfig } from "../../core/settings";
+import { demoModelConfig, modelConfig } from "../../core/settings";
 import { useServices } from "../hooks/services";
 
 /** Debug view: the exact system prompt and tool schemas the model gets for this session. */
@@ -21,7 +21,7 @@ export function DebugDialog({ session, onClose }: { session: Session; onClose: (
     const agent = app.sessions.agentOf(session.id) ?? session.agent ?? "build";
     void (async () => {
       const sandbox = await app.sandbox.sandboxFor(session.id).catch(() => undefined);
-      const system = await app.wiring.system({ session, model: modelConfig(app.settings.get()), sandbox, agent, toolState: new Map() });
+      const system = await app.wiring.system({ session, model: session.demo ? demoModelConfig(app.settings.get()) : modelConfig(app.settings.get()), sandbox, agent, toolState: new Map() });
       const tools = app.wiring.tools(agent, session).map((t) => t.spec());
       setView({ system, tools, source: "for the next request" });
     })();

@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts, Session } from "../../core/schema";
 import { contextUsed } from "../../core/session/usage";
-import { modelConfig } from "../../core/settings";
+import { demoModelConfig, modelConfig } from "../../core/settings";
 import { formatCost, formatTokens } from "../format";
 import { useServices, useSettings } from "../hooks/services";
 import { DebugDialog } from "./debug-dialog";
@@ -43,7 +43,7 @@ export function SessionHeader({ session, messages, allMessages, status, onError 
   const { sessions } = useServices();
   const compactNow = () => sessions.compact(session.id).catch((e: unknown) => onError(`Could not compact: ${e instanceof Error ? e.message : String(e)}`));
   const settings = useSettings();
-  const model = modelConfig(settings);
+  const model = session.demo ? demoModelConfig(settings) : modelConfig(settings);
   const usage = lastUsage(messages);
   const used = usage ? contextUsed(usage) : 0;
   const pct = model.contextWindow ? Math.min(100, (used / model.contextWindow) * 100) : 0;

@@ -1,7 +1,14 @@
 import { useSettings } from "../hooks/services";
 
-/** The empty state: what tabcode is and how to start. */
-export function Welcome({ onNew, onSettings }: { onNew: () => void; onSettings: () => void }) {
+interface Props {
+  onNew: () => void;
+  onSettings: () => void;
+  onDemo: () => void;
+  samples?: React.ReactNode;
+}
+
+/** The empty state: what tabcode is, and three ways to start. */
+export function Welcome({ onNew, onSettings, onDemo, samples }: Props) {
   const settings = useSettings();
   const demo = settings.provider === "demo";
   return (
@@ -11,8 +18,11 @@ export function Welcome({ onNew, onSettings }: { onNew: () => void; onSettings: 
         tabcode talks to the model straight from this page with your own key, runs tools in a sandbox inside the tab, and keeps every session in this browser — nothing to install, nothing on a server.
       </p>
       <div className="welcome-actions">
-        <button type="button" className="primary big" onClick={onNew}>
-          {demo ? "Start a session with the demo model" : "New session"}
+        <button type="button" className="primary big" onClick={onDemo}>
+          Start the demo
+        </button>
+        <button type="button" className="big" onClick={onNew}>
+          New session
         </button>
         <button type="button" className="big" onClick={onSettings}>
           {demo ? "Connect a real model" : "Change model"}
@@ -20,15 +30,16 @@ export function Welcome({ onNew, onSettings }: { onNew: () => void; onSettings: 
       </div>
       <ul className="welcome-points">
         <li>
-          <strong>No key yet?</strong> The built-in demo model answers with no network, so you can watch streaming, tool calls and usage right away.
+          <strong>The demo needs no key and no network.</strong> A scripted agent fixes a bug in a small sample project while a short tour points at what happens: streamed parts, tool calls, the todo list, tokens and cost, the context meter and a compaction.
         </li>
         <li>
           <strong>Your key stays here.</strong> It is stored in this browser and sent only to the provider you choose — OpenAI, or any OpenAI-compatible server such as Ollama or LM Studio.
         </li>
         <li>
-          <strong>Every step is visible.</strong> Text, reasoning, tool calls and their results, tokens, context fill and cost.
+          <strong>Every step is visible, and replayable.</strong> Open any session (or an imported file) in Replay to step through it with the Context X-ray.
         </li>
       </ul>
+      {samples}
     </div>
   );
 }

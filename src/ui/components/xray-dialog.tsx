@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import type { MessageWithParts, Session } from "../../core/schema";
-import { modelConfig } from "../../core/settings";
+import { demoModelConfig, modelConfig } from "../../core/settings";
 import { useServices, useSettings } from "../hooks/services";
 import { XrayView } from "./xray-view";
 
@@ -13,7 +13,7 @@ export function XrayDialog({ session, messages, onClose }: { session: Session; m
     const d = ref.current;
     if (d && !d.open) d.showModal();
   }, []);
-  const model = modelConfig(settings);
+  const model = session.demo ? demoModelConfig(settings) : modelConfig(settings);
   const last = sessions.lastRequest(session.id);
   return (
     <dialog ref={ref} className="dialog wide" aria-labelledby="xray-title" onClose={onClose} onCancel={onClose}>
