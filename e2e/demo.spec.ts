@@ -12,6 +12,9 @@ test("with no settings at all: the demo streams, edits a file, runs a command, c
   await expect(page).toHaveURL(/#\/s\/ses_/);
   const id = new URL(page.url()).hash.replace("#/s/", "");
 
+  // The guided tour points at the mechanisms as they happen.
+  const tour = page.getByRole("complementary", { name: "Guided tour" });
+  await expect(tour).toContainText("Tool states", { timeout: 20_000 });
   await expect(page.getByRole("complementary", { name: "Todo list" })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole("region", { name: "Tool edit: done" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole("region", { name: /Tool bash: done/ }).first()).toBeVisible({ timeout: 30_000 });
@@ -29,5 +32,27 @@ test("with no settings at all: the demo streams, edits a file, runs a command, c
     return (await t.sandbox.sandboxFor(id)).fs.readText("/workspace/src/dates.js");
   }, id);
   expect(bash).toContain("getMonth() + 1");
+  await expect(tour).toContainText("Fork, revert, replay");
+  await tour.getByRole("button", { name: "Got it" }).click();
+
+  // Replay the same session step by step, with what the model saw at each step.
+  await page.getByRole("link", { name: "Replay" }).click();
+  await expect(page.getByRole("heading", { name: /^Replay: / })).toBeVisible();
+  const controls = page.getByRole("toolbar", { name: "Replay controls" });
+  await expect(controls.getByRole("status")).toContainText(/Step 1 of \d+ · user message/);
+  const total = Number((await controls.getByRole("status").textContent())?.match(/of (\d+)/)?.[1]);
+  expect(total).toBeGreaterThan(15);
+  await expect(page.getByRole("article")).toHaveCount(1);
+  for (let i = 0; i < 3; i++) await controls.getByRole("button", { name: "Next step" }).click();
+  await expect(controls.getByRole("status")).toContainText(`Step 4 of ${total}`);
+  await expect(page.getByRole("complementary", { name: "What the model saw" })).toContainText("Next request");
+  await controls.getByRole("combobox", { name: "Speed" }).selectOption("4");
+  await controls.getByRole("button", { name: "Play" }).click();
+  await expect(controls.getByRole("button", { name: "Pause" })).toBeVisible();
+  await controls.getByRole("slider", { name: "Replay position" }).fill(String(total));
+  await expect(controls.getByRole("status")).toContainText(`Step ${total} of ${total}`);
+  await expect(page.getByRole("complementary", { name: "What the model saw" }).getByRole("listitem", { name: "Compaction boundary" })).toBeVisible();
+  await page.getByRole("button", { name: "Exit replay" }).click();
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
   await context.setOffline(false);
 });

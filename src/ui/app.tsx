@@ -9,6 +9,7 @@ import { PermissionDialog } from "./components/permission-dialog";
 import { SessionView } from "./components/session-view";
 import { SettingsDialog } from "./components/settings-dialog";
 import { Sidebar } from "./components/sidebar";
+import { ReplayRoute } from "./components/replay/replay-route";
 import { SharedView } from "./components/shared-view";
 import { Welcome } from "./components/welcome";
 
@@ -147,6 +148,8 @@ export function App() {
         )}
         {route.name === "share" ? (
           <SharedView data={route.data} onSaved={(id) => navigate({ name: "session", sessionID: id }, true)} />
+        ) : route.name === "session" && route.replay ? (
+          <ReplayRoute sessionID={route.sessionID} onExit={() => navigate({ name: "session", sessionID: route.sessionID })} />
         ) : current ? <SessionView key={current} sessionID={current} focusMessageID={route.name === "session" ? route.messageID : undefined} onError={notify} onOpenSession={openSession} /> : <Welcome onNew={() => void newSession()} onSettings={() => setSettingsOpen(true)} onDemo={() => void demo()} />}
       </main>
       <div className="notices" aria-live="assertive">

@@ -60,6 +60,9 @@ export function SessionHeader({ session, messages, allMessages, status, onError 
           <button type="button" onClick={() => setSharing(true)}>
             Share
           </button>
+          <a className="button-like" href={`#/s/${session.id}/replay`}>
+            Replay
+          </a>
           <button type="button" onClick={() => setDialog("xray")}>
             Context X-ray
           </button>

@@ -11,6 +11,7 @@ import { Composer } from "./composer";
 import { MessageList } from "./message-list";
 import { SessionHeader } from "./session-header";
 import { TodoPanel } from "./todo-panel";
+import { Tour } from "./tour";
 import { WorkspacePanel } from "./workspace/workspace-panel";
 
 /** Changes whenever a tool finishes or the run ends, so the file tree re-reads the workspace. */
@@ -111,6 +112,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             <WorkspacePanel sessionID={sessionID} version={workspaceVersion(messages, status.type, revertID)} onError={onError} />
           </div>
         </div>
+        {session.demo && <Tour messages={messages} status={status} />}
         <Composer sessionID={sessionID} onError={onError} />
       </div>
     </MessageActionsContext.Provider>

@@ -2,12 +2,14 @@ import { useMemo, useState } from "react";
 import { decodeShare, importBundle } from "../../core/export";
 import { useServices } from "../hooks/services";
 import { MessageList } from "./message-list";
+import { ReplayView } from "./replay/replay-view";
 
 /** A session opened from a share link: read-only, with "Save a copy". Nothing is stored until the user asks. */
 export function SharedView({ data, onSaved }: { data: string; onSaved: (id: string) => void }) {
   const { store } = useServices();
   const decoded = useMemo(() => decodeShare(data), [data]);
   const [error, setError] = useState<string>();
+  const [replaying, setReplaying] = useState(false);
   if (!decoded.ok)
     return (
       <div className="empty-state" role="alert">
@@ -18,6 +20,7 @@ export function SharedView({ data, onSaved }: { data: string; onSaved: (id: stri
   const bundle = decoded.value;
   const s = bundle.sessions[0];
   if (!s) return null;
+  if (replaying) return <ReplayView session={s.info} messages={s.messages} onExit={() => setReplaying(false)} />;
   const save = async () => {
     const r = await importBundle(store, bundle);
     if (r.ok && r.value.sessionIDs[0]) onSaved(r.value.sessionIDs[0]);
@@ -30,6 +33,9 @@ export function SharedView({ data, onSaved }: { data: string; onSaved: (id: stri
           <h1 className="session-title">{s.info.title}</h1>
           <span className="status">Shared session · read-only</span>
           <div className="header-actions">
+            <button type="button" onClick={() => setReplaying(true)}>
+              Replay
+            </button>
             <button type="button" className="primary" onClick={() => void save()}>
               Save a copy
             </button>

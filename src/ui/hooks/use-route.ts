@@ -1,13 +1,19 @@
 import { useCallback, useSyncExternalStore } from "react";
 
 /** Routes live in the hash: `#/s/<sessionID>`; back/forward work through the browser history. */
-export type Route = { name: "home" } | { name: "session"; sessionID: string; messageID?: string } | { name: "share"; data: string };
+export type Route =
+  | { name: "home" }
+  | { name: "session"; sessionID: string; messageID?: string; replay?: boolean }
+  | { name: "share"; data: string };
 
 export function parseRoute(hash: string): Route {
   if (hash.startsWith("#/share/")) return { name: "share", data: hash.slice("#/share/".length) };
-  const m = /^#\/s\/([A-Za-z0-9_]+)(?:\/m\/([A-Za-z0-9_]+))?/.exec(hash);
+  const m = /^#\/s\/([A-Za-z0-9_]+)(?:\/m\/([A-Za-z0-9_]+))?(\/replay)?/.exec(hash);
   if (!m?.[1]) return { name: "home" };
-  return m[2] ? { name: "session", sessionID: m[1], messageID: m[2] } : { name: "session", sessionID: m[1] };
+  const route: Route = { name: "session", sessionID: m[1] };
+  if (m[2]) route.messageID = m[2];
+  if (m[3]) route.replay = true;
+  return route;
 }
 
 function subscribe(l: () => void): () => void {
@@ -18,7 +24,8 @@ function subscribe(l: () => void): () => void {
 export function useRoute(): [Route, (r: Route, replace?: boolean) => void] {
   const hash = useSyncExternalStore(subscribe, () => window.location.hash);
   const navigate = useCallback((r: Route, replace = false) => {
-    const target = r.name === "session" ? `#/s/${r.sessionID}${r.messageID ? `/m/${r.messageID}` : ""}` : r.name === "share" ? `#/share/${r.data}` : "#/";
+    const target =
+      r.name === "session" ? `#/s/${r.sessionID}${r.messageID ? `/m/${r.messageID}` : ""}${r.replay ? "/replay" : ""}` : r.name === "share" ? `#/share/${r.data}` : "#/";
     if (window.location.hash === target) return;
     if (replace) {
       history.replaceState(null, "", target);

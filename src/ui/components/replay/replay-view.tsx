@@ -1,0 +1,108 @@
+import { useEffect, useMemo, useState } from "react";
+import type { MessageWithParts, Session } from "../../../core/schema";
+import { activePath } from "../../../core/session/branches";
+import { applyRevert } from "../../../core/session/history";
+import { demoModelConfig, modelConfig } from "../../../core/settings";
+import { useServices, useSettings } from "../../hooks/services";
+import { MessageList } from "../message-list";
+import { XrayView } from "../xray-view";
+import { revealed, seenByModel, timeline } from "./timeline";
+
+const SPEEDS = [0.5, 1, 2, 4];
+const BASE_MS = 900;
+
+/**
+ * Step-by-step replay of a session (stored, imported or shared): parts appear
+ * in order under play/pause/step controls, and the Context X-ray shows what
+ * the model had been sent at each step. Nothing is written.
+ */
+export function ReplayView({ session, messages: all, onExit }: { session: Session; messages: MessageWithParts[]; onExit: () => void }) {
+  const { counter } = useServices();
+  const settings = useSettings();
+  const messages = useMemo(() => applyRevert(activePath(all, session.branches), session.revert?.messageID), [all, session]);
+  const frames = useMemo(() => timeline(messages), [messages]);
+  const [count, setCount] = useState(1);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState(1);
+
+  useEffect(() => {
+    if (!playing) return;
+    if (count >= frames.length) {
+      setPlaying(false);
+      return;
+    }
+    const t = setTimeout(() => setCount((c) => Math.min(frames.length, c + 1)), BASE_MS / speed);
+    return () => clearTimeout(t);
+  }, [playing, count, frames.length, speed]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.target instanceof HTMLElement && e.target.closest("input, textarea, select")) return;
+      if (e.key === "ArrowRight") setCount((c) => Math.min(frames.length, c + 1));
+      if (e.key === "ArrowLeft") setCount((c) => Math.max(1, c - 1));
+      if (e.key === " ") {
+        e.preventDefault();
+        setPlaying((p) => !p);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [frames.length]);
+
+  const shown = revealed(messages, frames, count);
+  const seen = seenByModel(messages, frames, count);
+  const current = frames[count - 1];
+  const currentInfo = current ? messages[current.message]?.info : undefined;
+  const model = session.demo ? demoModelConfig(settings) : modelConfig(settings);
+
+  return (
+    <div className="session-view replay">
+      <header className="session-header">
+        <div className="title-row">
+          <h1 className="session-title">Replay: {session.title}</h1>
+          <div className="header-actions">
+            <button type="button" onClick={onExit}>
+              Exit replay
+            </button>
+          </div>
+        </div>
+        <div className="replay-controls" role="toolbar" aria-label="Replay controls">
+          <button type="button" onClick={() => setCount(1)} disabled={count <= 1}>
+            Restart
+          </button>
+          <button type="button" aria-label="Previous step" onClick={() => setCount((c) => Math.max(1, c - 1))} disabled={count <= 1}>
+            ◂ Back
+          </button>
+          <button type="button" className="primary" onClick={() => setPlaying(!playing)} disabled={frames.length === 0}>
+            {playing ? "Pause" : "Play"}
+          </button>
+          <button type="button" aria-label="Next step" onClick={() => setCount((c) => Math.min(frames.length, c + 1))} disabled={count >= frames.length}>
+            Step ▸
+          </button>
+          <label>
+            Speed{" "}
+            <select aria-label="Speed" value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
+              {SPEEDS.map((s) => (
+                <option key={s} value={s}>
+                  {s}×
+                </option>
+              ))}
+            </select>
+          </label>
+          <input type="range" aria-label="Replay position" min={1} max={Math.max(1, frames.length)} value={count} onChange={(e) => setCount(Number(e.target.value))} />
+          <span role="status" aria-live="polite">
+            Step {Math.min(count, frames.length)} of {frames.length}
+            {currentInfo ? ` · ${currentInfo.role === "user" ? "user message" : currentInfo.summary ? "summary" : "assistant"}` : ""}
+          </span>
+        </div>
+      </header>
+      <div className="session-body">
+        <MessageList messages={shown} />
+        <aside className="side-column replay-xray" aria-label="What the model saw">
+          <h2>What the model saw for this step</h2>
+          <XrayView messages={seen} model={model} settings={settings} encoding={counter.encodingFor(model.modelID)} ratio={1} />
+        </aside>
+      </div>
+    </div>
+  );
+}
