@@ -56,3 +56,18 @@ test("with no settings at all: the demo streams, edits a file, runs a command, c
   await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
   await context.setOffline(false);
 });
+
+test("sample sessions open instantly from the empty state, and again without duplicates", async ({ page }) => {
+  await page.goto("/");
+  const samples = page.getByRole("region", { name: "Sample sessions" });
+  await samples.getByRole("button", { name: "Open sample: fix the date bug" }).click();
+  await expect(page).toHaveURL(/#\/s\/ses_/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sample: fix the date bug");
+  await expect(page.getByRole("article", { name: "Summary" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Workspace" }).getByRole("button", { name: "src/" })).toBeVisible();
+  const first = page.url();
+  await page.goto("/");
+  await page.getByRole("region", { name: "Sample sessions" }).getByRole("button", { name: "Open sample: fix the date bug" }).click();
+  await expect(page).toHaveURL(first);
+  await expect(page.getByRole("navigation", { name: "Sessions" }).locator(".session-link")).toHaveCount(1);
+});

@@ -10,6 +10,7 @@ import { SessionView } from "./components/session-view";
 import { SettingsDialog } from "./components/settings-dialog";
 import { Sidebar } from "./components/sidebar";
 import { ReplayRoute } from "./components/replay/replay-route";
+import { Samples } from "./components/samples";
 import { SharedView } from "./components/shared-view";
 import { Welcome } from "./components/welcome";
 
@@ -150,7 +151,7 @@ export function App() {
           <SharedView data={route.data} onSaved={(id) => navigate({ name: "session", sessionID: id }, true)} />
         ) : route.name === "session" && route.replay ? (
           <ReplayRoute sessionID={route.sessionID} onExit={() => navigate({ name: "session", sessionID: route.sessionID })} />
-        ) : current ? <SessionView key={current} sessionID={current} focusMessageID={route.name === "session" ? route.messageID : undefined} onError={notify} onOpenSession={openSession} /> : <Welcome onNew={() => void newSession()} onSettings={() => setSettingsOpen(true)} onDemo={() => void demo()} />}
+        ) : current ? <SessionView key={current} sessionID={current} focusMessageID={route.name === "session" ? route.messageID : undefined} onError={notify} onOpenSession={openSession} /> : <Welcome onNew={() => void newSession()} onSettings={() => setSettingsOpen(true)} onDemo={() => void demo()} samples={<Samples onOpen={openSession} onError={notify} />} />}
       </main>
       <div className="notices" aria-live="assertive">
         {notices.map((n) => (
