@@ -32,7 +32,8 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   workers: 2,
-  reporter: "list",
+  // `list` for people; `json` (to .tmp/) so scripts/e2e.mjs can print a plain closing count line.
+  reporter: [["list"], ["json", { outputFile: ".tmp/e2e-results.json" }]],
   outputDir: "test-results",
   use: {
     baseURL: `http://localhost:${PORT}`,

@@ -50,4 +50,14 @@ if (!skipBuild) {
 }
 
 console.log("\n== e2e: playwright test ==");
-process.exit(await run("npx", ["--no", "--", "playwright", "test", ...passThrough]));
+const code = await run("npx", ["--no", "--", "playwright", "test", ...passThrough]);
+// A plain closing line ("N passed, N failed") that any CI log reader understands.
+try {
+  const { readFileSync } = await import("node:fs");
+  const stats = JSON.parse(readFileSync(resolve(root, ".tmp/e2e-results.json"), "utf8")).stats ?? {};
+  const failed = (stats.unexpected ?? 0) + (stats.flaky ?? 0);
+  console.log(`e2e: ${stats.expected ?? 0} passed, ${failed} failed${stats.skipped ? `, ${stats.skipped} skipped` : ""}`);
+} catch {
+  // No report (Playwright did not start): its own output says why.
+}
+process.exit(code);
