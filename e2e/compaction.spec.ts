@@ -93,10 +93,35 @@ test("Compact now summarises on demand; with auto off a context overflow stops w
   await send(page, "hello");
   await waitIdle(page, id);
   await page.getByRole("button", { name: "Compact now" }).click();
-  await expect(page.getByRole("article", { name: "Summary" })).toBeVisible();
+  await expect(page.getByRole("article", { name: "Summary" })).toContainText("Read big.txt repeatedly");
+  await waitIdle(page, id);
   expect(mock.summaryRequests).toBe(1);
+
+  // What the summary replaced is folded away and can be unfolded.
+  await expect(page.getByRole("article").filter({ hasText: "An answer." })).toHaveCount(0);
+  await page.getByRole("button", { name: "Show what the summary replaced" }).click();
+  await expect(page.getByRole("article").filter({ hasText: "An answer." })).toBeVisible();
+  // The summary can be corrected before the conversation goes on; the model gets the corrected text.
+  const summary = page.getByRole("article", { name: "Summary" });
+  await summary.hover();
+  await summary.getByRole("button", { name: "Edit this summary" }).click();
+  await page.getByRole("textbox", { name: "Edited summary" }).fill("## Goal\nCorrected by the user.");
+  await page.getByRole("button", { name: "Save summary" }).click();
+  await expect(summary).toContainText("Corrected by the user.");
+
+  // The X-ray offers the next request as JSON, without the key.
+  await page.getByRole("button", { name: "Context X-ray" }).click();
+  const xray = page.getByRole("dialog", { name: "Context X-ray" });
+  await expect(xray.getByRole("status").first()).toContainText("Estimated input cost");
+  await xray.getByRole("button", { name: "Copy request" }).click();
+  await expect(xray.getByText(/Copied the request as JSON|the request is below/)).toBeVisible();
+  await xray.getByRole("button", { name: "Close" }).click();
+
   await send(page, "a huge question");
   await expect(page.getByRole("alert").filter({ hasText: "too long for this model" })).toBeVisible();
   await waitIdle(page, id);
   expect(mock.summaryRequests).toBe(1);
+  const last = mock.modelRequests().at(-1)?.rawBody ?? "";
+  expect(last).toContain("Corrected by the user.");
+  expect(last).not.toContain("An answer.");
 });

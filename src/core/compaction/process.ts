@@ -15,6 +15,7 @@ import { buildSummaryRequest, COMPACTION_AGENT, previousSummary } from "./summar
 import { streamSummary } from "./summary-stream";
 import { selectTail, tailBudget } from "./tail";
 import { mediaOf, renderToolLog, splitSummary, toolLog } from "./transcript";
+import { activePath } from "../session/branches";
 
 /**
  * Runs a compaction request (spec §3.4–3.5): summarises the head of the
@@ -108,7 +109,8 @@ function plan(before: MessageWithParts[], part: CompactionPart, deps: Compaction
 export async function processCompaction(deps: CompactionDeps, input: ProcessCompactionInput): Promise<CompactionResult> {
   const { store, clock, model } = deps;
   const session = await store.getSession(input.sessionID);
-  const all = session ? applyRevert(await store.messages(input.sessionID), session.revert?.messageID) : [];
+  // Only the branch being shown is summarised.
+  const all = session ? applyRevert(activePath(await store.messages(input.sessionID), session.branches), session.revert?.messageID) : [];
   const idx = all.findIndex((m) => m.info.id === input.messageID);
   const target = all[idx];
   const part = target?.parts.find((p): p is CompactionPart => p.type === "compaction");

@@ -69,6 +69,16 @@ function build(plan: Plan, sessionIDs: Map<string, string>, now: number): Import
       else info.revert.partID = partID;
     }
   }
+  if (src.branches) {
+    // Branch selections name messages by id: carry them over to the new ids ("root" stays).
+    const branches: Record<string, string> = {};
+    for (const [key, value] of Object.entries(src.branches)) {
+      const k = key === "root" ? key : rebased.messageIDs.get(key);
+      const v = rebased.messageIDs.get(value);
+      if (k !== undefined && v !== undefined) branches[k] = v;
+    }
+    info.branches = branches;
+  }
   return { session: info, messages: rebased.messages };
 }
 

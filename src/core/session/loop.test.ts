@@ -262,3 +262,51 @@ describe("branches in the loop", () => {
     expect(await store.messages(s.id)).toHaveLength(8);
   });
 });
+
+describe("queued prompts after a stop", () => {
+  it("a prompt sent during a turn that then fails is still answered", async () => {
+    const bad = namedError("APIError", { message: "bad request", statusCode: 400, isRetryable: false });
+    const failing = [...textTurn("a partial answer that is cut").slice(0, 4), { type: "error" as const, error: bad }];
+    const llm = new FakeLLM([failing, textTurn("answer to the queued prompt")]);
+    llm.delayMs = 3;
+    const { store, service, bus } = setup(llm);
+    const s = await service.createSession();
+    let queued: Promise<unknown> | undefined;
+    bus.subscribe((ev) => {
+      if (ev.type === "part.live" && !queued) queued = service.prompt(s.id, { text: "two (queued)" });
+    });
+    await service.prompt(s.id, { text: "one" });
+    await service.ensureRunning(s.id);
+    await queued;
+    await service.ensureRunning(s.id);
+    const msgs = await store.messages(s.id);
+    expect(msgs.filter((m) => m.info.role === "user")).toHaveLength(2);
+    const last = msgs.at(-1);
+    expect(last?.info.role === "assistant" && last.parts.some((p) => p.type === "text" && p.text === "answer to the queued prompt")).toBe(true);
+    expect(llm.requests).toHaveLength(2);
+  });
+});
+
+describe("revert on a branched session", () => {
+  it("the prompt after a revert replaces the reverted turn in the branch that was shown", async () => {
+    const llm = new FakeLLM([textTurn("a1"), textTurn("a2"), textTurn("a2b"), textTurn("a3")]);
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "one" });
+    await service.ensureRunning(s.id);
+    const two = await service.prompt(s.id, { text: "two" });
+    await service.ensureRunning(s.id);
+    const twoB = await service.prompt(s.id, { text: "two-b", editOf: two.id });
+    await service.ensureRunning(s.id);
+    // Show the older branch, revert its turn, then prompt.
+    await store.updateSession(s.id, (x) => ({ ...x, branches: { ...x.branches, [two.prev ?? ""]: two.id }, revert: { messageID: two.id } }));
+    const three = await service.prompt(s.id, { text: "three" });
+    await service.ensureRunning(s.id);
+    const sent = llm.requests.at(-1)?.messages.map((m) => (m.content[0]?.type === "text" ? m.content[0].text : "")) ?? [];
+    expect(sent).toEqual(["one", "a1", "three"]);
+    expect(three.prev).toBe(two.prev);
+    // The other branch is untouched.
+    expect((await store.messages(s.id)).some((m) => m.info.id === twoB.id)).toBe(true);
+    expect((await store.messages(s.id)).some((m) => m.info.id === two.id)).toBe(false);
+  });
+});

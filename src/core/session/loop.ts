@@ -167,13 +167,18 @@ export class SessionService {
     const { store, clock } = this.deps;
     const session = await store.getSession(sessionID);
     if (!session) throw new Error(`Session ${sessionID} not found`);
-    if (session.revert && !this.isBusy(sessionID)) await this.commitRevert(session);
+    // After a revert, the new prompt takes the reverted turn's place (in the branch that was reverted).
+    let revertKey: string | undefined;
+    if (session.revert && !this.isBusy(sessionID)) {
+      revertKey = siblings(await store.messages(sessionID), session.revert.messageID).key;
+      await this.commitRevert(session);
+    }
     const model = this.deps.model(session);
     const now = clock.now();
     const all = await store.messages(sessionID);
     const path = activePath(all, session.branches);
-    if (input.editOf) this.assertIdle(sessionID);
-    const prev = input.editOf ? siblings(all, input.editOf).key : nextPrev(path);
+    if (input.editOf) await this.assertIdleEverywhere(sessionID);
+    const prev = input.editOf ? siblings(all, input.editOf).key : (revertKey ?? nextPrev(path));
     const user: UserMessage = {
       id: ascendingId("msg", now),
       sessionID,
@@ -183,17 +188,18 @@ export class SessionService {
       model: { providerID: model.provider, modelID: model.modelID },
       prev,
     };
-    await store.upsertMessage(user);
+    // Parts first: a running loop that reads in between must never see a user message without its text.
     await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "text", text: input.text });
     for (const f of input.files ?? [])
       await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "file", mime: f.mime, filename: f.filename, url: f.url });
+    await store.upsertMessage(user);
     await store.updateSession(sessionID, (s) => ({
       ...s,
       agent: user.agent,
       model: user.model,
       time: { ...s.time, updated: now },
-      // A new branch becomes the one shown.
-      ...(input.editOf ? { branches: { ...s.branches, [prev]: user.id } } : {}),
+      // A new branch (an edit, or the prompt that replaces a reverted turn) becomes the one shown.
+      ...(input.editOf || revertKey !== undefined ? { branches: { ...s.branches, [prev]: user.id } } : {}),
     }));
     this.maybeTitle(session, input.text);
     this.ensureRunning(sessionID);
@@ -234,6 +240,19 @@ export class SessionService {
   abort(sessionID: string): void {
     this.runs.get(sessionID)?.controller.abort();
     this.deps.permissions.cancelSession(sessionID);
+  }
+
+  /** Aborts the session's run and waits until its last writes are done. */
+  async stop(sessionID: string): Promise<void> {
+    const run = this.runs.get(sessionID);
+    this.abort(sessionID);
+    await run?.done;
+  }
+
+  /** Whether another tab is running this session right now. */
+  async runningElsewhere(sessionID: string): Promise<boolean> {
+    if (this.isBusy(sessionID)) return false;
+    return (this.deps.locks ?? noLocks).held(sessionID);
   }
 
   /** Marks work left unfinished by a closed tab as interrupted (skipped while another tab runs it). */
@@ -332,14 +351,27 @@ export class SessionService {
         await guard.request(session, { auto: true, overflow: true });
         continue;
       }
-      if (result === "stop" || isLastStep) break;
+      if (result === "stop" || isLastStep) {
+        // A prompt queued during this turn is still owed an answer, even if this turn stopped.
+        if (!signal.aborted && (await this.newerPrompt(sessionID, l.lastUser.info.id))) {
+          step = 0;
+          continue;
+        }
+        break;
+      }
     }
     if (finished && !signal.aborted) await guard.prune(sessionID);
   }
 
+  private async newerPrompt(sessionID: string, userID: string): Promise<boolean> {
+    const session = await this.deps.store.getSession(sessionID);
+    const path = activePath(await this.deps.store.messages(sessionID), session?.branches);
+    return path.some((m) => m.info.role === "user" && m.info.id > userID);
+  }
+
   /** Asks for a summary of the session now (the "Compact now" button); runs even when auto-compaction is off. */
   async compact(sessionID: string): Promise<void> {
-    this.assertIdle(sessionID);
+    await this.assertIdleEverywhere(sessionID);
     const session = await this.deps.store.getSession(sessionID);
     if (!session) return;
     const path = activePath(await this.deps.store.messages(sessionID), session.branches);
@@ -397,6 +429,12 @@ export class SessionService {
   /** Refuses while busy (revert, fork and the like need an idle session). */
   assertIdle(sessionID: string): void {
     if (this.isBusy(sessionID)) throw new BusyError(sessionID);
+  }
+
+  /** Like assertIdle, and also refuses while another tab runs the session. */
+  async assertIdleEverywhere(sessionID: string): Promise<void> {
+    this.assertIdle(sessionID);
+    if (await (this.deps.locks ?? noLocks).held(sessionID)) throw new BusyError(sessionID, "it is running in another tab");
   }
 }
 

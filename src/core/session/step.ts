@@ -6,7 +6,7 @@ import type { LLM, LLMEvent, LLMRequest, ModelConfig } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import type { AssistantMessage, NamedErrorData, PatchPart, RetryPart, Session, StepFinishPart, StepStartPart, ToolPart } from "../schema";
-import type { Tool, ToolContext } from "../tools/tool";
+import { PermissionRefused, type Tool, type ToolContext } from "../tools/tool";
 import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "./retry";
 import { StepWriter } from "./step-writer";
 import { addTokens, costOf, toTokens } from "./usage";
@@ -149,7 +149,8 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
             try {
               await doomLoop(ev.callID, ev.tool, args);
             } catch (e) {
-              blocked = true;
+              // A plain reject stops the turn; a reject with feedback reaches the model, which goes on.
+              if (!(e instanceof PermissionRefused) || e.stopsTurn) blocked = true;
               const cur = w.tools.get(ev.callID) ?? runningPart;
               await w.putTool({ ...cur, state: { status: "error", input: args, error: e instanceof Error ? e.message : "Stopped: repeated tool call", time: { start: clock.now(), end: clock.now() } } });
               return;

@@ -1,14 +1,37 @@
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { useServices, useSessionStatus } from "../hooks/services";
 
+/** Polls whether another tab runs this session (Web Locks); the composer is read-only meanwhile. */
+function useRunningElsewhere(sessionID: string, busyHere: boolean): boolean {
+  const { sessions } = useServices();
+  const [elsewhere, setElsewhere] = useState(false);
+  useEffect(() => {
+    if (busyHere) {
+      setElsewhere(false);
+      return;
+    }
+    let live = true;
+    const check = () => sessions.runningElsewhere(sessionID).then((v) => live && setElsewhere(v), () => undefined);
+    void check();
+    const t = setInterval(check, 1000);
+    return () => {
+      live = false;
+      clearInterval(t);
+    };
+  }, [sessions, sessionID, busyHere]);
+  return elsewhere;
+}
+
 /** The prompt box. Enter sends, Shift+Enter adds a line, Esc stops a run. A prompt sent during a run is queued. */
-export function Composer({ sessionID, onError }: { sessionID: string; onError: (message: string) => void }) {
+export function Composer({ sessionID, initialAgent, onError }: { sessionID: string; initialAgent?: string; onError: (message: string) => void }) {
   const { sessions } = useServices();
   const status = useSessionStatus(sessionID);
   const busy = status.type !== "idle";
   const [text, setText] = useState("");
   const [queued, setQueued] = useState(0);
-  const [agent, setAgent] = useState<"build" | "plan">("build");
+  // The session's last agent: a plan session stays read-only when you come back to it.
+  const [agent, setAgent] = useState<"build" | "plan">(initialAgent === "plan" ? "plan" : "build");
+  const elsewhere = useRunningElsewhere(sessionID, busy);
   const box = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => {
@@ -24,6 +47,9 @@ export function Composer({ sessionID, onError }: { sessionID: string; onError: (
     const onKey = (e: globalThis.KeyboardEvent) => {
       // Esc in an open dialog or menu closes that, it does not stop the run.
       const inOverlay = document.querySelector("dialog[open]") !== null || (e.target instanceof Element && e.target.closest('[role="menu"], .menu') !== null);
+      // Esc in another field (search, rename) belongs to that field.
+      const inOtherField = e.target instanceof Element && e.target !== box.current && e.target.closest("input, textarea, select") !== null;
+      if (inOtherField) return;
       if (e.key === "Escape" && !e.defaultPrevented && !inOverlay && sessions.isBusy(sessionID)) {
         e.preventDefault();
         sessions.abort(sessionID);
@@ -35,7 +61,7 @@ export function Composer({ sessionID, onError }: { sessionID: string; onError: (
 
   const send = async () => {
     const value = text.trim();
-    if (!value) return;
+    if (!value || elsewhere) return;
     if (busy) setQueued((q) => q + 1);
     setText("");
     try {
@@ -74,7 +100,14 @@ export function Composer({ sessionID, onError }: { sessionID: string; onError: (
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
-        placeholder={busy ? "The agent is working — a message sent now is delivered after this step" : "Ask tabcode to do something…  (Enter to send, Shift+Enter for a new line)"}
+        readOnly={elsewhere}
+        placeholder={
+          elsewhere
+            ? "This session is running in another tab — you can watch it here; it is read-only until that run ends"
+            : busy
+              ? "The agent is working — a message sent now is delivered after this step"
+              : "Ask tabcode to do something…  (Enter to send, Shift+Enter for a new line)"
+        }
         rows={3}
       />
       <div className="composer-actions">
@@ -91,7 +124,12 @@ export function Composer({ sessionID, onError }: { sessionID: string; onError: (
             Stop
           </button>
         )}
-        <button type="submit" className="primary" disabled={!text.trim()}>
+        {elsewhere && (
+          <span className="queued" role="status">
+            Running in another tab
+          </span>
+        )}
+        <button type="submit" className="primary" disabled={!text.trim() || elsewhere}>
           Send
         </button>
       </div>

@@ -2,12 +2,24 @@ import { memo } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 
+/** Only inline raster images are shown; anything else would make the browser call a URL chosen by the model. */
+const SAFE_IMAGE = /^data:image\/(png|jpe?g|gif|webp);base64,/i;
+
 const components: Components = {
   a: ({ href, children }) => (
     <a href={href} target="_blank" rel="noopener noreferrer nofollow">
       {children}
     </a>
   ),
+  img: ({ src, alt }) =>
+    typeof src === "string" && SAFE_IMAGE.test(src) ? (
+      <img src={src} alt={alt ?? ""} />
+    ) : (
+      <span className="blocked-image" title="Remote images are not loaded: they could send data to another site">
+        [image: {alt || "untitled"}
+        {typeof src === "string" && src ? ` — ${src.slice(0, 120)}` : ""}]
+      </span>
+    ),
 };
 
 /**

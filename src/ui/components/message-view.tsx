@@ -12,6 +12,8 @@ export const MessageView = memo(function MessageView({ message, continued, highl
   const label = isUser ? "Your message" : info.summary ? "Summary" : "Assistant message";
   const actions = useMessageActions();
   const [editing, setEditing] = useState<string | null>(null);
+  const isSummary = info.role === "assistant" && info.summary === true;
+  const summaryText = isSummary ? message.parts.map((p) => (p.type === "text" ? p.text : "")).join("") : "";
   const branch = isUser ? actions?.branch(info.id) : undefined;
   const userText = message.parts.map((p) => (p.type === "text" && !p.synthetic ? p.text : "")).join("");
   return (
@@ -26,6 +28,11 @@ export const MessageView = memo(function MessageView({ message, continued, highl
               <button type="button" className="link" disabled={actions.busy} onClick={() => actions.fork(info.id)} aria-label="Fork from this message" title="Copy the conversation up to here (and the files as they were) into a new session">
                 Fork
               </button>
+              {isSummary && info.role === "assistant" && info.finish && !info.error && (
+                <button type="button" className="link" disabled={actions.busy} onClick={() => setEditing(summaryText)} aria-label="Edit this summary" title="Correct the summary before the conversation continues: the model sees your version">
+                  Edit summary
+                </button>
+              )}
               {isUser && userText && (
                 <button type="button" className="link" disabled={actions.busy} onClick={() => setEditing(userText)} aria-label="Edit this message" title="Change this message and send it again as a new branch (the old one is kept)">
                   Edit
@@ -58,17 +65,20 @@ export const MessageView = memo(function MessageView({ message, continued, highl
           className="edit-form"
           onSubmit={(e) => {
             e.preventDefault();
-            if (editing.trim()) actions.edit(info.id, editing.trim());
+            if (editing.trim()) {
+              if (isSummary) actions.editSummary(info.id, editing.trim());
+              else actions.edit(info.id, editing.trim());
+            }
             setEditing(null);
           }}
         >
-          <textarea aria-label="Edited message" value={editing} rows={3} onChange={(e) => setEditing(e.target.value)} />
+          <textarea aria-label={isSummary ? "Edited summary" : "Edited message"} value={editing} rows={isSummary ? 10 : 3} onChange={(e) => setEditing(e.target.value)} />
           <div className="dialog-actions">
             <button type="button" onClick={() => setEditing(null)}>
               Cancel
             </button>
             <button type="submit" className="primary" disabled={!editing.trim()}>
-              Send as a new branch
+              {isSummary ? "Save summary" : "Send as a new branch"}
             </button>
           </div>
         </form>

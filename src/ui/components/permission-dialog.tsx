@@ -1,14 +1,16 @@
+import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useServices } from "../hooks/services";
 
 /** Asks the user about the oldest pending permission request, with the exact command or path. */
 export function PermissionDialog() {
-  const { permissions } = useServices();
+  const { permissions, store } = useServices();
   const pending = useSyncExternalStore(
     (l) => permissions.subscribe(l),
     () => permissions.pending(),
   );
   const req = pending[0];
+  const sessionTitle = useLiveQuery(() => (req ? store.getSession(req.sessionID).then((s) => s?.title ?? "") : ""), [store, req?.sessionID]);
   const ref = useRef<HTMLDialogElement>(null);
   const [feedback, setFeedback] = useState("");
 
@@ -28,6 +30,7 @@ export function PermissionDialog() {
     <dialog ref={ref} className="dialog permission" aria-labelledby="perm-title" onCancel={(e) => e.preventDefault()}>
       <h2 id="perm-title">Permission needed</h2>
       <p>{question}</p>
+      {sessionTitle && <p className="hint">In session “{sessionTitle}”.</p>}
       <pre className="perm-patterns">{req.permission === "bash" && typeof req.metadata?.command === "string" ? req.metadata.command : req.patterns.join("\n")}</pre>
       {req.mustAsk && <p className="hint">{req.mustAsk}</p>}
       <label className="field">

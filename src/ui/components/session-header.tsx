@@ -66,7 +66,7 @@ export function SessionHeader({ session, messages, allMessages, status, onError 
           <button type="button" onClick={() => setDialog("xray")}>
             Context X-ray
           </button>
-          <button type="button" disabled={status.type !== "idle" || messages.length === 0} onClick={() => void compactNow()} title="Summarise the conversation so far (even when auto-compaction is off)">
+          <button type="button" disabled={status.type !== "idle" || messages.length === 0 || session.revert !== undefined} onClick={() => void compactNow()} title="Summarise the conversation so far (even when auto-compaction is off)">
             Compact now
           </button>
           <button type="button" onClick={() => setDialog("permissions")}>
@@ -108,7 +108,13 @@ export function SessionHeader({ session, messages, allMessages, status, onError 
         <span className="tokens" data-testid="session-tokens" title="Tokens used by this session">
           ↑{formatTokens(t.input + t.cache.read + t.cache.write)} ↓{formatTokens(t.output + t.reasoning)}
           {t.cache.read ? ` · ${formatTokens(t.cache.read)} cached` : ""}
+          {t.cache.write ? ` · ${formatTokens(t.cache.write)} cache writes` : ""}
         </span>
+        {t.input + t.cache.read + t.cache.write > 0 && (
+          <span className="cache-rate" data-testid="cache-hit-rate" title="Share of input tokens served from the provider's prompt cache in this session">
+            cache hit {Math.round((t.cache.read / (t.input + t.cache.read + t.cache.write)) * 100)}%
+          </span>
+        )}
         <span className="cost" data-testid="session-cost" title="Cost of this session">
           {formatCost(session.cost)}
         </span>

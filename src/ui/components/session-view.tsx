@@ -1,9 +1,9 @@
 import { useLiveQuery } from "dexie-react-hooks";
-import { useEffect, useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { fork, revert, unrevert } from "../../app/session-actions";
 import type { MessageWithParts } from "../../core/schema";
 import { activePath, siblings } from "../../core/session/branches";
-import { applyRevert } from "../../core/session/history";
+import { applyRevert, filterCompacted } from "../../core/session/history";
 import { MessageActionsContext, type MessageActions } from "../hooks/message-actions";
 import { useServices, useSessionStatus } from "../hooks/services";
 import { useMessages } from "../hooks/use-messages";
@@ -39,7 +39,13 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const revertID = session?.revert?.messageID;
   const branches = session?.branches;
   const messages = useMemo(() => (all ? applyRevert(activePath(all, branches), revertID) : undefined), [all, branches, revertID]);
-  const hidden = (all?.length ?? 0) - (messages?.length ?? 0);
+  const hidden = (all ? activePath(all, branches).length : 0) - (messages?.length ?? 0);
+  // Messages a summary replaced are folded away (the model no longer sees them); the user can unfold them.
+  const [showReplaced, setShowReplaced] = useState(false);
+  const sent = useMemo(() => (messages ? new Set(filterCompacted(messages).map((m) => m.info.id)) : new Set<string>()), [messages]);
+  const replacedCount = messages ? messages.filter((m) => !sent.has(m.info.id)).length : 0;
+  const focusReplaced = focusMessageID !== undefined && messages?.some((m) => m.info.id === focusMessageID) === true && !sent.has(focusMessageID);
+  const shown = messages && replacedCount > 0 && !showReplaced && !focusReplaced ? messages.filter((m) => sent.has(m.info.id)) : messages;
 
   useEffect(() => {
     sessions.repair(sessionID).catch(() => undefined);
@@ -65,15 +71,30 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         const s = siblings(all, messageID);
         return s.ids.length > 1 ? { index: s.index, count: s.ids.length } : undefined;
       },
+      editSummary: (messageID, text) => {
+        const part = all?.find((m) => m.info.id === messageID)?.parts.find((p) => p.type === "text");
+        if (part?.type !== "text") return;
+        sessions
+          .assertIdleEverywhere(sessionID)
+          .then(() => store.upsertPart({ ...part, text, tokenCount: undefined }))
+          .catch((e: unknown) => onError(`Could not save the summary: ${e instanceof Error ? e.message : String(e)}`));
+      },
       switchBranch: (messageID, step) => {
         if (!all) return;
         const s = siblings(all, messageID);
         const target = s.ids[s.index + step];
         if (!target) return;
-        store.updateSession(sessionID, (x) => ({ ...x, branches: { ...x.branches, [s.key]: target } })).catch((e: unknown) => onError(`Could not switch branch: ${e instanceof Error ? e.message : String(e)}`));
+        if (revertID) {
+          onError("Unrevert first (or send a message to make the revert permanent) before switching branches.");
+          return;
+        }
+        sessions
+          .assertIdleEverywhere(sessionID)
+          .then(() => store.updateSession(sessionID, (x) => ({ ...x, branches: { ...x.branches, [s.key]: target } })))
+          .catch((e: unknown) => onError(`Could not switch branch: ${e instanceof Error ? e.message : String(e)}`));
       },
     }),
-    [app, sessionID, busy, onError, onOpenSession, all, sessions, store],
+    [app, sessionID, busy, onError, onOpenSession, all, sessions, store, revertID],
   );
 
   if (session === undefined || messages === undefined) return <div className="loading" aria-busy="true">Loading session…</div>;
@@ -98,6 +119,16 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             </button>
           </div>
         )}
+        {replacedCount > 0 && (
+          <div className="banner replaced" role="note">
+            <span>
+              {replacedCount} earlier message{replacedCount === 1 ? " was" : "s were"} summarised: the model sees the summary instead.
+            </span>
+            <button type="button" onClick={() => setShowReplaced(!showReplaced)} aria-expanded={showReplaced || focusReplaced}>
+              {showReplaced || focusReplaced ? "Hide what the summary replaced" : "Show what the summary replaced"}
+            </button>
+          </div>
+        )}
         <div className="session-body">
           {messages.length === 0 ? (
             <div className="empty-state small">
@@ -105,7 +136,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
               <p>Describe a task below. The agent streams its answer, calls tools and shows every step here.</p>
             </div>
           ) : (
-            <MessageList messages={messages} focusMessageID={focusMessageID} />
+            <MessageList messages={shown ?? messages} focusMessageID={focusMessageID} />
           )}
           <div className="side-column">
             <TodoPanel messages={messages} />
@@ -113,7 +144,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           </div>
         </div>
         {session.demo && <Tour messages={messages} status={status} />}
-        <Composer sessionID={sessionID} onError={onError} />
+        <Composer sessionID={sessionID} initialAgent={session.agent} onError={onError} />
       </div>
     </MessageActionsContext.Provider>
   );

@@ -7,6 +7,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { SearchBox } from "./search-box";
 
 interface Props {
+  onNotify: (text: string, kind: "info", action: { label: string; run: () => void }) => void;
   onImport: (files: File[]) => void;
   onExportAll: () => void;
   currentID: string | undefined;
@@ -37,9 +38,10 @@ function SessionItem({ session, current, busy, onSelect, onDelete, onError }: { 
       setEditing(false);
     }
   };
+  const archived = session.time.archived !== undefined;
   const archive = async () => {
     try {
-      await store.updateSession(session.id, (s) => ({ ...s, time: { ...s.time, archived: Date.now() } }));
+      await store.updateSession(session.id, (s) => ({ ...s, time: { ...s.time, archived: archived ? undefined : Date.now() } }));
     } catch (e) {
       onError(e instanceof Error ? e.message : String(e));
     }
@@ -79,8 +81,8 @@ function SessionItem({ session, current, busy, onSelect, onDelete, onError }: { 
         >
           ✎
         </button>
-        <button type="button" className="icon" aria-label={`Archive ${session.title}`} title="Archive" onClick={() => void archive()}>
-          ⤓
+        <button type="button" className="icon" aria-label={`${archived ? "Unarchive" : "Archive"} ${session.title}`} title={archived ? "Unarchive" : "Archive"} onClick={() => void archive()}>
+          {archived ? "⤒" : "⤓"}
         </button>
         <button type="button" className="icon" aria-label={`Delete ${session.title}`} title="Delete" onClick={onDelete}>
           ✕
@@ -91,7 +93,7 @@ function SessionItem({ session, current, busy, onSelect, onDelete, onError }: { 
 }
 
 /** The session list: a navigation landmark named "Sessions". */
-export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onImport, onExportAll }: Props) {
+export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNotify, onImport, onExportAll }: Props) {
   const { store, sessions, sandbox } = useServices();
   const [showArchived, setShowArchived] = useState(false);
   const list = useLiveQuery(() => store.listSessions({ archived: showArchived }), [store, showArchived]);
@@ -101,10 +103,23 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onImpo
   const remove = async (s: Session) => {
     setConfirm(null);
     try {
-      sessions.abort(s.id);
+      await sessions.stop(s.id);
+      await store.flush();
+      // Kept in memory for a few seconds so the delete can be undone; the files go only after that.
+      const kept = { session: (await store.getSession(s.id)) ?? s, messages: await store.messages(s.id) };
       await store.deleteSession(s.id);
-      await sandbox.deleteWorkspace(s.id).catch(() => undefined);
       onDeleted(s.id);
+      let undone = false;
+      setTimeout(() => {
+        if (!undone) sandbox.deleteWorkspace(s.id).catch(() => undefined);
+      }, 9000);
+      onNotify(`Deleted “${s.title}”.`, "info", {
+        label: "Undo",
+        run: () => {
+          undone = true;
+          store.importSession(kept.session, kept.messages).catch((e: unknown) => onError(`Could not undo: ${e instanceof Error ? e.message : String(e)}`));
+        },
+      });
     } catch (e) {
       onError(e instanceof Error ? e.message : String(e));
     }

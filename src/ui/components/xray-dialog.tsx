@@ -1,4 +1,7 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
+import { applyCacheMarkers } from "../../core/compaction/cache-markers";
+import { activePath } from "../../core/session/branches";
+import { applyRevert, filterCompacted, toModelMessages } from "../../core/session/history";
 import type { MessageWithParts, Session } from "../../core/schema";
 import { demoModelConfig, modelConfig } from "../../core/settings";
 import { useServices, useSettings } from "../hooks/services";
@@ -15,10 +18,25 @@ export function XrayDialog({ session, messages, onClose }: { session: Session; m
   }, []);
   const model = session.demo ? demoModelConfig(settings) : modelConfig(settings);
   const last = sessions.lastRequest(session.id);
+  const [copied, setCopied] = useState<{ ok: boolean; json: string }>();
+  /** The next request as tabcode hands it to the provider adapter (never includes the API key). */
+  const copy = async () => {
+    const history = filterCompacted(applyRevert(activePath(messages, session.branches), session.revert?.messageID));
+    const body = { model: model.modelID, provider: model.provider, system: last?.system ?? [], messages: applyCacheMarkers(toModelMessages(history)), tools: last?.tools ?? [], maxOutputTokens: Math.min(model.maxOutputTokens, 32_000) };
+    const json = JSON.stringify(body, null, 2);
+    try {
+      await navigator.clipboard.writeText(json);
+      setCopied({ ok: true, json });
+    } catch {
+      setCopied({ ok: false, json });
+    }
+  };
   return (
     <dialog ref={ref} className="dialog wide" aria-labelledby="xray-title" onClose={onClose} onCancel={onClose}>
       <h2 id="xray-title">Context X-ray</h2>
       <XrayView
+        showCache
+        prices={model.prices}
         messages={messages}
         revertMessageID={session.revert?.messageID}
         system={last?.system}
@@ -29,7 +47,16 @@ export function XrayDialog({ session, messages, onClose }: { session: Session; m
         ratio={sessions.calibrationRatio(model.modelID)}
       />
       {!last && <p className="hint">The system prompt and tools are added once this tab has sent a request in this session.</p>}
+      {copied && (
+        <p role="status" className="hint">
+          {copied.ok ? "Copied the request as JSON." : "The clipboard is not available here; the request is below."}
+        </p>
+      )}
+      {copied && !copied.ok && <pre className="copy-json">{copied.json}</pre>}
       <div className="dialog-actions">
+        <button type="button" onClick={() => void copy()}>
+          Copy request
+        </button>
         <button type="button" className="primary" onClick={onClose}>
           Close
         </button>

@@ -1,8 +1,9 @@
 import { contextXray, type XraySection } from "../../core/compaction/xray";
-import type { LLMToolSpec, ModelConfig } from "../../core/ports/llm";
+import type { LLMToolSpec, ModelConfig, ModelPrices } from "../../core/ports/llm";
 import type { MessageWithParts } from "../../core/schema";
 import type { Settings } from "../../core/settings";
-import { formatTokens } from "../format";
+import { Fragment } from "react";
+import { formatCost, formatTokens } from "../format";
 
 const STATUS_LABEL = { sent: "sent", summarised: "summarised away", reverted: "reverted", dropped: "not sent" } as const;
 
@@ -25,6 +26,10 @@ function Row({ s, max }: { s: XraySection; max: number }) {
 }
 
 interface Props {
+  /** Prices of the model, for the estimated cost of the next request. */
+  prices?: ModelPrices;
+  /** Mark the prefix the provider can serve from its cache (the sections the previous request already sent). */
+  showCache?: boolean;
   messages: MessageWithParts[];
   revertMessageID?: string;
   system?: string[];
@@ -42,10 +47,17 @@ export function XrayView(props: Props) {
   const hidden = x.sections.filter((s) => s.status === "summarised");
   const rest = x.sections.filter((s) => s.status !== "summarised");
   const firstMessage = rest.findIndex((s) => s.kind === "message");
+  // The previous request ended before the newest assistant step: what comes before it is the cached prefix.
+  const lastStep = [...props.messages].reverse().find((m) => m.info.role === "assistant" && !m.info.summary)?.info.id;
+  const cacheEnd = props.showCache && lastStep ? rest.findIndex((s) => s.kind === "message" && s.key >= lastStep) : -1;
+  const cachedTokens = cacheEnd > 0 ? rest.slice(0, cacheEnd).reduce((n, s) => n + s.tokens, 0) : 0;
+  const cost = props.prices ? ((x.total - cachedTokens) * props.prices.input + cachedTokens * props.prices.cacheRead) / 1_000_000 : undefined;
   return (
     <div className="xray">
       <p className="xray-summary" role="status">
         Next request ≈ <strong>{formatTokens(x.total)}</strong> tokens{x.exact ? "" : " (partly estimated)"} of {formatTokens(x.usable)} usable ({Math.round(x.fraction * 100)}%); auto-compaction at {formatTokens(x.overflowAt)}; window {formatTokens(x.contextWindow)}.
+        {cachedTokens > 0 && ` About ${formatTokens(cachedTokens)} of it is a prefix the provider can serve from its cache.`}
+        {cost !== undefined && ` Estimated input cost: ${formatCost(cost)}.`}
       </p>
       <div className="xray-meter" aria-hidden="true">
         <span style={{ width: `${Math.min(100, x.fraction * 100)}%` }} className={x.total >= x.overflowAt ? "hot" : ""} />
@@ -65,8 +77,15 @@ export function XrayView(props: Props) {
             </li>
           </>
         )}
-        {(firstMessage < 0 ? [] : rest.slice(firstMessage)).map((s) => (
-          <Row key={s.key} s={s} max={max} />
+        {(firstMessage < 0 ? [] : rest.slice(firstMessage)).map((s, i) => (
+          <Fragment key={s.key}>
+            {cacheEnd > 0 && firstMessage + i === cacheEnd && (
+              <li className="xray-cache" aria-label="End of the cached prefix">
+                Cached prefix ends here — the previous request already sent everything above
+              </li>
+            )}
+            <Row s={s} max={max} />
+          </Fragment>
         ))}
       </ol>
     </div>

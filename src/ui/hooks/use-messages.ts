@@ -60,8 +60,11 @@ const rank = { pending: 0, running: 1, completed: 2, error: 2 } as const;
 
 /** The stored part wins once it has caught up with the live one. */
 function pickNewer(stored: Part, live: Part): Part {
-  if ((stored.type === "text" || stored.type === "reasoning") && (live.type === "text" || live.type === "reasoning"))
+  if ((stored.type === "text" || stored.type === "reasoning") && (live.type === "text" || live.type === "reasoning")) {
+    // Once the part is finished, what is stored is the truth (it may even have been edited since).
+    if (stored.time?.end !== undefined) return stored;
     return live.text.length > stored.text.length ? live : stored;
+  }
   if (stored.type === "tool" && live.type === "tool") return rank[live.state.status] > rank[stored.state.status] || (live.state.status === "running" && stored.state.status === "running") ? live : stored;
   return stored;
 }

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { ToolPart } from "../../../core/schema";
 import { formatDuration } from "../../format";
 
@@ -24,6 +24,10 @@ function stringify(v: unknown): string {
 export function ToolPartView({ part }: { part: ToolPart }) {
   const s = part.state;
   const [open, setOpen] = useState(s.status === "error");
+  // A call that fails while you watch opens by itself, so its error is seen.
+  useEffect(() => {
+    if (s.status === "error") setOpen(true);
+  }, [s.status]);
   const label = STATUS_LABEL[s.status];
   const duration = s.status === "completed" || s.status === "error" ? formatDuration(s.time.end - s.time.start) : undefined;
   const liveOutput = s.status === "running" && typeof s.metadata?.output === "string" ? s.metadata.output : undefined;
