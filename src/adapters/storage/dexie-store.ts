@@ -187,6 +187,22 @@ export class DexieStore implements Store {
     return this.serial(() => this.writeBatch(batch, part));
   }
 
+  /** Token counts for many parts in one transaction (their text is unchanged: no re-indexing). */
+  saveCounts(parts: Part[]): Promise<void> {
+    if (parts.length === 0) return Promise.resolve();
+    return guardWrite(() =>
+      this.db.transaction("rw", this.db.parts, async () => {
+        const rows = await this.db.parts.bulkGet(parts.map((p) => p.id));
+        // Only parts still as counted: a part that changed meanwhile keeps its newer content.
+        const fresh = parts.filter((p, i) => {
+          const row = rows[i];
+          return row !== undefined && JSON.stringify({ ...row, tokenCount: undefined }) === JSON.stringify({ ...p, tokenCount: undefined });
+        });
+        if (fresh.length) await this.db.parts.bulkPut(fresh);
+      }),
+    );
+  }
+
   appendDelta(delta: PartDelta): void {
     if (delta.delta === "") return;
     this.buffer.append(delta);

@@ -47,6 +47,12 @@ export interface Store {
 
   /** Writes a part. Pending deltas for the same part are flushed first. */
   upsertPart(part: Part): Promise<void>;
+  /**
+   * Saves parts whose only change is bookkeeping (cached token counts), many
+   * at once and without re-indexing their text. Optional: callers fall back
+   * to `upsertPart`.
+   */
+  saveCounts?(parts: Part[]): Promise<void>;
   /** Appends text to a part, batched: at least every 250 ms, and on flush(). */
   appendDelta(delta: PartDelta): void;
   /** Writes every pending delta now. */

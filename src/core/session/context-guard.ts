@@ -57,7 +57,9 @@ export class ContextGuard {
   /** Our count of the request about to be sent (cached per part; new counts are persisted). */
   async measure(system: string[], msgs: MessageWithParts[], tools: LLMToolSpec[], model: ModelConfig): Promise<RequestSize> {
     const size = await measureRequest(this.counter, { system, messages: msgs, tools, encoding: this.counter.encodingFor(model.modelID) }, this.memo);
-    for (const p of size.upserts) await this.deps.store.upsertPart(p);
+    const { store } = this.deps;
+    if (store.saveCounts) await store.saveCounts(size.upserts);
+    else for (const p of size.upserts) await store.upsertPart(p);
     return size;
   }
 
