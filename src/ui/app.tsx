@@ -137,18 +137,10 @@ export function App() {
         onNotify={notify}
         onImport={(files) => void importFiles(files)}
         onExportAll={() => void exportAllSessions()}
+        onSettings={() => setSettingsOpen(true)}
+        demo={settings.provider === "demo"}
       />
       <main className="main">
-        <div className="topbar">
-          {settings.provider === "demo" && (
-            <span className="demo-badge" title="No API key set: the built-in demo model answers">
-              Demo model
-            </span>
-          )}
-          <button type="button" onClick={() => setSettingsOpen(true)}>
-            Settings
-          </button>
-        </div>
         {!online && (
           <div className="banner warn" role="status">
             You are offline. Your sessions, their files and exports still work{localModel ? ", and so does your model (it runs locally)" : "; the model cannot be reached until you are back online"}.

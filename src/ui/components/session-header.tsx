@@ -60,7 +60,7 @@ export function SessionHeader({ session, messages, allMessages, status, onError 
           <button type="button" onClick={() => setSharing(true)}>
             Share
           </button>
-          <a className="button-like" href={`#/s/${session.id}/replay`}>
+          <a className="button-like replay-link" href={`#/s/${session.id}/replay`}>
             Replay
           </a>
           <button type="button" onClick={() => setDialog("xray")}>

@@ -7,6 +7,9 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { SearchBox } from "./search-box";
 
 interface Props {
+  onSettings: () => void;
+  /** The provider is the built-in demo model. */
+  demo: boolean;
   onNotify: (text: string, kind: "info", action: { label: string; run: () => void }) => void;
   onImport: (files: File[]) => void;
   onExportAll: () => void;
@@ -93,7 +96,7 @@ function SessionItem({ session, current, busy, onSelect, onDelete, onError }: { 
 }
 
 /** The session list: a navigation landmark named "Sessions". */
-export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNotify, onImport, onExportAll }: Props) {
+export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNotify, onImport, onExportAll, onSettings, demo }: Props) {
   const { store, sessions, sandbox } = useServices();
   const [showArchived, setShowArchived] = useState(false);
   const list = useLiveQuery(() => store.listSessions({ archived: showArchived }), [store, showArchived]);
@@ -132,6 +135,16 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
           ▸_
         </span>
         tabcode
+        <span className="brand-actions">
+          {demo && (
+            <span className="demo-badge" title="No provider set: the built-in demo model answers">
+              Demo model
+            </span>
+          )}
+          <button type="button" onClick={onSettings}>
+            Settings
+          </button>
+        </span>
       </div>
       <button type="button" className="primary new-session" onClick={onNew}>
         New session
