@@ -189,3 +189,25 @@ test("killing the tab mid-stream keeps the partial answer, marked interrupted, a
   await send(again, "continue");
   await expect(again.getByRole("article").filter({ hasText: "Picked up again." })).toBeVisible();
 });
+
+test("Test connection reports success, and the provider's own words on failure", async ({ page, mock }) => {
+  await openApp(page);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByLabel("Provider", { exact: true }).selectOption("openai-compatible");
+  await dialog.getByLabel("Base URL", { exact: true }).fill(mock.baseURL);
+  await dialog.getByLabel("Model", { exact: true }).fill("gpt-4o-mini");
+  await dialog.getByLabel("API key", { exact: true }).fill("sk-wrong-key-000000");
+  mock.setScript([{ text: "OK" }, { error: { status: 401 } }]);
+  await dialog.getByRole("button", { name: "Test connection" }).click();
+  await expect(dialog.getByText("Connected. The model answered: “OK”")).toBeVisible();
+  await dialog.getByRole("button", { name: "Test connection" }).click();
+  const alert = dialog.getByRole("alert");
+  await expect(alert).toContainText("The provider rejected the API key");
+  await expect(alert).toContainText("Incorrect API key provided");
+  await expect(alert).not.toContainText("sk-wrong-key-000000");
+  // Cancel keeps the old settings.
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("button", { name: "Settings" }).click();
+  await expect(page.getByRole("dialog", { name: "Settings" }).getByLabel("Provider", { exact: true })).toHaveValue("demo");
+});
