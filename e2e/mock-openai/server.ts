@@ -134,6 +134,13 @@ export const TITLE_TURN: Turn = { text: "Mock session title" };
 
 /** Text that marks the app's compaction (summary) request (see src/core/compaction/summarize.ts). */
 export const SUMMARY_REQUEST_MARKER = "You summarise a coding session";
+/** The instructions that end a cached-prefix summary request (the chat request re-sent, see process.ts). */
+export const CACHED_SUMMARY_MARKER = "Stop working on the task now.";
+
+function isSummaryRequest(raw: string): boolean {
+  return raw.includes(SUMMARY_REQUEST_MARKER) || raw.includes(CACHED_SUMMARY_MARKER);
+}
+
 /** The answer to every summary request. */
 export const SUMMARY_TURN: Turn = {
   text: "## Goal\nRead big.txt repeatedly for the test.\n## Instructions\n(none)\n## Discoveries\nbig.txt is large.\n## Accomplished\nSeveral reads.\n## Relevant files\n- big.txt",
@@ -158,7 +165,7 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
     // tabcode's background title requests get their own answer, so they never consume a scripted turn.
     const isTitle = raw.includes(TITLE_REQUEST_MARKER);
     // Compaction summaries likewise get their own answer (and are counted in `summaryRequests`).
-    const isSummary = raw.includes(SUMMARY_REQUEST_MARKER);
+    const isSummary = isSummaryRequest(raw);
     if (isSummary) summaries++;
     const turn = resolveTurn(isTitle ? TITLE_TURN : isSummary ? SUMMARY_TURN : (queue.shift() ?? DEFAULT_TURN));
     const promptTokens = Math.ceil(raw.length / 4);
@@ -281,7 +288,7 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
         (r) =>
           (r.path === "/v1/chat/completions" || r.path === "/v1/responses") &&
           !r.rawBody.includes(TITLE_REQUEST_MARKER) &&
-          !r.rawBody.includes(SUMMARY_REQUEST_MARKER),
+          !isSummaryRequest(r.rawBody),
       ),
     get summaryRequests() {
       return summaries;

@@ -140,9 +140,10 @@ export function summaryTrace(req: LLMRequest): TraceEvent[] {
   const last = [...req.messages].reverse().find((m) => m.role === "user");
   const text = last?.role === "user" ? last.content.map((c) => (c.type === "text" ? c.text : "")).join("\n") : "";
   const conversation = /<conversation>\n?([\s\S]*?)\n?<\/conversation>/.exec(text);
-  if (!conversation) return chatTrace(req.messages.slice(0, -1));
   const previous = /<previous-summary>\n?([\s\S]*?)\n?<\/previous-summary>/.exec(text);
   const head: TraceEvent[] = previous?.[1] ? [{ kind: "summary", text: previous[1] }] : [];
+  // A cached-prefix summary request carries the conversation as messages, the instructions last.
+  if (!conversation) return [...head, ...chatTrace(req.messages.slice(0, -1))];
   return [...head, ...transcriptTrace(conversation[1] ?? "")];
 }
 

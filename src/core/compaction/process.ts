@@ -2,16 +2,17 @@ import type { Bus } from "../bus";
 import { namedError } from "../errors";
 import { ascendingId } from "../ids";
 import type { Clock } from "../ports/clock";
-import type { LLM, LLMRequest, ModelConfig } from "../ports/llm";
+import type { LLM, LLMRequest, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Store } from "../ports/store";
 import { type AssistantMessage, type CompactionPart, emptyTokens, type MessageWithParts, type NamedErrorData, type TextPart, type UserMessage } from "../schema";
-import { applyRevert, filterCompacted } from "../session/history";
+import { applyRevert, filterCompacted, toModelMessages } from "../session/history";
 import type { Calibration } from "../tokens/calibration";
 import { estimateCounter, estimateTokens, type TokenCounter } from "../tokens/counter";
 import { IMAGE_TOKENS, MESSAGE_OVERHEAD, PDF_TOKENS, REPLY_OVERHEAD } from "../tokens/part-text";
-import { inputBudget } from "./overflow";
+import { inputBudget, maxOutput } from "./overflow";
 import { findReplay, hasUserContent, recreateUserMessage } from "./replay";
-import { buildSummaryRequest, COMPACTION_AGENT, previousSummary } from "./summarize";
+import { applyCacheMarkers } from "./cache-markers";
+import { buildSummaryRequest, cachedPrefixInstructions, COMPACTION_AGENT, previousSummary } from "./summarize";
 import { streamSummary } from "./summary-stream";
 import { selectTail, tailBudget } from "./tail";
 import { mediaOf, renderToolLog, splitSummary, toolLog } from "./transcript";
@@ -41,7 +42,16 @@ export interface CompactionDeps {
   bus?: Bus;
 }
 
+/** The next chat request's fixed parts, for a `cached-prefix` summary (same bytes → provider cache hit). */
+export interface RequestPrefix {
+  system: string[];
+  tools: LLMToolSpec[];
+  cacheKey?: string;
+}
+
 export interface ProcessCompactionInput {
+  /** Given when the loop has built the next chat request; enables the `cached-prefix` mode. */
+  prefix?: RequestPrefix;
   sessionID: string;
   /** The compaction request: a user message with a `compaction` part. */
   messageID: string;
@@ -105,6 +115,13 @@ function plan(before: MessageWithParts[], part: CompactionPart, deps: Compaction
   return { head: body.slice(0, start), previous, tailStartID: body[start]?.info.id };
 }
 
+/** A summary request that re-sends the next chat request (system, tools, history) with the instructions last. */
+function cachedPrefixRequest(model: ModelConfig, prefix: RequestPrefix, head: MessageWithParts[], previous: string | undefined): Omit<LLMRequest, "signal"> {
+  const messages = applyCacheMarkers(toModelMessages(head));
+  messages.push({ role: "user", content: [{ type: "text", text: cachedPrefixInstructions(previous) }] });
+  return { model, system: prefix.system, messages, tools: prefix.tools, maxOutputTokens: maxOutput(model), cacheKey: prefix.cacheKey, purpose: "summary" };
+}
+
 /** Processes one compaction request. Never throws for expected failures. */
 export async function processCompaction(deps: CompactionDeps, input: ProcessCompactionInput): Promise<CompactionResult> {
   const { store, clock, model } = deps;
@@ -142,7 +159,23 @@ export async function processCompaction(deps: CompactionDeps, input: ProcessComp
     let error: NamedErrorData = tooLarge();
     let text: string | undefined;
     let textPart: TextPart | undefined;
-    for (const withMedia of attempts) {
+    // First choice when the policy asked for it: the next chat request itself plus the instructions, so the
+    // provider serves the whole history from its prompt cache. Anything odd falls back to the transcript request.
+    if (part.mode === "cached-prefix" && input.prefix && !p.replay) {
+      const req = cachedPrefixRequest(model, input.prefix, p.head, p.previous?.body);
+      if ((await requestTokens(deps, req)) <= inputBudget(model, req.maxOutputTokens)) {
+        const r = await streamSummary(deps, summary, req, input.signal);
+        if (r.ok && /(^|\n)#+\s*Goal/i.test(r.text)) {
+          text = r.text;
+          textPart = r.part;
+        } else {
+          if (!r.ok && r.error.name === "MessageAbortedError") return await fail(deps, summary, r.error);
+          // Keep what was written, but out of the summary and out of what the model sees.
+          if (r.part) await store.upsertPart({ ...r.part, ignored: true, metadata: { ...r.part.metadata, rejectedSummary: true } });
+        }
+      }
+    }
+    for (const withMedia of text === undefined ? attempts : []) {
       const req = buildSummaryRequest({ model, head: p.head, previous: p.previous?.body, withMedia });
       if ((await requestTokens(deps, req)) > inputBudget(model, req.maxOutputTokens)) continue;
       const r = await streamSummary(deps, summary, req, input.signal);

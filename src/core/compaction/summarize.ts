@@ -47,6 +47,8 @@ export interface CompactionRequestOptions {
   /** Set when the provider rejected a request as too large: the last user message is replayed after the summary. */
   overflow?: boolean;
   now: number;
+  /** How the summary is asked for (the policy's choice). */
+  mode?: "transcript" | "cached-prefix";
   /** Defaults to the session's current agent and model. */
   agent?: string;
   model?: ModelRef;
@@ -72,6 +74,7 @@ export async function createCompactionRequest(store: Store, session: Session, op
   };
   const part: CompactionPart = { id: ascendingId("prt", opts.now), sessionID: session.id, messageID: message.id, type: "compaction", auto: opts.auto };
   if (opts.overflow) part.overflow = true;
+  if (opts.mode) part.mode = opts.mode;
   await store.upsertMessage(message);
   await store.upsertPart(part);
   return { message, part };
@@ -82,7 +85,7 @@ export function previousSummary(msgs: MessageWithParts[]): { message: MessageWit
   for (let i = msgs.length - 1; i >= 0; i--) {
     const m = msgs[i];
     if (m?.info.role !== "assistant" || !m.info.summary || !m.info.finish || m.info.error) continue;
-    const text = m.parts.map((p) => (p.type === "text" ? p.text : "")).join("\n");
+    const text = m.parts.map((p) => (p.type === "text" && !p.ignored ? p.text : "")).join("\n");
     return { message: { info: m.info, parts: m.parts }, ...splitSummary(text) };
   }
   return undefined;
@@ -95,6 +98,18 @@ export interface SummaryRequestInput {
   previous?: string;
   /** Send the head's images and PDFs as files (first attempt) or only their placeholders. */
   withMedia: boolean;
+}
+
+/**
+ * The last user message of a `cached-prefix` summary: the conversation is the
+ * request itself (served from the provider's cache), so only the instructions follow.
+ */
+export function cachedPrefixInstructions(previous: string | undefined): string {
+  const intro = previous
+    ? "Stop working on the task now. Update the summary written at the previous compaction (below) with everything that happened since: keep what still holds, revise what changed, add what is new."
+    : "Stop working on the task now. Write a summary of this whole conversation for the agent that will continue the work.";
+  const prev = previous ? `\n\n<previous-summary>\n${previous}\n</previous-summary>` : "";
+  return `${intro}${prev}\n\nDo not call any tool; answer with the summary text only.\n\n${TEMPLATE}`;
 }
 
 /** The text of the summary request (transcript + instructions). */

@@ -173,6 +173,8 @@ export const CompactionPart = PartBase.extend({
   auto: z.boolean(),
   overflow: z.boolean().optional(),
   tail_start_id: z.string().optional(),
+  /** How to ask for the summary: `cached-prefix` re-sends the next chat request (served from the provider's cache) plus the instructions; `transcript` (default) sends the history as text. */
+  mode: z.enum(["transcript", "cached-prefix"]).optional(),
 });
 export type CompactionPart = z.infer<typeof CompactionPart>;
 

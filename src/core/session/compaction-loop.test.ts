@@ -45,20 +45,37 @@ const summaries = (msgs: MessageWithParts[]) => msgs.filter((m): m is MessageWit
 const summaryTurn = () => textTurn("## Goal\nDo the thing.\n## Accomplished\nCalled big twice.");
 
 describe("compaction in the loop", () => {
-  it("compacts proactively when the last step's usage reaches the window, then continues", async () => {
-    // usable = 4000 − 500 − 500 = 3000 tokens
-    const llm = new FakeLLM([toolTurn([{ tool: "big", input: { n: 50 } }], { inputTokens: 3100, outputTokens: 10 }), summaryTurn(), textTurn("Continuing after the summary.")]);
-    const { store, service } = setup(llm);
+  it("learns from the provider's usage: when it reports more than we count, compaction comes earlier", async () => {
+    // usable = 8000 − 1000 − 1000 = 6000 tokens. Our own count of the second request stays well under it,
+    // but the provider reported (at least) twice our count for the first one: calibrated, the second one is over.
+    const question = `Please look at this: ${"lorem ipsum dolor sit amet ".repeat(40)}`;
+    const llm = new FakeLLM([toolTurn([{ tool: "big", input: { n: 1300 } }], { inputTokens: 20_000, outputTokens: 10 }), summaryTurn(), textTurn("Continuing after the summary.")]);
+    const { store, service } = setup(llm, { models: { tiny: { ...TINY, contextWindow: 8000, maxOutputTokens: 1000 } } });
     const s = await service.createSession();
-    await service.prompt(s.id, { text: "go" });
+    await service.prompt(s.id, { text: question });
     await service.ensureRunning(s.id);
     const msgs = await store.messages(s.id);
-    expect(summaries(msgs)).toHaveLength(1);
-    expect(summaries(msgs)[0]?.info.finish).toBeDefined();
     expect(llm.requests.map((r) => r.purpose)).toEqual(["chat", "summary", "chat"]);
-    expect(llm.requests[1]?.tools).toEqual([]);
+    expect(summaries(msgs)).toHaveLength(1);
+    // The summary re-sent the chat request's prefix (system, tools, history) for a cache hit, instructions last.
+    const [chat, summary] = llm.requests;
+    expect(summary?.system).toEqual(chat?.system);
+    expect(summary?.tools.map((t) => t.name)).toEqual(chat?.tools.map((t) => t.name));
+    expect(summary?.messages[0]?.content).toEqual(chat?.messages[0]?.content);
+    const ask = summary?.messages.at(-1);
+    expect(ask?.role === "user" && ask.content[0]?.type === "text" && ask.content[0].text).toMatch(/^Stop working on the task now/);
     const last = msgs.at(-1);
     expect(last?.info.role === "assistant" && last.parts.some((p) => p.type === "text" && p.text === "Continuing after the summary.")).toBe(true);
+  });
+
+  it("without the provider's word, the same request is sent as is", async () => {
+    const question = `Please look at this: ${"lorem ipsum dolor sit amet ".repeat(40)}`;
+    const llm = new FakeLLM([toolTurn([{ tool: "big", input: { n: 1400 } }], { inputTokens: 10, outputTokens: 10 }), textTurn("No summary needed.")]);
+    const { service } = setup(llm, { models: { tiny: { ...TINY, contextWindow: 8000, maxOutputTokens: 1000 } } });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: question });
+    await service.ensureRunning(s.id);
+    expect(llm.requests.map((r) => r.purpose)).toEqual(["chat", "chat"]);
   });
 
   it("compacts before a call whose own exact count would overflow", async () => {

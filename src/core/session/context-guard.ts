@@ -1,9 +1,11 @@
 import type { Bus } from "../bus";
-import { createCompactionRequest, isOverflow, lastStepTokens, pendingCompaction, processCompaction, pruneSession, wouldOverflow } from "../compaction";
+import { applyPrune, createCompactionRequest, pendingCompaction, processCompaction } from "../compaction";
+import { cachePriceOf, type ContextPolicy, DEFAULT_POLICY, type PolicyDecision } from "../compaction/policy";
+import type { RequestPrefix } from "../compaction/process";
 import type { Clock } from "../ports/clock";
 import type { LLM, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Store } from "../ports/store";
-import type { AssistantMessage, MessageWithParts, Session } from "../schema";
+import type { AssistantMessage, MessageWithParts, Session, ToolPart } from "../schema";
 import type { Settings } from "../settings";
 import { Calibration, CountMemo, estimateCounter, measureRequest, reportedInputTokens, type RequestSize, type TokenCounter } from "../tokens";
 
@@ -17,17 +19,22 @@ export interface ContextGuardDeps {
   bus: Bus;
   settings(): Settings;
   counter?: TokenCounter;
+  /** The context policy; the benchmarked default unless a test injects another. */
+  policy?: ContextPolicy;
 }
 
 /**
  * The loop's context management (spec §3): runs pending compaction requests,
- * checks overflow after a step (provider usage) and before a call (our exact,
- * calibrated count), records counts on parts, and prunes after a run.
- * `compaction.auto = false` turns off every automatic path; manual requests still run.
+ * and before every call asks the context policy (src/core/compaction/policy.ts,
+ * measured in bench/context) what to do with our exact, calibrated count of
+ * the request: send, prune a batch of old tool outputs, or summarise.
+ * `compaction.auto = false` turns off automatic summaries on every path; manual requests still run.
  */
 export class ContextGuard {
   readonly calibration = new Calibration();
   private readonly memo = new CountMemo();
+  /** When each session's last request went out (the provider's cache cools down after a while). */
+  private readonly lastSent = new Map<string, number>();
 
   constructor(private readonly deps: ContextGuardDeps) {}
 
@@ -36,22 +43,17 @@ export class ContextGuard {
   }
 
   /** Runs a pending compaction request, if any: `none` when there was none. */
-  async runPending(sessionID: string, msgs: MessageWithParts[], model: ModelConfig, signal: AbortSignal): Promise<"none" | "continue" | "stop"> {
+  async runPending(sessionID: string, msgs: MessageWithParts[], model: ModelConfig, signal: AbortSignal, prefix?: RequestPrefix): Promise<"none" | "continue" | "stop"> {
     const pending = pendingCompaction(msgs);
     if (!pending) return "none";
     const { store, llm, clock, bus } = this.deps;
-    const r = await processCompaction({ store, llm, clock, model, counter: this.counter, calibration: this.calibration, bus }, { sessionID, messageID: pending.message.info.id, signal });
+    const r = await processCompaction({ store, llm, clock, model, counter: this.counter, calibration: this.calibration, bus }, { sessionID, messageID: pending.message.info.id, signal, prefix });
+    if (r.ok) this.lastSent.set(sessionID, clock.now());
     if (!r.ok) {
       if (r.error.name !== "MessageAbortedError") bus.publish({ type: "session.error", sessionID, error: r.error });
       return "stop";
     }
     return r.next;
-  }
-
-  /** After a finished step: did the provider's reported usage reach the compaction point? */
-  overflowedAfterStep(msgs: MessageWithParts[], model: ModelConfig): boolean {
-    const tokens = lastStepTokens(msgs);
-    return tokens !== undefined && isOverflow(tokens, model, this.deps.settings());
   }
 
   /** Our count of the request about to be sent (cached per part; new counts are persisted). */
@@ -63,9 +65,29 @@ export class ContextGuard {
     return size;
   }
 
-  /** Would this request overflow, after calibration against the provider's past answers? */
-  wouldOverflow(size: RequestSize, model: ModelConfig): boolean {
-    return wouldOverflow(this.calibration.apply(model.modelID, size.total), model, this.deps.settings());
+  /** What to do before sending `size`: the policy's decision on the calibrated count. */
+  decide(sessionID: string, view: MessageWithParts[], size: RequestSize, model: ModelConfig, moment: "step" | "overflow" = "step"): PolicyDecision {
+    const last = this.lastSent.get(sessionID);
+    return (this.deps.policy ?? DEFAULT_POLICY).decide({
+      moment,
+      view,
+      request: this.calibration.apply(model.modelID, size.total),
+      model,
+      settings: this.deps.settings(),
+      cachePrice: cachePriceOf(model.prices),
+      encoding: this.counter.encodingFor(model.modelID),
+      sinceLastRequest: last === undefined ? undefined : this.deps.clock.now() - last,
+    });
+  }
+
+  /** Marks the policy's batch of old tool outputs as pruned (kept in storage and in the UI). */
+  async prune(parts: ToolPart[]): Promise<void> {
+    await applyPrune(this.deps.store, { parts, pruned: 0, kept: 0 }, this.deps.clock.now());
+  }
+
+  /** A request is going out now. */
+  sent(sessionID: string): void {
+    this.lastSent.set(sessionID, this.deps.clock.now());
   }
 
   /** Learns how our count compares with what the provider reported for the same request. */
@@ -73,17 +95,8 @@ export class ContextGuard {
     if (!assistant.error && assistant.finish) this.calibration.observe(model.modelID, reportedInputTokens(assistant.tokens), size.total);
   }
 
-  async request(session: Session, opts: { auto: boolean; overflow?: boolean }): Promise<void> {
+  async request(session: Session, opts: { auto: boolean; overflow?: boolean; mode?: "transcript" | "cached-prefix" }): Promise<void> {
     await createCompactionRequest(this.deps.store, session, { ...opts, now: this.deps.clock.now() });
   }
 
-  /** After a run: clear old tool outputs from what the model sees (kept in storage and in the UI). */
-  async prune(sessionID: string): Promise<void> {
-    if (!this.deps.settings().compaction.prune) return;
-    try {
-      await pruneSession(this.deps.store, sessionID, this.deps.clock.now());
-    } catch (e) {
-      console.warn(`tabcode: pruning failed: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
 }

@@ -269,30 +269,15 @@ export class SessionService {
     const guard = this.guard;
     let step = 0;
     let autoCompactions = 0;
-    let finished = false;
     while (!signal.aborted) {
       const session = await store.getSession(sessionID);
       if (!session) return;
       const msgs = filterCompacted(applyRevert(activePath(await store.messages(sessionID), session.branches), session.revert?.messageID));
       const model = this.deps.model(session);
-
-      // A compaction request (manual, or created below) is a task of its own.
-      const pending = await guard.runPending(sessionID, msgs, model, signal);
-      if (pending === "stop") break;
-      if (pending === "continue") continue;
-
       const l = latest(msgs);
-      if (!l.lastUser || isTurnDone(l)) {
-        finished = true;
-        break;
-      }
-      // Proactive: the last step's reported usage reached the compaction point.
-      if (autoCompactions < MAX_AUTO_COMPACTIONS_PER_RUN && guard.overflowedAfterStep(msgs, model)) {
-        autoCompactions++;
-        await guard.request(session, { auto: true });
-        continue;
-      }
+      if (!l.lastUser) break;
 
+      // The next request's fixed parts: also what a cached-prefix summary re-sends.
       const sandbox = await this.deps.sandbox?.(sessionID).catch(() => undefined);
       const agent = l.lastUser.info.agent;
       this.agents.set(sessionID, agent);
@@ -303,11 +288,22 @@ export class SessionService {
         : buildSystem({ model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) });
       const specs = tools.map((t) => t.spec());
 
-      // Before the call: our exact count of what is about to be sent.
+      // A compaction request (manual, or created below) is a task of its own.
+      const pending = await guard.runPending(sessionID, msgs, model, signal, { system, tools: specs, cacheKey: sessionID });
+      if (pending === "stop") break;
+      if (pending === "continue") continue;
+      if (isTurnDone(l)) break;
+
+      // Before the call: our exact count of what is about to be sent, and the policy's decision on it.
       const size = await guard.measure(system, msgs, specs, model);
-      if (autoCompactions < MAX_AUTO_COMPACTIONS_PER_RUN && guard.wouldOverflow(size, model) && msgs.length > 1) {
+      const decision = guard.decide(sessionID, msgs, size, model);
+      if (decision.kind === "prune" && decision.parts.length > 0) {
+        await guard.prune(decision.parts);
+        continue;
+      }
+      if (decision.kind === "summarize" && autoCompactions < MAX_AUTO_COMPACTIONS_PER_RUN && msgs.length > 1) {
         autoCompactions++;
-        await guard.request(session, { auto: true });
+        await guard.request(session, { auto: true, mode: decision.mode === "cached-prefix" ? "cached-prefix" : "transcript" });
         continue;
       }
 
@@ -316,6 +312,7 @@ export class SessionService {
       const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(msgs));
       if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
       this.requests.set(sessionID, { system, tools: specs, time: clock.now() });
+      guard.sent(sessionID);
       const assistant: AssistantMessage = {
         id: ascendingId("msg", clock.now()),
         sessionID,
@@ -360,7 +357,6 @@ export class SessionService {
         break;
       }
     }
-    if (finished && !signal.aborted) await guard.prune(sessionID);
   }
 
   private async newerPrompt(sessionID: string, userID: string): Promise<boolean> {
