@@ -72,7 +72,7 @@ export function fixAnswer(c: AnswerContext, fixedNow: boolean): string {
     "- **Tool states.** Every call went `pending` (arguments streaming in) → `running` → `completed`, or `error` with the message sent back to the model. The `edit` asked the permission rules first and stored its diff on the part; the `bash` output streamed live.",
     "- **Steps and usage.** One model call is one step. Each `step-finish` records input, output, reasoning and cache-read tokens and the cost ($0 here); from the second step on, most of the input shows up as cached.",
     `- **The context meter** in the header shows how full the window is. The demo model has a deliberately small window (${n(c.contextWindow)} tokens); this request alone was about ${n(c.requestTokens)} tokens.`,
-    "- **Compaction.** When the window fills up, tabcode has the model summarise the conversation into a *What did we do so far?* message and carries on from that summary. After a run, old tool outputs beyond a budget are cleared as well (prune).",
+    "- **Compaction.** When the window fills up, tabcode has the model summarise the conversation into a *What did we do so far?* message and carries on from that summary. In longer sessions, old tool outputs from earlier turns are also cleared in batches when that costs less than re-sending them (prune).",
     "- **Fork and revert.** Every step snapshots the workspace. Revert this turn and the bug is back in `src/dates.js`; fork the session at any message to try another path.",
     "",
     TRY,
