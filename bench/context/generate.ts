@@ -6,18 +6,9 @@
  * generator's output; `npm run bench:context -- --generate` rewrites them.
  */
 import type { Trace, TraceStep, TraceTool, TraceTurn } from "./trace";
+import { mulberry32 as prng } from "../../src/testing/prng";
 
-/** mulberry32: small, fast, good enough for synthetic workloads. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 /** Knobs of one workload. Sizes are token counts. */
 export interface Profile {

@@ -4,6 +4,7 @@
  * fake `fetch`.
  */
 import type { LLMEvent, LLMRequest, ModelConfig } from "../../core/ports/llm";
+import { mulberry32 as rng } from "../../testing/prng";
 
 /** Chat Completions stream: `data: {chunk}` lines, then `data: [DONE]`. */
 export function sseChat(chunks: object[], done = true): string {
@@ -17,17 +18,6 @@ export function sseResponses(events: Array<{ type: string } & Record<string, unk
     .join("");
 }
 
-/** Deterministic pseudo-random sizes (mulberry32), so a failing cut is reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Cuts the UTF-8 bytes of `text` into chunks: fixed `size`, or random 1–`max` sizes from `seed`. */
 export function cutBytes(text: string, cut: { size: number } | { seed: number; max: number }): Uint8Array[] {

@@ -10,17 +10,8 @@ import { importBundle, parseImport, parseImportBytes } from "./import";
 import { serializeExport } from "./json";
 import { dumpStore, SessionBuilder, sampleSession, storeWith } from "./test-helpers";
 import type { ExportFile, ImportBundle, Result } from "./types";
+import { mulberry32 as prng } from "../../testing/prng";
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function fileOf(s = sampleSession()): ExportFile {
   return { format: "tabcode-session", version: 1, exportedAt: 1, info: s.session, messages: s.messages };

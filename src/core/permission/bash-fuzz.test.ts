@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Ruleset } from "../schema";
 import { bashPatterns } from "./arity";
 import { decideAsk } from "./evaluate";
+import { mulberry32 as prng } from "../../testing/prng";
 
 const RULES: Ruleset = [
   { permission: "*", pattern: "*", action: "allow" },
@@ -20,17 +21,6 @@ function verdict(command: string, approvals: Ruleset = []): string {
   return decideAsk({ permission: "bash", ...bashPatterns(command) }, [RULES], approvals).action;
 }
 
-/** mulberry32: a tiny seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Gen {
   text: string;

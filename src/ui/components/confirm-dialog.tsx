@@ -1,12 +1,8 @@
-import { useEffect, useRef } from "react";
+import { useModal } from "../hooks/use-modal";
 
 /** A modal yes/no question on the native <dialog> (focus trap and Esc for free). */
 export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel }: { title: string; body: string; confirmLabel: string; onConfirm: () => void; onCancel: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-  }, []);
+  const ref = useModal();
   return (
     <dialog ref={ref} className="dialog confirm" aria-labelledby="confirm-title" onCancel={onCancel} onClose={onCancel}>
       <h2 id="confirm-title">{title}</h2>

@@ -1,18 +1,17 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import type { LLMToolSpec } from "../../core/ports/llm";
 import type { Session } from "../../core/schema";
 import { demoModelConfig, modelConfig } from "../../core/settings";
 import { useServices } from "../hooks/services";
+import { useModal } from "../hooks/use-modal";
 
 /** Debug view: the exact system prompt and tool schemas the model gets for this session. */
 export function DebugDialog({ session, onClose }: { session: Session; onClose: () => void }) {
   const app = useServices();
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal();
   const [view, setView] = useState<{ system: string[]; tools: LLMToolSpec[]; source: string }>();
 
   useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
     const last = app.sessions.lastRequest(session.id);
     if (last) {
       setView({ system: last.system, tools: last.tools, source: `as sent at ${new Date(last.time).toLocaleTimeString()}` });

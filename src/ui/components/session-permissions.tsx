@@ -1,22 +1,19 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useState, useSyncExternalStore } from "react";
 import type { Ruleset, Session } from "../../core/schema";
 import { useServices } from "../hooks/services";
 import { RulesEditor } from "./rules-editor";
+import { useModal } from "../hooks/use-modal";
 
 /** A session's own rules, and the log of every permission decision with what decided it. */
 export function SessionPermissions({ session, onClose }: { session: Session; onClose: () => void }) {
   const { permissions, store } = useServices();
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal();
   const [rules, setRules] = useState<Ruleset>(session.permission ?? []);
   useSyncExternalStore(
     (l) => permissions.subscribe(l),
     () => permissions.pending(),
   );
   const log = permissions.decisions(session.id);
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   const save = async () => {
     await store.updateSession(session.id, (s) => ({ ...s, permission: rules.filter((r) => r.permission && r.pattern) }));
     onClose();

@@ -1,9 +1,10 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
 import { testConnection } from "../../adapters/llm/test-connection";
 import { BUILTIN_MODELS, modelConfig, type ProviderKind, type Settings, specFor } from "../../core/settings";
 import { useServices, useSettings } from "../hooks/services";
 import { ErrorBox } from "./error-box";
 import { SettingsAdvanced } from "./settings-advanced";
+import { useModal } from "../hooks/use-modal";
 
 const PROVIDERS: { value: ProviderKind; label: string }[] = [
   { value: "demo", label: "Demo (no key)" },
@@ -37,13 +38,9 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [draft, setDraft] = useState<Settings>(current);
   const [test, setTest] = useState<TestState>({ state: "idle" });
   const [saveError, setSaveError] = useState<string>();
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal();
   const spec = specFor(draft, draft.modelID);
 
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-  }, []);
 
   const set = (patch: Partial<Settings>) => setDraft((d) => ({ ...d, ...patch }));
   const setSpec = (patch: Partial<typeof spec>) => setDraft((d) => ({ ...d, models: { ...d.models, [d.modelID]: { ...specFor(d, d.modelID), ...patch } } }));

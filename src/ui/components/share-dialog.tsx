@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { exportOne, share } from "../../app/session-actions";
 import { useServices } from "../hooks/services";
 import { download } from "./workspace/workspace-io";
+import { useModal } from "../hooks/use-modal";
 
 type State = { s: "working" } | { s: "link"; url: string } | { s: "too-large"; size: number } | { s: "error"; message: string };
 
@@ -11,13 +12,11 @@ type State = { s: "working" } | { s: "link"; url: string } | { s: "too-large"; s
  */
 export function ShareDialog({ sessionID, onClose }: { sessionID: string; onClose: () => void }) {
   const app = useServices();
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal();
   const [state, setState] = useState<State>({ s: "working" });
   const [copied, setCopied] = useState(false);
 
   useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
     const origin = `${location.origin}${location.pathname.replace(/\/$/, "")}`;
     share(app, sessionID, origin).then(
       (r) => setState(r.ok ? { s: "link", url: r.url } : { s: "too-large", size: r.size }),

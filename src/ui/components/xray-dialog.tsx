@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { applyCacheMarkers } from "../../core/compaction/cache-markers";
 import { activePath } from "../../core/session/branches";
 import { applyRevert, filterCompacted, toModelMessages } from "../../core/session/history";
@@ -6,16 +6,13 @@ import type { MessageWithParts, Session } from "../../core/schema";
 import { demoModelConfig, modelConfig } from "../../core/settings";
 import { useServices, useSettings } from "../hooks/services";
 import { XrayView } from "./xray-view";
+import { useModal } from "../hooks/use-modal";
 
 /** The Context X-ray of a session, live as it changes. */
 export function XrayDialog({ session, messages, onClose }: { session: Session; messages: MessageWithParts[]; onClose: () => void }) {
   const { sessions, counter } = useServices();
   const settings = useSettings();
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-  }, []);
+  const ref = useModal();
   const model = session.demo ? demoModelConfig(settings) : modelConfig(settings);
   const last = sessions.lastRequest(session.id);
   const [copied, setCopied] = useState<{ ok: boolean; json: string }>();

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
 import { download } from "./workspace-io";
+import { useModal } from "../../hooks/use-modal";
 
 const MAX_SHOWN = 512 * 1024;
 
@@ -16,14 +17,10 @@ function isProbablyText(bytes: Uint8Array): boolean {
 
 /** Shows one workspace file, read-only, as text (never as HTML). */
 export function FileViewer({ sandbox, entry, onClose }: { sandbox: Sandbox; entry: FileEntry; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal();
   const [bytes, setBytes] = useState<Uint8Array | null>(null);
   const [error, setError] = useState<string>();
 
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   useEffect(() => {
     sandbox.fs.readFile(entry.path).then(setBytes, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
   }, [sandbox, entry]);
