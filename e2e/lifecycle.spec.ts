@@ -55,9 +55,9 @@ test("export JSON, delete, import: identical content; the export holds no API ke
   expect(text).not.toContain("apiKey");
   expect(JSON.parse(text).format).toBe("tabcode-session");
 
-  for (const kind of ["Markdown", "HTML"]) {
+  for (const kind of ["Markdown", "Markdown (conversation only)", "HTML"]) {
     await page.getByRole("button", { name: "Export", exact: true }).click();
-    const [d] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: kind }).click()]);
+    const [d] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: kind, exact: true }).click()]);
     const body = readFileSync(await d.path(), "utf8");
     expect(body).toContain("bananas");
     expect(body).not.toContain(KEY);

@@ -12,7 +12,7 @@ import type { Session } from "../core/schema";
 import { allFiles } from "../core/workspace/files";
 import type { AppServices } from "./bootstrap";
 
-export type ExportKind = "json" | "json-files" | "markdown" | "html";
+export type ExportKind = "json" | "json-files" | "markdown" | "markdown-brief" | "html";
 
 export interface Download {
   name: string;
@@ -37,6 +37,8 @@ export async function exportOne(app: AppServices, sessionID: string, kind: Expor
       return { name: exportFileName(file.info, "json"), data: serializeExport(file), mime: "application/json" };
     case "markdown":
       return { name: exportFileName(file.info, "md"), data: sessionMarkdown(view, { thinking: true, toolDetails: true, assistantMetadata: true }), mime: "text/markdown" };
+    case "markdown-brief":
+      return { name: exportFileName(file.info, "md"), data: sessionMarkdown(view, { thinking: false, toolDetails: false, assistantMetadata: false }), mime: "text/markdown" };
     case "html":
       return { name: exportFileName(file.info, "html"), data: sessionHtml(view, { thinking: true }), mime: "text/html" };
   }

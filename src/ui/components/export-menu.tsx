@@ -7,10 +7,14 @@ const ITEMS: { kind: ExportKind; label: string }[] = [
   { kind: "json", label: "JSON" },
   { kind: "json-files", label: "JSON with files" },
   { kind: "markdown", label: "Markdown" },
+  { kind: "markdown-brief", label: "Markdown (conversation only)" },
   { kind: "html", label: "HTML" },
 ];
 
-/** The "Export" menu of a session: JSON (OpenCode's shape, optionally with the workspace), Markdown, HTML. */
+/**
+ * The "Export" menu of a session: JSON (OpenCode's shape, optionally with the workspace), Markdown (with
+ * reasoning, tool details and metadata, or the conversation only), HTML.
+ */
 export function ExportMenu({ sessionID, onError }: { sessionID: string; onError: (m: string) => void }) {
   const app = useServices();
   const [open, setOpen] = useState(false);
