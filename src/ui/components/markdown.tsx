@@ -11,6 +11,13 @@ const components: Components = {
       {children}
     </a>
   ),
+  // GFM task lists: a read-only mark with a name, not an unlabeled (disabled) form control.
+  input: ({ type, checked }) =>
+    type === "checkbox" ? (
+      <span role="img" aria-label={checked ? "done" : "not done"} className="task-mark">
+        {checked ? "☑" : "☐"}
+      </span>
+    ) : null,
   img: ({ src, alt }) =>
     typeof src === "string" && SAFE_IMAGE.test(src) ? (
       <img src={src} alt={alt ?? ""} />

@@ -1,0 +1,57 @@
+import type { Page } from "@playwright/test";
+import { newSession, openApp } from "./app";
+import { expect, test } from "./fixtures";
+
+/** Every interactive control on the page has an accessible name (label, aria-label, text or title). */
+async function unnamedControls(page: Page): Promise<string[]> {
+  return page.locator("button, a[href], input:not([type=hidden]), select, textarea, [role=button], [role=menuitem], [role=slider]").evaluateAll((els) =>
+    els
+      .filter((el) => {
+        const style = getComputedStyle(el);
+        if (style.display === "none" || style.visibility === "hidden") return false;
+        const input = el as HTMLInputElement;
+        const labelled = (input.labels?.length ?? 0) > 0 && [...(input.labels ?? [])].some((l) => (l.textContent ?? "").trim().length > 0);
+        const aria = el.getAttribute("aria-label")?.trim() || (el.getAttribute("aria-labelledby") ? document.getElementById(el.getAttribute("aria-labelledby") ?? "")?.textContent?.trim() : "");
+        const text = el.tagName !== "INPUT" && el.tagName !== "SELECT" && el.tagName !== "TEXTAREA" ? (el.textContent ?? "").trim() : "";
+        return !(labelled || aria || text || el.getAttribute("title")?.trim());
+      })
+      .map((el) => el.outerHTML.slice(0, 160)),
+  );
+}
+
+test("every control has an accessible name: start page, a session, settings, X-ray, replay", async ({ page }) => {
+  await openApp(page);
+  expect(await unnamedControls(page)).toEqual([]);
+
+  await page.getByRole("region", { name: "Sample sessions" }).getByRole("button", { name: "Open sample: fix the date bug" }).click();
+  await expect(page.getByRole("article", { name: "Summary" })).toBeVisible();
+  expect(await unnamedControls(page)).toEqual([]);
+
+  await page.getByRole("button", { name: "Settings" }).click();
+  const settings = page.getByRole("dialog", { name: "Settings" });
+  for (const summary of await settings.locator("summary").all()) await summary.click();
+  expect(await unnamedControls(page)).toEqual([]);
+  await settings.getByRole("button", { name: "Cancel" }).click();
+
+  await page.getByRole("button", { name: "Context X-ray" }).click();
+  expect(await unnamedControls(page)).toEqual([]);
+  await page.getByRole("dialog", { name: "Context X-ray" }).getByRole("button", { name: "Close" }).click();
+
+  await page.getByRole("link", { name: "Replay" }).click();
+  await expect(page.getByRole("toolbar", { name: "Replay controls" })).toBeVisible();
+  expect(await unnamedControls(page)).toEqual([]);
+});
+
+test("a new session with the composer, permissions and debug dialogs has no unnamed control", async ({ page }) => {
+  await openApp(page);
+  await newSession(page);
+  expect(await unnamedControls(page)).toEqual([]);
+  await page.getByRole("button", { name: "Permissions" }).click();
+  const perms = page.getByRole("dialog", { name: "Permissions of this session" });
+  await perms.getByRole("button", { name: "Add rule" }).click();
+  expect(await unnamedControls(page)).toEqual([]);
+  await perms.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("button", { name: "Debug" }).click();
+  await expect(page.getByRole("dialog", { name: "What the model sees" }).getByRole("region", { name: "Tools" })).toBeVisible();
+  expect(await unnamedControls(page)).toEqual([]);
+});
