@@ -136,16 +136,16 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
         </span>
         tabcode
         <span className="brand-actions">
-          {demo && (
-            <span className="demo-badge" title="No provider set: the built-in demo model answers">
-              Demo model
-            </span>
-          )}
           <button type="button" onClick={onSettings}>
             Settings
           </button>
         </span>
       </div>
+      {demo && (
+        <p className="demo-note" title="No provider set: the built-in demo model answers">
+          Using the demo model — no key needed. Connect a real one in Settings.
+        </p>
+      )}
       <button type="button" className="primary new-session" onClick={onNew}>
         New session
       </button>

@@ -26,6 +26,8 @@ function Row({ s, max }: { s: XraySection; max: number }) {
 }
 
 interface Props {
+  /** Replay: the sections are what one past step was sent, not the next request. */
+  past?: boolean;
   /** Prices of the model, for the estimated cost of the next request. */
   prices?: ModelPrices;
   /** Mark the prefix the provider can serve from its cache (the sections the previous request already sent). */
@@ -55,7 +57,7 @@ export function XrayView(props: Props) {
   return (
     <div className="xray">
       <p className="xray-summary" role="status">
-        Next request ≈ <strong>{formatTokens(x.total)}</strong> tokens{x.exact ? "" : " (partly estimated)"} of {formatTokens(x.usable)} usable ({Math.round(x.fraction * 100)}%); auto-compaction at {formatTokens(x.overflowAt)}; window {formatTokens(x.contextWindow)}.
+        {props.past ? "This step was sent" : "Next request"} ≈ <strong>{formatTokens(x.total)}</strong> tokens{x.exact ? "" : " (partly estimated)"} of {formatTokens(x.usable)} usable ({Math.round(x.fraction * 100)}%); auto-compaction at {formatTokens(x.overflowAt)}; window {formatTokens(x.contextWindow)}.
         {cachedTokens > 0 && ` About ${formatTokens(cachedTokens)} of it is a prefix the provider can serve from its cache.`}
         {cost !== undefined && ` Estimated input cost: ${formatCost(cost)}.`}
       </p>

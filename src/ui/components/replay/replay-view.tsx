@@ -100,7 +100,7 @@ export function ReplayView({ session, messages: all, onExit }: { session: Sessio
         <MessageList messages={shown} />
         <aside className="side-column replay-xray" aria-label="What the model saw">
           <h2>What the model saw for this step</h2>
-          <XrayView messages={seen} model={model} settings={settings} encoding={counter.encodingFor(model.modelID)} ratio={1} />
+          <XrayView past messages={seen} model={model} settings={settings} encoding={counter.encodingFor(model.modelID)} ratio={1} />
         </aside>
       </div>
     </div>
