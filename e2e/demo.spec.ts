@@ -45,7 +45,7 @@ test("with no settings at all: the demo streams, edits a file, runs a command, c
   await expect(page.getByRole("article")).toHaveCount(1);
   for (let i = 0; i < 3; i++) await controls.getByRole("button", { name: "Next step" }).click();
   await expect(controls.getByRole("status")).toContainText(`Step 4 of ${total}`);
-  await expect(page.getByRole("complementary", { name: "What the model saw" })).toContainText("Next request");
+  await expect(page.getByRole("complementary", { name: "What the model saw" })).toContainText("This step was sent");
   await controls.getByRole("combobox", { name: "Speed" }).selectOption("4");
   await controls.getByRole("button", { name: "Play" }).click();
   await expect(controls.getByRole("button", { name: "Pause" })).toBeVisible();
