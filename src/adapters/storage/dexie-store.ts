@@ -37,6 +37,13 @@ function bySessionOrder(a: Session, b: Session): number {
 }
 
 /** The `Store` port over the tabcode Dexie database, plus live pending text for the UI. */
+/** JSON with object keys sorted, so rows compare equal whatever order their fields were written in. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
 export class DexieStore implements Store {
   private readonly log: CorruptLog;
   private readonly warn: (message: string) => void;
@@ -196,7 +203,7 @@ export class DexieStore implements Store {
         // Only parts still as counted: a part that changed meanwhile keeps its newer content.
         const fresh = parts.filter((p, i) => {
           const row = rows[i];
-          return row !== undefined && JSON.stringify({ ...row, tokenCount: undefined }) === JSON.stringify({ ...p, tokenCount: undefined });
+          return row !== undefined && canonical({ ...row, tokenCount: undefined }) === canonical({ ...p, tokenCount: undefined });
         });
         if (fresh.length) await this.db.parts.bulkPut(fresh);
       }),

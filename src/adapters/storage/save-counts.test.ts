@@ -26,6 +26,13 @@ describe("saveCounts", () => {
     expect(msg?.parts[0]?.tokenCount?.count).toBe(2);
     expect(msg?.parts[1]?.tokenCount).toBeUndefined();
     expect(msg?.parts[1]?.type === "text" && msg.parts[1].text).toBe("gamma delta epsilon");
+    // A part whose stored fields are in another order than the schema's still gets its count.
+    const cp = { tail_start_id: m, mode: "cached-prefix" as const, auto: true, type: "compaction" as const, messageID: m, sessionID: s.id, id: ascendingId("prt") };
+    await store.upsertPart(cp);
+    const [read] = (await store.messages(s.id)).map((x) => x.parts.find((p) => p.id === cp.id));
+    if (!read) throw new Error("compaction part not stored");
+    await store.saveCounts([{ ...read, tokenCount: { encoding: "o200k_base", count: 7, size: 0 } }]);
+    expect((await store.messages(s.id))[0]?.parts.find((p) => p.id === cp.id)?.tokenCount?.count).toBe(7);
     // Text still searchable (the index was not disturbed).
     expect((await store.search("alpha")).map((h) => h.partID)).toEqual([a.id]);
   });

@@ -116,6 +116,17 @@ describe("tabcodePolicy: prunes", () => {
     expect(planBatch(session(50_000), 8_000, 1, ENC).parts).toHaveLength(8);
   });
 
+  it("never prunes tool results the model has not read yet, even behind a queued prompt", () => {
+    const h = new History();
+    h.user(text("earlier"));
+    h.assistant([read(4_000)], { finish: "stop" });
+    h.user(text("work"));
+    h.assistant([read(4_000), read(4_000)], { finish: "tool-calls" });
+    h.user(text("queued while the tools ran"));
+    const b = planBatch(h.msgs, 0, 1, ENC);
+    expect(b.parts).toHaveLength(1); // only the finished turn's output
+  });
+
   it("batches to the cache: prunes once the batch reaches its economic size for the cache price", () => {
     const view = session(1_000);
     const b = planBatch(view, 0, 1, ENC);

@@ -199,12 +199,22 @@ export function planBatch(view: MessageWithParts[], protect: number, protectTurn
   let seen = 0;
   let freed = 0;
   let oldest = -1;
+  // Tool results the model has not read yet (its newest step ended in tool calls) are never pruned,
+  // even when a newer prompt waits behind them.
+  let inProgress: string | undefined;
+  for (let i = view.length - 1; i >= 0; i--) {
+    const info = view[i]?.info;
+    if (info?.role !== "assistant") continue;
+    if (info.finish === undefined || info.finish === "tool-calls") inProgress = info.parentID;
+    break;
+  }
   for (let i = view.length - 1; i >= 0; i--) {
     const m = view[i];
     if (!m) continue;
     if (m.info.role === "user") turns++;
     if (m.info.role === "assistant" && m.info.summary) break;
     if (turns < protectTurns) continue;
+    if (m.info.role === "assistant" && m.info.parentID === inProgress) continue;
     for (let j = m.parts.length - 1; j >= 0; j--) {
       const p = m.parts[j];
       if (!completedTool(p) || p.state.time.compacted || PRUNE_PROTECTED_TOOLS.has(p.tool)) continue;

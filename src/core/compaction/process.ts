@@ -78,7 +78,18 @@ const tooLarge = () => namedError("ContextOverflowError", { message: COMPACTION_
 
 /** Our (calibrated) size of a summary request. */
 async function requestTokens(deps: CompactionDeps, req: Omit<LLMRequest, "signal">): Promise<number> {
-  const texts = [...req.system, ...req.messages.flatMap((m) => (m.role === "user" ? m.content.flatMap((c) => (c.type === "text" ? [c.text] : [])) : []))];
+  const texts = [
+    ...req.system,
+    ...req.tools.map((t) => `${t.name}\n${t.description}\n${JSON.stringify(t.inputSchema)}`),
+    ...req.messages.flatMap((m) =>
+      m.content.flatMap((c) => {
+        if (c.type === "text" || c.type === "reasoning") return [c.text];
+        if (c.type === "tool-call") return [JSON.stringify(c.input)];
+        if (c.type === "tool-result") return [c.output];
+        return [];
+      }),
+    ),
+  ];
   const media = req.messages.flatMap((m) => (m.role === "user" ? m.content : [])).reduce((n, c) => n + (c.type === "file" ? (c.mime === "application/pdf" ? PDF_TOKENS : IMAGE_TOKENS) : 0), 0);
   const overhead = (req.messages.length + 1) * MESSAGE_OVERHEAD + REPLY_OVERHEAD + media;
   const estimate = texts.reduce((n, t) => n + estimateTokens(t), overhead);
@@ -108,6 +119,11 @@ function plan(before: MessageWithParts[], part: CompactionPart, deps: Compaction
     if (r !== undefined && replay?.info.role === "user" && (previous || body.slice(0, r).some(hasUserContent)))
       return { head: body.slice(0, r), previous, replay: { info: replay.info, parts: replay.parts } };
     return { head: body, previous };
+  }
+  // A request made by the context policy says whether to keep a tail (its benchmarked default: none).
+  if (part.mode !== undefined) {
+    const at = part.tail_start_id ? body.findIndex((m) => m.info.id === part.tail_start_id) : -1;
+    return at > 0 ? { head: body.slice(0, at), previous, tailStartID: part.tail_start_id } : { head: body, previous };
   }
   const encoding = (deps.counter ?? estimateCounter).encodingFor(deps.model.modelID);
   const start = selectTail(body, { budget: tailBudget(deps.model), encoding, after: previous?.message.info.parentID });
@@ -161,8 +177,9 @@ export async function processCompaction(deps: CompactionDeps, input: ProcessComp
     let textPart: TextPart | undefined;
     // First choice when the policy asked for it: the next chat request itself plus the instructions, so the
     // provider serves the whole history from its prompt cache. Anything odd falls back to the transcript request.
-    if (part.mode === "cached-prefix" && input.prefix && !p.replay) {
-      const req = cachedPrefixRequest(model, input.prefix, p.head, p.previous?.body);
+    if (part.mode === "cached-prefix" && input.prefix && !p.replay && !p.tailStartID) {
+      // The very history the chat request sends (previous summary included), so the provider's cache serves it.
+      const req = cachedPrefixRequest(model, input.prefix, filterCompacted(all.slice(0, idx)), p.previous?.body);
       if ((await requestTokens(deps, req)) <= inputBudget(model, req.maxOutputTokens)) {
         const r = await streamSummary(deps, summary, req, input.signal);
         if (r.ok && /(^|\n)#+\s*Goal/i.test(r.text)) {

@@ -95,8 +95,10 @@ export class ContextGuard {
     if (!assistant.error && assistant.finish) this.calibration.observe(model.modelID, reportedInputTokens(assistant.tokens), size.total);
   }
 
-  async request(session: Session, opts: { auto: boolean; overflow?: boolean; mode?: "transcript" | "cached-prefix" }): Promise<void> {
-    await createCompactionRequest(this.deps.store, session, { ...opts, now: this.deps.clock.now() });
+  async request(session: Session, opts: { auto: boolean; overflow?: boolean; mode?: "transcript" | "cached-prefix"; tailStartID?: string }): Promise<void> {
+    const { tailStartID, ...rest } = opts;
+    const { part } = await createCompactionRequest(this.deps.store, session, { ...rest, now: this.deps.clock.now() });
+    if (tailStartID) await this.deps.store.upsertPart({ ...part, tail_start_id: tailStartID });
   }
 
 }

@@ -310,3 +310,40 @@ describe("revert on a branched session", () => {
     expect((await store.messages(s.id)).some((m) => m.info.id === two.id)).toBe(false);
   });
 });
+
+describe("more queued-prompt and branch cases", () => {
+  it("a prompt sent while Compact now writes the summary is answered after it", async () => {
+    const llm = new FakeLLM([textTurn("first answer"), textTurn("## Goal\nsummary"), textTurn("answer to the queued prompt")]);
+    llm.delayMs = 3;
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "one" });
+    await service.ensureRunning(s.id);
+    const compacting = service.compact(s.id);
+    await new Promise((r) => setTimeout(r, 5));
+    await service.prompt(s.id, { text: "two (queued)" });
+    await compacting;
+    await service.ensureRunning(s.id);
+    const last = (await store.messages(s.id)).at(-1);
+    expect(last?.info.role === "assistant" && last.parts.some((p) => p.type === "text" && p.text === "answer to the queued prompt")).toBe(true);
+  });
+
+  it("committing a revert removes the branches that grew out of the removed turns", async () => {
+    const llm = new FakeLLM([textTurn("a1"), textTurn("a2"), textTurn("a3"), textTurn("a3b"), textTurn("new a2")]);
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "one" });
+    await service.ensureRunning(s.id);
+    const two = await service.prompt(s.id, { text: "two" });
+    await service.ensureRunning(s.id);
+    const three = await service.prompt(s.id, { text: "three" });
+    await service.ensureRunning(s.id);
+    await service.prompt(s.id, { text: "three-b", editOf: three.id });
+    await service.ensureRunning(s.id);
+    await store.updateSession(s.id, (x) => ({ ...x, revert: { messageID: two.id } }));
+    await service.prompt(s.id, { text: "new two" });
+    await service.ensureRunning(s.id);
+    const texts = (await store.messages(s.id)).flatMap((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])));
+    expect(texts).toEqual(["one", "a1", "new two", "new a2"]);
+  });
+});

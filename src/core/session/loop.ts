@@ -14,7 +14,7 @@ import { applyRevert, filterCompacted, isTurnDone, latest, toModelMessages } fro
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import type { TokenCounter } from "../tokens/counter";
 import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_RUN } from "./context-guard";
-import { activePath, nextPrev, siblings } from "./branches";
+import { activePath, branchTree, nextPrev, siblings } from "./branches";
 import { repairSession } from "./repair";
 import { runStep, type StepResult } from "./step";
 import { generateTitle } from "./title";
@@ -268,6 +268,7 @@ export class SessionService {
     const maxSteps = this.deps.settings().maxSteps;
     const guard = this.guard;
     let step = 0;
+    let stepsFor: string | undefined;
     let autoCompactions = 0;
     while (!signal.aborted) {
       const session = await store.getSession(sessionID);
@@ -276,6 +277,11 @@ export class SessionService {
       const model = this.deps.model(session);
       const l = latest(msgs);
       if (!l.lastUser) break;
+      // Max steps counts the steps answering one prompt: a new prompt (queued, replayed) starts again.
+      if (l.lastUser.info.id !== stepsFor) {
+        stepsFor = l.lastUser.info.id;
+        step = 0;
+      }
 
       // The next request's fixed parts: also what a cached-prefix summary re-sends.
       const sandbox = await this.deps.sandbox?.(sessionID).catch(() => undefined);
@@ -290,7 +296,12 @@ export class SessionService {
 
       // A compaction request (manual, or created below) is a task of its own.
       const pending = await guard.runPending(sessionID, msgs, model, signal, { system, tools: specs, cacheKey: sessionID });
-      if (pending === "stop") break;
+      if (pending === "stop") {
+        // A prompt sent while the summary was written is still owed an answer.
+        const pendingID = msgs.filter((m) => m.info.role === "user").at(-1)?.info.id;
+        if (!signal.aborted && pendingID && (await this.newerPrompt(sessionID, pendingID))) continue;
+        break;
+      }
       if (pending === "continue") continue;
       if (isTurnDone(l)) break;
 
@@ -303,7 +314,7 @@ export class SessionService {
       }
       if (decision.kind === "summarize" && autoCompactions < MAX_AUTO_COMPACTIONS_PER_RUN && msgs.length > 1) {
         autoCompactions++;
-        await guard.request(session, { auto: true, mode: decision.mode === "cached-prefix" ? "cached-prefix" : "transcript" });
+        await guard.request(session, { auto: true, mode: decision.mode === "cached-prefix" ? "cached-prefix" : "transcript", tailStartID: decision.tailStartID });
         continue;
       }
 
@@ -350,10 +361,7 @@ export class SessionService {
       }
       if (result === "stop" || isLastStep) {
         // A prompt queued during this turn is still owed an answer, even if this turn stopped.
-        if (!signal.aborted && (await this.newerPrompt(sessionID, l.lastUser.info.id))) {
-          step = 0;
-          continue;
-        }
+        if (!signal.aborted && (await this.newerPrompt(sessionID, l.lastUser.info.id))) continue;
         break;
       }
     }
@@ -415,9 +423,22 @@ export class SessionService {
     const { store } = this.deps;
     const revert = session.revert;
     if (!revert) return;
-    // Only the shown branch is cut; other branches keep their messages.
-    const msgs = activePath(await store.messages(session.id), session.branches);
-    const doomed = msgs.filter((m) => m.info.id >= revert.messageID).map((m) => m.info.id);
+    // The shown branch is cut from the revert point, with every branch that grew out of the removed turns;
+    // branches that split off before the revert point keep their messages.
+    const all = await store.messages(session.id);
+    const cut = new Set(activePath(all, session.branches).filter((m) => m.info.id >= revert.messageID).map((m) => m.info.id));
+    const tree = branchTree(all);
+    const turns = [...cut].filter((id) => tree.prevOf.has(id));
+    while (turns.length) {
+      const turn = turns.pop() as string;
+      for (const child of tree.children.get(turn) ?? []) {
+        if (cut.has(child.info.id)) continue;
+        cut.add(child.info.id);
+        turns.push(child.info.id);
+      }
+      for (const answer of tree.answers.get(turn) ?? []) cut.add(answer.info.id);
+    }
+    const doomed = [...cut];
     await store.deleteMessages(session.id, doomed);
     await store.updateSession(session.id, (s) => ({ ...s, revert: undefined }));
   }

@@ -1,5 +1,5 @@
 import { memo, useState } from "react";
-import type { MessageWithParts } from "../../core/schema";
+import type { MessageWithParts, TextPart } from "../../core/schema";
 import { formatCost, formatTime } from "../format";
 import { useMessageActions } from "../hooks/message-actions";
 import { ErrorBox } from "./error-box";
@@ -13,7 +13,7 @@ export const MessageView = memo(function MessageView({ message, continued, highl
   const actions = useMessageActions();
   const [editing, setEditing] = useState<string | null>(null);
   const isSummary = info.role === "assistant" && info.summary === true;
-  const summaryText = isSummary ? message.parts.map((p) => (p.type === "text" ? p.text : "")).join("") : "";
+  const summaryText = isSummary ? (message.parts.filter((p): p is TextPart => p.type === "text" && !p.ignored).at(-1)?.text ?? "") : "";
   const branch = isUser ? actions?.branch(info.id) : undefined;
   const userText = message.parts.map((p) => (p.type === "text" && !p.synthetic ? p.text : "")).join("");
   return (

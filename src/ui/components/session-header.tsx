@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts, Session } from "../../core/schema";
+import { activePath } from "../../core/session/branches";
 import { contextUsed } from "../../core/session/usage";
 import { demoModelConfig, modelConfig } from "../../core/settings";
 import { formatCost, formatTokens } from "../format";
@@ -83,7 +84,7 @@ export function SessionHeader({ session, messages, allMessages, status, onError 
         </p>
       )}
       {sharing && <ShareDialog sessionID={session.id} onClose={() => setSharing(false)} />}
-      {dialog === "xray" && <XrayDialog session={session} messages={allMessages ?? messages} onClose={() => setDialog(null)} />}
+      {dialog === "xray" && <XrayDialog session={session} messages={allMessages ? activePath(allMessages, session.branches) : messages} onClose={() => setDialog(null)} />}
       {dialog === "debug" && <DebugDialog session={session} onClose={() => setDialog(null)} />}
       {dialog === "permissions" && <SessionPermissions session={session} onClose={() => setDialog(null)} />}
       <div className="meters">

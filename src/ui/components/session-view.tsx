@@ -72,7 +72,10 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         return s.ids.length > 1 ? { index: s.index, count: s.ids.length } : undefined;
       },
       editSummary: (messageID, text) => {
-        const part = all?.find((m) => m.info.id === messageID)?.parts.find((p) => p.type === "text");
+        const part = all
+          ?.find((m) => m.info.id === messageID)
+          ?.parts.filter((p) => p.type === "text" && !p.ignored)
+          .at(-1);
         if (part?.type !== "text") return;
         sessions
           .assertIdleEverywhere(sessionID)

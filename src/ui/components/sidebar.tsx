@@ -107,6 +107,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
     setConfirm(null);
     try {
       await sessions.stop(s.id);
+      await sessions.assertIdleEverywhere(s.id);
       await store.flush();
       // Kept in memory for a few seconds so the delete can be undone; the files go only after that.
       const kept = { session: (await store.getSession(s.id)) ?? s, messages: await store.messages(s.id) };
