@@ -14,8 +14,9 @@ import { applyRevert, filterCompacted, isTurnDone, latest, toModelMessages } fro
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import type { TokenCounter } from "../tokens/counter";
 import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_RUN } from "./context-guard";
-import { activePath, branchTree, nextPrev, siblings } from "./branches";
+import { activePath, nextPrev, siblings } from "./branches";
 import { repairSession } from "./repair";
+import { commitRevert } from "./revert";
 import { runStep, type StepResult } from "./step";
 import { generateTitle } from "./title";
 
@@ -171,7 +172,7 @@ export class SessionService {
     let revertKey: string | undefined;
     if (session.revert && !this.isBusy(sessionID)) {
       revertKey = siblings(await store.messages(sessionID), session.revert.messageID).key;
-      await this.commitRevert(session);
+      await commitRevert(store, session);
     }
     const model = this.deps.model(session);
     const now = clock.now();
@@ -416,31 +417,6 @@ export class SessionService {
       const updated = await store.updateSession(session.id, (s) => (isDefaultTitle(s.title) ? { ...s, title } : s));
       if (updated?.title === title) bus.publish({ type: "session.title", sessionID: session.id, title });
     })().catch(() => undefined);
-  }
-
-  /** Deletes the messages hidden by a soft revert: the next prompt commits it (spec §4.2). */
-  private async commitRevert(session: Session): Promise<void> {
-    const { store } = this.deps;
-    const revert = session.revert;
-    if (!revert) return;
-    // The shown branch is cut from the revert point, with every branch that grew out of the removed turns;
-    // branches that split off before the revert point keep their messages.
-    const all = await store.messages(session.id);
-    const cut = new Set(activePath(all, session.branches).filter((m) => m.info.id >= revert.messageID).map((m) => m.info.id));
-    const tree = branchTree(all);
-    const turns = [...cut].filter((id) => tree.prevOf.has(id));
-    while (turns.length) {
-      const turn = turns.pop() as string;
-      for (const child of tree.children.get(turn) ?? []) {
-        if (cut.has(child.info.id)) continue;
-        cut.add(child.info.id);
-        turns.push(child.info.id);
-      }
-      for (const answer of tree.answers.get(turn) ?? []) cut.add(answer.info.id);
-    }
-    const doomed = [...cut];
-    await store.deleteMessages(session.id, doomed);
-    await store.updateSession(session.id, (s) => ({ ...s, revert: undefined }));
   }
 
   /** Refuses while busy (revert, fork and the like need an idle session). */

@@ -1,7 +1,7 @@
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import type { MessageWithParts, PatchPart, Session } from "../schema";
-import { activePath } from "./branches";
+import { activePath, branchTree } from "./branches";
 
 /** The user message a revert of `messageID` starts at: the message itself, or the user message before it. */
 export function revertPoint(msgs: MessageWithParts[], messageID: string): string | undefined {
@@ -67,4 +67,29 @@ export function snapshotAfter(msgs: MessageWithParts[], messageID: string): stri
     for (const p of m.parts) if (p.type === "step-start" && p.snapshot) return p.snapshot;
   }
   return undefined;
+}
+
+/**
+ * Commits a soft revert (the next prompt does, spec §4.2): deletes the shown
+ * branch from the revert point, with every branch that grew out of the removed
+ * turns; branches that split off before the revert point keep their messages.
+ */
+export async function commitRevert(store: Store, session: Session): Promise<void> {
+  const revert = session.revert;
+  if (!revert) return;
+  const all = await store.messages(session.id);
+  const cut = new Set(activePath(all, session.branches).filter((m) => m.info.id >= revert.messageID).map((m) => m.info.id));
+  const tree = branchTree(all);
+  const turns = [...cut].filter((id) => tree.prevOf.has(id));
+  while (turns.length) {
+    const turn = turns.pop() as string;
+    for (const child of tree.children.get(turn) ?? []) {
+      if (cut.has(child.info.id)) continue;
+      cut.add(child.info.id);
+      turns.push(child.info.id);
+    }
+    for (const answer of tree.answers.get(turn) ?? []) cut.add(answer.info.id);
+  }
+  await store.deleteMessages(session.id, [...cut]);
+  await store.updateSession(session.id, (s) => ({ ...s, revert: undefined }));
 }
