@@ -3,21 +3,18 @@
  * and a local sandbox seeded with the sample project, plus a recording LLM
  * wrapper. Imported by tests only.
  */
-import { Bus } from "../../core/bus";
-import { PermissionBroker } from "../../core/permission/broker";
-import { DEFAULT_RULES } from "../../core/permission/evaluate";
-import { systemClock } from "../../core/ports/clock";
 import type { LLM, LLMEvent, LLMRequest } from "../../core/ports/llm";
 import type { AssistantMessage, MessageWithParts, Ruleset, ToolPart } from "../../core/schema";
-import { SessionService } from "../../core/session/loop";
-import { defaultSettings, modelConfig, type Settings } from "../../core/settings";
+import type { SessionService } from "../../core/session/loop";
+import { defaultSettings, type Settings } from "../../core/settings";
 import { workspaceTools } from "../../core/tools/index";
 import { todoWriteTool } from "../../core/tools/todo";
 import type { Tool } from "../../core/tools/tool";
-import { MemoryStore } from "../../testing/memory-store";
+import type { MemoryStore } from "../../testing/memory-store";
 import { createLocalSandboxForTests } from "../sandbox/local/testing";
 import { createDemoLLM } from "./demo-llm";
 import { DEMO_PROJECT } from "./sample-project";
+import { makeTestService } from "../../testing/session-service";
 
 /** Records every request and the events answered, around the demo model. */
 export class RecordingLLM implements LLM {
@@ -52,21 +49,9 @@ export interface DemoSetup {
 
 export async function setupDemo(opts: { files?: Record<string, string>; rules?: Ruleset; tools?: Tool[]; settings?: Partial<Settings>; llm?: RecordingLLM } = {}): Promise<DemoSetup> {
   const sandbox = await createLocalSandboxForTests({ files: opts.files ?? DEMO_PROJECT });
-  const store = new MemoryStore();
   const llm = opts.llm ?? new RecordingLLM();
-  const settings: Settings = { ...defaultSettings(), maxSteps: 20, ...opts.settings };
-  const service = new SessionService({
-    store,
-    llm,
-    clock: systemClock,
-    bus: new Bus(),
-    permissions: new PermissionBroker(() => [opts.rules ?? DEFAULT_RULES]),
-    settings: () => settings,
-    model: () => modelConfig(settings),
-    tools: () => opts.tools ?? [todoWriteTool, ...workspaceTools],
-    sandbox: async () => sandbox,
-    version: "test",
-  });
+  const demo = { provider: defaultSettings().provider, modelID: defaultSettings().modelID, maxSteps: 20 };
+  const { store, service, settings } = makeTestService({ llm, tools: opts.tools ?? [todoWriteTool, ...workspaceTools], settings: { ...demo, ...opts.settings }, rules: opts.rules, sandbox });
   return { store, service, llm, settings, sandbox };
 }
 

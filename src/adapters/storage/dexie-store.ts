@@ -7,8 +7,8 @@
  * - Multi-table writes (delete, import) run in one transaction, so a failure
  *   leaves what was stored untouched; quota failures become `QuotaError`.
  * - Streamed text deltas are buffered (`delta-buffer.ts`) and written at most
- *   every `flushDelayMs` (250 ms) and on `flush()`. The UI renders live tokens
- *   with `pendingText()` + `subscribe()`.
+ *   every `flushDelayMs` (250 ms) and on `flush()`; `pendingText()` tells what
+ *   is still waiting. (The UI shows live tokens from the core's `part.live` events.)
  */
 import Dexie from "dexie";
 import type { CorruptRecord, ImportRows, PartDelta, Store } from "../../core/ports/store";
@@ -27,8 +27,6 @@ export interface DexieStoreOptions {
   warn?: (message: string) => void;
 }
 
-/** Called with the ids of parts whose pending text changed. */
-export type PendingListener = (partIDs: ReadonlySet<string>) => void;
 
 function bySessionOrder(a: Session, b: Session): number {
   const d = b.time.updated - a.time.updated;
@@ -49,7 +47,6 @@ export class DexieStore implements Store {
   private readonly warn: (message: string) => void;
   private readonly flushDelayMs: number;
   private readonly buffer = new DeltaBuffer();
-  private readonly listeners = new Set<PendingListener>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Tail of the serial queue of delta writes. */
   private tail: Promise<void> = Promise.resolve();
@@ -104,7 +101,7 @@ export class DexieStore implements Store {
   }
 
   async deleteSession(id: string): Promise<void> {
-    this.notify(this.buffer.discard((p) => p.sessionID === id));
+    this.buffer.discard((p) => p.sessionID === id);
     await guardWrite(() =>
       this.db.transaction("rw", [this.db.sessions, this.db.messages, this.db.parts, this.db.terms], async () => {
         await this.db.terms.where("sessionID").equals(id).delete();
@@ -162,7 +159,7 @@ export class DexieStore implements Store {
 
   async deleteMessages(sessionID: string, messageIDs: string[]): Promise<void> {
     const ids = new Set(messageIDs);
-    this.notify(this.buffer.discard((p) => p.sessionID === sessionID && ids.has(p.messageID)));
+    this.buffer.discard((p) => p.sessionID === sessionID && ids.has(p.messageID));
     await guardWrite(() =>
       this.db.transaction("rw", [this.db.messages, this.db.parts, this.db.terms], async () => {
         await this.db.terms.where("messageID").anyOf([...ids]).delete();
@@ -213,7 +210,6 @@ export class DexieStore implements Store {
   appendDelta(delta: PartDelta): void {
     if (delta.delta === "") return;
     this.buffer.append(delta);
-    this.notify([delta.partID]);
     if (this.timer === undefined) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
@@ -235,14 +231,6 @@ export class DexieStore implements Store {
     return this.buffer.text(partID);
   }
 
-  /** Listens for changes of pending text; returns the unsubscribe function. */
-  subscribe(listener: PendingListener): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  }
-
   private clearTimer(): void {
     if (this.timer === undefined) return;
     clearTimeout(this.timer);
@@ -256,12 +244,6 @@ export class DexieStore implements Store {
       () => undefined,
     );
     return run;
-  }
-
-  private notify(ids: Iterable<string>): void {
-    const set = new Set(ids);
-    if (set.size === 0) return;
-    for (const l of this.listeners) l(set);
   }
 
   /** Appends a batch's text to the stored parts, then writes `part`, in one transaction. */
@@ -290,8 +272,6 @@ export class DexieStore implements Store {
     } catch (e) {
       this.buffer.settle(batch, false);
       throw e;
-    } finally {
-      this.notify(batch.keys());
     }
   }
 

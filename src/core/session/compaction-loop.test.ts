@@ -1,18 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
-import { MemoryStore } from "../../testing/memory-store";
-import { Bus } from "../bus";
 import { namedError } from "../errors";
-import { PermissionBroker } from "../permission/broker";
-import { DEFAULT_RULES } from "../permission/evaluate";
-import { systemClock } from "../ports/clock";
 import type { AssistantMessage, MessageWithParts } from "../schema";
-import { defaultSettings, modelConfig, type Settings } from "../settings";
+import type { Settings } from "../settings";
 import { defineTool } from "../tools/tool";
 import type { TokenCounter } from "../tokens/counter";
 import { createTiktokenCounter } from "../../adapters/tokens/tiktoken-counter";
-import { SessionService } from "./loop";
+import { makeTestService } from "../../testing/session-service";
 
 const big = defineTool({
   id: "big",
@@ -24,21 +19,7 @@ const big = defineTool({
 const TINY = { contextWindow: 4000, maxOutputTokens: 500, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
 
 function setup(llm: FakeLLM, over: Partial<Settings> = {}, counter?: TokenCounter) {
-  const store = new MemoryStore();
-  const settings: Settings = { ...defaultSettings(), provider: "openai-compatible", modelID: "tiny", models: { tiny: TINY }, ...over };
-  const service = new SessionService({
-    store,
-    llm,
-    clock: systemClock,
-    bus: new Bus(),
-    permissions: new PermissionBroker(() => [DEFAULT_RULES]),
-    settings: () => settings,
-    model: () => modelConfig(settings),
-    tools: () => [big],
-    counter,
-    version: "t",
-  });
-  return { store, service, settings };
+  return makeTestService({ llm, tools: [big], settings: { modelID: "tiny", models: { tiny: TINY }, ...over }, counter });
 }
 
 const summaries = (msgs: MessageWithParts[]) => msgs.filter((m): m is MessageWithParts & { info: AssistantMessage } => m.info.role === "assistant" && m.info.summary === true);

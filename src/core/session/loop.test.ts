@@ -1,35 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
-import { MemoryStore } from "../../testing/memory-store";
-import { Bus } from "../bus";
 import { namedError } from "../errors";
 import { DEFAULT_RULES } from "../permission/evaluate";
-import { PermissionBroker } from "../permission/broker";
 import type { Clock } from "../ports/clock";
 import type { AssistantMessage, MessageWithParts, Ruleset, ToolPart } from "../schema";
-import { defaultSettings, modelConfig, type Settings } from "../settings";
+import type { Settings } from "../settings";
 import { todoWriteTool } from "../tools/todo";
-import { MAX_STEPS_PROMPT, SessionService } from "./loop";
+import { MAX_STEPS_PROMPT } from "./loop";
+import { makeTestService } from "../../testing/session-service";
 
 const fastClock: Clock = { now: () => Date.now(), sleep: async () => undefined };
 
 function setup(llm: FakeLLM, over: Partial<Settings> = {}, rules: Ruleset = DEFAULT_RULES) {
-  const store = new MemoryStore();
-  const bus = new Bus();
-  const settings: Settings = { ...defaultSettings(), provider: "openai-compatible", modelID: "gpt-4o-mini", ...over };
-  const permissions = new PermissionBroker(() => [rules]);
-  const service = new SessionService({
-    store,
-    llm,
-    clock: fastClock,
-    bus,
-    permissions,
-    settings: () => settings,
-    model: () => modelConfig(settings),
-    tools: () => [todoWriteTool],
-    version: "test",
-  });
-  return { store, bus, service, permissions, settings };
+  return makeTestService({ llm, tools: [todoWriteTool], settings: over, rules, clock: fastClock });
 }
 
 const assistants = (msgs: MessageWithParts[]) => msgs.filter((m) => m.info.role === "assistant").map((m) => m as MessageWithParts & { info: AssistantMessage });

@@ -1,32 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createLocalSandboxForTests } from "../../adapters/sandbox/local/testing";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
-import { MemoryStore } from "../../testing/memory-store";
-import { Bus } from "../bus";
-import { PermissionBroker } from "../permission/broker";
-import { DEFAULT_RULES } from "../permission/evaluate";
-import { systemClock } from "../ports/clock";
-import { defaultSettings, modelConfig } from "../settings";
 import { workspaceTools } from "../tools/index";
-import { SessionService } from "./loop";
 import { revertSession, snapshotAfter, unrevertSession } from "./revert";
+import { makeTestService } from "../../testing/session-service";
 
 async function setup(llm: FakeLLM) {
-  const store = new MemoryStore();
   const sandbox = await createLocalSandboxForTests({ files: { "app.txt": "version one\n" } });
-  const settings = { ...defaultSettings(), provider: "openai-compatible" as const, modelID: "gpt-4o-mini" };
-  const service = new SessionService({
-    store,
-    llm,
-    clock: systemClock,
-    bus: new Bus(),
-    permissions: new PermissionBroker(() => [DEFAULT_RULES]),
-    settings: () => settings,
-    model: () => modelConfig(settings),
-    tools: () => workspaceTools,
-    sandbox: async () => sandbox,
-    version: "t",
-  });
+  const { store, service } = makeTestService({ llm, tools: workspaceTools, sandbox });
   return { store, sandbox, service };
 }
 

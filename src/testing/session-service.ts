@@ -1,0 +1,46 @@
+import { Bus } from "../core/bus";
+import { PermissionBroker } from "../core/permission/broker";
+import { DEFAULT_RULES } from "../core/permission/evaluate";
+import { type Clock, systemClock } from "../core/ports/clock";
+import type { LLM } from "../core/ports/llm";
+import type { Sandbox } from "../core/ports/sandbox";
+import type { Ruleset } from "../core/schema";
+import { SessionService } from "../core/session/loop";
+import { defaultSettings, modelConfig, type Settings } from "../core/settings";
+import type { TokenCounter } from "../core/tokens/counter";
+import type { Tool } from "../core/tools/tool";
+import { MemoryStore } from "./memory-store";
+
+export interface TestServiceOptions {
+  llm: LLM;
+  tools: Tool[];
+  /** Overrides of the settings (default: an OpenAI-compatible gpt-4o-mini). */
+  settings?: Partial<Settings>;
+  rules?: Ruleset;
+  sandbox?: Sandbox;
+  counter?: TokenCounter;
+  clock?: Clock;
+}
+
+/** The real session service over a memory store, for core tests. */
+export function makeTestService(opts: TestServiceOptions) {
+  const store = new MemoryStore();
+  const bus = new Bus();
+  const settings: Settings = { ...defaultSettings(), provider: "openai-compatible", modelID: "gpt-4o-mini", ...opts.settings };
+  const permissions = new PermissionBroker(() => [opts.rules ?? DEFAULT_RULES]);
+  const { sandbox } = opts;
+  const service = new SessionService({
+    store,
+    llm: opts.llm,
+    clock: opts.clock ?? systemClock,
+    bus,
+    permissions,
+    settings: () => settings,
+    model: () => modelConfig(settings),
+    tools: () => opts.tools,
+    ...(sandbox ? { sandbox: async () => sandbox } : {}),
+    counter: opts.counter,
+    version: "test",
+  });
+  return { store, bus, service, permissions, settings };
+}
