@@ -4,8 +4,8 @@
  * call these; they return values (or throw for bugs), never touch React.
  */
 import { exportAllZip, exportFileName, exportSession, importBundle, parseImportBytes, serializeExport, sessionHtml, sessionMarkdown, shareLink, stripForShare, ZIP_FILE_NAME } from "../core/export";
-import { activePath } from "../core/session/branches";
-import { applyRevert } from "../core/session/history";
+import { activePath } from "../core/conversation/branches";
+import { applyRevert } from "../core/conversation/view";
 import { forkSession } from "../core/session/fork";
 import { revertSession, snapshotAfter, unrevertSession } from "../core/session/revert";
 import type { Session } from "../core/schema";

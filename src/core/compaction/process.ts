@@ -5,7 +5,8 @@ import type { Clock } from "../ports/clock";
 import type { LLM, LLMRequest, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Store } from "../ports/store";
 import { type AssistantMessage, type CompactionPart, emptyTokens, type MessageWithParts, type NamedErrorData, type TextPart, type UserMessage } from "../schema";
-import { applyRevert, filterCompacted, toModelMessages } from "../session/history";
+import { toModelMessages } from "../conversation/to-model";
+import { applyRevert, filterCompacted } from "../conversation/view";
 import type { Calibration } from "../tokens/calibration";
 import { estimateCounter, estimateTokens, type TokenCounter } from "../tokens/counter";
 import { IMAGE_TOKENS, MESSAGE_OVERHEAD, PDF_TOKENS, REPLY_OVERHEAD } from "../tokens/part-text";
@@ -16,7 +17,7 @@ import { buildSummaryRequest, cachedPrefixInstructions, COMPACTION_AGENT, previo
 import { streamSummary } from "./summary-stream";
 import { selectTail, tailBudget } from "./tail";
 import { mediaOf, renderToolLog, splitSummary, toolLog } from "./transcript";
-import { activePath } from "../session/branches";
+import { activePath } from "../conversation/branches";
 
 /**
  * Runs a compaction request (spec §3.4–3.5): summarises the head of the

@@ -1,9 +1,9 @@
 import type { Store } from "../ports/store";
 import type { MessageWithParts, ToolPart } from "../schema";
-import { applyRevert, filterCompacted } from "../session/history";
+import { applyRevert, filterCompacted } from "../conversation/view";
 import { estimateTokens } from "../tokens/counter";
 import { partCost } from "../tokens/part-text";
-import { activePath } from "../session/branches";
+import { activePath } from "../conversation/branches";
 
 /**
  * Prune (spec §3.3): hide old tool outputs from the model without an LLM

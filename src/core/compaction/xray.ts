@@ -1,6 +1,7 @@
 import type { LLMToolSpec } from "../ports/llm";
 import type { CompactionPart, MessageWithParts } from "../schema";
-import { applyRevert, filterCompacted, isMedia } from "../session/history";
+import { isMedia } from "../conversation/to-model";
+import { applyRevert, filterCompacted } from "../conversation/view";
 import { estimateTokens } from "../tokens/counter";
 import { isDropped, MESSAGE_OVERHEAD, messageTokens, REPLY_OVERHEAD } from "../tokens/part-text";
 import { type CountMemo, toolSpecText } from "../tokens/request-size";

@@ -1,6 +1,6 @@
 import { errorMessage } from "../errors";
 import type { AssistantMessage, MessageWithParts, Part, Session, ToolPart } from "../schema";
-import { applyRevert } from "../session/history";
+import { applyRevert } from "../conversation/view";
 import { HTML_EXPORT_CSS } from "./html-style";
 import { sessionTotals } from "./totals";
 

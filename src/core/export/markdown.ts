@@ -1,6 +1,6 @@
 import { errorMessage } from "../errors";
 import type { AssistantMessage, MessageWithParts, Part, Session } from "../schema";
-import { applyRevert } from "../session/history";
+import { applyRevert } from "../conversation/view";
 
 /** Options of the markdown transcript (spec §5.4). */
 export interface MarkdownOptions {

@@ -3,8 +3,8 @@ import type { Store } from "../ports/store";
 import type { Session } from "../schema";
 import { rebaseMessages } from "../export/remap";
 import { sessionTotals } from "../export/totals";
-import { activePath } from "./branches";
-import { applyRevert } from "./history";
+import { activePath } from "../conversation/branches";
+import { applyRevert } from "../conversation/view";
 
 /** What to fork: the session, the message to cut at, and whether that message is kept. */
 export interface ForkInput {

@@ -1,7 +1,7 @@
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import type { MessageWithParts, PatchPart, Session } from "../schema";
-import { activePath, branchTree } from "./branches";
+import { activePath, branchTree } from "../conversation/branches";
 
 /** The user message a revert of `messageID` starts at: the message itself, or the user message before it. */
 export function revertPoint(msgs: MessageWithParts[], messageID: string): string | undefined {

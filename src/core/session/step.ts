@@ -7,9 +7,9 @@ import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import type { AssistantMessage, NamedErrorData, PatchPart, RetryPart, Session, StepFinishPart, StepStartPart, ToolPart } from "../schema";
 import { PermissionRefused, type Tool, type ToolContext } from "../tools/tool";
-import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "./retry";
+import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "../conversation/retry";
 import { StepWriter } from "./step-writer";
-import { addTokens, costOf, toTokens } from "./usage";
+import { addTokens, costOf, toTokens } from "../conversation/usage";
 
 export const DOOM_LOOP_THRESHOLD = 3;
 

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts, Session } from "../../core/schema";
-import { activePath } from "../../core/session/branches";
-import { contextUsed } from "../../core/session/usage";
+import { activePath } from "../../core/conversation/branches";
+import { contextUsed } from "../../core/conversation/usage";
 import { demoModelConfig, modelConfig } from "../../core/settings";
 import { formatCost, formatTokens } from "../format";
 import { useServices, useSettings } from "../hooks/services";

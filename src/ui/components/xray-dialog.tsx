@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { applyCacheMarkers } from "../../core/compaction/cache-markers";
-import { activePath } from "../../core/session/branches";
-import { applyRevert, filterCompacted, toModelMessages } from "../../core/session/history";
+import { activePath } from "../../core/conversation/branches";
+import { toModelMessages } from "../../core/conversation/to-model";
+import { applyRevert, filterCompacted } from "../../core/conversation/view";
 import type { MessageWithParts, Session } from "../../core/schema";
 import { demoModelConfig, modelConfig } from "../../core/settings";
 import { useServices, useSettings } from "../hooks/services";

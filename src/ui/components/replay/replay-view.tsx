@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import type { MessageWithParts, Session } from "../../../core/schema";
-import { activePath } from "../../../core/session/branches";
-import { applyRevert } from "../../../core/session/history";
+import { activePath } from "../../../core/conversation/branches";
+import { applyRevert } from "../../../core/conversation/view";
 import { demoModelConfig, modelConfig } from "../../../core/settings";
 import { useServices, useSettings } from "../../hooks/services";
 import { MessageList } from "../message-list";

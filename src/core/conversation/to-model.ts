@@ -1,60 +1,9 @@
 import type { LLMAssistantContent, LLMMessage, LLMToolResult, LLMUserContent } from "../ports/llm";
-import type { AssistantMessage, MessageWithParts, ToolPart, UserMessage } from "../schema";
+import type { AssistantMessage, MessageWithParts, ToolPart } from "../schema";
 
 export const CLEARED_TOOL_OUTPUT = "[Old tool result content cleared]";
 export const INTERRUPTED_TOOL_OUTPUT = "[Tool execution was interrupted]";
 export const COMPACTION_QUESTION = "What did we do so far?";
-
-/** Hides messages at or after a soft revert point (spec §4.2). */
-export function applyRevert(msgs: MessageWithParts[], revertMessageID: string | undefined): MessageWithParts[] {
-  if (!revertMessageID) return msgs;
-  return msgs.filter((m) => m.info.id < revertMessageID);
-}
-
-/**
- * The history visible after the last completed summary (spec §3.5).
- * Input and output are chronological.
- */
-export function filterCompacted(msgs: MessageWithParts[]): MessageWithParts[] {
-  const out: MessageWithParts[] = [];
-  let summaryParent: string | undefined;
-  let tailStart: string | undefined;
-  let tailKept = false;
-  for (let i = msgs.length - 1; i >= 0; i--) {
-    const m = msgs[i];
-    if (!m) continue;
-    out.push(m);
-    const info = m.info;
-    if (info.role === "assistant" && info.summary && info.finish && !info.error && !summaryParent) summaryParent = info.parentID;
-    if (tailStart !== undefined) {
-      if (info.id <= tailStart) {
-        // Ids sort chronologically: passing below the tail start (its message was deleted) ends the tail too.
-        if (info.id < tailStart) out.pop();
-        tailKept = true;
-        break;
-      }
-      continue;
-    }
-    if (summaryParent && info.id === summaryParent) {
-      const compaction = m.parts.find((p) => p.type === "compaction");
-      if (compaction) {
-        if (compaction.tail_start_id && compaction.tail_start_id < info.id) {
-          tailStart = compaction.tail_start_id;
-          continue;
-        }
-        break;
-      }
-    }
-  }
-  out.reverse();
-  if (!tailKept || !summaryParent) return out;
-  // Reorder: [compaction-user, summary, …tail…, …newer…]
-  const cIdx = out.findIndex((m) => m.info.id === summaryParent);
-  const sIdx = out.findIndex((m) => m.info.role === "assistant" && m.info.summary && m.info.parentID === summaryParent);
-  const head = [out[cIdx], out[sIdx]].filter((m): m is MessageWithParts => m !== undefined);
-  const rest = out.filter((_, i) => i !== cIdx && i !== sIdx);
-  return [...head, ...rest];
-}
 
 export interface ToModelOptions {
   stripMedia?: boolean;
@@ -91,6 +40,17 @@ export function keepAssistant(m: MessageWithParts, info: AssistantMessage): bool
   return m.parts.some((p) => p.type === "text" || p.type === "tool");
 }
 
+/**
+ * The provider metadata a text or reasoning part carries (reasoning
+ * signatures, item ids), sent back so the provider can continue its own
+ * state: the `{ provider: { … } }` entries of the part's metadata.
+ */
+function providerMetadata(metadata: Record<string, unknown> | undefined): { providerMetadata?: Record<string, unknown> } {
+  if (!metadata) return {};
+  const entries = Object.entries(metadata).filter(([, v]) => v !== null && typeof v === "object" && !Array.isArray(v));
+  return entries.length ? { providerMetadata: Object.fromEntries(entries) } : {};
+}
+
 /** Converts stored history to provider-neutral model messages (spec §2.6). */
 export function toModelMessages(msgs: MessageWithParts[], opts: ToModelOptions = {}): LLMMessage[] {
   const out: LLMMessage[] = [];
@@ -104,8 +64,8 @@ export function toModelMessages(msgs: MessageWithParts[], opts: ToModelOptions =
     const content: LLMAssistantContent[] = [];
     const results: LLMToolResult[] = [];
     for (const p of m.parts) {
-      if (p.type === "text" && !p.ignored && p.text.length > 0) content.push({ type: "text", text: p.text });
-      else if (p.type === "reasoning" && p.text.length > 0) content.push({ type: "reasoning", text: p.text });
+      if (p.type === "text" && !p.ignored && p.text.length > 0) content.push({ type: "text", text: p.text, ...providerMetadata(p.metadata) });
+      else if (p.type === "reasoning" && p.text.length > 0) content.push({ type: "reasoning", text: p.text, ...providerMetadata(p.metadata) });
       else if (p.type === "tool") {
         content.push({ type: "tool-call", callID: p.callID, tool: p.tool, input: p.state.input });
         results.push(toolResult(p));
@@ -131,37 +91,4 @@ export function toolResult(p: ToolPart): LLMToolResult {
     return { type: "tool-result", callID: p.callID, tool: p.tool, output: partial ?? s.error, isError: !partial };
   }
   return { type: "tool-result", callID: p.callID, tool: p.tool, output: INTERRUPTED_TOOL_OUTPUT, isError: true };
-}
-
-export interface Latest {
-  lastUser?: MessageWithParts & { info: UserMessage };
-  lastAssistant?: MessageWithParts & { info: AssistantMessage };
-  lastFinished?: MessageWithParts & { info: AssistantMessage };
-}
-
-export function latest(msgs: MessageWithParts[]): Latest {
-  const r: Latest = {};
-  for (let i = msgs.length - 1; i >= 0; i--) {
-    const m = msgs[i];
-    if (!m) continue;
-    const info = m.info;
-    if (info.role === "user" && !r.lastUser) r.lastUser = { info, parts: m.parts };
-    if (info.role === "assistant") {
-      if (!r.lastAssistant) r.lastAssistant = { info, parts: m.parts };
-      if (!r.lastFinished && info.finish) r.lastFinished = { info, parts: m.parts };
-    }
-    if (r.lastUser && r.lastAssistant && r.lastFinished) break;
-  }
-  return r;
-}
-
-/** Whether the loop is done: the newest user message has a finished answer with no tool call left open. */
-export function isTurnDone(l: Latest): boolean {
-  const a = l.lastAssistant;
-  if (!a || !l.lastUser) return false;
-  if (a.info.parentID !== l.lastUser.info.id) return false;
-  if (a.info.error) return true;
-  const finish = a.info.finish;
-  if (!finish || finish === "tool-calls" || finish === "unknown") return false;
-  return !a.parts.some((p) => p.type === "tool" && (p.state.status === "pending" || p.state.status === "running"));
 }
