@@ -106,7 +106,7 @@ describe("conversationView", () => {
     expect(isTurnDone(latest([u1, u2, stopped]))).toBe(true);
     // No finish yet (still streaming): not done.
     const streaming = answer(u2, [{ type: "text", text: "…" }]);
-    delete streaming.info.finish;
+    if (streaming.info.role === "assistant") delete streaming.info.finish;
     expect(isTurnDone(latest([u1, u2, streaming]))).toBe(false);
   });
 
