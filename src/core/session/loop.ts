@@ -11,11 +11,11 @@ import { type AssistantMessage, defaultTitle, emptyTokens, isDefaultTitle, type 
 import type { Settings } from "../settings";
 import type { Tool } from "../tools/tool";
 import { toModelMessages } from "../conversation/to-model";
-import { applyRevert, filterCompacted, isTurnDone, latest } from "../conversation/view";
+import { conversationView } from "../conversation/view";
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import type { TokenCounter } from "../tokens/counter";
 import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_RUN } from "./context-guard";
-import { activePath, nextPrev, siblings } from "../conversation/branches";
+import { siblings } from "../conversation/branches";
 import { repairSession } from "./repair";
 import { commitRevert } from "./revert";
 import { runStep, type StepResult } from "./step";
@@ -178,9 +178,8 @@ export class SessionService {
     const model = this.deps.model(session);
     const now = clock.now();
     const all = await store.messages(sessionID);
-    const path = activePath(all, session.branches);
     if (input.editOf) await this.assertIdleEverywhere(sessionID);
-    const prev = input.editOf ? siblings(all, input.editOf).key : (revertKey ?? nextPrev(path));
+    const prev = input.editOf ? siblings(all, input.editOf).key : (revertKey ?? conversationView(session, all).next);
     const user: UserMessage = {
       id: ascendingId("msg", now),
       sessionID,
@@ -275,9 +274,10 @@ export class SessionService {
     while (!signal.aborted) {
       const session = await store.getSession(sessionID);
       if (!session) return;
-      const msgs = filterCompacted(applyRevert(activePath(await store.messages(sessionID), session.branches), session.revert?.messageID));
+      const view = conversationView(session, await store.messages(sessionID));
+      const msgs = view.sent;
       const model = this.deps.model(session);
-      const l = latest(msgs);
+      const l = view.latest;
       if (!l.lastUser) break;
       // Max steps counts the steps answering one prompt: a new prompt (queued, replayed) starts again.
       if (l.lastUser.info.id !== stepsFor) {
@@ -305,7 +305,7 @@ export class SessionService {
         break;
       }
       if (pending === "continue") continue;
-      if (isTurnDone(l)) break;
+      if (view.done) break;
 
       // Before the call: our exact count of what is about to be sent, and the policy's decision on it.
       const size = await guard.measure(system, msgs, specs, model);
@@ -371,8 +371,7 @@ export class SessionService {
 
   private async newerPrompt(sessionID: string, userID: string): Promise<boolean> {
     const session = await this.deps.store.getSession(sessionID);
-    const path = activePath(await this.deps.store.messages(sessionID), session?.branches);
-    return path.some((m) => m.info.role === "user" && m.info.id > userID);
+    return conversationView(session, await this.deps.store.messages(sessionID)).shown.some((m) => m.info.role === "user" && m.info.id > userID);
   }
 
   /** Asks for a summary of the session now (the "Compact now" button); runs even when auto-compaction is off. */
@@ -380,11 +379,11 @@ export class SessionService {
     await this.assertIdleEverywhere(sessionID);
     const session = await this.deps.store.getSession(sessionID);
     if (!session) return;
-    const path = activePath(await this.deps.store.messages(sessionID), session.branches);
+    const { next } = conversationView(session, await this.deps.store.messages(sessionID));
     await this.guard.request(session, { auto: false });
     // Attach the request to the branch being shown (it is the newest message, but maybe not on the newest branch).
     const request = (await this.deps.store.messages(sessionID)).at(-1)?.info;
-    if (request?.role === "user") await this.deps.store.upsertMessage({ ...request, prev: nextPrev(path) });
+    if (request?.role === "user") await this.deps.store.upsertMessage({ ...request, prev: next });
     await this.ensureRunning(sessionID);
   }
 

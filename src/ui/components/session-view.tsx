@@ -2,8 +2,8 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useMemo, useState } from "react";
 import { fork, revert, unrevert } from "../../app/session-actions";
 import type { MessageWithParts } from "../../core/schema";
-import { activePath, siblings } from "../../core/conversation/branches";
-import { applyRevert, filterCompacted } from "../../core/conversation/view";
+import { siblings } from "../../core/conversation/branches";
+import { conversationView } from "../../core/conversation/view";
 import { MessageActionsContext, type MessageActions } from "../hooks/message-actions";
 import { useServices, useSessionStatus } from "../hooks/services";
 import { useMessages } from "../hooks/use-messages";
@@ -38,11 +38,12 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const busy = status.type !== "idle";
   const revertID = session?.revert?.messageID;
   const branches = session?.branches;
-  const messages = useMemo(() => (all ? applyRevert(activePath(all, branches), revertID) : undefined), [all, branches, revertID]);
-  const hidden = (all ? activePath(all, branches).length : 0) - (messages?.length ?? 0);
+  const view = useMemo(() => (all ? conversationView({ branches, revert: session?.revert }, all) : undefined), [all, branches, session?.revert]);
+  const messages = view?.shown;
+  const hidden = view?.reverted ?? 0;
   // Messages a summary replaced are folded away (the model no longer sees them); the user can unfold them.
   const [showReplaced, setShowReplaced] = useState(false);
-  const sent = useMemo(() => (messages ? new Set(filterCompacted(messages).map((m) => m.info.id)) : new Set<string>()), [messages]);
+  const sent = useMemo(() => new Set(view?.sent.map((m) => m.info.id)), [view]);
   const replacedCount = messages ? messages.filter((m) => !sent.has(m.info.id)).length : 0;
   const focusReplaced = focusMessageID !== undefined && messages?.some((m) => m.info.id === focusMessageID) === true && !sent.has(focusMessageID);
   const shown = messages && replacedCount > 0 && !showReplaced && !focusReplaced ? messages.filter((m) => sent.has(m.info.id)) : messages;
@@ -100,7 +101,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
     [app, sessionID, busy, onError, onOpenSession, all, sessions, store, revertID],
   );
 
-  if (session === undefined || messages === undefined) return <div className="loading" aria-busy="true">Loading session…</div>;
+  if (session === undefined || messages === undefined || view === undefined || all === undefined) return <div className="loading" aria-busy="true">Loading session…</div>;
   if (session === null)
     return (
       <div className="empty-state">
@@ -111,7 +112,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   return (
     <MessageActionsContext.Provider value={actions}>
       <div className="session-view">
-        <SessionHeader session={session} messages={messages} allMessages={all} status={status} onError={onError} />
+        <SessionHeader session={session} view={view} allMessages={all} status={status} onError={onError} />
         {revertID && (
           <div className="banner revert" role="status">
             <span>
