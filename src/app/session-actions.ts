@@ -113,6 +113,29 @@ export async function unrevert(app: AppServices, sessionID: string): Promise<voi
   await unrevertSession(app.store, sandbox, sessionID);
 }
 
+/** How long a deleted session's files wait for an undo. */
+export const UNDO_DELETE_MS = 9000;
+
+/**
+ * Deletes a session (stopping its run first). Its rows are kept in memory
+ * and its files on disk for a few seconds: the returned function undoes it.
+ */
+export async function deleteSession(app: AppServices, s: Session): Promise<() => Promise<void>> {
+  await app.sessions.stop(s.id);
+  await app.sessions.assertIdleEverywhere(s.id);
+  await app.store.flush();
+  const kept = { session: (await app.store.getSession(s.id)) ?? s, messages: await app.store.messages(s.id) };
+  await app.store.deleteSession(s.id);
+  let undone = false;
+  setTimeout(() => {
+    if (!undone) app.sandbox.deleteWorkspace(s.id).catch(() => undefined);
+  }, UNDO_DELETE_MS);
+  return async () => {
+    undone = true;
+    await app.store.importSession(kept.session, kept.messages);
+  };
+}
+
 /** The guided demo: a session on the demo model over the sample project, with its first prompt sent. */
 export async function startDemo(app: AppServices): Promise<Session> {
   const { DEMO_PROJECT } = await import("../adapters/demo/sample-project");

@@ -134,6 +134,7 @@ export type StepFinishPart = z.infer<typeof StepFinishPart>;
 
 /** Legacy snapshot marker, kept for imports of old files. */
 export const SnapshotPart = PartBase.extend({ type: z.literal("snapshot"), snapshot: z.string() });
+export type SnapshotPart = z.infer<typeof SnapshotPart>;
 
 export const PatchPart = PartBase.extend({
   type: z.literal("patch"),

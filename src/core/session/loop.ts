@@ -7,7 +7,7 @@ import type { Clock } from "../ports/clock";
 import type { LLM, LLMMessage, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
-import { type AssistantMessage, defaultTitle, emptyTokens, isDefaultTitle, type MessageWithParts, type Part, type Session, type ToolPart, type UserMessage } from "../schema";
+import { type AssistantMessage, defaultTitle, emptyTokens, isDefaultTitle, type MessageWithParts, type Part, type Ruleset, type Session, type ToolPart, type UserMessage } from "../schema";
 import type { Settings } from "../settings";
 import type { Tool } from "../tools/tool";
 import { toModelMessages } from "../conversation/to-model";
@@ -16,6 +16,7 @@ import { applyCacheMarkers } from "../compaction/cache-markers";
 import type { TokenCounter } from "../tokens/counter";
 import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_RUN } from "./context-guard";
 import { siblings } from "../conversation/branches";
+import { editSummary, enterBranch, leaveBranch, renameSession, setArchived, setSessionRules, snapshotBefore, switchBranch } from "./edits";
 import { repairSession } from "./repair";
 import { commitRevert } from "./revert";
 import { runStep, type StepResult } from "./step";
@@ -178,7 +179,12 @@ export class SessionService {
     const model = this.deps.model(session);
     const now = clock.now();
     const all = await store.messages(sessionID);
-    if (input.editOf) await this.assertIdleEverywhere(sessionID);
+    // Edit-and-resend: the old branch keeps its files; the new one starts from the files as they were before the edited message.
+    const sandbox = input.editOf ? await this.sandboxOf(sessionID) : undefined;
+    if (input.editOf) {
+      await this.assertIdleEverywhere(sessionID);
+      await leaveBranch(store, sandbox, conversationView(session, all));
+    }
     const prev = input.editOf ? siblings(all, input.editOf).key : (revertKey ?? conversationView(session, all).next);
     const user: UserMessage = {
       id: ascendingId("msg", now),
@@ -194,7 +200,7 @@ export class SessionService {
     for (const f of input.files ?? [])
       await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "file", mime: f.mime, filename: f.filename, url: f.url });
     await store.upsertMessage(user);
-    await store.updateSession(sessionID, (s) => ({
+    const updated = await store.updateSession(sessionID, (s) => ({
       ...s,
       agent: user.agent,
       model: user.model,
@@ -202,9 +208,38 @@ export class SessionService {
       // A new branch (an edit, or the prompt that replaces a reverted turn) becomes the one shown.
       ...(input.editOf || revertKey !== undefined ? { branches: { ...s.branches, [prev]: user.id } } : {}),
     }));
+    if (input.editOf && updated) await enterBranch(sandbox, conversationView(updated, await store.messages(sessionID)).snapshot ?? snapshotBefore(all, input.editOf));
     this.maybeTitle(session, input.text);
     this.ensureRunning(sessionID);
     return user;
+  }
+
+  private async sandboxOf(sessionID: string): Promise<Sandbox | undefined> {
+    return this.deps.sandbox?.(sessionID).catch(() => undefined);
+  }
+
+  /** Shows another alternative at a message's branch point (±1); the workspace follows the branch. */
+  async switchBranch(sessionID: string, messageID: string, step: number): Promise<void> {
+    await this.assertIdleEverywhere(sessionID);
+    await switchBranch(this.deps.store, await this.sandboxOf(sessionID), sessionID, messageID, step);
+  }
+
+  /** Rewrites a summary's text (refused while the session runs anywhere). */
+  async editSummary(sessionID: string, messageID: string, text: string): Promise<void> {
+    await this.assertIdleEverywhere(sessionID);
+    await editSummary(this.deps.store, sessionID, messageID, text);
+  }
+
+  rename(sessionID: string, title: string): Promise<Session | undefined> {
+    return renameSession(this.deps.store, sessionID, title);
+  }
+
+  archive(sessionID: string, archived: boolean): Promise<Session | undefined> {
+    return setArchived(this.deps.store, sessionID, archived, this.deps.clock.now());
+  }
+
+  setRules(sessionID: string, rules: Ruleset): Promise<Session | undefined> {
+    return setSessionRules(this.deps.store, sessionID, rules);
   }
 
   /** Starts the loop unless it is already running; returns when the run ends. */

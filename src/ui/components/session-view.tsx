@@ -21,6 +21,13 @@ function workspaceVersion(messages: MessageWithParts[], status: string, revertID
   return n;
 }
 
+/** A number that changes with the branch shown (switching branches changes the files). */
+function branchKey(next: string): number {
+  let h = 0;
+  for (let i = 0; i < next.length; i++) h = (h * 31 + next.charCodeAt(i)) % 1_000_003;
+  return h * 1000;
+}
+
 interface Props {
   sessionID: string;
   focusMessageID?: string;
@@ -73,32 +80,17 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         return s.ids.length > 1 ? { index: s.index, count: s.ids.length } : undefined;
       },
       editSummary: (messageID, text) => {
-        const part = all
-          ?.find((m) => m.info.id === messageID)
-          ?.parts.filter((p) => p.type === "text" && !p.ignored)
-          .at(-1);
-        if (part?.type !== "text") return;
         sessions
-          .assertIdleEverywhere(sessionID)
-          .then(() => store.upsertPart({ ...part, text, tokenCount: undefined }))
+          .editSummary(sessionID, messageID, text)
           .catch((e: unknown) => onError(`Could not save the summary: ${e instanceof Error ? e.message : String(e)}`));
       },
       switchBranch: (messageID, step) => {
-        if (!all) return;
-        const s = siblings(all, messageID);
-        const target = s.ids[s.index + step];
-        if (!target) return;
-        if (revertID) {
-          onError("Unrevert first (or send a message to make the revert permanent) before switching branches.");
-          return;
-        }
         sessions
-          .assertIdleEverywhere(sessionID)
-          .then(() => store.updateSession(sessionID, (x) => ({ ...x, branches: { ...x.branches, [s.key]: target } })))
+          .switchBranch(sessionID, messageID, step)
           .catch((e: unknown) => onError(`Could not switch branch: ${e instanceof Error ? e.message : String(e)}`));
       },
     }),
-    [app, sessionID, busy, onError, onOpenSession, all, sessions, store, revertID],
+    [app, sessionID, busy, onError, onOpenSession, all, sessions],
   );
 
   if (session === undefined || messages === undefined || view === undefined || all === undefined) return <div className="loading" aria-busy="true">Loading session…</div>;
@@ -144,7 +136,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           )}
           <div className="side-column">
             <TodoPanel messages={messages} />
-            <WorkspacePanel sessionID={sessionID} version={workspaceVersion(messages, status.type, revertID)} onError={onError} />
+            <WorkspacePanel sessionID={sessionID} version={workspaceVersion(messages, status.type, revertID) + branchKey(view.next)} onError={onError} />
           </div>
         </div>
         {session.demo && <Tour messages={messages} status={status} />}
