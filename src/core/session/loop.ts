@@ -17,6 +17,7 @@ import type { TokenCounter } from "../tokens/counter";
 import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_RUN } from "./context-guard";
 import { siblings } from "../conversation/branches";
 import { editSummary, enterBranch, leaveBranch, renameSession, setArchived, setSessionRules, snapshotBefore, switchBranch } from "./edits";
+import { type Locks, noLocks } from "../ports/locks";
 import { repairSession } from "./repair";
 import { commitRevert } from "./revert";
 import { runStep, type StepResult } from "./step";
@@ -24,23 +25,6 @@ import { generateTitle } from "./title";
 
 export const MAX_STEPS_PROMPT =
   "I have reached the maximum number of steps for this turn. I must not call any more tools. I will now answer in text: a summary of what was done and what remains.";
-
-/** Cross-tab exclusivity for runs (Web Locks in the browser). */
-export interface Locks {
-  /**
-   * Runs `fn` holding the session's lock. When another tab holds it, calls
-   * `onBlocked` and waits for it (that tab answers queued prompts; what is left
-   * is answered here afterwards).
-   */
-  run<T>(sessionID: string, fn: () => Promise<T>, onBlocked: () => void): Promise<T>;
-  /** Whether some tab currently holds the session's lock. */
-  held(sessionID: string): Promise<boolean>;
-}
-
-export const noLocks: Locks = {
-  run: (_id, fn) => fn(),
-  held: async () => false,
-};
 
 export interface SessionServiceDeps {
   store: Store;
