@@ -195,7 +195,6 @@ export const Part = z.discriminatedUnion("type", [
 ]);
 export type Part = z.infer<typeof Part>;
 export type PartType = Part["type"];
-export type PartOf<T extends PartType> = Extract<Part, { type: T }>;
 
 /** Parts as written: ids are required, the rest follows the union. */
 export const PART_TYPES: readonly PartType[] = [
