@@ -14,6 +14,21 @@ export function mediaPlaceholder(mime: string, name: string | undefined): string
   return `[Attached ${mime}: ${name ?? "file"}]`;
 }
 
+/** Whether an attachment's `url` can be read (a data: URL or another absolute URL); imports and shares may carry anything. */
+export function isReadableURL(url: string): boolean {
+  try {
+    new URL(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The text that stands in for an attachment whose data cannot be read. */
+export function unreadablePlaceholder(mime: string, name: string | undefined): string {
+  return `[Attached ${mime}: ${name ?? "file"} (its data could not be read)]`;
+}
+
 /** Images and PDFs: the attachments `stripMedia` replaces by a placeholder. */
 export function isMedia(mime: string): boolean {
   return mime.startsWith("image/") || mime === "application/pdf";
@@ -25,7 +40,8 @@ function userContent(m: MessageWithParts, opts: ToModelOptions): LLMUserContent[
     if (p.type === "text" && !p.ignored && p.text.length > 0) content.push({ type: "text", text: p.text });
     else if (p.type === "file") {
       if (p.mime === "text/plain" || p.mime === "application/x-directory") continue;
-      if (opts.stripMedia && isMedia(p.mime)) content.push({ type: "text", text: mediaPlaceholder(p.mime, p.filename) });
+      if (!isReadableURL(p.url)) content.push({ type: "text", text: unreadablePlaceholder(p.mime, p.filename) });
+      else if (opts.stripMedia && isMedia(p.mime)) content.push({ type: "text", text: mediaPlaceholder(p.mime, p.filename) });
       else content.push({ type: "file", mime: p.mime, url: p.url, filename: p.filename });
     } else if (p.type === "compaction") content.push({ type: "text", text: COMPACTION_QUESTION });
     else if (p.type === "subtask") content.push({ type: "text", text: "The following tool was executed by the user" });
@@ -35,6 +51,8 @@ function userContent(m: MessageWithParts, opts: ToModelOptions): LLMUserContent[
 
 /** Whether an assistant message is sent: errored ones are dropped unless aborted with real content. */
 export function keepAssistant(m: MessageWithParts, info: AssistantMessage): boolean {
+  // A summary counts only when it finished: a stopped or failed one's partial text is never sent.
+  if (info.summary && (info.error || !info.finish)) return false;
   if (!info.error) return true;
   if (info.error.name !== "MessageAbortedError") return false;
   return m.parts.some((p) => p.type === "text" || p.type === "tool");

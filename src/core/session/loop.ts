@@ -14,7 +14,7 @@ import { toModelMessages } from "../conversation/to-model";
 import { conversationView } from "../conversation/view";
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import type { TokenCounter } from "../tokens/counter";
-import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_RUN } from "./context-guard";
+import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_PROMPT } from "./context-guard";
 import { siblings } from "../conversation/branches";
 import { editSummary, enterBranch, leaveBranch, renameSession, setArchived, setSessionRules, snapshotBefore, switchBranch } from "./edits";
 import { type Locks, noLocks } from "../ports/locks";
@@ -229,6 +229,8 @@ export class SessionService {
   /** Starts the loop unless it is already running; returns when the run ends. */
   ensureRunning(sessionID: string): Promise<void> {
     const existing = this.runs.get(sessionID);
+    // A stopped run is unwinding: it will not look at new prompts, so a fresh run starts once it is gone.
+    if (existing?.controller.signal.aborted) return existing.done.then(() => this.ensureRunning(sessionID));
     if (existing) return existing.done;
     const controller = new AbortController();
     const locks = this.deps.locks ?? noLocks;
@@ -289,6 +291,8 @@ export class SessionService {
     const guard = this.guard;
     let step = 0;
     let stepsFor: string | undefined;
+    // Automatic summaries are capped per prompt a person sent (replayed and "continue" messages do not count as new prompts).
+    let promptID: string | undefined;
     let autoCompactions = 0;
     while (!signal.aborted) {
       const session = await store.getSession(sessionID);
@@ -298,6 +302,11 @@ export class SessionService {
       const model = this.deps.model(session);
       const l = view.latest;
       if (!l.lastUser) break;
+      const prompt = guard.latestPrompt(view.shown);
+      if (prompt !== promptID) {
+        promptID = prompt;
+        autoCompactions = 0;
+      }
       // Max steps counts the steps answering one prompt: a new prompt (queued, replayed) starts again.
       if (l.lastUser.info.id !== stepsFor) {
         stepsFor = l.lastUser.info.id;
@@ -333,12 +342,14 @@ export class SessionService {
         await guard.prune(decision.parts);
         continue;
       }
-      if (decision.kind === "summarize" && autoCompactions < MAX_AUTO_COMPACTIONS_PER_RUN && msgs.length > 1) {
+      if (decision.kind === "summarize" && autoCompactions < MAX_AUTO_COMPACTIONS_PER_PROMPT && msgs.length > 1) {
         autoCompactions++;
         await guard.request(session, { auto: true, mode: decision.mode === "cached-prefix" ? "cached-prefix" : "transcript", tailStartID: decision.tailStartID });
         continue;
       }
 
+      // Stopped while measuring or building the request: nothing was asked, so nothing is recorded.
+      if (signal.aborted) break;
       step++;
       const isLastStep = step >= maxSteps;
       const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(msgs));
@@ -375,7 +386,7 @@ export class SessionService {
       guard.observe(model, assistant, size);
       if (result === "compact") {
         // Reactive: the provider said the request was too large. Summarise, then replay the last prompt — once.
-        if (autoCompactions >= MAX_AUTO_COMPACTIONS_PER_RUN) break;
+        if (autoCompactions >= MAX_AUTO_COMPACTIONS_PER_PROMPT) break;
         autoCompactions++;
         await guard.request(session, { auto: true, overflow: true });
         continue;
