@@ -58,7 +58,7 @@ describe("baselines", () => {
 
 describe("opencodePolicy", () => {
   /** Older turns with 10k-token outputs, then two recent turns (protected). */
-  function history(first = 10_000) {
+  function history(first = 10_001) {
     const h = new History();
     h.turn("one", [read(first), read(10_000)]);
     h.turn("two", [read(10_000), read(10_000)]);
@@ -68,23 +68,24 @@ describe("opencodePolicy", () => {
     return h;
   }
 
-  it("prunes after a run exactly as planPrune (40k protected, ≥ 20k freed, last 2 turns)", () => {
+  it("prunes after a run exactly as planPrune (40k protected, > 20k freed, last 2 turns)", () => {
     const h = history();
     const d = opencodePolicy.decide(input(h.msgs, 0, { moment: "idle" }));
-    expect(d).toEqual({ kind: "prune", parts: planPrune(h.msgs).parts, freed: 20_000 });
-    expect(opencodePolicy.decide(input(history(9_999).msgs, 0, { moment: "idle" }))).toEqual({ kind: "send" });
+    expect(d).toEqual({ kind: "prune", parts: planPrune(h.msgs).parts, freed: 20_001 });
+    expect(opencodePolicy.decide(input(history(10_000).msgs, 0, { moment: "idle" }))).toEqual({ kind: "send" });
     expect(opencodePolicy.decide(input(h.msgs, 0, { moment: "idle", settings: { compaction: { ...SETTINGS.compaction, prune: false } } }))).toEqual({ kind: "send" });
     // Never before a step: OpenCode prunes only after a run.
     expect(opencodePolicy.decide(input(h.msgs, 0)).kind).toBe("send");
   });
 
-  it("summarises (classic, no tail) when the last step's usage reaches usable, whatever the next request", () => {
+  it("summarises (classic, no tail) when the last step's usage reaches OpenCode's usable, whatever the next request", () => {
+    // OpenCode 1.x: usable = 128k − min(20k, 16k) = 112k (its source subtracts the output limit only with a separate input limit).
     const h = new History();
     h.user(text("go"));
     const a = h.assistant([read(30_000)]);
-    usage(a, 95_000, 999);
+    usage(a, 111_000, 999);
     expect(opencodePolicy.decide(input(h.msgs, 200_000))).toEqual({ kind: "send" });
-    usage(a, 95_000, 1_000);
+    usage(a, 111_000, 1_000);
     expect(opencodePolicy.decide(input(h.msgs, 0))).toEqual({ kind: "summarize", mode: "classic" });
     expect(opencodePolicy.decide(input(h.msgs, 0, { settings: { compaction: { ...SETTINGS.compaction, auto: false } } }))).toEqual({ kind: "send" });
     // After a summary, older steps do not count.

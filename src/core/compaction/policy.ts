@@ -1,8 +1,8 @@
 import type { ModelPrices } from "../ports/llm";
 import type { MessageWithParts, ToolPart } from "../schema";
-import { contextUsed } from "../session/usage";
 import { estimateTokens } from "../tokens/counter";
 import { messageTokens, partCost } from "../tokens/part-text";
+import { opencodeCount, opencodeUsable } from "./opencode-rules";
 import { type CompactionSettings, inputBudget, lastStepTokens, type ModelLimits, overflowAt, usable } from "./overflow";
 import { PRUNE_PROTECTED_TOOLS, planPrune, toolOutputTokens } from "./prune";
 import { previousSummary } from "./summarize";
@@ -97,8 +97,9 @@ export function keepLastN(n: number): ContextPolicy {
  * OpenCode as specified: `planPrune` after each finished run (PRUNE_PROTECT
  * 40k, PRUNE_MINIMUM 20k, the last 2 turns, stop at a summary or at an
  * already pruned part); a summary of the whole history (classic request, no
- * tail) when the last finished step's reported usage (input + output)
- * reaches `usable` (window − output − min(20k, output)), checked before each
+ * tail) when the last finished step's reported usage (input + output +
+ * cache) reaches OpenCode's `usable` (`opencodeUsable`: window −
+ * min(20k, output); see opencode-rules.ts for the audit), checked before each
  * step, and after a provider overflow. It does not look at the request about
  * to be sent, so a large tool result can push that request past the window.
  */
@@ -114,7 +115,8 @@ export const opencodePolicy: ContextPolicy = {
     if (settings.compaction.auto === false || model.contextWindow === 0) return SEND;
     if (input.moment === "overflow") return { kind: "summarize", mode: "classic" };
     const last = lastStepTokens(view);
-    return last !== undefined && contextUsed(last) >= usable(model) ? { kind: "summarize", mode: "classic" } : SEND;
+    const limit = opencodeUsable(model);
+    return last !== undefined && limit > 0 && opencodeCount(last) >= limit ? { kind: "summarize", mode: "classic" } : SEND;
   },
 };
 

@@ -69,6 +69,8 @@ export interface SystemInput {
   userSystem?: string;
   /** The session's tool state (to seed what instruction files the prompt already holds). */
   toolState: Map<string, unknown>;
+  /** The shown branch as stored (before compaction): where pinned suggestions come from. */
+  history?: MessageWithParts[];
 }
 
 /** What the last request of a session held (for the debug view). */
@@ -274,7 +276,8 @@ export class SessionService {
     while (!signal.aborted) {
       const session = await store.getSession(sessionID);
       if (!session) return;
-      const msgs = filterCompacted(applyRevert(activePath(await store.messages(sessionID), session.branches), session.revert?.messageID));
+      const branch = applyRevert(activePath(await store.messages(sessionID), session.branches), session.revert?.messageID);
+      const msgs = filterCompacted(branch);
       const model = this.deps.model(session);
       const l = latest(msgs);
       if (!l.lastUser) break;
@@ -291,7 +294,7 @@ export class SessionService {
       const tools = this.deps.tools(agent, session);
       const toolState = this.stateFor(sessionID);
       const system = this.deps.system
-        ? await this.deps.system({ session, model, sandbox, agent, userSystem: l.lastUser.info.system, toolState })
+        ? await this.deps.system({ session, model, sandbox, agent, userSystem: l.lastUser.info.system, toolState, history: branch })
         : buildSystem({ model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) });
       const specs = tools.map((t) => t.spec());
 
