@@ -72,7 +72,9 @@ export function suggestPins(history: MessageWithParts[]): Pin[] {
       const first = sentences(text)[0];
       if (first && !rules.includes(first)) out.push({ id: suggestionID(m.info.id, 0), kind: "goal", text: first.slice(0, MAX_GOAL), state: "suggested", messageID: m.info.id, time: m.info.time.created });
     }
-    rules.forEach((r, i) => out.push({ id: suggestionID(m.info.id, i + 1), kind: "constraint", text: r, state: "suggested", messageID: m.info.id, time: m.info.time.created }));
+    rules.forEach((r, i) => {
+      out.push({ id: suggestionID(m.info.id, i + 1), kind: "constraint", text: r, state: "suggested", messageID: m.info.id, time: m.info.time.created });
+    });
   }
   return out;
 }
