@@ -21,6 +21,8 @@ export interface SimOptions {
   writePrice?: number;
   /** Chance that one summary keeps a constraint it was given (deterministic per constraint and summary). */
   retention?: number;
+  /** For policies whose app pins constraints: the share of stated constraints its detector finds (deterministic per constraint). */
+  pinRecall?: number;
   /** The provider forgets a prefix not used for this long (5 minutes: Anthropic's default, OpenAI's minimum). */
   cacheTtlSeconds?: number;
   /** How many recent requests' prefixes the provider can still serve. */
@@ -69,6 +71,8 @@ export interface SimResult {
 
 /** Summaries keep a constraint they were given with this chance each time (about 30 % of constraints lost per compaction, as measured for in-context constraints). */
 export const SUMMARY_RETENTION = 0.7;
+/** What one pinned constraint adds to the system prompt. */
+export const PIN_TOKENS = 30;
 /** What a re-read step writes besides the tool call's result (its reasoning and the call). */
 export const REREAD_OUTPUT = 60;
 
@@ -138,7 +142,10 @@ export function simulate(trace: Trace, policy: ContextPolicy, opts: SimOptions):
   const budget = inputBudget(model);
   const ttl = opts.cacheTtlSeconds ?? 300;
   const stepSeconds = opts.stepSeconds ?? 10;
-  const system: Segment = { key: "system", tokens: trace.header.system };
+  /** Constraints the app pinned (in the system prompt from the turn they were stated on). */
+  const pinned = new Set<string>();
+  const pinRecall = opts.pinRecall ?? 1;
+  let system: Segment = { key: "system", tokens: trace.header.system };
   const s = new SimSession();
   const cache = new PromptCache(opts.cacheMemory ?? 4);
   const writePrice = opts.writePrice ?? 1;
@@ -185,7 +192,7 @@ export function simulate(trace: Trace, policy: ContextPolicy, opts: SimOptions):
   const input = (moment: PolicyInput["moment"], view: MessageWithParts[]): PolicyInput => ({
     moment,
     view,
-    request: trace.header.system + s.size(view) + REPLY_OVERHEAD,
+    request: system.tokens + s.size(view) + REPLY_OVERHEAD,
     model,
     settings,
     cachePrice: opts.cachePrice,
@@ -285,12 +292,19 @@ export function simulate(trace: Trace, policy: ContextPolicy, opts: SimOptions):
     turn++;
     now += t.idle;
     const user = s.user(t.user, now);
-    if (t.constraint) carriers.set(t.constraint, user.info.id);
+    if (t.constraint) {
+      carriers.set(t.constraint, user.info.id);
+      if (policy.pins && unit(`pin:${t.constraint}`) < pinRecall) {
+        // A new pin changes the system prompt: the provider's cache is rebuilt from there.
+        pinned.add(t.constraint);
+        system = { key: `system#${pinned.size}`, tokens: trace.header.system + PIN_TOKENS * pinned.size };
+      }
+    }
     t.steps.forEach((step, i) => {
       let view = prepare();
       if (i === 0 && t.checks?.length) {
         const present = constraintsIn(view);
-        for (const c of t.checks) if (carriers.has(c) && !present.has(c)) r.violations++;
+        for (const c of t.checks) if (carriers.has(c) && !present.has(c) && !pinned.has(c)) r.violations++;
       }
       const needs = step.needs ?? [];
       if (needs.length) {

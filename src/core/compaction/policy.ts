@@ -2,7 +2,7 @@ import type { ModelPrices } from "../ports/llm";
 import type { MessageWithParts, ToolPart } from "../schema";
 import { estimateTokens } from "../tokens/counter";
 import { messageTokens, partCost } from "../tokens/part-text";
-import { opencodeCount, opencodeUsable } from "./opencode-rules";
+import { opencode2Limit, opencodeCount, opencodeUsable } from "./opencode-rules";
 import { type CompactionSettings, inputBudget, lastStepTokens, type ModelLimits, overflowAt, usable } from "./overflow";
 import { PRUNE_PROTECTED_TOOLS, planPrune, toolOutputTokens } from "./prune";
 import { previousSummary } from "./summarize";
@@ -69,6 +69,8 @@ export type PolicyDecision =
 export interface ContextPolicy {
   readonly name: string;
   decide(input: PolicyInput): PolicyDecision;
+  /** The app that runs it sends the user's pinned goal and constraints in every request's system prompt (core/pins). */
+  readonly pins?: boolean;
 }
 
 const SEND: PolicyDecision = { kind: "send" };
@@ -150,7 +152,7 @@ export const TABCODE_POLICY: Readonly<TabcodePolicyOptions> = {
   minimumShare: 0.08,
   lowWater: 0.75,
   coldAfterMs: 5 * 60_000,
-  summaryLoss: 1,
+  summaryLoss: 0.5,
   gate: 1.03,
   fill: 0,
   tail: 0,
@@ -316,8 +318,9 @@ export function summaryPoint(input: PolicyInput, growth: Growth | undefined, opt
   const margin = growth ? growth.maxStep : 0;
   const hard = at + Math.max(0, opts.fill * (inputBudget(model) - SUMMARY_PROMPT_TOKENS - margin - at));
   if (settings.compaction.auto === false || !growth || growth.steps < 3) return hard;
-  // Never sooner than OpenCode would summarise the same history unpruned (its test: the last step's usage).
-  if (request + growth.pruned - growth.sinceLastStep < at * opts.gate) return hard;
+  // Never sooner than OpenCode (1.x: the last step's usage against overflowAt; 2.x: the next request
+  // against context − max(output, 20k)) would summarise the same history unpruned.
+  if (request + growth.pruned - growth.sinceLastStep < opencode2Limit(model) * opts.gate) return hard;
   const p = input.cachePrice;
   const cost = opts.summaryLoss * usable(model) + (1 - p) * (ourTailBudget(model, opts) + SUMMARY_OUTPUT_TOKENS);
   const rate = Math.max(1, (request - growth.base) / growth.steps);
@@ -362,6 +365,7 @@ export function summaryPoint(input: PolicyInput, growth: Growth | undefined, opt
 export function tabcodePolicy(opts: TabcodePolicyOptions = TABCODE_POLICY): ContextPolicy {
   return {
     name: "tabcode",
+    pins: true,
     decide(input) {
       const { settings, model, view, request, cachePrice: p } = input;
       if (model.contextWindow === 0 || input.moment === "idle") return SEND;
