@@ -54,7 +54,7 @@ const collect = {
       const modules = Object.entries(out.modules)
         .filter(([, m]) => m.renderedLength > 0)
         .map(([id, m]) => ({ id, raw: m.renderedLength, gz: m.code ? gz(m.code) : 0 }));
-      chunks.set(out.fileName, { modules, imports: out.imports, dynamicImports: out.dynamicImports, isEntry: out.isEntry, name: out.name });
+      chunks.set(out.fileName, { modules, ids: Object.keys(out.modules), imports: out.imports, dynamicImports: out.dynamicImports, isEntry: out.isEntry, name: out.name });
     }
   },
 };
@@ -138,8 +138,8 @@ if (jsonFile) {
 
 /** `--why TEXT`: the shortest static import chain from the entry to a module whose id contains TEXT. */
 if (why) {
-  const initialIds = new Set(initialMods.map((m) => m.id));
-  const targets = [...initialIds].filter((id) => id.includes(why));
+  const initialIds = new Set(initialFiles.flatMap((f) => chunks.get(f)?.ids ?? []));
+  const targets = initialMods.map((m) => m.id).filter((id) => id.includes(why));
   console.log(`\n## Why is "${why}" in the initial JS?\n`);
   if (!targets.length) console.log("It is not.");
   for (const target of targets.slice(0, 3)) {

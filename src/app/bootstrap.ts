@@ -2,7 +2,6 @@
  * The composition root: the only place that picks concrete adapters and wires
  * them into the core services.
  */
-import { createDemoLLM } from "../adapters/demo/demo-llm";
 import { DexieStore, getSetting, installFlushOnPageHide, openDatabase, putSetting, type TabcodeDB } from "../adapters/storage";
 import { Bus } from "../core/bus";
 import { PermissionBroker } from "../core/permission/broker";
@@ -35,22 +34,42 @@ export interface AppServices {
 
 export type BootResult = { ok: true; services: AppServices } | { ok: false; error: string };
 
-/** Routes each call to the demo model or the AI SDK adapter (loaded lazily) by the configured provider. */
-function routerLLM(): LLM {
-  const demo = createDemoLLM();
+/**
+ * Routes each call to the demo model or the AI SDK adapter by the configured
+ * provider. Both are loaded on first use (dynamic imports: neither is in the
+ * entry bundle); `preload` fetches one ahead of the first send, when the app is idle.
+ */
+export function routerLLM(): LLM & { preload(provider: string): Promise<void> } {
+  let demo: Promise<LLM> | undefined;
   let real: Promise<LLM> | undefined;
-  const loadReal = () => {
-    real ??= import("../adapters/llm/ai-sdk-llm").then((m) => m.createAiSdkLLM());
+  // A failed load (a chunk that could not be fetched) is forgotten, so the next call tries again.
+  const load = (provider: string): Promise<LLM> => {
+    if (provider === "demo") {
+      demo ??= import("../adapters/demo/demo-llm").then(
+        (m) => m.createDemoLLM(),
+        (e: unknown) => {
+          demo = undefined;
+          throw e;
+        },
+      );
+      return demo;
+    }
+    real ??= import("../adapters/llm/ai-sdk-llm").then(
+      (m) => m.createAiSdkLLM(),
+      (e: unknown) => {
+        real = undefined;
+        throw e;
+      },
+    );
     return real;
   };
   return {
     async *stream(req) {
-      if (req.model.provider === "demo") {
-        yield* demo.stream(req);
-        return;
-      }
-      const llm = await loadReal();
+      const llm = await load(req.model.provider);
       yield* llm.stream(req);
+    },
+    async preload(provider) {
+      await load(provider);
     },
   };
 }

@@ -49,8 +49,8 @@ export interface SessionServiceDeps {
   settings(): Settings;
   /** The model a session runs on (the settings' model, or the demo model for demo sessions). */
   model(session?: Session): ModelConfig;
-  /** Tools offered to the model for an agent in a session (tools denied by `deny *` removed). */
-  tools(agent: string, session: Session): Tool[];
+  /** Tools offered to the model for an agent in a session (tools denied by `deny *` removed); may load them first. */
+  tools(agent: string, session: Session): Tool[] | Promise<Tool[]>;
   sandbox?(sessionID: string): Promise<Sandbox | undefined>;
   /** The system prompt sections ([header, rest]); defaults to the base prompt and environment. */
   system?(input: SystemInput): Promise<string[]>;
@@ -288,7 +288,7 @@ export class SessionService {
       const sandbox = await this.deps.sandbox?.(sessionID).catch(() => undefined);
       const agent = l.lastUser.info.agent;
       this.agents.set(sessionID, agent);
-      const tools = this.deps.tools(agent, session);
+      const tools = await this.deps.tools(agent, session);
       const toolState = this.stateFor(sessionID);
       const system = this.deps.system
         ? await this.deps.system({ session, model, sandbox, agent, userSystem: l.lastUser.info.system, toolState })
