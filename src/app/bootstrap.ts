@@ -15,6 +15,7 @@ import type { TokenCounter } from "../core/tokens/counter";
 import { webLocks } from "./locks";
 import { PromptWiring } from "./prompt-wiring";
 import { SettingsStore } from "./settings-store";
+import { warmUp } from "./warm-up";
 
 export const APP_VERSION = "0.1.0";
 
@@ -108,6 +109,8 @@ export async function bootstrap(): Promise<BootResult> {
     version: APP_VERSION,
   });
   agentOf = (id) => sessions.agentOf(id);
+  // When idle after the first render: the model adapter, the tools and the tokenizer, ahead of the first send.
+  void warmUp({ settings: settings.get, llm, wiring, counter });
   const services: AppServices = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring, counter };
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).
   Object.defineProperty(globalThis, "__tabcode", { value: services, configurable: true });

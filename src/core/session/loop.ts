@@ -76,6 +76,8 @@ export interface RequestRecord {
   system: string[];
   tools: LLMToolSpec[];
   time: number;
+  /** How the request was sized: the tokenizer's exact count, or an estimate (tokenizer still loading, or failed). */
+  count: "exact" | "estimate";
 }
 
 export interface PromptInput {
@@ -307,7 +309,7 @@ export class SessionService {
       if (isTurnDone(l)) break;
 
       // Before the call: our exact count of what is about to be sent, and the policy's decision on it.
-      const size = await guard.measure(system, msgs, specs, model);
+      const size = await guard.measure(system, msgs, specs, model, sessionID);
       const decision = guard.decide(sessionID, msgs, size, model);
       if (decision.kind === "prune" && decision.parts.length > 0) {
         await guard.prune(decision.parts);
@@ -323,7 +325,7 @@ export class SessionService {
       const isLastStep = step >= maxSteps;
       const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(msgs));
       if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
-      this.requests.set(sessionID, { system, tools: specs, time: clock.now() });
+      this.requests.set(sessionID, { system, tools: specs, time: clock.now(), count: size.exact ? "exact" : "estimate" });
       guard.sent(sessionID);
       const assistant: AssistantMessage = {
         id: ascendingId("msg", clock.now()),

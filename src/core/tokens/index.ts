@@ -2,4 +2,4 @@
 export { Calibration, reportedInputTokens } from "./calibration";
 export { type Encoding, encodingForModel, ESTIMATE_ENCODING, estimateCounter, estimateTokens, type TokenCounter } from "./counter";
 export { IMAGE_TOKENS, messageTokens, PDF_TOKENS } from "./part-text";
-export { CountMemo, finishRequestSize, measureRequest, planRequestSize, type RequestSize, type RequestSizeInput, type RequestSizePlan } from "./request-size";
+export { CountMemo, charsPerToken, DEFAULT_CHARS_PER_TOKEN, estimateRequestSize, finishRequestSize, measureRequest, planRequestSize, type RequestSize, type RequestSizeInput, type RequestSizePlan, utf8Length } from "./request-size";
