@@ -80,6 +80,8 @@ export async function bootstrap(): Promise<BootResult> {
   if (!opened.ok) return opened;
   const db = opened.value;
   const store = new DexieStore(db);
+  // Streamed text a killed tab journaled but had not merged yet goes into its part before anything reads it.
+  await store.recoverJournal().catch((e: unknown) => console.warn("tabcode: could not recover streamed text", e));
   installFlushOnPageHide(store);
   const settings = await SettingsStore.load({
     load: () => getSetting(db, "settings"),

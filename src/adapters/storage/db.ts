@@ -8,6 +8,7 @@
  *               `sessionID`: every part of a session in one query.
  * - `settings`  pk `key`; `value` is validated by whoever reads it.
  * - `terms`     pk `partID`; multi-entry `words`: the full-text search index.
+ * - `deltas`    pk `++seq`; `[owner+batch]`: the journal of streamed text not yet merged into its part.
  *
  * Rows are the core schema records as they are; they are validated on read.
  */
@@ -16,6 +17,7 @@ import type { Message, Part, Session } from "../../core/schema";
 import { isQuotaExceeded, QUOTA_MESSAGE } from "./errors";
 import { type SchemaVersion, SCHEMA_VERSIONS } from "./migrations";
 import type { TermsRow } from "./search-index";
+import type { JournalRow } from "./delta-journal";
 
 /** The database name in the browser's IndexedDB. */
 export const DB_NAME = "tabcode";
@@ -33,6 +35,7 @@ export type TabcodeDB = Dexie & {
   parts: Table<Part, string>;
   settings: Table<SettingRow, string>;
   terms: Table<TermsRow, string>;
+  deltas: Table<JournalRow, number>;
 };
 
 /** Where the database lives; tests pass a fresh fake-indexeddb factory. */
