@@ -3,7 +3,7 @@ import { createRoot } from "react-dom/client";
 import { bootstrap } from "./app/bootstrap";
 import { App } from "./ui/app";
 import { ServicesProvider } from "./ui/hooks/services";
-import { Markdown } from "./ui/lazy";
+import { Markdown } from "./ui/lazy-markdown";
 import "./ui/styles.css";
 
 function Fatal({ message }: { message: string }) {

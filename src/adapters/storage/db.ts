@@ -17,7 +17,6 @@ import type { Message, Part, Session } from "../../core/schema";
 import { isQuotaExceeded, QUOTA_MESSAGE } from "./errors";
 import { type SchemaVersion, SCHEMA_VERSIONS } from "./migrations";
 import type { TermsRow } from "./search-index";
-import type { JournalRow } from "./delta-journal";
 
 /** The database name in the browser's IndexedDB. */
 export const DB_NAME = "tabcode";
@@ -26,6 +25,19 @@ export const DB_NAME = "tabcode";
 export interface SettingRow {
   key: string;
   value: unknown;
+}
+
+/** One journal row: text appended to a part by one batch of one tab. */
+export interface JournalRow {
+  seq?: number;
+  /** The writing tab (see `delta-journal.ts`), alive while it holds `ownerLock(owner)`. */
+  owner: string;
+  /** The store's batch the text belongs to (rows of a merged batch are deleted with the merge). */
+  batch: number;
+  sessionID: string;
+  messageID: string;
+  partID: string;
+  text: string;
 }
 
 /** The Dexie database with tabcode's tables. */

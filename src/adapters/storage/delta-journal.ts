@@ -10,24 +10,11 @@
  * what dead tabs left behind (a tab still alive holds a Web Lock on its owner
  * id, so its rows are left alone).
  */
-import type { TabcodeDB } from "./db";
+import type { JournalRow, TabcodeDB } from "./db";
 import { indexParts } from "./search-index";
 
 /** Longest time streamed text stays only in memory. */
 export const JOURNAL_DELAY_MS = 50;
-
-/** One journal row: text appended to a part by one batch of one tab. */
-export interface JournalRow {
-  seq?: number;
-  /** The writing tab (`journalOwner()`), alive while it holds `ownerLock(owner)`. */
-  owner: string;
-  /** The store's batch the text belongs to (rows of a merged batch are deleted with the merge). */
-  batch: number;
-  sessionID: string;
-  messageID: string;
-  partID: string;
-  text: string;
-}
 
 /** The Web Lock a tab holds for as long as it may write journal rows as `owner`. */
 export function ownerLock(owner: string): string {

@@ -16,9 +16,9 @@
 import Dexie from "dexie";
 import type { CorruptRecord, ImportRows, PartDelta, Store } from "../../core/ports/store";
 import { Message, type MessageWithParts, Part, Session } from "../../core/schema";
-import type { TabcodeDB } from "./db";
+import type { JournalRow, TabcodeDB } from "./db";
 import { type Batch, DeltaBuffer } from "./delta-buffer";
-import { appendJournal, deleteBatch, JOURNAL_DELAY_MS, type JournalRow, journalOwner, liveOwners, recoverJournal } from "./delta-journal";
+import { appendJournal, deleteBatch, JOURNAL_DELAY_MS, journalOwner, liveOwners, recoverJournal } from "./delta-journal";
 import { guardWrite } from "./errors";
 import { indexParts, type SearchHit, searchParts } from "./search-index";
 import { CorruptLog } from "./validate";
