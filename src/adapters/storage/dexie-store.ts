@@ -61,6 +61,7 @@ export class DexieStore implements Store {
   private readonly journalDelayMs: number;
   private readonly owner: string;
   private journalTimer: ReturnType<typeof setTimeout> | undefined;
+  private journalFrame = 0;
   /** Id of the open batch; closed batches keep theirs in `batchIds`. */
   private openBatch = 1;
   private readonly batchIds = new WeakMap<Batch, number>();
@@ -240,11 +241,18 @@ export class DexieStore implements Store {
       this.unjournaled.push({ owner: this.owner, batch: this.openBatch, sessionID: delta.sessionID, messageID: delta.messageID, partID: delta.partID, text: delta.delta });
       const wait = this.lastJournal + this.journalDelayMs - Date.now();
       if (wait <= 0) this.writeJournal();
-      else
+      else {
         this.journalTimer ??= setTimeout(() => {
           this.journalTimer = undefined;
           this.writeJournal();
         }, wait);
+        // Before the next frame renders (a long render would hold the timer back), whichever comes first.
+        if (!this.journalFrame && typeof requestAnimationFrame === "function")
+          this.journalFrame = requestAnimationFrame(() => {
+            this.journalFrame = 0;
+            this.writeJournal();
+          });
+      }
     }
     if (this.timer === undefined) {
       this.timer = setTimeout(() => {
@@ -288,8 +296,8 @@ export class DexieStore implements Store {
     }
     const rows = this.unjournaled;
     this.unjournaled = [];
-    this.lastJournal = Date.now();
     if (rows.length === 0) return;
+    this.lastJournal = Date.now();
     this.journaled.add(this.openBatch);
     this.writes.journal++;
     appendJournal(this.db, rows, (e) => this.warn(`tabcode: could not journal streamed text: ${e instanceof Error ? e.message : String(e)}`));
