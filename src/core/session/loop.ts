@@ -38,8 +38,8 @@ export interface SessionServiceDeps {
   settings(): Settings;
   /** The model a session runs on (the settings' model, or the demo model for demo sessions). */
   model(session?: Session): ModelConfig;
-  /** Tools offered to the model for an agent in a session (tools denied by `deny *` removed). */
-  tools(agent: string, session: Session): Tool[];
+  /** Tools offered to the model for an agent in a session (tools denied by `deny *` removed); may load them first. */
+  tools(agent: string, session: Session): Tool[] | Promise<Tool[]>;
   sandbox?(sessionID: string): Promise<Sandbox | undefined>;
   /** The system prompt sections ([header, rest]); defaults to the base prompt and environment. */
   system?(input: SystemInput): Promise<string[]>;
@@ -69,6 +69,8 @@ export interface RequestRecord {
   system: string[];
   tools: LLMToolSpec[];
   time: number;
+  /** How the request was sized: the tokenizer's exact count, or an estimate (tokenizer still loading, or failed). */
+  count: "exact" | "estimate";
 }
 
 export interface PromptInput {
@@ -342,7 +344,7 @@ export class SessionService {
         if (pending === "stop" && (signal.aborted || !(await this.newerPrompt(sessionID, user.info.id)))) break;
         continue;
       }
-      const size = await guard.measure(req.system, view.sent, req.specs, model);
+      const size = await guard.measure(req.system, view.sent, req.specs, model, sessionID);
       move = nextMove(view, size, policy);
       if (move.kind === "prune") await guard.prune(move.parts);
       else if (move.kind === "summarize") {
@@ -368,7 +370,7 @@ export class SessionService {
   private async turnRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[]): Promise<TurnRequest> {
     const sandbox = await this.sandboxOf(session.id);
     this.agents.set(session.id, agent);
-    const tools = this.deps.tools(agent, session);
+    const tools = await this.deps.tools(agent, session);
     const toolState = this.stateFor(session.id);
     const system = this.deps.system
       ? await this.deps.system({ session, model, sandbox, agent, userSystem, toolState, history })
@@ -383,7 +385,7 @@ export class SessionService {
     const parentID = view.latest.lastUser?.info.id ?? "";
     const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(view.sent));
     if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
-    this.requests.set(session.id, { system: req.system, tools: req.specs, time: clock.now() });
+    this.requests.set(session.id, { system: req.system, tools: req.specs, time: clock.now(), count: size.exact ? "exact" : "estimate" });
     this.guard.sent(session.id);
     const assistant: AssistantMessage = {
       id: ascendingId("msg", clock.now()),
