@@ -5,68 +5,55 @@ import { engineAssets } from "./build-plugins/engine-assets";
 
 /** Cross-origin isolation: WebContainer needs it; LLM fetches only need CORS. */
 const isolation = {
-	"Cross-Origin-Opener-Policy": "same-origin",
-	"Cross-Origin-Embedder-Policy": "require-corp",
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Cross-Origin-Embedder-Policy": "require-corp",
 };
 
 export default defineConfig({
-	plugins: [
-		react(),
-		engineAssets(),
-		// Offline history: after one visit the shell, workers and tokenizer ranks come from the service worker.
-		VitePWA({
-			registerType: "autoUpdate",
-			injectRegister: "script",
-			includeAssets: ["favicon.svg"],
-			manifest: {
-				name: "tabcode",
-				short_name: "tabcode",
-				description: "A coding agent that lives in a browser tab.",
-				theme_color: "#3b5bdb",
-				background_color: "#14161d",
-				display: "standalone",
-				icons: [
-					{
-						src: "favicon.svg",
-						sizes: "any",
-						type: "image/svg+xml",
-						purpose: "any",
-					},
-				],
-			},
-			workbox: {
-				globPatterns: ["**/*.{js,css,html,svg,wasm,json,webmanifest}"],
-				// The sandbox engines (Python: ~12 MB) are cached on first use, not at install ("Make available offline" pre-fetches them).
-				globIgnores: ["pyodide/**"],
-				runtimeCaching: [
-					{
-						urlPattern: ({ url }) => url.pathname.includes("/pyodide/"),
-						handler: "CacheFirst",
-						options: {
-							cacheName: "tabcode-engines",
-							cacheableResponse: { statuses: [200] },
-						},
-					},
-				],
-				maximumFileSizeToCacheInBytes: 12 * 1024 * 1024,
-				clientsClaim: true,
-				skipWaiting: true,
-				navigateFallback: "index.html",
-				cleanupOutdatedCaches: true,
-			},
-		}),
-	],
-	resolve: {
-		alias: {
-			// just-bash's browser build imports node:zlib for gzip; the shim makes those commands report "unavailable".
-			"node:zlib": new URL(
-				"./src/adapters/sandbox/local/zlib-shim.ts",
-				import.meta.url,
-			).pathname,
-		},
-	},
-	worker: { format: "es" },
-	server: { headers: isolation },
-	preview: { headers: isolation },
-	build: { target: "es2022", sourcemap: true, chunkSizeWarningLimit: 1500 },
+  plugins: [
+    react(),
+    engineAssets(),
+    // Offline history: after one visit the shell, workers and tokenizer ranks come from the service worker.
+    VitePWA({
+      registerType: "autoUpdate",
+      injectRegister: "script",
+      includeAssets: ["favicon.svg"],
+      manifest: {
+        name: "tabcode",
+        short_name: "tabcode",
+        description: "A coding agent that lives in a browser tab.",
+        theme_color: "#3b5bdb",
+        background_color: "#14161d",
+        display: "standalone",
+        icons: [{ src: "favicon.svg", sizes: "any", type: "image/svg+xml", purpose: "any" }],
+      },
+      workbox: {
+        globPatterns: ["**/*.{js,css,html,svg,wasm,json,webmanifest}"],
+        // The sandbox engines (Python: ~12 MB) are cached on first use, not at install ("Make available offline" pre-fetches them).
+        globIgnores: ["pyodide/**"],
+        runtimeCaching: [
+          {
+            urlPattern: ({ url }) => url.pathname.includes("/pyodide/"),
+            handler: "CacheFirst",
+            options: { cacheName: "tabcode-engines", cacheableResponse: { statuses: [200] } },
+          },
+        ],
+        maximumFileSizeToCacheInBytes: 12 * 1024 * 1024,
+        clientsClaim: true,
+        skipWaiting: true,
+        navigateFallback: "index.html",
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+  resolve: {
+    alias: {
+      // just-bash's browser build imports node:zlib for gzip; the shim makes those commands report "unavailable".
+      "node:zlib": new URL("./src/adapters/sandbox/local/zlib-shim.ts", import.meta.url).pathname,
+    },
+  },
+  worker: { format: "es" },
+  server: { headers: isolation },
+  preview: { headers: isolation },
+  build: { target: "es2022", sourcemap: true, chunkSizeWarningLimit: 1500 },
 });

@@ -12,15 +12,10 @@ import type { WorkerRequest, WorkerResponse } from "./worker-protocol";
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 const host = new WorkerHost(
-	(msg: WorkerResponse) => scope.postMessage(msg),
-	(workspace, dbName) =>
-		LocalSandbox.open({
-			workspace,
-			store: new DexieWorkspaceStore(dbName),
-			runtimes: browserRuntimes(),
-		}),
+  (msg: WorkerResponse) => scope.postMessage(msg),
+  (workspace, dbName) => LocalSandbox.open({ workspace, store: new DexieWorkspaceStore(dbName), runtimes: browserRuntimes() }),
 );
 
 scope.onmessage = (e: MessageEvent<WorkerRequest>) => {
-	void host.handle(e.data);
+  void host.handle(e.data);
 };

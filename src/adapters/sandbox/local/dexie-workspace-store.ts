@@ -10,132 +10,108 @@
 import Dexie, { type DexieOptions, type Table } from "dexie";
 import type { StoredBlob } from "../../../core/snapshot/store";
 import type { SnapshotTree } from "../../../core/snapshot/tree";
-import type {
-	WorkspaceChange,
-	WorkspaceRow,
-	WorkspaceStore,
-} from "./workspace-store";
+import type { WorkspaceChange, WorkspaceRow, WorkspaceStore } from "./workspace-store";
 
 interface BlobRecord {
-	hash: string;
-	data: Uint8Array;
-	size: number;
+  hash: string;
+  data: Uint8Array;
+  size: number;
 }
 interface FileRecord extends WorkspaceRow {
-	ws: string;
+  ws: string;
 }
 interface TreeRecord {
-	hash: string;
-	tree: SnapshotTree;
+  hash: string;
+  tree: SnapshotTree;
 }
 
 export const WORKSPACE_DB_NAME = "tabcode-workspace";
 
 class WorkspaceDB extends Dexie {
-	blobs!: Table<BlobRecord, string>;
-	files!: Table<FileRecord, [string, string]>;
-	trees!: Table<TreeRecord, string>;
+  blobs!: Table<BlobRecord, string>;
+  files!: Table<FileRecord, [string, string]>;
+  trees!: Table<TreeRecord, string>;
 
-	constructor(name: string, options?: DexieOptions) {
-		super(name, options);
-		this.version(1).stores({
-			blobs: "hash",
-			files: "[ws+path], ws",
-			trees: "hash",
-		});
-	}
+  constructor(name: string, options?: DexieOptions) {
+    super(name, options);
+    this.version(1).stores({ blobs: "hash", files: "[ws+path], ws", trees: "hash" });
+  }
 }
 
 function stripWs(r: FileRecord): WorkspaceRow {
-	const { ws: _ws, ...row } = r;
-	return row;
+  const { ws: _ws, ...row } = r;
+  return row;
 }
 
 export class DexieWorkspaceStore implements WorkspaceStore {
-	private readonly db: WorkspaceDB;
+  private readonly db: WorkspaceDB;
 
-	constructor(name: string = WORKSPACE_DB_NAME, options?: DexieOptions) {
-		this.db = new WorkspaceDB(name, options);
-	}
+  constructor(name: string = WORKSPACE_DB_NAME, options?: DexieOptions) {
+    this.db = new WorkspaceDB(name, options);
+  }
 
-	close(): void {
-		this.db.close();
-	}
+  close(): void {
+    this.db.close();
+  }
 
-	/** Adds blobs whose hash is not stored yet (call inside a transaction on `blobs`). */
-	private async addMissing(blobs: StoredBlob[]): Promise<void> {
-		if (!blobs.length) return;
-		const unique = new Map(blobs.map((b) => [b.hash, b.data]));
-		const keys = [...unique.keys()];
-		const existing = await this.db.blobs.bulkGet(keys);
-		const add: BlobRecord[] = [];
-		keys.forEach((hash, i) => {
-			const data = unique.get(hash);
-			if (!existing[i] && data)
-				add.push({ hash, data: data.slice(), size: data.length });
-		});
-		if (add.length) await this.db.blobs.bulkAdd(add);
-	}
+  /** Adds blobs whose hash is not stored yet (call inside a transaction on `blobs`). */
+  private async addMissing(blobs: StoredBlob[]): Promise<void> {
+    if (!blobs.length) return;
+    const unique = new Map(blobs.map((b) => [b.hash, b.data]));
+    const keys = [...unique.keys()];
+    const existing = await this.db.blobs.bulkGet(keys);
+    const add: BlobRecord[] = [];
+    keys.forEach((hash, i) => {
+      const data = unique.get(hash);
+      if (!existing[i] && data) add.push({ hash, data: data.slice(), size: data.length });
+    });
+    if (add.length) await this.db.blobs.bulkAdd(add);
+  }
 
-	putBlobs(blobs: StoredBlob[]): Promise<void> {
-		return this.db.transaction("rw", this.db.blobs, () =>
-			this.addMissing(blobs),
-		);
-	}
-	async hasBlobs(hashes: string[]): Promise<Set<string>> {
-		const found = await this.db.blobs.where("hash").anyOf(hashes).primaryKeys();
-		return new Set(found);
-	}
-	async getBlob(hash: string): Promise<Uint8Array | undefined> {
-		return (await this.db.blobs.get(hash))?.data;
-	}
-	async getBlobs(hashes: string[]): Promise<Map<string, Uint8Array>> {
-		const out = new Map<string, Uint8Array>();
-		const recs = await this.db.blobs.bulkGet(hashes);
-		for (const r of recs) if (r) out.set(r.hash, r.data);
-		return out;
-	}
-	async putTree(hash: string, tree: SnapshotTree): Promise<void> {
-		await this.db.trees.put({ hash, tree });
-	}
-	async getTree(hash: string): Promise<SnapshotTree | undefined> {
-		return (await this.db.trees.get(hash))?.tree;
-	}
-	countBlobs(): Promise<number> {
-		return this.db.blobs.count();
-	}
+  putBlobs(blobs: StoredBlob[]): Promise<void> {
+    return this.db.transaction("rw", this.db.blobs, () => this.addMissing(blobs));
+  }
+  async hasBlobs(hashes: string[]): Promise<Set<string>> {
+    const found = await this.db.blobs.where("hash").anyOf(hashes).primaryKeys();
+    return new Set(found);
+  }
+  async getBlob(hash: string): Promise<Uint8Array | undefined> {
+    return (await this.db.blobs.get(hash))?.data;
+  }
+  async getBlobs(hashes: string[]): Promise<Map<string, Uint8Array>> {
+    const out = new Map<string, Uint8Array>();
+    const recs = await this.db.blobs.bulkGet(hashes);
+    for (const r of recs) if (r) out.set(r.hash, r.data);
+    return out;
+  }
+  async putTree(hash: string, tree: SnapshotTree): Promise<void> {
+    await this.db.trees.put({ hash, tree });
+  }
+  async getTree(hash: string): Promise<SnapshotTree | undefined> {
+    return (await this.db.trees.get(hash))?.tree;
+  }
+  countBlobs(): Promise<number> {
+    return this.db.blobs.count();
+  }
 
-	async loadRows(workspace: string): Promise<WorkspaceRow[]> {
-		return (await this.db.files.where("ws").equals(workspace).toArray()).map(
-			stripWs,
-		);
-	}
-	applyChanges(workspace: string, change: WorkspaceChange): Promise<void> {
-		return this.db.transaction("rw", this.db.blobs, this.db.files, async () => {
-			await this.addMissing(change.blobs);
-			if (change.remove.length)
-				await this.db.files.bulkDelete(
-					change.remove.map((p): [string, string] => [workspace, p]),
-				);
-			if (change.put.length)
-				await this.db.files.bulkPut(
-					change.put.map((r) => ({ ...r, ws: workspace })),
-				);
-		});
-	}
-	replaceRows(
-		workspace: string,
-		rows: WorkspaceRow[],
-		blobs: StoredBlob[] = [],
-	): Promise<void> {
-		return this.db.transaction("rw", this.db.blobs, this.db.files, async () => {
-			await this.addMissing(blobs);
-			await this.db.files.where("ws").equals(workspace).delete();
-			if (rows.length)
-				await this.db.files.bulkPut(rows.map((r) => ({ ...r, ws: workspace })));
-		});
-	}
-	async deleteWorkspace(workspace: string): Promise<void> {
-		await this.db.files.where("ws").equals(workspace).delete();
-	}
+  async loadRows(workspace: string): Promise<WorkspaceRow[]> {
+    return (await this.db.files.where("ws").equals(workspace).toArray()).map(stripWs);
+  }
+  applyChanges(workspace: string, change: WorkspaceChange): Promise<void> {
+    return this.db.transaction("rw", this.db.blobs, this.db.files, async () => {
+      await this.addMissing(change.blobs);
+      if (change.remove.length) await this.db.files.bulkDelete(change.remove.map((p): [string, string] => [workspace, p]));
+      if (change.put.length) await this.db.files.bulkPut(change.put.map((r) => ({ ...r, ws: workspace })));
+    });
+  }
+  replaceRows(workspace: string, rows: WorkspaceRow[], blobs: StoredBlob[] = []): Promise<void> {
+    return this.db.transaction("rw", this.db.blobs, this.db.files, async () => {
+      await this.addMissing(blobs);
+      await this.db.files.where("ws").equals(workspace).delete();
+      if (rows.length) await this.db.files.bulkPut(rows.map((r) => ({ ...r, ws: workspace })));
+    });
+  }
+  async deleteWorkspace(workspace: string): Promise<void> {
+    await this.db.files.where("ws").equals(workspace).delete();
+  }
 }

@@ -8,68 +8,51 @@
 import type { Sandbox } from "../../../core/ports/sandbox";
 import { DexieWorkspaceStore } from "./dexie-workspace-store";
 import { WorkerSandbox } from "./worker-client";
-import {
-	copyWorkspace as copyRows,
-	type SeedFiles,
-	seedWorkspace as seedRows,
-} from "./workspace-ops";
+import { copyWorkspace as copyRows, type SeedFiles, seedWorkspace as seedRows } from "./workspace-ops";
 
-export { LOCAL_ROOT } from "./local-sandbox";
 export { createLocalSandboxForTests } from "./testing";
 export type { SeedFiles } from "./workspace-ops";
+export { LOCAL_ROOT } from "./local-sandbox";
 
 const open = new Map<string, WorkerSandbox>();
 let store: DexieWorkspaceStore | undefined;
 
 function pageStore(): DexieWorkspaceStore {
-	store ??= new DexieWorkspaceStore();
-	return store;
+  store ??= new DexieWorkspaceStore();
+  return store;
 }
 
 /** The session's local sandbox (Worker-backed, loaded from IndexedDB). */
 export async function openLocalSandbox(sessionID: string): Promise<Sandbox> {
-	let sb = open.get(sessionID);
-	if (!sb) {
-		sb = new WorkerSandbox(
-			sessionID,
-			() =>
-				new Worker(new URL("./bash.worker.ts", import.meta.url), {
-					type: "module",
-				}),
-		);
-		open.set(sessionID, sb);
-	}
-	await sb.ready();
-	return sb;
+  let sb = open.get(sessionID);
+  if (!sb) {
+    sb = new WorkerSandbox(sessionID, () => new Worker(new URL("./bash.worker.ts", import.meta.url), { type: "module" }));
+    open.set(sessionID, sb);
+  }
+  await sb.ready();
+  return sb;
 }
 
 /** Stops the session's Worker (if any); the workspace stays in IndexedDB. */
 export function closeLocalSandbox(sessionID: string): void {
-	open.get(sessionID)?.restart();
-	open.delete(sessionID);
+  open.get(sessionID)?.restart();
+  open.delete(sessionID);
 }
 
 /** Adds files to a session's workspace (demo mode, imports). */
-export async function seedWorkspace(
-	sessionID: string,
-	files: SeedFiles,
-): Promise<void> {
-	await seedRows(pageStore(), sessionID, files);
-	open.get(sessionID)?.restart();
+export async function seedWorkspace(sessionID: string, files: SeedFiles): Promise<void> {
+  await seedRows(pageStore(), sessionID, files);
+  open.get(sessionID)?.restart();
 }
 
 /** Deletes a session's workspace (its files; shared blobs and snapshots stay). */
 export async function deleteWorkspace(sessionID: string): Promise<void> {
-	closeLocalSandbox(sessionID);
-	await pageStore().deleteWorkspace(sessionID);
+  closeLocalSandbox(sessionID);
+  await pageStore().deleteWorkspace(sessionID);
 }
 
 /** Makes `toSessionID`'s workspace a copy of `fromSessionID`'s (now, or at snapshot `atSnapshot`). */
-export async function copyWorkspace(
-	fromSessionID: string,
-	toSessionID: string,
-	atSnapshot?: string,
-): Promise<void> {
-	await copyRows(pageStore(), fromSessionID, toSessionID, atSnapshot);
-	open.get(toSessionID)?.restart();
+export async function copyWorkspace(fromSessionID: string, toSessionID: string, atSnapshot?: string): Promise<void> {
+  await copyRows(pageStore(), fromSessionID, toSessionID, atSnapshot);
+  open.get(toSessionID)?.restart();
 }

@@ -4,99 +4,91 @@
  * reports as written is persisted.
  */
 import type { FileEntry, SandboxFS } from "../../../core/ports/sandbox";
-import {
-	basename,
-	dirname,
-	joinPath,
-	normalizePath,
-} from "../../../core/sandbox-path";
+import { basename, dirname, joinPath, normalizePath } from "../../../core/sandbox-path";
 import type { TrackedFs } from "./tracked-fs";
 
 const decoder = new TextDecoder();
 
 export class LocalFS implements SandboxFS {
-	constructor(
-		private readonly fs: TrackedFs,
-		private readonly flush: () => Promise<void>,
-	) {}
+  constructor(
+    private readonly fs: TrackedFs,
+    private readonly flush: () => Promise<void>,
+  ) {}
 
-	async readFile(path: string): Promise<Uint8Array> {
-		return this.fs.readFileBuffer(normalizePath(path));
-	}
+  async readFile(path: string): Promise<Uint8Array> {
+    return this.fs.readFileBuffer(normalizePath(path));
+  }
 
-	async readText(path: string): Promise<string> {
-		return decoder.decode(await this.readFile(path));
-	}
+  async readText(path: string): Promise<string> {
+    return decoder.decode(await this.readFile(path));
+  }
 
-	async writeFile(path: string, data: string | Uint8Array): Promise<void> {
-		const p = normalizePath(path);
-		try {
-			await this.fs.mkdir(dirname(p), { recursive: true });
-			await this.fs.writeFile(p, data);
-		} finally {
-			await this.flush();
-		}
-	}
+  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
+    const p = normalizePath(path);
+    try {
+      await this.fs.mkdir(dirname(p), { recursive: true });
+      await this.fs.writeFile(p, data);
+    } finally {
+      await this.flush();
+    }
+  }
 
-	async list(path: string): Promise<FileEntry[]> {
-		const dir = normalizePath(path);
-		const st = await this.fs.stat(dir);
-		if (!st.isDirectory)
-			throw new Error(`ENOTDIR: not a directory, scandir '${dir}'`);
-		const names = (await this.fs.readdir(dir)).sort((a, b) =>
-			a < b ? -1 : a > b ? 1 : 0,
-		);
-		const out: FileEntry[] = [];
-		for (const name of names) {
-			const entry = await this.stat(joinPath(dir, name));
-			if (entry) out.push(entry);
-		}
-		return out;
-	}
+  async list(path: string): Promise<FileEntry[]> {
+    const dir = normalizePath(path);
+    const st = await this.fs.stat(dir);
+    if (!st.isDirectory) throw new Error(`ENOTDIR: not a directory, scandir '${dir}'`);
+    const names = (await this.fs.readdir(dir)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const out: FileEntry[] = [];
+    for (const name of names) {
+      const entry = await this.stat(joinPath(dir, name));
+      if (entry) out.push(entry);
+    }
+    return out;
+  }
 
-	async stat(path: string): Promise<FileEntry | undefined> {
-		const p = normalizePath(path);
-		try {
-			const st = await this.fs.stat(p);
-			return {
-				name: basename(p),
-				path: p,
-				type: st.isDirectory ? "directory" : "file",
-				size: st.isDirectory ? 0 : st.size,
-				mtime: st.mtime.getTime(),
-			};
-		} catch {
-			return undefined;
-		}
-	}
+  async stat(path: string): Promise<FileEntry | undefined> {
+    const p = normalizePath(path);
+    try {
+      const st = await this.fs.stat(p);
+      return {
+        name: basename(p),
+        path: p,
+        type: st.isDirectory ? "directory" : "file",
+        size: st.isDirectory ? 0 : st.size,
+        mtime: st.mtime.getTime(),
+      };
+    } catch {
+      return undefined;
+    }
+  }
 
-	exists(path: string): Promise<boolean> {
-		return this.fs.exists(normalizePath(path));
-	}
+  exists(path: string): Promise<boolean> {
+    return this.fs.exists(normalizePath(path));
+  }
 
-	async mkdir(path: string): Promise<void> {
-		try {
-			await this.fs.mkdir(normalizePath(path), { recursive: true });
-		} finally {
-			await this.flush();
-		}
-	}
+  async mkdir(path: string): Promise<void> {
+    try {
+      await this.fs.mkdir(normalizePath(path), { recursive: true });
+    } finally {
+      await this.flush();
+    }
+  }
 
-	async rm(path: string): Promise<void> {
-		try {
-			await this.fs.rm(normalizePath(path), { recursive: true, force: true });
-		} finally {
-			await this.flush();
-		}
-	}
+  async rm(path: string): Promise<void> {
+    try {
+      await this.fs.rm(normalizePath(path), { recursive: true, force: true });
+    } finally {
+      await this.flush();
+    }
+  }
 
-	async rename(from: string, to: string): Promise<void> {
-		const dest = normalizePath(to);
-		try {
-			await this.fs.mkdir(dirname(dest), { recursive: true });
-			await this.fs.mv(normalizePath(from), dest);
-		} finally {
-			await this.flush();
-		}
-	}
+  async rename(from: string, to: string): Promise<void> {
+    const dest = normalizePath(to);
+    try {
+      await this.fs.mkdir(dirname(dest), { recursive: true });
+      await this.fs.mv(normalizePath(from), dest);
+    } finally {
+      await this.flush();
+    }
+  }
 }

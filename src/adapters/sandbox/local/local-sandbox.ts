@@ -9,27 +9,14 @@
  */
 import type { Bash, BashOptions, InMemoryFs } from "just-bash";
 import { describeThrown } from "../../../core/errors";
-import type {
-	ExecOptions,
-	ExecResult,
-	Sandbox,
-	SandboxFS,
-} from "../../../core/ports/sandbox";
+import type { ExecOptions, ExecResult, Sandbox, SandboxFS } from "../../../core/ports/sandbox";
 import { joinPath } from "../../../core/sandbox-path";
-import {
-	changedBetween,
-	readAtSnapshot,
-	requireTree,
-} from "../../../core/snapshot/store";
-import {
-	isSnapshotExcluded,
-	type SnapshotTree,
-	treeHash,
-} from "../../../core/snapshot/tree";
+import { changedBetween, readAtSnapshot, requireTree } from "../../../core/snapshot/store";
+import { isSnapshotExcluded, type SnapshotTree, treeHash } from "../../../core/snapshot/tree";
 import { LocalFS } from "./local-fs";
 import { missingCommands } from "./missing-commands";
-import { changeFor } from "./persist";
 import { type LocalRuntimes, runtimeCommands } from "./runtimes/commands";
+import { changeFor } from "./persist";
 import { TrackedFs } from "./tracked-fs";
 import type { WorkspaceRow, WorkspaceStore } from "./workspace-store";
 
@@ -39,271 +26,206 @@ export const DEFAULT_EXEC_TIMEOUT_MS = 120_000;
 
 /** Runaway protection handed to just-bash (the per-call time limit comes from `timeoutMs`). */
 export interface LocalLimits {
-	maxCommandCount: number;
-	maxLoopIterations: number;
-	/** Bytes of stdout+stderr per call. */
-	maxOutputSize: number;
+  maxCommandCount: number;
+  maxLoopIterations: number;
+  /** Bytes of stdout+stderr per call. */
+  maxOutputSize: number;
 }
 
 export const DEFAULT_LOCAL_LIMITS: LocalLimits = {
-	maxCommandCount: 100_000,
-	maxLoopIterations: 100_000,
-	maxOutputSize: 16 * 1024 * 1024,
+  maxCommandCount: 100_000,
+  maxLoopIterations: 100_000,
+  maxOutputSize: 16 * 1024 * 1024,
 };
 
 export interface LocalSandboxOptions {
-	/** Workspace key in the store (the session id). */
-	workspace: string;
-	store: WorkspaceStore;
-	limits?: Partial<LocalLimits>;
-	/** Engines behind python3/git/… (absent ones report what they need). */
-	runtimes?: LocalRuntimes;
+  /** Workspace key in the store (the session id). */
+  workspace: string;
+  store: WorkspaceStore;
+  limits?: Partial<LocalLimits>;
+  /** Engines behind python3/git/… (absent ones report what they need). */
+  runtimes?: LocalRuntimes;
 }
 
 type JustBash = typeof import("just-bash");
 
 export class LocalSandbox implements Sandbox {
-	readonly kind = "local" as const;
-	readonly root = LOCAL_ROOT;
-	readonly fs: SandboxFS;
-	private readonly rows = new Map<string, WorkspaceRow>();
-	private readonly shells = new Map<number, Bash>();
-	private chain: Promise<unknown> = Promise.resolve();
-	/** The running exec's timeout and live-output sink, read by the engine commands. */
-	private current: { timeoutMs: number; progress?: (text: string) => void } = {
-		timeoutMs: DEFAULT_EXEC_TIMEOUT_MS,
-	};
+  readonly kind = "local" as const;
+  readonly root = LOCAL_ROOT;
+  readonly fs: SandboxFS;
+  private readonly rows = new Map<string, WorkspaceRow>();
+  private readonly shells = new Map<number, Bash>();
+  private chain: Promise<unknown> = Promise.resolve();
+  /** The running exec's timeout and live-output sink, read by the engine commands. */
+  private current: { timeoutMs: number; progress?: (text: string) => void } = { timeoutMs: DEFAULT_EXEC_TIMEOUT_MS };
 
-	private constructor(
-		private readonly jb: JustBash,
-		private readonly mem: InMemoryFs,
-		private readonly tracked: TrackedFs,
-		readonly workspace: string,
-		private readonly store: WorkspaceStore,
-		private readonly limits: LocalLimits,
-		private readonly runtimes: LocalRuntimes = {},
-	) {
-		this.fs = new LocalFS(tracked, () => this.flush());
-	}
+  private constructor(
+    private readonly jb: JustBash,
+    private readonly mem: InMemoryFs,
+    private readonly tracked: TrackedFs,
+    readonly workspace: string,
+    private readonly store: WorkspaceStore,
+    private readonly limits: LocalLimits,
+    private readonly runtimes: LocalRuntimes = {},
+  ) {
+    this.fs = new LocalFS(tracked, () => this.flush());
+  }
 
-	/** Loads the workspace from the store (or starts it empty). */
-	static async open(opts: LocalSandboxOptions): Promise<LocalSandbox> {
-		const jb = await import("just-bash");
-		const mem = new jb.InMemoryFs();
-		mem.mkdirSync(LOCAL_ROOT, { recursive: true });
-		mem.mkdirSync("/tmp", { recursive: true });
-		const rows = await opts.store.loadRows(opts.workspace);
-		await loadRows(mem, opts.store, rows);
-		const sb = new LocalSandbox(
-			jb,
-			mem,
-			new TrackedFs(mem),
-			opts.workspace,
-			opts.store,
-			{ ...DEFAULT_LOCAL_LIMITS, ...opts.limits },
-			opts.runtimes,
-		);
-		for (const r of rows) sb.rows.set(r.path, r);
-		return sb;
-	}
+  /** Loads the workspace from the store (or starts it empty). */
+  static async open(opts: LocalSandboxOptions): Promise<LocalSandbox> {
+    const jb = await import("just-bash");
+    const mem = new jb.InMemoryFs();
+    mem.mkdirSync(LOCAL_ROOT, { recursive: true });
+    mem.mkdirSync("/tmp", { recursive: true });
+    const rows = await opts.store.loadRows(opts.workspace);
+    await loadRows(mem, opts.store, rows);
+    const sb = new LocalSandbox(jb, mem, new TrackedFs(mem), opts.workspace, opts.store, { ...DEFAULT_LOCAL_LIMITS, ...opts.limits }, opts.runtimes);
+    for (const r of rows) sb.rows.set(r.path, r);
+    return sb;
+  }
 
-	/** Runs `fn` after every earlier queued operation (flushes and restores must not interleave). */
-	private locked<T>(fn: () => Promise<T>): Promise<T> {
-		const run = this.chain.then(fn, fn);
-		this.chain = run.catch(() => undefined);
-		return run;
-	}
+  /** Runs `fn` after every earlier queued operation (flushes and restores must not interleave). */
+  private locked<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(fn, fn);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
 
-	/** Persists every path changed since the last flush. */
-	flush(): Promise<void> {
-		return this.locked(() => this.flushNow());
-	}
+  /** Persists every path changed since the last flush. */
+  flush(): Promise<void> {
+    return this.locked(() => this.flushNow());
+  }
 
-	private async flushNow(): Promise<void> {
-		if (!this.tracked.hasDirty()) return;
-		const change = await changeFor(
-			this.mem,
-			this.root,
-			this.tracked.takeDirty(),
-			this.rows,
-		);
-		if (!change.put.length && !change.remove.length) return;
-		await this.store.applyChanges(this.workspace, change);
-		for (const p of change.remove) this.rows.delete(p);
-		for (const r of change.put) this.rows.set(r.path, r);
-	}
+  private async flushNow(): Promise<void> {
+    if (!this.tracked.hasDirty()) return;
+    const change = await changeFor(this.mem, this.root, this.tracked.takeDirty(), this.rows);
+    if (!change.put.length && !change.remove.length) return;
+    await this.store.applyChanges(this.workspace, change);
+    for (const p of change.remove) this.rows.delete(p);
+    for (const r of change.put) this.rows.set(r.path, r);
+  }
 
-	private shell(timeoutMs: number): Bash {
-		let bash = this.shells.get(timeoutMs);
-		if (!bash) {
-			const options: BashOptions = {
-				fs: this.tracked,
-				cwd: this.root,
-				env: { HOME: this.root, USER: "user", TMPDIR: "/tmp" },
-				customCommands: [
-					...missingCommands(this.jb.defineCommand),
-					...runtimeCommands(this.jb.defineCommand, this.runtimes, {
-						root: this.root,
-						timeoutMs: () => this.current.timeoutMs,
-						progress: (text) => this.current.progress?.(text),
-					}),
-				],
-				executionLimits: { ...this.limits, maxExecutionTimeMs: timeoutMs },
-			};
-			bash = new this.jb.Bash(options);
-			if (this.shells.size > 8) this.shells.clear();
-			this.shells.set(timeoutMs, bash);
-		}
-		return bash;
-	}
+  private shell(timeoutMs: number): Bash {
+    let bash = this.shells.get(timeoutMs);
+    if (!bash) {
+      const options: BashOptions = {
+        fs: this.tracked,
+        cwd: this.root,
+        env: { HOME: this.root, USER: "user", TMPDIR: "/tmp" },
+        customCommands: [
+          ...missingCommands(this.jb.defineCommand),
+          ...runtimeCommands(this.jb.defineCommand, this.runtimes, {
+            root: this.root,
+            timeoutMs: () => this.current.timeoutMs,
+            progress: (text) => this.current.progress?.(text),
+          }),
+        ],
+        executionLimits: { ...this.limits, maxExecutionTimeMs: timeoutMs },
+      };
+      bash = new this.jb.Bash(options);
+      if (this.shells.size > 8) this.shells.clear();
+      this.shells.set(timeoutMs, bash);
+    }
+    return bash;
+  }
 
-	async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
-		const timeoutMs = Math.max(
-			1,
-			Math.floor(opts.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS),
-		);
-		if (opts.signal?.aborted)
-			return {
-				stdout: "",
-				stderr: "",
-				combined: "",
-				exitCode: 130,
-				timedOut: false,
-				aborted: true,
-			};
-		const timer = new AbortController();
-		const handle = setTimeout(() => timer.abort(), timeoutMs);
-		const signal = opts.signal
-			? AbortSignal.any([timer.signal, opts.signal])
-			: timer.signal;
-		const started = Date.now();
-		let stdout = "";
-		let stderr = "";
-		let exitCode: number;
-		this.current = { timeoutMs, progress: opts.onOutput };
-		try {
-			const r = await this.shell(timeoutMs).exec(command, {
-				cwd: opts.cwd ?? this.root,
-				env: opts.env,
-				signal,
-			});
-			stdout = r.stdout;
-			stderr = r.stderr;
-			exitCode = r.exitCode;
-		} catch (e) {
-			stderr = `${describeThrown(e)}\n`;
-			exitCode = 1;
-		} finally {
-			clearTimeout(handle);
-			await this.flush();
-		}
-		const aborted = opts.signal?.aborted === true;
-		const timedOut =
-			!aborted &&
-			(timer.signal.aborted ||
-				(exitCode === 124 && Date.now() - started >= timeoutMs));
-		const combined = stdout + stderr;
-		if (combined) opts.onOutput?.(combined);
-		return { stdout, stderr, combined, exitCode, timedOut, aborted };
-	}
+  async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
+    const timeoutMs = Math.max(1, Math.floor(opts.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS));
+    if (opts.signal?.aborted) return { stdout: "", stderr: "", combined: "", exitCode: 130, timedOut: false, aborted: true };
+    const timer = new AbortController();
+    const handle = setTimeout(() => timer.abort(), timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([timer.signal, opts.signal]) : timer.signal;
+    const started = Date.now();
+    let stdout = "";
+    let stderr = "";
+    let exitCode: number;
+    this.current = { timeoutMs, progress: opts.onOutput };
+    try {
+      const r = await this.shell(timeoutMs).exec(command, { cwd: opts.cwd ?? this.root, env: opts.env, signal });
+      stdout = r.stdout;
+      stderr = r.stderr;
+      exitCode = r.exitCode;
+    } catch (e) {
+      stderr = `${describeThrown(e)}\n`;
+      exitCode = 1;
+    } finally {
+      clearTimeout(handle);
+      await this.flush();
+    }
+    const aborted = opts.signal?.aborted === true;
+    const timedOut = !aborted && (timer.signal.aborted || (exitCode === 124 && Date.now() - started >= timeoutMs));
+    const combined = stdout + stderr;
+    if (combined) opts.onOutput?.(combined);
+    return { stdout, stderr, combined, exitCode, timedOut, aborted };
+  }
 
-	async snapshot(): Promise<string> {
-		return this.locked(async () => {
-			await this.flushNow();
-			const tree: SnapshotTree = { files: {}, dirs: [] };
-			for (const r of this.rows.values()) {
-				if (isSnapshotExcluded(r.path)) continue;
-				if (r.type === "file" && r.hash) tree.files[r.path] = r.hash;
-				else if (r.type === "directory") tree.dirs.push(r.path);
-			}
-			tree.dirs.sort();
-			const hash = await treeHash(tree);
-			await this.store.putTree(hash, tree);
-			return hash;
-		});
-	}
+  async snapshot(): Promise<string> {
+    return this.locked(async () => {
+      await this.flushNow();
+      const tree: SnapshotTree = { files: {}, dirs: [] };
+      for (const r of this.rows.values()) {
+        if (isSnapshotExcluded(r.path)) continue;
+        if (r.type === "file" && r.hash) tree.files[r.path] = r.hash;
+        else if (r.type === "directory") tree.dirs.push(r.path);
+      }
+      tree.dirs.sort();
+      const hash = await treeHash(tree);
+      await this.store.putTree(hash, tree);
+      return hash;
+    });
+  }
 
-	async restore(hash: string): Promise<void> {
-		return this.locked(async () => {
-			await this.flushNow();
-			const tree = await requireTree(this.store, hash);
-			const fs = this.tracked;
-			const wantDirs = new Set(tree.dirs);
-			// Deepest first, so children go before their directories.
-			const existing = [...this.rows.values()]
-				.filter((r) => !isSnapshotExcluded(r.path))
-				.sort((a, b) => (a.path < b.path ? 1 : -1));
-			for (const r of existing) {
-				const keep =
-					r.type === "directory"
-						? wantDirs.has(r.path)
-						: r.type === "file" && r.path in tree.files;
-				if (!keep)
-					await fs.rm(joinPath(this.root, r.path), {
-						recursive: true,
-						force: true,
-					});
-			}
-			for (const d of tree.dirs)
-				await fs.mkdir(joinPath(this.root, d), { recursive: true });
-			const toWrite = Object.entries(tree.files).filter(
-				([rel, h]) => this.rows.get(rel)?.hash !== h,
-			);
-			const blobs = await this.store.getBlobs([
-				...new Set(toWrite.map(([, h]) => h)),
-			]);
-			for (const [rel, h] of toWrite) {
-				const data = blobs.get(h);
-				if (!data)
-					throw new Error(`Snapshot ${hash} refers to a missing blob ${h}`);
-				const abs = joinPath(this.root, rel);
-				await fs.writeFile(abs, data);
-			}
-			await this.flushNow();
-		});
-	}
+  async restore(hash: string): Promise<void> {
+    return this.locked(async () => {
+      await this.flushNow();
+      const tree = await requireTree(this.store, hash);
+      const fs = this.tracked;
+      const wantDirs = new Set(tree.dirs);
+      // Deepest first, so children go before their directories.
+      const existing = [...this.rows.values()].filter((r) => !isSnapshotExcluded(r.path)).sort((a, b) => (a.path < b.path ? 1 : -1));
+      for (const r of existing) {
+        const keep = r.type === "directory" ? wantDirs.has(r.path) : r.type === "file" && r.path in tree.files;
+        if (!keep) await fs.rm(joinPath(this.root, r.path), { recursive: true, force: true });
+      }
+      for (const d of tree.dirs) await fs.mkdir(joinPath(this.root, d), { recursive: true });
+      const toWrite = Object.entries(tree.files).filter(([rel, h]) => this.rows.get(rel)?.hash !== h);
+      const blobs = await this.store.getBlobs([...new Set(toWrite.map(([, h]) => h))]);
+      for (const [rel, h] of toWrite) {
+        const data = blobs.get(h);
+        if (!data) throw new Error(`Snapshot ${hash} refers to a missing blob ${h}`);
+        const abs = joinPath(this.root, rel);
+        await fs.writeFile(abs, data);
+      }
+      await this.flushNow();
+    });
+  }
 
-	changed(from: string, to: string): Promise<string[]> {
-		return changedBetween(this.store, from, to);
-	}
+  changed(from: string, to: string): Promise<string[]> {
+    return changedBetween(this.store, from, to);
+  }
 
-	readAt(hash: string, relPath: string): Promise<string | undefined> {
-		return readAtSnapshot(this.store, hash, relPath);
-	}
+  readAt(hash: string, relPath: string): Promise<string | undefined> {
+    return readAtSnapshot(this.store, hash, relPath);
+  }
 }
 
 /** Fills an in-memory filesystem from stored rows (parents before children). */
-async function loadRows(
-	mem: InMemoryFs,
-	store: WorkspaceStore,
-	rows: WorkspaceRow[],
-): Promise<void> {
-	const sorted = [...rows].sort((a, b) =>
-		a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
-	);
-	const hashes = [
-		...new Set(
-			sorted.flatMap((r) => (r.type === "file" && r.hash ? [r.hash] : [])),
-		),
-	];
-	const blobs = await store.getBlobs(hashes);
-	for (const r of sorted) {
-		const abs = joinPath(LOCAL_ROOT, r.path);
-		const meta = { mode: r.mode, mtime: new Date(r.mtime) };
-		if (r.type === "directory") mem.mkdirSync(abs, { recursive: true });
-		else if (r.type === "file") {
-			mem.writeFileSync(
-				abs,
-				blobs.get(r.hash ?? "") ?? new Uint8Array(),
-				undefined,
-				meta,
-			);
-		} else if (r.target !== undefined) {
-			try {
-				await mem.symlink(r.target, abs);
-			} catch {
-				// A clashing entry wins over a stale link.
-			}
-		}
-	}
+async function loadRows(mem: InMemoryFs, store: WorkspaceStore, rows: WorkspaceRow[]): Promise<void> {
+  const sorted = [...rows].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const hashes = [...new Set(sorted.flatMap((r) => (r.type === "file" && r.hash ? [r.hash] : [])))];
+  const blobs = await store.getBlobs(hashes);
+  for (const r of sorted) {
+    const abs = joinPath(LOCAL_ROOT, r.path);
+    const meta = { mode: r.mode, mtime: new Date(r.mtime) };
+    if (r.type === "directory") mem.mkdirSync(abs, { recursive: true });
+    else if (r.type === "file") {
+      mem.writeFileSync(abs, blobs.get(r.hash ?? "") ?? new Uint8Array(), undefined, meta);
+    } else if (r.target !== undefined) {
+      try {
+        await mem.symlink(r.target, abs);
+      } catch {
+        // A clashing entry wins over a stale link.
+      }
+    }
+  }
 }

@@ -5,44 +5,22 @@
 import type { CustomCommand, defineCommand as DefineCommand } from "just-bash";
 
 /** Commands that need a real runtime (the WebContainer backend). */
-export const RUNTIME_COMMANDS = [
-	"node",
-	"npm",
-	"npx",
-	"git",
-	"python",
-	"python3",
-	"pip",
-	"pip3",
-	"yarn",
-	"pnpm",
-] as const;
+export const RUNTIME_COMMANDS = ["node", "npm", "npx", "git", "python", "python3", "pip", "pip3", "yarn", "pnpm"] as const;
 
 export function missingCommandMessage(cmd: string): string {
-	return `${cmd} needs the WebContainer backend (Settings → Sandbox); the local sandbox runs a built-in shell with common Unix commands only.`;
+  return `${cmd} needs the WebContainer backend (Settings → Sandbox); the local sandbox runs a built-in shell with common Unix commands only.`;
 }
 
 /** just-bash's gzip commands use Node's `Buffer`, which browsers (and Workers) lack. */
 export const BUFFER_COMMANDS = ["gzip", "gunzip", "zcat"] as const;
 
-export function missingCommands(
-	defineCommand: typeof DefineCommand,
-	hasBuffer: boolean = "Buffer" in globalThis,
-): CustomCommand[] {
-	const runtime = RUNTIME_COMMANDS.map((name) =>
-		defineCommand(name, async () => ({
-			stdout: "",
-			stderr: `${missingCommandMessage(name)}\n`,
-			exitCode: 127,
-		})),
-	);
-	if (hasBuffer) return runtime;
-	const gzip = BUFFER_COMMANDS.map((name) =>
-		defineCommand(name, async () => ({
-			stdout: "",
-			stderr: `${name} is not available in the local sandbox in a browser.\n`,
-			exitCode: 1,
-		})),
-	);
-	return [...runtime, ...gzip];
+export function missingCommands(defineCommand: typeof DefineCommand, hasBuffer: boolean = "Buffer" in globalThis): CustomCommand[] {
+  const runtime = RUNTIME_COMMANDS.map((name) =>
+    defineCommand(name, async () => ({ stdout: "", stderr: `${missingCommandMessage(name)}\n`, exitCode: 127 })),
+  );
+  if (hasBuffer) return runtime;
+  const gzip = BUFFER_COMMANDS.map((name) =>
+    defineCommand(name, async () => ({ stdout: "", stderr: `${name} is not available in the local sandbox in a browser.\n`, exitCode: 1 })),
+  );
+  return [...runtime, ...gzip];
 }

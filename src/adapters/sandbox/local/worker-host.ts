@@ -4,88 +4,78 @@
  */
 import type { SandboxFS } from "../../../core/ports/sandbox";
 import type { LocalSandbox } from "./local-sandbox";
-import type {
-	WireError,
-	WorkerRequest,
-	WorkerResponse,
-} from "./worker-protocol";
+import type { WireError, WorkerRequest, WorkerResponse } from "./worker-protocol";
 
-export type OpenSandbox = (
-	workspace: string,
-	dbName?: string,
-) => Promise<LocalSandbox>;
+export type OpenSandbox = (workspace: string, dbName?: string) => Promise<LocalSandbox>;
 
 function toWire(e: unknown): WireError {
-	if (e instanceof Error) return { name: e.name, message: e.message };
-	return { name: "Error", message: String(e) };
+  if (e instanceof Error) return { name: e.name, message: e.message };
+  return { name: "Error", message: String(e) };
 }
 
 export class WorkerHost {
-	private sandbox?: Promise<LocalSandbox>;
-	private readonly running = new Map<number, AbortController>();
+  private sandbox?: Promise<LocalSandbox>;
+  private readonly running = new Map<number, AbortController>();
 
-	constructor(
-		private readonly post: (msg: WorkerResponse) => void,
-		private readonly openSandbox: OpenSandbox,
-	) {}
+  constructor(
+    private readonly post: (msg: WorkerResponse) => void,
+    private readonly openSandbox: OpenSandbox,
+  ) {}
 
-	async handle(req: WorkerRequest): Promise<void> {
-		if (req.op === "abort") {
-			this.running.get(req.target)?.abort();
-			return;
-		}
-		try {
-			const value = await this.run(req);
-			this.post({ id: req.id, type: "result", ok: true, value });
-		} catch (e) {
-			this.post({ id: req.id, type: "result", ok: false, error: toWire(e) });
-		}
-	}
+  async handle(req: WorkerRequest): Promise<void> {
+    if (req.op === "abort") {
+      this.running.get(req.target)?.abort();
+      return;
+    }
+    try {
+      const value = await this.run(req);
+      this.post({ id: req.id, type: "result", ok: true, value });
+    } catch (e) {
+      this.post({ id: req.id, type: "result", ok: false, error: toWire(e) });
+    }
+  }
 
-	private require(): Promise<LocalSandbox> {
-		if (!this.sandbox) throw new Error("The sandbox worker was not opened");
-		return this.sandbox;
-	}
+  private require(): Promise<LocalSandbox> {
+    if (!this.sandbox) throw new Error("The sandbox worker was not opened");
+    return this.sandbox;
+  }
 
-	private async run(
-		req: Exclude<WorkerRequest, { op: "abort" }>,
-	): Promise<unknown> {
-		switch (req.op) {
-			case "open":
-				this.sandbox ??= this.openSandbox(req.workspace, req.dbName);
-				await this.sandbox;
-				return null;
-			case "fs": {
-				const fs: SandboxFS = (await this.require()).fs;
-				const fn = fs[req.method] as (...args: unknown[]) => Promise<unknown>;
-				return await fn.apply(fs, req.args);
-			}
-			case "exec": {
-				const sb = await this.require();
-				const ac = new AbortController();
-				this.running.set(req.id, ac);
-				try {
-					return await sb.exec(req.command, {
-						cwd: req.cwd,
-						env: req.env,
-						timeoutMs: req.timeoutMs,
-						signal: ac.signal,
-						onOutput: (chunk) =>
-							this.post({ id: req.id, type: "output", chunk }),
-					});
-				} finally {
-					this.running.delete(req.id);
-				}
-			}
-			case "snapshot":
-				return (await this.require()).snapshot();
-			case "restore":
-				await (await this.require()).restore(req.hash);
-				return null;
-			case "changed":
-				return (await this.require()).changed(req.from, req.to);
-			case "readAt":
-				return (await this.require()).readAt(req.hash, req.relPath);
-		}
-	}
+  private async run(req: Exclude<WorkerRequest, { op: "abort" }>): Promise<unknown> {
+    switch (req.op) {
+      case "open":
+        this.sandbox ??= this.openSandbox(req.workspace, req.dbName);
+        await this.sandbox;
+        return null;
+      case "fs": {
+        const fs: SandboxFS = (await this.require()).fs;
+        const fn = fs[req.method] as (...args: unknown[]) => Promise<unknown>;
+        return await fn.apply(fs, req.args);
+      }
+      case "exec": {
+        const sb = await this.require();
+        const ac = new AbortController();
+        this.running.set(req.id, ac);
+        try {
+          return await sb.exec(req.command, {
+            cwd: req.cwd,
+            env: req.env,
+            timeoutMs: req.timeoutMs,
+            signal: ac.signal,
+            onOutput: (chunk) => this.post({ id: req.id, type: "output", chunk }),
+          });
+        } finally {
+          this.running.delete(req.id);
+        }
+      }
+      case "snapshot":
+        return (await this.require()).snapshot();
+      case "restore":
+        await (await this.require()).restore(req.hash);
+        return null;
+      case "changed":
+        return (await this.require()).changed(req.from, req.to);
+      case "readAt":
+        return (await this.require()).readAt(req.hash, req.relPath);
+    }
+  }
 }

@@ -16,95 +16,49 @@ const DIR_MODE = 0o755;
 export type SeedFiles = Record<string, string | Uint8Array>;
 
 function cleanRel(path: string): string {
-	const rel = normalizePath(`/${path}`).slice(1);
-	if (!rel) throw new Error(`Invalid seed path: "${path}"`);
-	return rel;
+  const rel = normalizePath(`/${path}`).slice(1);
+  if (!rel) throw new Error(`Invalid seed path: "${path}"`);
+  return rel;
 }
 
 function parents(rel: string): string[] {
-	const segs = rel.split("/");
-	return segs.slice(0, -1).map((_, i) => segs.slice(0, i + 1).join("/"));
+  const segs = rel.split("/");
+  return segs.slice(0, -1).map((_, i) => segs.slice(0, i + 1).join("/"));
 }
 
 /** Adds (or overwrites) files in a workspace, creating their directories. */
-export async function seedWorkspace(
-	store: WorkspaceStore,
-	workspace: string,
-	files: SeedFiles,
-	now: number = Date.now(),
-): Promise<void> {
-	const blobs: StoredBlob[] = [];
-	const put = new Map<string, WorkspaceRow>();
-	for (const [path, content] of Object.entries(files)) {
-		const rel = cleanRel(path);
-		const data =
-			typeof content === "string" ? encoder.encode(content) : content;
-		const hash = await sha256Hex(data);
-		blobs.push({ hash, data });
-		for (const dir of parents(rel))
-			put.set(dir, {
-				path: dir,
-				type: "directory",
-				size: 0,
-				mtime: now,
-				mode: DIR_MODE,
-			});
-		put.set(rel, {
-			path: rel,
-			type: "file",
-			hash,
-			size: data.length,
-			mtime: now,
-			mode: FILE_MODE,
-		});
-	}
-	await store.applyChanges(workspace, {
-		blobs,
-		put: [...put.values()],
-		remove: [],
-	});
+export async function seedWorkspace(store: WorkspaceStore, workspace: string, files: SeedFiles, now: number = Date.now()): Promise<void> {
+  const blobs: StoredBlob[] = [];
+  const put = new Map<string, WorkspaceRow>();
+  for (const [path, content] of Object.entries(files)) {
+    const rel = cleanRel(path);
+    const data = typeof content === "string" ? encoder.encode(content) : content;
+    const hash = await sha256Hex(data);
+    blobs.push({ hash, data });
+    for (const dir of parents(rel)) put.set(dir, { path: dir, type: "directory", size: 0, mtime: now, mode: DIR_MODE });
+    put.set(rel, { path: rel, type: "file", hash, size: data.length, mtime: now, mode: FILE_MODE });
+  }
+  await store.applyChanges(workspace, { blobs, put: [...put.values()], remove: [] });
 }
 
 /**
  * Makes workspace `to` a copy of `from` — of its current state, or of
  * snapshot `atSnapshot` (which only holds files and directories).
  */
-export async function copyWorkspace(
-	store: WorkspaceStore,
-	from: string,
-	to: string,
-	atSnapshot?: string,
-	now: number = Date.now(),
-): Promise<void> {
-	if (atSnapshot === undefined) {
-		await store.replaceRows(to, await store.loadRows(from));
-		return;
-	}
-	const tree = await requireTree(store, atSnapshot);
-	const rows: WorkspaceRow[] = tree.dirs.map((d) => ({
-		path: d,
-		type: "directory",
-		size: 0,
-		mtime: now,
-		mode: DIR_MODE,
-	}));
-	const blobs = await store.getBlobs([...new Set(Object.values(tree.files))]);
-	for (const [rel, hash] of Object.entries(tree.files)) {
-		rows.push({
-			path: rel,
-			type: "file",
-			hash,
-			size: blobs.get(hash)?.length ?? 0,
-			mtime: now,
-			mode: FILE_MODE,
-		});
-	}
-	await store.replaceRows(to, rows);
+export async function copyWorkspace(store: WorkspaceStore, from: string, to: string, atSnapshot?: string, now: number = Date.now()): Promise<void> {
+  if (atSnapshot === undefined) {
+    await store.replaceRows(to, await store.loadRows(from));
+    return;
+  }
+  const tree = await requireTree(store, atSnapshot);
+  const rows: WorkspaceRow[] = tree.dirs.map((d) => ({ path: d, type: "directory", size: 0, mtime: now, mode: DIR_MODE }));
+  const blobs = await store.getBlobs([...new Set(Object.values(tree.files))]);
+  for (const [rel, hash] of Object.entries(tree.files)) {
+    rows.push({ path: rel, type: "file", hash, size: blobs.get(hash)?.length ?? 0, mtime: now, mode: FILE_MODE });
+  }
+  await store.replaceRows(to, rows);
 }
 
-export function deleteWorkspaceRows(
-	store: WorkspaceStore,
-	workspace: string,
-): Promise<void> {
-	return store.deleteWorkspace(workspace);
+export function deleteWorkspaceRows(store: WorkspaceStore, workspace: string): Promise<void> {
+  return store.deleteWorkspace(workspace);
 }

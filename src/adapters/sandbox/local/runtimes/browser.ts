@@ -7,13 +7,13 @@ import type { LocalRuntimes } from "./commands";
 import { type PortLike, WorkerPythonHost } from "./python-host";
 
 export function browserRuntimes(): LocalRuntimes {
-	return {
-		python: new WorkerPythonHost(
-			() =>
-				new Worker(new URL("./python.worker.ts", import.meta.url), {
-					type: "module",
-				}) as unknown as PortLike,
-		),
-		git: true,
-	};
+  return {
+    python: new WorkerPythonHost(
+      () =>
+        new Worker(new URL("./python.worker.ts", import.meta.url), {
+          type: "module",
+        }) as unknown as PortLike,
+    ),
+    git: true,
+  };
 }

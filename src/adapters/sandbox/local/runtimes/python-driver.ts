@@ -86,115 +86,101 @@ __tabcode_main
 type PyFS = PyodideAPI["FS"];
 
 function isDir(fs: PyFS, path: string): boolean {
-	const st = fs.analyzePath(path);
-	return st.exists && fs.isDir(st.object.mode);
+  const st = fs.analyzePath(path);
+  return st.exists && fs.isDir(st.object.mode);
 }
 
 function clearTree(fs: PyFS, dir: string): void {
-	for (const name of fs.readdir(dir)) {
-		if (name === "." || name === "..") continue;
-		const p = `${dir}/${name}`;
-		if (isDir(fs, p)) {
-			clearTree(fs, p);
-			fs.rmdir(p);
-		} else fs.unlink(p);
-	}
+  for (const name of fs.readdir(dir)) {
+    if (name === "." || name === "..") continue;
+    const p = `${dir}/${name}`;
+    if (isDir(fs, p)) {
+      clearTree(fs, p);
+      fs.rmdir(p);
+    } else fs.unlink(p);
+  }
 }
 
-function walk(
-	fs: PyFS,
-	dir: string,
-	rel: string,
-	out: Map<string, Uint8Array>,
-): void {
-	for (const name of fs.readdir(dir)) {
-		if (name === "." || name === ".." || name === "__pycache__") continue;
-		const p = `${dir}/${name}`;
-		const r = rel ? `${rel}/${name}` : name;
-		if (isDir(fs, p)) walk(fs, p, r, out);
-		else out.set(r, fs.readFile(p));
-	}
+function walk(fs: PyFS, dir: string, rel: string, out: Map<string, Uint8Array>): void {
+  for (const name of fs.readdir(dir)) {
+    if (name === "." || name === ".." || name === "__pycache__") continue;
+    const p = `${dir}/${name}`;
+    const r = rel ? `${rel}/${name}` : name;
+    if (isDir(fs, p)) walk(fs, p, r, out);
+    else out.set(r, fs.readFile(p));
+  }
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-	if (a.length !== b.length) return false;
-	for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-	return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Writes the view into a fresh workspace directory. */
 export function mirrorFiles(fs: PyFS, files: FileView): void {
-	if (isDir(fs, PY_ROOT)) clearTree(fs, PY_ROOT);
-	else fs.mkdirTree(PY_ROOT);
-	for (const [rel, data] of Object.entries(files)) {
-		const abs = `${PY_ROOT}/${rel}`;
-		const parent = abs.slice(0, abs.lastIndexOf("/"));
-		fs.mkdirTree(parent);
-		fs.writeFile(abs, data);
-	}
+  if (isDir(fs, PY_ROOT)) clearTree(fs, PY_ROOT);
+  else fs.mkdirTree(PY_ROOT);
+  for (const [rel, data] of Object.entries(files)) {
+    const abs = `${PY_ROOT}/${rel}`;
+    const parent = abs.slice(0, abs.lastIndexOf("/"));
+    fs.mkdirTree(parent);
+    fs.writeFile(abs, data);
+  }
 }
 
 /** What the run changed, compared with the view it started from. */
-export function diffFiles(
-	fs: PyFS,
-	before: FileView,
-): Pick<PythonResult, "writes" | "removes"> {
-	const after = new Map<string, Uint8Array>();
-	walk(fs, PY_ROOT, "", after);
-	const writes: FileView = {};
-	for (const [rel, data] of after) {
-		const old = before[rel];
-		if (!old || !sameBytes(old, data)) writes[rel] = data;
-	}
-	const removes = Object.keys(before).filter((rel) => !after.has(rel));
-	return { writes, removes };
+export function diffFiles(fs: PyFS, before: FileView): Pick<PythonResult, "writes" | "removes"> {
+  const after = new Map<string, Uint8Array>();
+  walk(fs, PY_ROOT, "", after);
+  const writes: FileView = {};
+  for (const [rel, data] of after) {
+    const old = before[rel];
+    if (!old || !sameBytes(old, data)) writes[rel] = data;
+  }
+  const removes = Object.keys(before).filter((rel) => !after.has(rel));
+  return { writes, removes };
 }
 
 /** Collects text written to a stream; `limit` caps what is kept (bytes of UTF-16, roughly). */
 class Sink {
-	text = "";
-	dropped = false;
-	constructor(private readonly limit: number) {}
-	write = (buf: Uint8Array): number => {
-		if (this.text.length < this.limit)
-			this.text += new TextDecoder().decode(buf);
-		else this.dropped = true;
-		return buf.length;
-	};
+  text = "";
+  dropped = false;
+  constructor(private readonly limit: number) {}
+  write = (buf: Uint8Array): number => {
+    if (this.text.length < this.limit) this.text += new TextDecoder().decode(buf);
+    else this.dropped = true;
+    return buf.length;
+  };
 }
 
 export const MAX_PY_OUTPUT = 4 * 1024 * 1024;
 
 export function runInPyodide(py: PyodideAPI, req: PythonRequest): PythonResult {
-	mirrorFiles(py.FS, req.files);
-	const out = new Sink(MAX_PY_OUTPUT);
-	const err = new Sink(MAX_PY_OUTPUT);
-	py.setStdout({ write: out.write });
-	py.setStderr({ write: err.write });
-	const main = py.runPython(DRIVER) as (
-		args: unknown,
-		stdin: string,
-		env: unknown,
-		cwd: string,
-	) => number;
-	let exitCode: number;
-	const args = py.toPy(req.args);
-	const env = py.toPy(req.env);
-	try {
-		exitCode = Number(main(args, req.stdin, env, req.cwd));
-	} catch (e) {
-		err.text += `${e instanceof Error ? e.message : String(e)}\n`;
-		exitCode = 1;
-	} finally {
-		args.destroy?.();
-		env.destroy?.();
-		(main as unknown as { destroy?: () => void }).destroy?.();
-	}
-	if (out.dropped) err.text += "python3: output truncated (more than 4 MB)\n";
-	return {
-		stdout: out.text,
-		stderr: err.text,
-		exitCode,
-		...diffFiles(py.FS, req.files),
-	};
+  mirrorFiles(py.FS, req.files);
+  const out = new Sink(MAX_PY_OUTPUT);
+  const err = new Sink(MAX_PY_OUTPUT);
+  py.setStdout({ write: out.write });
+  py.setStderr({ write: err.write });
+  const main = py.runPython(DRIVER) as (args: unknown, stdin: string, env: unknown, cwd: string) => number;
+  let exitCode: number;
+  const args = py.toPy(req.args);
+  const env = py.toPy(req.env);
+  try {
+    exitCode = Number(main(args, req.stdin, env, req.cwd));
+  } catch (e) {
+    err.text += `${e instanceof Error ? e.message : String(e)}\n`;
+    exitCode = 1;
+  } finally {
+    args.destroy?.();
+    env.destroy?.();
+    (main as unknown as { destroy?: () => void }).destroy?.();
+  }
+  if (out.dropped) err.text += "python3: output truncated (more than 4 MB)\n";
+  return {
+    stdout: out.text,
+    stderr: err.text,
+    exitCode,
+    ...diffFiles(py.FS, req.files),
+  };
 }

@@ -7,34 +7,34 @@
 export type FileView = Record<string, Uint8Array>;
 
 export interface PythonRequest {
-	/** Workspace files the script can see (relative to the workspace root). */
-	files: FileView;
-	/** Absolute directory to run in (inside the workspace). */
-	cwd: string;
-	/** Arguments after `python3`. */
-	args: string[];
-	stdin: string;
-	env: Record<string, string>;
+  /** Workspace files the script can see (relative to the workspace root). */
+  files: FileView;
+  /** Absolute directory to run in (inside the workspace). */
+  cwd: string;
+  /** Arguments after `python3`. */
+  args: string[];
+  stdin: string;
+  env: Record<string, string>;
 }
 
 export interface PythonResult {
-	stdout: string;
-	stderr: string;
-	exitCode: number;
-	/** Files created or changed by the run (relative paths). */
-	writes: FileView;
-	/** Files the run deleted (relative paths). */
-	removes: string[];
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  /** Files created or changed by the run (relative paths). */
+  writes: FileView;
+  /** Files the run deleted (relative paths). */
+  removes: string[];
 }
 
 /** Runs Python requests; `onProgress` gets human text while the interpreter loads. */
 export interface PythonHost {
-	run(
-		req: PythonRequest,
-		opts: {
-			timeoutMs: number;
-			signal?: AbortSignal;
-			onProgress?: (text: string) => void;
-		},
-	): Promise<PythonResult>;
+  run(
+    req: PythonRequest,
+    opts: {
+      timeoutMs: number;
+      signal?: AbortSignal;
+      onProgress?: (text: string) => void;
+    },
+  ): Promise<PythonResult>;
 }

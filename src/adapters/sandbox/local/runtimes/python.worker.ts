@@ -10,31 +10,28 @@ const scope = self as unknown as DedicatedWorkerGlobalScope;
 let py: Promise<PyodideAPI> | undefined;
 
 function post(msg: PythonWorkerReply): void {
-	scope.postMessage(msg);
+  scope.postMessage(msg);
 }
 
 async function load(): Promise<PyodideAPI> {
-	const { loadPyodide } = await import("pyodide");
-	const indexURL = new URL(
-		`${import.meta.env.BASE_URL}pyodide/`,
-		scope.location.origin,
-	).href;
-	return loadPyodide({ indexURL });
+  const { loadPyodide } = await import("pyodide");
+  const indexURL = new URL(`${import.meta.env.BASE_URL}pyodide/`, scope.location.origin).href;
+  return loadPyodide({ indexURL });
 }
 
 scope.onmessage = async (e: MessageEvent<PythonWorkerRequest>) => {
-	const { id, req } = e.data;
-	try {
-		py ??= load();
-		const result = runInPyodide(await py, req);
-		post({ id, type: "result", ok: true, result });
-	} catch (err) {
-		py = undefined;
-		post({
-			id,
-			type: "result",
-			ok: false,
-			message: err instanceof Error ? err.message : String(err),
-		});
-	}
+  const { id, req } = e.data;
+  try {
+    py ??= load();
+    const result = runInPyodide(await py, req);
+    post({ id, type: "result", ok: true, result });
+  } catch (err) {
+    py = undefined;
+    post({
+      id,
+      type: "result",
+      ok: false,
+      message: err instanceof Error ? err.message : String(err),
+    });
+  }
 };
