@@ -15,7 +15,7 @@ import { changedBetween, readAtSnapshot, requireTree } from "../../../core/snaps
 import { isSnapshotExcluded, type SnapshotTree, treeHash } from "../../../core/snapshot/tree";
 import { LocalFS } from "./local-fs";
 import { missingCommands } from "./missing-commands";
-import { type LocalRuntimes, runtimeCommands } from "./runtimes/commands";
+import { type LocalRuntimes, runtimeCommandNames, runtimeCommands } from "./runtimes/commands";
 import { changeFor } from "./persist";
 import { TrackedFs } from "./tracked-fs";
 import type { WorkspaceRow, WorkspaceStore } from "./workspace-store";
@@ -113,7 +113,7 @@ export class LocalSandbox implements Sandbox {
         cwd: this.root,
         env: { HOME: this.root, USER: "user", TMPDIR: "/tmp" },
         customCommands: [
-          ...missingCommands(this.jb.defineCommand),
+          ...missingCommands(this.jb.defineCommand, undefined, runtimeCommandNames(this.runtimes)),
           ...runtimeCommands(this.jb.defineCommand, this.runtimes, {
             root: this.root,
             timeoutMs: () => this.current.timeoutMs,

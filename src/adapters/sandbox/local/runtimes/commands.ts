@@ -29,7 +29,7 @@ export function runtimeCommands(defineCommand: typeof DefineCommand, runtimes: L
 /** Names of the commands the given engines provide (for the system prompt). */
 export function runtimeCommandNames(runtimes: LocalRuntimes): string[] {
   const names: string[] = [];
-  if (runtimes.python) names.push("python3", "python");
+  if (runtimes.python) names.push("python3", "python", "pip", "pip3");
   if (runtimes.git) names.push("git");
   return names;
 }

@@ -108,3 +108,15 @@ describe("git in the local sandbox (isomorphic-git)", () => {
     expect(empty.stdout).toContain("nothing added to commit");
   });
 });
+
+describe("commands no local engine runs", () => {
+  it("node and npm name what is missing and where it runs", async () => {
+    const { run } = await repo();
+    for (const cmd of ["node app.js", "npm install"]) {
+      const r = await run(cmd);
+      expect(r.exitCode).toBe(127);
+      expect(r.stderr).toContain("the local sandbox has no Node.js");
+      expect(r.stderr).toContain("WebContainer backend (Settings → Sandbox) runs full Node.js and npm");
+    }
+  });
+});
