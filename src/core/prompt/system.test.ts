@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { ModelConfig } from "../ports/llm";
 import { environmentBlock, LOCAL_SANDBOX_PROGRAMS } from "./system";
 
-const base = { model: { provider: "openai" as const, modelID: "gpt-test" }, directory: "/workspace", date: "Tue Dec 01 2026" };
+const model: ModelConfig = { provider: "openai", modelID: "gpt-test", contextWindow: 1000, maxOutputTokens: 100, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+const base = { model, directory: "/workspace", date: "Tue Dec 01 2026" };
 
 describe("environment block", () => {
   it("lists the local sandbox's programs (python3, git; no node)", () => {
