@@ -23,6 +23,8 @@ import type { WorkspaceRow, WorkspaceStore } from "./workspace-store";
 /** Where every local workspace lives inside its own filesystem. */
 export const LOCAL_ROOT = "/workspace";
 export const DEFAULT_EXEC_TIMEOUT_MS = 120_000;
+/** Whether the platform has Node's Buffer (read before git installs its polyfill, which just-bash's gzip cannot use). */
+const NATIVE_BUFFER = "Buffer" in globalThis;
 
 /** Runaway protection handed to just-bash (the per-call time limit comes from `timeoutMs`). */
 export interface LocalLimits {
@@ -113,7 +115,7 @@ export class LocalSandbox implements Sandbox {
         cwd: this.root,
         env: { HOME: this.root, USER: "user", TMPDIR: "/tmp" },
         customCommands: [
-          ...missingCommands(this.jb.defineCommand, undefined, runtimeCommandNames(this.runtimes)),
+          ...missingCommands(this.jb.defineCommand, NATIVE_BUFFER, runtimeCommandNames(this.runtimes)),
           ...runtimeCommands(this.jb.defineCommand, this.runtimes, {
             root: this.root,
             timeoutMs: () => this.current.timeoutMs,

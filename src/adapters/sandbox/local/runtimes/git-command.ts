@@ -218,10 +218,18 @@ async function run(git: IsoGit, e: Env, args: string[]): Promise<Result> {
 
 const GIT_HAS = "init, status, add, rm, commit, log, diff, show, branch, checkout, switch, restore, reset, rev-parse, config";
 
+/** isomorphic-git uses Node's `Buffer`, which browsers and Workers lack: install the polyfill first. */
+async function ensureBuffer(): Promise<void> {
+  const g = globalThis as { Buffer?: unknown };
+  if (g.Buffer) return;
+  g.Buffer = (await import("buffer")).Buffer;
+}
+
 export function gitCommand(defineCommand: typeof DefineCommand, root: string): CustomCommand {
   return defineCommand("git", async (args, ctx) => {
     let git: IsoGit;
     try {
+      await ensureBuffer();
       git = await import("isomorphic-git");
     } catch (e) {
       return fail(`git: could not load the git engine (${e instanceof Error ? e.message : String(e)})`);
