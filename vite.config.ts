@@ -2,6 +2,7 @@ import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { engineAssets } from "./build-plugins/engine-assets";
+import { ENGINE_CACHE } from "./src/adapters/sandbox/local/runtimes/engine-files";
 
 /** Cross-origin isolation: WebContainer needs it; LLM fetches only need CORS. */
 const isolation = {
@@ -35,7 +36,7 @@ export default defineConfig({
           {
             urlPattern: ({ url }) => url.pathname.includes("/pyodide/"),
             handler: "CacheFirst",
-            options: { cacheName: "tabcode-engines", cacheableResponse: { statuses: [200] } },
+            options: { cacheName: ENGINE_CACHE, cacheableResponse: { statuses: [200] } },
           },
         ],
         maximumFileSizeToCacheInBytes: 12 * 1024 * 1024,

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Plugin } from "vite";
 
-export const PYODIDE_FILES = ["pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"] as const;
+import { PYODIDE_FILES } from "../src/adapters/sandbox/local/runtimes/engine-files";
 
 const TYPES: Record<string, string> = { js: "text/javascript", wasm: "application/wasm", zip: "application/zip", json: "application/json" };
 

@@ -70,3 +70,57 @@ test("python3 runs a failing unittest, the fix passes, git commits; files, histo
   expect(offline?.exitCode).toBe(0);
   await context.setOffline(false);
 });
+
+test("a runaway Python script is stopped by the command timeout; the page stays responsive and Python restarts", async ({ page, mock }) => {
+  test.setTimeout(240_000);
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  mock.setScript([
+    { toolCalls: [{ name: "write", args: { filePath: "keep.txt", content: "safe\n" } }] },
+    { toolCalls: [{ name: "bash", args: { command: "python3 -c 'while True: pass'", description: "spin", timeout: 15_000 } }] },
+    { toolCalls: [{ name: "bash", args: { command: "python3 -c 'print(6 * 7)' && cat keep.txt", description: "after the restart" } }] },
+    { text: "Recovered." },
+  ]);
+  await send(page, "spin forever");
+  // While Python spins in its Worker, the page keeps answering: a dialog opens and closes mid-run.
+  const spinning = page.getByRole("region", { name: "Tool bash: running" });
+  await expect(spinning).toBeVisible({ timeout: 120_000 });
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await expect(dialog).toBeVisible();
+  await expect(spinning).toBeVisible();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("article").filter({ hasText: "Recovered." })).toBeVisible({ timeout: 180_000 });
+  await waitIdle(page, id);
+  const bodies = mock.modelRequests().map((r) => r.rawBody);
+  expect(lastToolOutput(bodies[2] ?? "")).toContain("bash tool terminated the command after exceeding the timeout of 15000 ms");
+  expect(lastToolOutput(bodies[2] ?? "")).toContain("Exit code: 124");
+  expect(lastToolOutput(bodies[3] ?? "")).toContain("42\\nsafe\\n");
+});
+
+test("Make available offline pre-fetches Python, so it runs offline without having run before", async ({ page, context }) => {
+  test.setTimeout(240_000);
+  await openApp(page);
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker?.controller)), { timeout: 30_000 }).toBe(true);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByText("Sandbox and context").click();
+  await expect(dialog.getByRole("status").filter({ hasText: "downloads the first time" })).toBeVisible();
+  await dialog.getByRole("button", { name: "Make available offline" }).click();
+  await expect(dialog.getByRole("status").filter({ hasText: "Python is available offline." })).toBeVisible({ timeout: 120_000 });
+  await expect(dialog.getByRole("button", { name: "Make available offline" })).toBeDisabled();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  await context.setOffline(true);
+  await page.reload();
+  const id = await newSession(page);
+  const r = await page.evaluate(async (sessionID) => {
+    const t = (globalThis as unknown as { __tabcode: { sandbox: { sandboxFor(id: string): Promise<{ exec(c: string): Promise<{ combined: string; exitCode: number }> } | undefined> } } }).__tabcode;
+    const sb = await t.sandbox.sandboxFor(sessionID);
+    return sb?.exec(`python3 -c "import json; print(json.dumps({'ok': True}))"`);
+  }, id);
+  expect(r?.combined).toBe('{"ok": true}\n');
+  await context.setOffline(false);
+});
