@@ -115,4 +115,14 @@ f(0)"`);
     await sb.fs.writeFile("/workspace/m.py", "X = 2\n");
     expect((await sb.exec("python3 main.py")).stdout).toBe("2\n");
   });
+
+  it("huge output is cut with a note and the workspace stays intact", async () => {
+    const sb = await sandbox({ "keep.txt": "safe" });
+    const big = await sb.exec(`python3 -c "import sys
+for i in range(120000): sys.stdout.write('x' * 40 + chr(10))"`);
+    expect(big.stderr).toContain("python3: output truncated (more than 4 MB)");
+    expect(big.stdout.length).toBeLessThan(5 * 1024 * 1024);
+    expect(await sb.fs.readText("/workspace/keep.txt")).toBe("safe");
+    expect((await sb.exec(`python3 -c "print('alive')"`)).stdout).toBe("alive\n");
+  });
 });

@@ -63,14 +63,16 @@ def __tabcode_main(args, stdin_text, env, cwd):
         else:
             print(c, file=sys.stderr)
             code = 1
-    except RecursionError:
-        traceback.print_exc(limit=8)
+    except RecursionError as e:
+        traceback.print_exception(type(e), e, e.__traceback__.tb_next if e.__traceback__ else None, limit=-8)
         code = 1
     except MemoryError:
         print("MemoryError: the script used more memory than the sandbox allows", file=sys.stderr)
         code = 1
-    except BaseException:
-        traceback.print_exc()
+    except BaseException as e:
+        # Skip this driver's own frame, as CPython's command line shows none of its own.
+        tb = e.__traceback__.tb_next if e.__traceback__ else None
+        traceback.print_exception(type(e), e, tb)
         code = 1
     finally:
         try:
