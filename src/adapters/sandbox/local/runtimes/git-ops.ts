@@ -143,6 +143,8 @@ async function commitCmd(c: GitCtx, e: Env, args: string[]): Promise<Result> {
   let all = false;
   let allowEmpty = false;
   let amend = false;
+  // `-qam msg` is `-q -a -m msg`.
+  args = args.flatMap((a) => (/^-[a-z]{2,}$/.test(a) ? [...a.slice(1)].map((ch) => `-${ch}`) : [a]));
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     if (a === "-m" || a === "--message") msgs.push(args[++i] ?? "");

@@ -92,17 +92,6 @@ function isDir(fs: PyFS, path: string): boolean {
   return st.exists && fs.isDir(st.object.mode);
 }
 
-function clearTree(fs: PyFS, dir: string): void {
-  for (const name of fs.readdir(dir)) {
-    if (name === "." || name === "..") continue;
-    const p = `${dir}/${name}`;
-    if (isDir(fs, p)) {
-      clearTree(fs, p);
-      fs.rmdir(p);
-    } else fs.unlink(p);
-  }
-}
-
 function walk(fs: PyFS, dir: string, rel: string, out: Map<string, Uint8Array>): void {
   for (const name of fs.readdir(dir)) {
     if (name === "." || name === ".." || name === "__pycache__") continue;
@@ -119,14 +108,17 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-/** Writes the view into a fresh workspace directory. */
+/** Makes the interpreter's workspace directory equal to the view, writing only what differs from the last run. */
 export function mirrorFiles(fs: PyFS, files: FileView): void {
-  if (isDir(fs, PY_ROOT)) clearTree(fs, PY_ROOT);
-  else fs.mkdirTree(PY_ROOT);
+  if (!isDir(fs, PY_ROOT)) fs.mkdirTree(PY_ROOT);
+  const have = new Map<string, Uint8Array>();
+  walk(fs, PY_ROOT, "", have);
+  for (const rel of have.keys()) if (!(rel in files)) fs.unlink(`${PY_ROOT}/${rel}`);
   for (const [rel, data] of Object.entries(files)) {
+    const old = have.get(rel);
+    if (old && sameBytes(old, data)) continue;
     const abs = `${PY_ROOT}/${rel}`;
-    const parent = abs.slice(0, abs.lastIndexOf("/"));
-    fs.mkdirTree(parent);
+    fs.mkdirTree(abs.slice(0, abs.lastIndexOf("/")));
     fs.writeFile(abs, data);
   }
 }
@@ -158,13 +150,21 @@ class Sink {
 
 export const MAX_PY_OUTPUT = 4 * 1024 * 1024;
 
+type Driver = (args: unknown, stdin: string, env: unknown, cwd: string) => number;
+/** The compiled driver per interpreter (compiling it each run costs more than a small script). */
+const drivers = new WeakMap<PyodideAPI, Driver>();
+
 export function runInPyodide(py: PyodideAPI, req: PythonRequest): PythonResult {
   mirrorFiles(py.FS, req.files);
   const out = new Sink(MAX_PY_OUTPUT);
   const err = new Sink(MAX_PY_OUTPUT);
   py.setStdout({ write: out.write });
   py.setStderr({ write: err.write });
-  const main = py.runPython(DRIVER) as (args: unknown, stdin: string, env: unknown, cwd: string) => number;
+  let main = drivers.get(py);
+  if (!main) {
+    main = py.runPython(DRIVER) as Driver;
+    drivers.set(py, main);
+  }
   let exitCode: number;
   const args = py.toPy(req.args);
   const env = py.toPy(req.env);
@@ -176,7 +176,6 @@ export function runInPyodide(py: PyodideAPI, req: PythonRequest): PythonResult {
   } finally {
     args.destroy?.();
     env.destroy?.();
-    (main as unknown as { destroy?: () => void }).destroy?.();
   }
   if (out.dropped) err.text += "python3: output truncated (more than 4 MB)\n";
   return {
