@@ -222,7 +222,8 @@ const GIT_HAS = "init, status, add, rm, commit, log, diff, show, branch, checkou
 async function ensureBuffer(): Promise<void> {
   const g = globalThis as { Buffer?: unknown };
   if (g.Buffer) return;
-  g.Buffer = (await import("buffer")).Buffer;
+  // "buffer/" is the npm polyfill, not Node's built-in module.
+  g.Buffer = (await import("buffer/")).Buffer;
 }
 
 export function gitCommand(defineCommand: typeof DefineCommand, root: string): CustomCommand {
