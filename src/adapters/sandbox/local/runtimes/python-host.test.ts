@@ -94,3 +94,15 @@ describe("WorkerPythonHost", () => {
     expect(ports).toHaveLength(2);
   });
 });
+
+describe("python3 through the sandbox with a Worker host", () => {
+  it("streams the loading text into the running command's output, then returns only the script's output", async () => {
+    const { createLocalSandboxForTests } = await import("../testing");
+    const host = new WorkerPythonHost(() => new FakePort(ok));
+    const sb = await createLocalSandboxForTests({ runtimes: { python: host } });
+    const chunks: string[] = [];
+    const r = await sb.exec("python3 -c pass", { onOutput: (c) => chunks.push(c) });
+    expect(chunks[0]).toBe("Loading Python… 12 MB\n");
+    expect(r.stdout).toBe("ok\n");
+  });
+});
