@@ -46,7 +46,11 @@ test("import a Claude Code folder and an opencode.db: picker, import, open, sear
   // Open it: the imported conversation with its tool calls.
   await nav.getByText("Fix the flaky forecast test").click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Fix the flaky forecast test");
+  await expect(page.getByRole("article", { name: "Summary" })).toContainText("60 s memo cache");
+  await page.getByRole("button", { name: "Show what the summary replaced" }).click();
   await expect(page.getByRole("article").filter({ hasText: "I reset the cache in beforeEach" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Tool bash: done" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Tool edit: failed" })).toContainText("oldString not found");
   const id = new URL(page.url()).hash.replace("#/s/", "").split("/")[0] ?? "";
 
   // Search finds imported text.
