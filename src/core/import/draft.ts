@@ -146,6 +146,24 @@ function closeTool(part: Obj, end: number): Obj {
 }
 
 /**
+ * Snapshot hashes name the other tool's snapshots, which do not exist here: a
+ * step's `snapshot` is dropped and a `patch` part (whose hash revert and fork
+ * would restore from) becomes a note listing the changed files.
+ */
+function localRefs(part: Obj): Obj {
+  if (part.type === "patch") {
+    const files = Array.isArray(part.files) ? part.files.filter((f): f is string => typeof f === "string") : [];
+    const { hash: _hash, files: _files, ...rest } = part;
+    return { ...rest, type: "text", text: `Changed ${files.length} file${files.length === 1 ? "" : "s"}: ${files.join(", ")}`, synthetic: true };
+  }
+  if ((part.type === "step-start" || part.type === "step-finish") && "snapshot" in part) {
+    const { snapshot: _snapshot, ...rest } = part;
+    return rest;
+  }
+  return part;
+}
+
+/**
  * Validates every message and part of a draft. Bad records become issues and
  * are skipped; an answer whose question was skipped follows the previous kept
  * question. Tool calls still open in the source become errors (never "running").
@@ -171,7 +189,7 @@ export function finishDraft(d: Draft, issues: ImportIssue[], importedAt: number)
     const end = info.data.role === "assistant" ? (info.data.time.completed ?? info.data.time.created) : info.data.time.created;
     const parts: Part[] = [];
     for (const p of m.parts) {
-      const body = p.body.type === "tool" ? closeTool(p.body, end) : p.body;
+      const body = localRefs(p.body.type === "tool" ? closeTool(p.body, end) : p.body);
       const part = Part.safeParse(body);
       if (part.success) parts.push(part.data);
       else issues.push({ at: p.at, problem: describeIssues("part", part.error, body) });

@@ -60,6 +60,10 @@ describe("opencode.db 1.2 schema", () => {
     ]);
     expect(tools[0]?.state).toMatchObject({ input: { command: "npm test -- forecast" }, output: expect.stringContaining("expected 21 to be 20") });
     expect(s.messages[1]?.parts.some((p) => p.type === "reasoning")).toBe(true);
+    // Foreign snapshot hashes are not kept: the patch becomes a note listing the files.
+    const parts = s.messages.flatMap((m) => m.parts);
+    expect(parts.some((p) => p.type === "patch" || ((p.type === "step-start" || p.type === "step-finish") && p.snapshot))).toBe(false);
+    expect(parts.find((p) => p.type === "text" && p.text.startsWith("Changed 1 file"))).toMatchObject({ synthetic: true });
     const summary = s.messages[4]?.info;
     expect(summary?.role === "assistant" && summary.summary).toBe(true);
     expect(s.messages[3]?.parts[0]?.type).toBe("compaction");
