@@ -24,7 +24,7 @@ function post(m: DbResponse): void {
   (self as unknown as { postMessage(m: DbResponse): void }).postMessage(m);
 }
 
-function describe(e: unknown): string {
+function inWords(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
   if (/SQLITE_NOTADB|file is not a database/i.test(text)) return "The file is not a SQLite database (or it is damaged).";
   if (/SQLITE_CORRUPT|malformed/i.test(text)) return "The database is damaged (SQLite reports it as malformed).";
@@ -63,7 +63,7 @@ async function handle(req: DbRequest): Promise<void> {
       post({ id: req.id, type: "closed" });
     }
   } catch (e) {
-    post({ id: req.id, type: "error", error: describe(e) });
+    post({ id: req.id, type: "error", error: inWords(e) });
   }
 }
 
