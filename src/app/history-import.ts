@@ -81,8 +81,11 @@ async function writeChunk(app: AppServices, sessions: HistorySession[], index: S
   return true;
 }
 
-/** Chunks of sessions of about `budget` records each (a large session is a chunk of its own). */
-export function chunkSessions(sessions: readonly DbSessionSummary[], budget = 3000, maxSessions = 40): DbSessionSummary[][] {
+/**
+ * Chunks of sessions of about `budget` records each (a large session is a chunk of its own):
+ * small enough that writing one (with its search index) stays a short task on the page.
+ */
+export function chunkSessions(sessions: readonly DbSessionSummary[], budget = 600, maxSessions = 10): DbSessionSummary[][] {
   // Parents before children, so a child finds its parent already written.
   const ordered = [...sessions].sort((a, b) => Number(a.parentID !== undefined) - Number(b.parentID !== undefined));
   const out: DbSessionSummary[][] = [];
