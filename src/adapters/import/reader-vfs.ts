@@ -5,7 +5,7 @@
  * reads a file descriptor. Databases are opened `immutable` (no journal, no
  * WAL, no locks): the file is never written.
  */
-import type { Oo1DB, Sqlite3, Struct } from "@sqlite.org/sqlite-wasm";
+import type { Oo1DB, Sqlite3 } from "@sqlite.org/sqlite-wasm";
 
 /** Synchronous random access to the bytes of one file. */
 export interface ByteReader {
@@ -139,4 +139,3 @@ export function openReaderDb(sqlite3: Sqlite3, reader: ByteReader): { db: Oo1DB;
   };
 }
 
-export type { Struct };

@@ -8,9 +8,9 @@ import { importCodex, isCodex } from "./codex";
 import { importGemini, isGeminiChat, isGeminiCheckpoint, isGeminiRecording } from "./gemini";
 import { isObj, parseLines } from "./jsonl";
 import { importOpenCodeStorage, isOpenCodeStoragePath } from "./opencode-storage";
-import type { HistoryBatch, ImportIssue, TextFile } from "./types";
+import type { HistoryBatch, TextFile } from "./types";
 
-export type FileKind = "sqlite" | "export" | "opencode-storage" | "claude-code" | "codex" | "gemini-cli" | "unknown";
+type FileKind = "sqlite" | "export" | "opencode-storage" | "claude-code" | "codex" | "gemini-cli" | "unknown";
 
 const SQLITE_MAGIC = "SQLite format 3\0";
 
@@ -68,4 +68,3 @@ export function importHistoryFiles(files: readonly TextFile[], importedAt: numbe
   return out;
 }
 
-export type { ImportIssue };
