@@ -6,6 +6,7 @@ import { expect, test } from "./fixtures";
 const FIXTURES = "src/core/import/__fixtures__";
 
 test("import a Claude Code folder and an opencode.db: picker, import, open, search, replay, continue", async ({ page, mock }) => {
+  test.setTimeout(180_000);
   const dbPath = await sqlToFile(readFileSync(`${FIXTURES}/opencode-1.2.sql`, "utf8"));
   await openApp(page);
   await configure(page, mock, "openai-compatible");
@@ -71,7 +72,7 @@ test("import a Claude Code folder and an opencode.db: picker, import, open, sear
   // Continue it with the user's own model (the scripted mock).
   mock.setScript([{ text: "Continuing the imported session: the cache is reset now." }]);
   await send(page, "Is the cache fix enough?");
-  await expect(page.getByRole("article").filter({ hasText: "Continuing the imported session" })).toBeVisible();
+  await expect(page.getByRole("article").filter({ hasText: "Continuing the imported session" })).toBeVisible({ timeout: 60_000 });
   await waitIdle(page, id);
   const sent = mock.modelRequests().at(-1)?.rawBody ?? "";
   expect(sent).toContain("Summary: the flaky forecast test was caused by the 60 s memo cache");
