@@ -27,6 +27,18 @@ export default defineConfig({
         background_color: "#14161d",
         display: "standalone",
         icons: [{ src: "favicon.svg", sizes: "any", type: "image/svg+xml", purpose: "any" }],
+        // Installed app: open other agents' histories and exports with tabcode ("Import history").
+        file_handlers: [
+          {
+            action: "./",
+            accept: {
+              "application/vnd.sqlite3": [".db", ".sqlite"],
+              "application/json": [".json"],
+              "application/jsonl": [".jsonl"],
+              "application/zip": [".zip"],
+            },
+          },
+        ],
       },
       workbox: {
         globPatterns: ["**/*.{js,css,html,svg,wasm,json,webmanifest}"],
@@ -54,6 +66,8 @@ export default defineConfig({
     },
   },
   worker: { format: "es" },
+  // sqlite-wasm finds its .wasm next to its module: keep it out of dev pre-bundling.
+  optimizeDeps: { exclude: ["@sqlite.org/sqlite-wasm"] },
   server: { headers: isolation },
   preview: { headers: isolation },
   build: { target: "es2022", sourcemap: true, chunkSizeWarningLimit: 1500 },

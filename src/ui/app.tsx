@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState, useSyncExternalStore } from "react";
+import type { DroppedFile } from "../app/history-import";
 import { errorMessage } from "../core/errors";
 import { exportEverything, importFile, startDemo } from "../app/session-actions";
 import { download } from "./components/workspace/workspace-io";
@@ -11,6 +12,13 @@ import { Sidebar } from "./components/sidebar";
 import { Samples } from "./components/samples";
 import { Welcome } from "./components/welcome";
 import { ReplayRoute, SettingsDialog, SharedView } from "./lazy";
+import { droppedFiles, isHistoryDrop } from "./drop-files";
+
+const ImportHistoryDialog = lazy(() => import("./components/import-history-dialog").then((m) => ({ default: m.ImportHistoryDialog })));
+
+interface LaunchParams {
+  files: { getFile(): Promise<File> }[];
+}
 
 export interface NoticeAction {
   label: string;
@@ -58,6 +66,15 @@ export function App() {
   );
 
   const [dropping, setDropping] = useState(false);
+  const [history, setHistory] = useState<{ files?: DroppedFile[] } | null>(null);
+  useEffect(() => {
+    // Installed app opened with a file (the manifest's file handler).
+    const queue = (window as { launchQueue?: { setConsumer(f: (p: LaunchParams) => void): void } }).launchQueue;
+    queue?.setConsumer((params) => {
+      if (params.files.length === 0) return;
+      void Promise.all(params.files.map((h) => h.getFile())).then((files) => setHistory({ files: files.map((file) => ({ path: file.name, file })) }));
+    });
+  }, []);
   const importFiles = useCallback(
     async (files: File[]) => {
       for (const f of files) {
@@ -120,10 +137,11 @@ export function App() {
       onDrop={(e) => {
         e.preventDefault();
         setDropping(false);
-        void importFiles([...e.dataTransfer.files]);
+        if (isHistoryDrop(e.dataTransfer)) void droppedFiles(e.dataTransfer).then((files) => setHistory({ files }));
+        else void importFiles([...e.dataTransfer.files]);
       }}
     >
-      {dropping && <div className="drop-overlay">Drop an exported session (.json or .zip) to import it</div>}
+      {dropping && <div className="drop-overlay">Drop an export, an opencode.db, or a history folder to import it</div>}
       <Sidebar
         currentID={current}
         onSelect={(id, messageID) => navigate({ name: "session", sessionID: id, messageID })}
@@ -134,6 +152,7 @@ export function App() {
         onError={notify}
         onNotify={notify}
         onImport={(files) => void importFiles(files)}
+        onImportHistory={() => setHistory({})}
         onExportAll={() => void exportAllSessions()}
         onSettings={() => setSettingsOpen(true)}
         demo={settings.provider === "demo"}
@@ -177,6 +196,18 @@ export function App() {
         ))}
       </div>
       {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
+      {history && (
+        <Suspense fallback={null}>
+          <ImportHistoryDialog
+            {...(history.files ? { initial: history.files } : {})}
+            onClose={() => setHistory(null)}
+            onOpen={(id) => {
+              setHistory(null);
+              navigate({ name: "session", sessionID: id });
+            }}
+          />
+        </Suspense>
+      )}
       <PermissionDialog />
     </div>
   );

@@ -60,6 +60,18 @@ export const Session = z.object({
   model: ModelRef.optional(),
   /** Pinned goal and constraints the user accepted, edited, dismissed or added (suggestions live in the messages). */
   pins: z.array(Pin).max(200).optional(),
+  /** Imported from another agent's history: which tool, its version, the session's id there. Re-imports are keyed by `tool` + `id`. */
+  source: z
+    .object({
+      tool: z.string(),
+      version: z.string().optional(),
+      id: z.string(),
+      /** The source's own last-update time (ms), to tell an unchanged re-import. */
+      updated: z.number(),
+      /** When it was imported here (ms). */
+      importedAt: z.number(),
+    })
+    .optional(),
 });
 export type Session = z.infer<typeof Session>;
 

@@ -13,6 +13,8 @@ interface Props {
   demo: boolean;
   onNotify: (text: string, kind: "info", action: { label: string; run: () => void }) => void;
   onImport: (files: File[]) => void;
+  /** Opens the history import (other agents' histories, folders, opencode.db). */
+  onImportHistory: () => void;
   onExportAll: () => void;
   currentID: string | undefined;
   onSelect: (id: string, messageID?: string) => void;
@@ -97,7 +99,7 @@ function SessionItem({ session, current, busy, onSelect, onDelete, onError }: { 
 }
 
 /** The session list: a navigation landmark named "Sessions". */
-export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNotify, onImport, onExportAll, onSettings, demo }: Props) {
+export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNotify, onImport, onImportHistory, onExportAll, onSettings, demo }: Props) {
   const app = useServices();
   const { store } = app;
   const [showArchived, setShowArchived] = useState(false);
@@ -169,6 +171,9 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
             }}
           />
         </label>
+        <button type="button" onClick={onImportHistory}>
+          Import history
+        </button>
         <button type="button" onClick={onExportAll}>
           Export all
         </button>

@@ -1,0 +1,55 @@
+/**
+ * opencode.db import in Chromium: a generated database (BENCH_IMPORT_BROWSER_MB, default 64) picked
+ * in "Import history": time to the session picker, then importing every session into IndexedDB with
+ * the progress bar; the page's longest task (PerformanceObserver "longtask") and peak JS heap. Prints a table.
+ */
+import { statSync } from "node:fs";
+import { openApp } from "../../e2e/app";
+import { expect, test } from "../../e2e/fixtures";
+import { generatedDb } from "../import/generate";
+
+const MB = Number(process.env.BENCH_IMPORT_BROWSER_MB ?? "64");
+
+test(`import a ${MB} MB opencode.db`, async ({ page }) => {
+  test.setTimeout(1_800_000);
+  const path = await generatedDb(MB);
+  await openApp(page);
+  await page.evaluate(() => {
+    const w = window as unknown as { __bench: { longest: number; tasks: number; heap: number } };
+    w.__bench = { longest: 0, tasks: 0, heap: 0 };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        w.__bench.tasks++;
+        w.__bench.longest = Math.max(w.__bench.longest, e.duration);
+      }
+    }).observe({ type: "longtask", buffered: false });
+    setInterval(() => {
+      const m = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+      if (m) w.__bench.heap = Math.max(w.__bench.heap, m.usedJSHeapSize);
+    }, 100);
+  });
+  await page.getByRole("button", { name: "Import history" }).click();
+  const dialog = page.getByRole("dialog", { name: "Import history" });
+  const t0 = Date.now();
+  await dialog.getByLabel("Choose files").setInputFiles(path);
+  const importButton = dialog.getByRole("button", { name: /^Import [\d,]+ sessions$/ });
+  await expect(importButton).toBeVisible({ timeout: 600_000 });
+  const pickerMs = Date.now() - t0;
+  const listedMs = Number((await dialog.getByText(/listed in/).textContent())?.match(/listed in ([\d,]+) ms/)?.[1]?.replace(/,/g, ""));
+  const sessions = Number((await importButton.textContent())?.match(/[\d,]+/)?.[0]?.replace(/,/g, ""));
+  const t1 = Date.now();
+  await importButton.click();
+  await expect(dialog.getByRole("progressbar", { name: "Import progress" })).toBeVisible();
+  await expect(dialog.getByRole("status").filter({ hasText: /imported/ })).toBeVisible({ timeout: 1_800_000 });
+  const importMs = Date.now() - t1;
+  const parts = await page.evaluate(async () => (globalThis as unknown as { __tabcode: { db: { table(n: string): { count(): Promise<number> } } } }).__tabcode.db.table("parts").count());
+  const b = await page.evaluate(() => (window as unknown as { __bench: { longest: number; tasks: number; heap: number } }).__bench);
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+  console.log(`\n| opencode.db import in Chromium | result |\n|---|---|`);
+  console.log(`| database file | ${mib(statSync(path).size)}, ${sessions.toLocaleString("en")} sessions |`);
+  console.log(`| time to session picker (pick → list shown) | ${pickerMs.toLocaleString("en")} ms (Worker: ${listedMs.toLocaleString("en")} ms incl. sqlite-wasm start) |`);
+  console.log(`| import all into IndexedDB | ${(importMs / 1000).toFixed(1)} s |`);
+  console.log(`| rate | ${Math.round(sessions / (importMs / 1000)).toLocaleString("en")} sessions/s, ${Math.round(parts / (importMs / 1000)).toLocaleString("en")} parts/s (${parts.toLocaleString("en")} parts) |`);
+  console.log(`| page's longest task during the run | ${Math.round(b.longest)} ms (${b.tasks} tasks over 50 ms) |`);
+  console.log(`| peak JS heap of the page (Worker not included) | ${mib(b.heap)} |`);
+});

@@ -1,0 +1,80 @@
+import { readFileSync } from "node:fs";
+import { sqlToFile } from "../src/testing/sqlite-node";
+import { configure, openApp, send, waitIdle } from "./app";
+import { expect, test } from "./fixtures";
+
+const FIXTURES = "src/core/import/__fixtures__";
+
+test("import a Claude Code folder and an opencode.db: picker, import, open, search, replay, continue", async ({ page, mock }) => {
+  test.setTimeout(180_000);
+  const dbPath = await sqlToFile(readFileSync(`${FIXTURES}/opencode-1.2.sql`, "utf8"));
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const nav = page.getByRole("navigation", { name: "Sessions" });
+
+  // A folder, through the folder picker.
+  await nav.getByRole("button", { name: "Import history" }).click();
+  let dialog = page.getByRole("dialog", { name: "Import history" });
+  await dialog.getByLabel("Choose a folder").setInputFiles(`${FIXTURES}/claude-code`);
+  await expect(dialog.getByRole("status")).toContainText("2 imported");
+  await expect(dialog.getByText("1 record could not be imported")).toBeVisible();
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(nav.getByText("Add --done to list")).toBeVisible();
+
+  // A database, dropped on the dialog's drop zone: the picker lists its sessions first.
+  await nav.getByRole("button", { name: "Import history" }).click();
+  dialog = page.getByRole("dialog", { name: "Import history" });
+  const bytes = [...readFileSync(dbPath)];
+  const drop = await page.evaluateHandle((b) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(b)], "opencode.db"));
+    return dt;
+  }, bytes);
+  await dialog.getByText("Drop files or folders here").dispatchEvent("drop", { dataTransfer: drop });
+  await expect(dialog.getByRole("row")).toHaveCount(3);
+  await expect(dialog.getByRole("row").filter({ hasText: "Fix the flaky forecast test" })).toContainText("weather-app");
+  await expect(dialog.getByRole("checkbox", { name: "Select all" })).toBeChecked();
+  await dialog.getByRole("checkbox", { name: "Select all" }).uncheck();
+  await dialog.getByRole("checkbox", { name: "Import “Fix the flaky forecast test”" }).check();
+  await dialog.getByRole("checkbox", { name: /Import “Find where the forecast/ }).check();
+  await dialog.getByRole("button", { name: "Import 2 sessions" }).click();
+  await expect(dialog.getByRole("status")).toContainText("2 imported");
+  await dialog.getByText(/records? could not be imported/).click();
+  await expect(dialog.getByRole("listitem").filter({ hasText: "part row prt_b5e4d3c2b008BadJson00001" })).toBeVisible();
+  await dialog.getByRole("button", { name: "Open imported session" }).click();
+  await expect(dialog).toBeHidden();
+
+  // Open it: the imported conversation with its tool calls.
+  await nav.getByText("Fix the flaky forecast test").click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Fix the flaky forecast test");
+  await expect(page.getByRole("article", { name: "Summary" })).toContainText("60 s memo cache");
+  await page.getByRole("button", { name: "Show what the summary replaced" }).click();
+  await expect(page.getByRole("article").filter({ hasText: "I reset the cache in beforeEach" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Tool bash: done" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Tool edit: failed" })).toContainText("oldString not found");
+  const id = new URL(page.url()).hash.replace("#/s/", "").split("/")[0] ?? "";
+
+  // Search finds imported text.
+  const search = page.getByRole("searchbox", { name: "Search sessions" });
+  await search.fill("memoised forecast");
+  const results = page.getByRole("region", { name: "Search results" });
+  await expect(results.getByRole("button")).not.toHaveCount(0);
+  await search.fill("");
+
+  // Replay with the X-ray.
+  await page.getByRole("link", { name: "Replay" }).click();
+  const controls = page.getByRole("toolbar", { name: "Replay controls" });
+  await expect(controls.getByRole("status")).toContainText(/Step 1 of \d+/);
+  await controls.getByRole("button", { name: "Next step" }).click();
+  await expect(page.getByRole("complementary", { name: "What the model saw" })).toBeVisible();
+  await page.getByRole("button", { name: "Exit replay" }).click();
+
+  // Continue it with the user's own model (the scripted mock).
+  mock.setScript([{ text: "Continuing the imported session: the cache is reset now." }]);
+  await send(page, "Is the cache fix enough?");
+  await expect(page.getByRole("article").filter({ hasText: "Continuing the imported session" })).toBeVisible({ timeout: 60_000 });
+  await waitIdle(page, id);
+  const sent = mock.modelRequests().at(-1)?.rawBody ?? "";
+  expect(sent).toContain("Summary: the flaky forecast test was caused by the 60 s memo cache");
+  expect(sent).toContain("Is the cache fix enough?");
+});

@@ -1,0 +1,178 @@
+/**
+ * "Import history": routes dropped files to the importers and writes what
+ * they map, a chunk at a time, with progress and cancellation between chunks.
+ * - SQLite (`opencode.db`) → the Worker (lazy-loaded), picker first;
+ * - our exports and `opencode export` files → the export import;
+ * - storage trees, Claude Code, Codex, Gemini CLI files → the core mappers.
+ * A cancelled import can simply be started again: sessions already imported
+ * from the same source are recognised and skipped.
+ */
+import { type DbSessionSummary, type HistorySession, type ImportIssue, importHistoryFiles, isSqlite, type SourceIndex, sourceIndex, type TextFile, textKind, writeHistory } from "../core/import";
+import type { HistoryDb } from "../adapters/import/db-client";
+import type { AppServices } from "./bootstrap";
+import { importFile } from "./session-actions";
+
+/** A dropped or picked file with its path inside the dropped folder (or its name). */
+export interface DroppedFile {
+  path: string;
+  file: File;
+}
+
+export interface HistoryProgress {
+  done: number;
+  total: number;
+  parts: number;
+}
+
+export interface HistoryOutcome {
+  created: number;
+  updated: number;
+  unchanged: number;
+  kept: number;
+  /** The first imported (or updated) session, to open. */
+  firstID?: string;
+  issues: ImportIssue[];
+  /** Files no importer recognised. */
+  unknown: string[];
+  cancelled: boolean;
+  /** A write failed: what was written before it stays, the failed chunk is not written. */
+  error?: string;
+  notes: string[];
+}
+
+interface Options {
+  onProgress?: (p: HistoryProgress) => void;
+  signal?: AbortSignal;
+}
+
+function emptyOutcome(): HistoryOutcome {
+  return { created: 0, updated: 0, unchanged: 0, kept: 0, issues: [], unknown: [], cancelled: false, notes: [] };
+}
+
+/** Splits a drop: SQLite databases apart from the text files. */
+export async function splitDrop(files: readonly DroppedFile[]): Promise<{ databases: DroppedFile[]; texts: DroppedFile[] }> {
+  const databases: DroppedFile[] = [];
+  const texts: DroppedFile[] = [];
+  for (const f of files) {
+    const head = new Uint8Array(await f.file.slice(0, 16).arrayBuffer());
+    if (isSqlite(head)) databases.push(f);
+    else if (/\.(jsonl?|zip)$/i.test(f.path)) texts.push(f);
+  }
+  return { databases, texts };
+}
+
+/** Opens a dropped database in the Worker (the Worker code loads only now). */
+export async function openDatabase(file: File): Promise<{ ok: true; value: HistoryDb } | { ok: false; error: string }> {
+  const { openHistoryDb } = await import("../adapters/import/db-client");
+  return openHistoryDb(file);
+}
+
+async function writeChunk(app: AppServices, sessions: HistorySession[], index: SourceIndex, out: HistoryOutcome): Promise<boolean> {
+  const w = await writeHistory(app.store, sessions, index);
+  if (!w.ok) {
+    out.error = w.error;
+    return false;
+  }
+  out.created += w.value.created.length;
+  out.updated += w.value.updated.length;
+  out.unchanged += w.value.unchanged.length;
+  out.kept += w.value.kept.length;
+  out.firstID ??= w.value.created[0] ?? w.value.updated[0];
+  return true;
+}
+
+/**
+ * Chunks of sessions of about `budget` records each (a large session is a chunk of its own):
+ * small enough that writing one (with its search index) stays a short task on the page.
+ */
+export function chunkSessions(sessions: readonly DbSessionSummary[], budget = 600, maxSessions = 10): DbSessionSummary[][] {
+  // Parents before children, so a child finds its parent already written.
+  const ordered = [...sessions].sort((a, b) => Number(a.parentID !== undefined) - Number(b.parentID !== undefined));
+  const out: DbSessionSummary[][] = [];
+  let cur: DbSessionSummary[] = [];
+  let size = 0;
+  for (const s of ordered) {
+    if (cur.length > 0 && (size + s.records > budget || cur.length >= maxSessions)) {
+      out.push(cur);
+      cur = [];
+      size = 0;
+    }
+    cur.push(s);
+    size += s.records;
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
+
+/** Imports the picked sessions of an open database, chunk by chunk. */
+export async function importDatabase(app: AppServices, db: HistoryDb, picked: readonly DbSessionSummary[], opts: Options = {}): Promise<HistoryOutcome> {
+  const out = emptyOutcome();
+  const index = await sourceIndex(app.store);
+  const importedAt = Date.now();
+  const progress: HistoryProgress = { done: 0, total: picked.length, parts: 0 };
+  opts.onProgress?.(progress);
+  for (const chunk of chunkSessions(picked)) {
+    if (opts.signal?.aborted) {
+      out.cancelled = true;
+      break;
+    }
+    let read: Awaited<ReturnType<HistoryDb["read"]>>;
+    try {
+      read = await db.read(chunk, importedAt);
+    } catch (e) {
+      out.error = e instanceof Error ? e.message : String(e);
+      break;
+    }
+    out.issues.push(...read.issues);
+    if (!(await writeChunk(app, read.sessions, index, out))) break;
+    progress.done += chunk.length;
+    progress.parts += read.sessions.reduce((n, s) => n + s.messages.reduce((k, m) => k + m.parts.length, 0), 0);
+    opts.onProgress?.({ ...progress });
+  }
+  return out;
+}
+
+/** Imports dropped text files (folders included). Exports go through the export import, file by file. */
+export async function importTextFiles(app: AppServices, files: readonly DroppedFile[], opts: Options = {}): Promise<HistoryOutcome> {
+  const out = emptyOutcome();
+  const texts: TextFile[] = [];
+  for (const f of files) {
+    if (/\.zip$/i.test(f.path)) {
+      await viaExportImport(app, f, new Uint8Array(await f.file.arrayBuffer()), out);
+      continue;
+    }
+    const t: TextFile = { path: f.path, text: await f.file.text() };
+    if (textKind(t) === "export") await viaExportImport(app, f, new TextEncoder().encode(t.text), out);
+    else texts.push(t);
+  }
+  const mapped = importHistoryFiles(texts, Date.now());
+  out.issues.push(...mapped.issues);
+  out.unknown.push(...mapped.unknown);
+  const index = await sourceIndex(app.store);
+  const parentsFirst = [...mapped.sessions].sort((a, b) => Number(a.parentSourceID !== undefined) - Number(b.parentSourceID !== undefined));
+  const progress: HistoryProgress = { done: 0, total: parentsFirst.length, parts: 0 };
+  opts.onProgress?.(progress);
+  for (let i = 0; i < parentsFirst.length; i += 25) {
+    if (opts.signal?.aborted) {
+      out.cancelled = true;
+      break;
+    }
+    const chunk = parentsFirst.slice(i, i + 25);
+    if (!(await writeChunk(app, chunk, index, out))) break;
+    progress.done += chunk.length;
+    progress.parts += chunk.reduce((n, s) => n + s.messages.reduce((k, m) => k + m.parts.length, 0), 0);
+    opts.onProgress?.({ ...progress });
+  }
+  return out;
+}
+
+async function viaExportImport(app: AppServices, f: DroppedFile, bytes: Uint8Array, out: HistoryOutcome): Promise<void> {
+  const r = await importFile(app, bytes);
+  if (!r.ok) {
+    out.issues.push({ at: f.path, problem: r.error });
+    return;
+  }
+  out.created += r.value.sessionIDs.length;
+  out.firstID ??= r.value.sessionIDs[0];
+  out.notes.push(...r.value.warnings);
+}

@@ -1,0 +1,29 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { importHistoryFiles, isSqlite, textKind } from "./detect";
+import { fixtureFiles } from "./test-files";
+
+describe("which importer reads a dropped file", () => {
+  it("recognises each format by path and content", () => {
+    const kinds = Object.fromEntries(["claude-code", "codex", "gemini", "opencode-storage"].flatMap((d) => fixtureFiles(d).map((f) => [f.path, textKind(f)])));
+    for (const [path, kind] of Object.entries(kinds)) {
+      const dir = path.split("/")[0];
+      expect([path, kind]).toEqual([path, dir === "gemini" ? "gemini-cli" : dir]);
+    }
+    const ocExport = readFileSync(new URL("../../../e2e/fixtures/opencode-export.json", import.meta.url), "utf8");
+    expect(textKind({ path: "x.json", text: ocExport })).toBe("export");
+    expect(textKind({ path: "notes.jsonl", text: '{"hello":1}\n' })).toBe("unknown");
+  });
+
+  it("imports a mixed folder in one go and names the files it did not recognise", () => {
+    const files = [...fixtureFiles("claude-code"), ...fixtureFiles("codex"), ...fixtureFiles("gemini"), ...fixtureFiles("opencode-storage"), { path: "README.md", text: "hi" }];
+    const r = importHistoryFiles(files, 1_800_000_000_000);
+    expect(r.sessions.map((s) => s.info.source?.tool).sort()).toEqual(["claude-code", "claude-code", "codex", "gemini-cli", "gemini-cli", "gemini-cli", "opencode"]);
+    expect(r.unknown).toEqual(["README.md"]);
+  });
+
+  it("knows a SQLite file by its header", () => {
+    expect(isSqlite(new TextEncoder().encode("SQLite format 3\0rest"))).toBe(true);
+    expect(isSqlite(new TextEncoder().encode("{}"))).toBe(false);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * Which importer reads a dropped file, from its path and first bytes. SQLite
+ * files go to the database importer; our own exports and `opencode export`
+ * files to the existing export import.
+ */
+import { importClaudeCode, isClaudeCode } from "./claude-code";
+import { importCodex, isCodex } from "./codex";
+import { importGemini, isGeminiChat, isGeminiCheckpoint, isGeminiRecording } from "./gemini";
+import { isObj, parseLines } from "./jsonl";
+import { importOpenCodeStorage, isOpenCodeStoragePath } from "./opencode-storage";
+import type { HistoryBatch, TextFile } from "./types";
+
+type FileKind = "sqlite" | "export" | "opencode-storage" | "claude-code" | "codex" | "gemini-cli" | "unknown";
+
+const SQLITE_MAGIC = "SQLite format 3\0";
+
+/** Whether the first 16 bytes are SQLite's header. */
+export function isSqlite(head: Uint8Array): boolean {
+  if (head.length < 16) return false;
+  for (let i = 0; i < 16; i++) if (head[i] !== SQLITE_MAGIC.charCodeAt(i)) return false;
+  return true;
+}
+
+function firstJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The kind of a text file (JSON or JSONL) by path and content. */
+export function textKind(f: TextFile): FileKind {
+  if (isOpenCodeStoragePath(f.path)) return "opencode-storage";
+  const lower = f.path.toLowerCase();
+  if (lower.endsWith(".jsonl")) {
+    const head = parseLines(f.path, f.text.slice(0, 200_000).split("\n").slice(0, 30).join("\n"), []);
+    if (isCodex(head)) return "codex";
+    if (isGeminiRecording(head[0]?.value)) return "gemini-cli";
+    if (isClaudeCode(head) || head.some((l) => l.value.type === "summary" && typeof l.value.leafUuid === "string")) return "claude-code";
+    return "unknown";
+  }
+  const v = firstJson(f.text.replace(/^[^{[]*/, ""));
+  if (isGeminiChat(v) || isGeminiCheckpoint(v)) return "gemini-cli";
+  if (isObj(v) && ("format" in v || ("info" in v && "messages" in v))) return "export";
+  return "unknown";
+}
+
+/**
+ * Maps every history text file of one drop (exports excluded: they go through
+ * the export import). Storage-tree files are read together; each other file on its own.
+ */
+export function importHistoryFiles(files: readonly TextFile[], importedAt: number): HistoryBatch & { unknown: string[] } {
+  const groups = new Map<FileKind, TextFile[]>();
+  for (const f of files) {
+    const k = textKind(f);
+    groups.set(k, [...(groups.get(k) ?? []), f]);
+  }
+  const out: HistoryBatch & { unknown: string[] } = { sessions: [], issues: [], unknown: (groups.get("unknown") ?? []).map((f) => f.path) };
+  const add = (b: HistoryBatch) => {
+    out.sessions.push(...b.sessions);
+    out.issues.push(...b.issues);
+  };
+  add(importOpenCodeStorage(groups.get("opencode-storage") ?? [], importedAt));
+  add(importClaudeCode(groups.get("claude-code") ?? [], importedAt));
+  add(importCodex(groups.get("codex") ?? [], importedAt));
+  for (const f of groups.get("gemini-cli") ?? []) add(importGemini(f, importedAt));
+  return out;
+}
+
