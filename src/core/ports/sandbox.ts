@@ -67,4 +67,11 @@ export interface Sandbox {
   changed(from: string, to: string): Promise<string[]>;
   /** A file's text at a snapshot, or undefined if it did not exist then. */
   readAt(hash: string, relPath: string): Promise<string | undefined>;
+  /**
+   * The edit tool's replacer cascade, run where it does not block the page
+   * (the local sandbox runs it in its Worker). Backends without one leave it out.
+   */
+  replaceText?(content: string, oldString: string, newString: string, replaceAll: boolean): Promise<ReplaceTextResult>;
 }
+
+export type ReplaceTextResult = { ok: true; content: string } | { ok: false; error: string };
