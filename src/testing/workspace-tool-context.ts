@@ -2,7 +2,9 @@
  * A `ToolContext` for tool tests: records permission asks and live updates,
  * allows everything unless `deny` says otherwise. Never imported by app code.
  */
+import { DEFAULT_RULES, decideAsk } from "../core/permission/evaluate";
 import type { Sandbox } from "../core/ports/sandbox";
+import type { Ruleset } from "../core/schema";
 import { type PermissionAsk, PermissionRefused, type Tool, type ToolContext, type ToolResult } from "../core/tools/tool";
 
 export interface RecordingToolContext extends ToolContext {
@@ -17,6 +19,8 @@ export interface ToolContextOptions {
   state?: Map<string, unknown>;
   /** Permissions to refuse. */
   deny?: string[];
+  /** Configured rules to evaluate asks against (on top of the built-in defaults); a deny refuses, as the broker does. */
+  rules?: Ruleset;
 }
 
 export function makeToolContext(opts: ToolContextOptions = {}): RecordingToolContext {
@@ -38,6 +42,10 @@ export function makeToolContext(opts: ToolContextOptions = {}): RecordingToolCon
     async ask(req) {
       asks.push(req);
       if (opts.deny?.includes(req.permission)) throw new PermissionRefused(`Permission ${req.permission} refused`, true);
+      if (opts.rules) {
+        const decision = decideAsk(req, [DEFAULT_RULES, opts.rules]);
+        if (decision.denied) throw new PermissionRefused(`${req.permission} "${decision.denied.pattern}" is denied`, false);
+      }
     },
   };
 }

@@ -104,7 +104,8 @@ describe("read", () => {
     await runTool(readTool, { filePath: "src/app.ts" }, ctx);
     const times = ctx.state.get(READ_TIMES_KEY);
     expect(times instanceof Map && times.has("/workspace/src/app.ts")).toBe(true);
-    expect(ctx.asks).toEqual([{ permission: "read", patterns: ["/workspace/src/app.ts"], always: ["*"], metadata: {} }]);
+    // Workspace-relative, like edit: a rule `src/*` matches both.
+    expect(ctx.asks).toEqual([{ permission: "read", patterns: ["src/app.ts"], always: ["*"], metadata: {} }]);
   });
 
   it("refuses paths outside the workspace and null bytes", async () => {

@@ -110,7 +110,7 @@ export const readTool = defineTool({
     const limit = args.limit ?? DEFAULT_READ_LIMIT;
     if (offset < 1) throw new Error("offset must be greater than or equal to 1");
     if (limit < 1) throw new Error("limit must be greater than or equal to 1");
-    await ctx.ask({ permission: "read", patterns: [abs], always: ["*"], metadata: {} });
+    await ctx.ask({ permission: "read", patterns: [rel], always: ["*"], metadata: {} });
 
     const stat = await sandbox.fs.stat(abs);
     if (!stat) throw new Error(await notFoundMessage(sandbox.fs, abs));
