@@ -201,7 +201,7 @@ export class WebContainerSandbox implements Sandbox {
   changed(from: string, to: string): Promise<string[]> {
     return this.snap.changed(from, to);
   }
-  readAt(hash: string, relPath: string): Promise<string | undefined> {
+  readAt(hash: string, relPath: string): Promise<Uint8Array | undefined> {
     return this.snap.readAt(hash, relPath);
   }
 }

@@ -42,6 +42,22 @@ describe("revert and unrevert", () => {
     expect(await sandbox.fs.readText("/workspace/new.txt")).toBe("made by bash\n");
   });
 
+  it("restores a binary file byte for byte", async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80]);
+    const llm = new FakeLLM([
+      toolTurn([{ tool: "bash", input: { command: "echo replaced > logo.png", description: "overwrite the logo" } }]),
+      textTurn("done"),
+    ]);
+    const { store, sandbox, service } = await setup(llm);
+    await sandbox.fs.writeFile("/workspace/logo.png", png);
+    const s = await service.createSession();
+    const user = await service.prompt(s.id, { text: "break the logo" });
+    await service.ensureRunning(s.id);
+    expect(await sandbox.fs.readText("/workspace/logo.png")).toBe("replaced\n");
+    await revertSession(store, sandbox, s.id, user.id);
+    expect([...(await sandbox.fs.readFile("/workspace/logo.png"))]).toEqual([...png]);
+  });
+
   it("the next prompt commits a revert: hidden messages are deleted", async () => {
     const llm = new FakeLLM([textTurn("first"), textTurn("second")]);
     const { store, service, sandbox } = await setup(llm);

@@ -122,7 +122,7 @@ export class FsSnapshotter {
     return changedBetween(this.store, from, to);
   }
 
-  readAt(hash: string, relPath: string): Promise<string | undefined> {
+  readAt(hash: string, relPath: string): Promise<Uint8Array | undefined> {
     return readAtSnapshot(this.store, hash, relPath);
   }
 }

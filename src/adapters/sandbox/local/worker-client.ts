@@ -184,7 +184,7 @@ export class WorkerSandbox implements Sandbox {
   changed(from: string, to: string): Promise<string[]> {
     return this.call({ id: 0, op: "changed", from, to });
   }
-  readAt(hash: string, relPath: string): Promise<string | undefined> {
+  readAt(hash: string, relPath: string): Promise<Uint8Array | undefined> {
     return this.call({ id: 0, op: "readAt", hash, relPath });
   }
   /** The edit cascade runs in the Worker, off the page's main thread. */
