@@ -256,16 +256,20 @@ export class SessionService {
     return (this.deps.locks ?? noLocks).held(sessionID);
   }
 
+  private async sandboxOf(sessionID: string): Promise<Sandbox | undefined> {
+    return this.deps.sandbox?.(sessionID).catch(() => undefined);
+  }
+
   /** Marks work left unfinished by a closed tab as interrupted (skipped while another tab runs it). */
   async repair(sessionID: string): Promise<number> {
     if (this.isBusy(sessionID)) return 0;
     if (await (this.deps.locks ?? noLocks).held(sessionID)) return 0;
-    return repairSession(this.deps.store, sessionID, this.deps.clock.now());
+    return repairSession(this.deps.store, sessionID, this.deps.clock.now(), () => this.sandboxOf(sessionID));
   }
 
   private async loop(sessionID: string, signal: AbortSignal): Promise<void> {
     const { store, clock } = this.deps;
-    await repairSession(store, sessionID, clock.now());
+    await repairSession(store, sessionID, clock.now(), () => this.sandboxOf(sessionID));
     const maxSteps = this.deps.settings().maxSteps;
     const guard = this.guard;
     let step = 0;
