@@ -6,6 +6,7 @@ import type { LLM, LLMEvent, LLMRequest, ModelConfig } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import type { AssistantMessage, NamedErrorData, PatchPart, RetryPart, Session, StepFinishPart, StepStartPart, ToolPart } from "../schema";
+import { userWriteMark, withoutUserWrites } from "../snapshot/user-writes";
 import { PermissionRefused, type Tool, type ToolContext } from "../tools/tool";
 import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "./retry";
 import { StepWriter } from "./step-writer";
@@ -58,6 +59,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
   let blocked = false;
   let finished = false;
 
+  const uploadsMark = userWriteMark();
   const stepStart = await w.add<StepStartPart>({ type: "step-start", snapshot: input.sandbox ? await safeSnapshot(input.sandbox) : undefined });
 
   const execute = async (part: ToolPart, args: Record<string, unknown>): Promise<void> => {
@@ -225,7 +227,9 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
   if (input.sandbox && stepStart.snapshot) {
     const after = await safeSnapshot(input.sandbox);
     if (after && after !== stepStart.snapshot) {
-      const files = await input.sandbox.changed(stepStart.snapshot, after).catch(() => []);
+      // What the user uploaded meanwhile is theirs: reverting this step must not delete it.
+      const changed = await input.sandbox.changed(stepStart.snapshot, after).catch(() => []);
+      const files = await withoutUserWrites(input.sandbox, changed, uploadsMark);
       if (files.length) await w.add<PatchPart>({ type: "patch", hash: stepStart.snapshot, files });
     }
   }
