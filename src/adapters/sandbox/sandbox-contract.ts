@@ -207,6 +207,20 @@ export function sandboxContract(name: string, make: () => Promise<ContractSubjec
         expect([...(back ?? [])]).toEqual([...png]);
       });
 
+      it("keeps plan files (.tabcode/plans) in snapshots, but not other scratch files", async () => {
+        await sb.fs.writeFile(at(".tabcode/plans/plan.md"), "# Plan v1\n");
+        await sb.fs.writeFile(at(".tabcode/tool-output/out.txt"), "scratch");
+        const a = await sb.snapshot();
+        await sb.fs.writeFile(at(".tabcode/plans/plan.md"), "# Plan v2\n");
+        await sb.fs.writeFile(at(".tabcode/plans/extra.md"), "later\n");
+        const b = await sb.snapshot();
+        expect(await sb.changed(a, b)).toEqual([".tabcode/plans/extra.md", ".tabcode/plans/plan.md"]);
+        await sb.restore(a);
+        expect(await sb.fs.readText(at(".tabcode/plans/plan.md"))).toBe("# Plan v1\n");
+        expect(await sb.fs.exists(at(".tabcode/plans/extra.md"))).toBe(false);
+        expect(await sb.fs.readText(at(".tabcode/tool-output/out.txt"))).toBe("scratch");
+      });
+
       it("gives equal workspaces equal hashes", async () => {
         await sb.fs.writeFile(at("a.txt"), "a");
         const h1 = await sb.snapshot();
