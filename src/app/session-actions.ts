@@ -70,10 +70,10 @@ export interface ImportOutcome {
 }
 
 /** Validates, then writes in one transaction; workspace files carried by the file are restored. */
-export async function importFile(app: AppServices, bytes: Uint8Array): Promise<{ ok: true; value: ImportOutcome } | { ok: false; error: string }> {
+export async function importFile(app: AppServices, bytes: Uint8Array, opts: { trusted?: boolean } = {}): Promise<{ ok: true; value: ImportOutcome } | { ok: false; error: string }> {
   const parsed = parseImportBytes(bytes);
   if (!parsed.ok) return parsed;
-  const written = await importBundle(app.store, parsed.value);
+  const written = await importBundle(app.store, parsed.value, { trusted: opts.trusted });
   if (!written.ok) return written;
   const warnings = [...parsed.value.warnings];
   for (const [i, s] of parsed.value.sessions.entries()) {
