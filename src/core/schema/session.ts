@@ -14,7 +14,6 @@ export const Session = z.object({
   time: z.object({
     created: z.number(),
     updated: z.number(),
-    compacting: z.number().optional(),
     archived: z.number().optional(),
   }),
   /** Session-level permission rules, appended after the global ones. */
