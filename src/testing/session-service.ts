@@ -5,7 +5,7 @@ import { type Clock, systemClock } from "../core/ports/clock";
 import type { LLM } from "../core/ports/llm";
 import type { Sandbox } from "../core/ports/sandbox";
 import type { Ruleset } from "../core/schema";
-import { SessionService } from "../core/session/loop";
+import { SessionService, type SessionServiceDeps } from "../core/session/loop";
 import { defaultSettings, modelConfig, type Settings } from "../core/settings";
 import type { TokenCounter } from "../core/tokens/counter";
 import type { Tool } from "../core/tools/tool";
@@ -20,6 +20,7 @@ export interface TestServiceOptions {
   sandbox?: Sandbox;
   counter?: TokenCounter;
   clock?: Clock;
+  locks?: SessionServiceDeps["locks"];
 }
 
 /** The real session service over a memory store, for core tests. */
@@ -40,6 +41,7 @@ export function makeTestService(opts: TestServiceOptions) {
     tools: () => opts.tools,
     ...(sandbox ? { sandbox: async () => sandbox } : {}),
     counter: opts.counter,
+    ...(opts.locks ? { locks: opts.locks } : {}),
     version: "test",
   });
   return { store, bus, service, permissions, settings };

@@ -64,6 +64,7 @@ export function App() {
     () =>
       bus.subscribe((ev) => {
         if (ev.type === "session.error" && ev.error.name === "UnknownError") notify(errorMessage(ev.error));
+        if (ev.type === "session.notice") notify(ev.message, "info");
       }),
     [bus, notify],
   );

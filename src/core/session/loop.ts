@@ -221,9 +221,9 @@ export class SessionService {
           () => this.loop(sessionID, controller.signal),
           () =>
             this.deps.bus.publish({
-              type: "session.error",
+              type: "session.notice",
               sessionID,
-              error: namedError("UnknownError", { message: "This session is running in another tab. Your message is saved; that tab answers it, or this one will when that run ends." }),
+              message: "This session is running in another tab. Your message is saved; that tab answers it, or this one will when that run ends.",
             }),
         );
       } catch (e) {
