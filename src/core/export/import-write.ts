@@ -55,11 +55,11 @@ export interface ImportOptions {
 
 /**
  * An imported file is untrusted: `demo` (which would run the session on the
- * built-in model whatever the settings) and per-message `system` text (extra
- * instructions hidden from the user) are dropped.
+ * built-in model whatever the settings), stored "always" approvals and
+ * per-message `system` text (extra instructions hidden from the user) are dropped.
  */
 function untrusted(session: ImportedSession): ImportedSession {
-  const { demo: _demo, ...info } = session.info;
+  const { demo: _demo, approved: _approved, ...info } = session.info;
   const messages = session.messages.map((m) => {
     if (m.info.role !== "user" || m.info.system === undefined) return m;
     const { system: _system, ...rest } = m.info;
