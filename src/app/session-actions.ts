@@ -3,6 +3,7 @@
  * export module: fork, revert/unrevert, export, share, import. UI components
  * call these; they return values (or throw for bugs), never touch React.
  */
+import { referencedSnapshots } from "../core/snapshot/gc";
 import { exportAllZip, exportFileName, exportSession, importBundle, parseImportBytes, serializeExport, sessionHtml, sessionMarkdown, shareLink, stripForShare, ZIP_FILE_NAME } from "../core/export";
 import { activePath } from "../core/session/branches";
 import { applyRevert } from "../core/session/history";
@@ -122,4 +123,28 @@ export async function startDemo(app: AppServices): Promise<Session> {
   await app.sandbox.seedWorkspace(session.id, DEMO_PROJECT);
   await app.sessions.prompt(session.id, { text: "Fix the date bug" });
   return session;
+}
+
+/** Every snapshot some session still names (revert, unrevert, fork, diffs). */
+async function liveSnapshots(app: Pick<AppServices, "store">): Promise<Set<string>> {
+  const live = new Set<string>();
+  for (const archived of [false, true])
+    for (const s of await app.store.listSessions({ archived }))
+      for (const h of referencedSnapshots(s, await app.store.messages(s.id))) live.add(h);
+  return live;
+}
+
+/**
+ * A deleted session's files for good: its workspace (saved tool outputs
+ * included), then every snapshot tree and blob no remaining session needs.
+ */
+export async function deleteSessionFiles(app: Pick<AppServices, "store" | "sandbox">, sessionID: string): Promise<void> {
+  await app.sandbox.deleteWorkspace(sessionID);
+  await app.sandbox.collectGarbage(await liveSnapshots(app));
+}
+
+/** Bytes the session's workspace uses: its files now, and the history its snapshots keep. */
+export async function sessionStorage(app: Pick<AppServices, "store" | "sandbox">, sessionID: string): Promise<{ files: number; history: number }> {
+  const session = await app.store.getSession(sessionID);
+  return app.sandbox.usage(sessionID, referencedSnapshots(session, await app.store.messages(sessionID)));
 }

@@ -2,6 +2,7 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { type KeyboardEvent, useState } from "react";
 import type { Session } from "../../core/schema";
 import { relativeTime } from "../format";
+import { deleteSessionFiles } from "../../app/session-actions";
 import { useAllStatuses, useServices } from "../hooks/services";
 import { ConfirmDialog } from "./confirm-dialog";
 import { SearchBox } from "./search-box";
@@ -97,7 +98,8 @@ function SessionItem({ session, current, busy, onSelect, onDelete, onError }: { 
 
 /** The session list: a navigation landmark named "Sessions". */
 export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNotify, onImport, onExportAll, onSettings, demo }: Props) {
-  const { store, sessions, sandbox } = useServices();
+  const services = useServices();
+  const { store, sessions } = services;
   const [showArchived, setShowArchived] = useState(false);
   const list = useLiveQuery(() => store.listSessions({ archived: showArchived }), [store, showArchived]);
   const statuses = useAllStatuses();
@@ -115,7 +117,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
       onDeleted(s.id);
       let undone = false;
       setTimeout(() => {
-        if (!undone) sandbox.deleteWorkspace(s.id).catch(() => undefined);
+        if (!undone) deleteSessionFiles(services, s.id).catch(() => undefined);
       }, 9000);
       onNotify(`Deleted “${s.title}”.`, "info", {
         label: "Undo",

@@ -4,6 +4,7 @@ import { writeUserFile } from "../../../core/snapshot/user-writes";
 import { useSandbox, useSandboxStatus } from "../../hooks/use-sandbox";
 import { FileViewer } from "./file-viewer";
 import { FileTree } from "./file-tree";
+import { StorageLine } from "./storage-line";
 import { workspaceZip } from "../../../core/workspace/files";
 import { download, droppedFiles, uploadPath } from "./workspace-io";
 
@@ -99,6 +100,7 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
             </button>
           </div>
           <FileTree sandbox={sandbox} version={version + bump} onOpen={setViewing} />
+          <StorageLine sessionID={sessionID} version={version + bump} />
           {viewing && <FileViewer sandbox={sandbox} entry={viewing} onClose={() => setViewing(null)} />}
         </>
       )}
