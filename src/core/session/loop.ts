@@ -15,6 +15,7 @@ import { applyCacheMarkers } from "../compaction/cache-markers";
 import type { TokenCounter } from "../tokens/counter";
 import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_RUN } from "./context-guard";
 import { activePath, nextPrev, siblings } from "./branches";
+import { syncShownRules } from "../rules/nested";
 import { repairSession } from "./repair";
 import { commitRevert } from "./revert";
 import { runStep, type StepResult } from "./step";
@@ -294,6 +295,8 @@ export class SessionService {
       this.agents.set(sessionID, agent);
       const tools = this.deps.tools(agent, session);
       const toolState = this.stateFor(sessionID);
+      // Nested AGENTS.md count as shown only while a read that carried them is still sent.
+      syncShownRules(toolState, msgs);
       const system = this.deps.system
         ? await this.deps.system({ session, model, sandbox, agent, userSystem: l.lastUser.info.system, toolState })
         : buildSystem({ model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) });
