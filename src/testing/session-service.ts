@@ -21,6 +21,8 @@ export interface TestServiceOptions {
   counter?: TokenCounter;
   clock?: Clock;
   locks?: SessionServiceDeps["locks"];
+  /** The system-prompt hook (default: the loop's built-in prompt). */
+  system?: SessionServiceDeps["system"];
 }
 
 /** The real session service over a memory store, for core tests. */
@@ -42,6 +44,7 @@ export function makeTestService(opts: TestServiceOptions) {
     ...(sandbox ? { sandbox: async () => sandbox } : {}),
     counter: opts.counter,
     ...(opts.locks ? { locks: opts.locks } : {}),
+    ...(opts.system ? { system: opts.system } : {}),
     version: "test",
   });
   return { store, bus, service, permissions, settings };

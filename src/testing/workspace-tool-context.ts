@@ -5,7 +5,8 @@
 import { DEFAULT_RULES, decideAsk } from "../core/permission/evaluate";
 import type { Sandbox } from "../core/ports/sandbox";
 import type { Ruleset } from "../core/schema";
-import { type PermissionAsk, PermissionRefused, type Tool, type ToolContext, type ToolResult } from "../core/tools/tool";
+import { type PermissionAsk, PermissionRefused } from "../core/permission/ask";
+import type { Tool, ToolContext, ToolResult } from "../core/tools/tool";
 
 export interface RecordingToolContext extends ToolContext {
   asks: PermissionAsk[];

@@ -7,7 +7,7 @@
  * session's rows of that store after every change, so it survives reloads
  * and a switch to the local backend.
  */
-import type { WebContainer } from "@webcontainer/api";
+import type { WebContainerLike } from "./webcontainer-like";
 import type { ExecOptions, ExecResult, Sandbox, SandboxFS } from "../../core/ports/sandbox";
 import { normalizePath } from "../../core/sandbox-path";
 import { FsSnapshotter } from "../../core/snapshot/fs-snapshotter";
@@ -16,8 +16,8 @@ import { bootWebContainer } from "./webcontainer-boot";
 import { WebContainerFS } from "./webcontainer-fs";
 import { MountCoordinator } from "./webcontainer-mount";
 
-/** The parts of a booted WebContainer this backend uses (the fake in tests has exactly these). */
-export type WebContainerLike = Pick<WebContainer, "workdir" | "fs" | "spawn" | "teardown" | "mount">;
+export type { WebContainerLike } from "./webcontainer-like";
+
 
 const coordinators = new WeakMap<WebContainerLike, MountCoordinator>();
 

@@ -5,12 +5,13 @@ import type { Clock } from "../ports/clock";
 import type { LLM, LLMEvent, LLMRequest, ModelConfig } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
-import type { AssistantMessage, NamedErrorData, PatchPart, RetryPart, Session, StepFinishPart, StepStartPart, ToolPart } from "../schema";
+import type { AssistantMessage, NamedErrorData, PatchPart, RetryPart, Session, SnapshotPart, StepFinishPart, StepStartPart, ToolPart } from "../schema";
+import { PermissionRefused } from "../permission/ask";
 import { userWriteMark, withoutUserWrites } from "../snapshot/user-writes";
-import { PermissionRefused, type Tool, type ToolContext } from "../tools/tool";
-import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "./retry";
+import type { Tool, ToolContext } from "../tools/tool";
+import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "../conversation/retry";
 import { StepWriter } from "./step-writer";
-import { addTokens, costOf, toTokens } from "./usage";
+import { addTokens, costOf, toTokens } from "../conversation/usage";
 
 export const DOOM_LOOP_THRESHOLD = 3;
 
@@ -58,6 +59,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
   let error: NamedErrorData | undefined;
   let blocked = false;
   let finished = false;
+  let finishPart: StepFinishPart | undefined;
 
   const uploadsMark = userWriteMark();
   const stepStart = await w.add<StepStartPart>({ type: "step-start", snapshot: input.sandbox ? await safeSnapshot(input.sandbox) : undefined });
@@ -169,7 +171,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
         assistant.finish = ev.reason;
         assistant.cost += cost;
         assistant.tokens = tokens;
-        await w.add<StepFinishPart>({ type: "step-finish", reason: ev.reason, cost, tokens });
+        finishPart = await w.add<StepFinishPart>({ type: "step-finish", reason: ev.reason, cost, tokens });
         await store.upsertMessage(assistant);
         await store.updateSession(assistant.sessionID, (s) => ({ ...s, tokens: addTokens(s.tokens, tokens), cost: s.cost + cost, time: { ...s.time, updated: clock.now() } }));
         return;
@@ -231,6 +233,9 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
       const changed = await input.sandbox.changed(stepStart.snapshot, after).catch(() => []);
       const files = await withoutUserWrites(input.sandbox, changed, uploadsMark);
       if (files.length) await w.add<PatchPart>({ type: "patch", hash: stepStart.snapshot, files });
+      // Where this step left the workspace, so a branch can be restored to it (files follow branches).
+      if (finishPart) await store.upsertPart({ ...finishPart, snapshot: after });
+      else await w.add<SnapshotPart>({ type: "snapshot", snapshot: after });
     }
   }
 
