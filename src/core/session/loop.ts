@@ -11,7 +11,7 @@ import { type AssistantMessage, defaultTitle, emptyTokens, isDefaultTitle, type 
 import type { Settings } from "../settings";
 import type { Tool } from "../tools/tool";
 import { toModelMessages } from "../conversation/to-model";
-import { type ConversationView, conversationView } from "../conversation/view";
+import { type ConversationView, conversationView, snapshotAt } from "../conversation/view";
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import type { TokenCounter } from "../tokens/counter";
 import type { RequestSize } from "../tokens/request-size";
@@ -182,7 +182,11 @@ export class SessionService {
     const sandbox = input.editOf ? await this.sandboxOf(sessionID) : undefined;
     if (input.editOf) {
       await this.assertIdleEverywhere(sessionID);
-      await leaveBranch(store, sandbox, conversationView(session, all));
+      const v = conversationView(session, all);
+      await leaveBranch(store, sandbox, v);
+      // The new branch starts from the files as they were before the edited message (files first, then the branch).
+      const at = v.shown.findIndex((m) => m.info.id === input.editOf);
+      await enterBranch(sandbox, snapshotBefore(all, input.editOf) ?? (at >= 0 ? snapshotAt(v.shown.slice(0, at)) : undefined));
     }
     const prev = input.editOf ? siblings(all, input.editOf).key : (revertKey ?? conversationView(session, all).next);
     const user: UserMessage = {
@@ -199,7 +203,7 @@ export class SessionService {
     for (const f of input.files ?? [])
       await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "file", mime: f.mime, filename: f.filename, url: f.url });
     await store.upsertMessage(user);
-    const updated = await store.updateSession(sessionID, (s) => ({
+    await store.updateSession(sessionID, (s) => ({
       ...s,
       agent: user.agent,
       model: user.model,
@@ -207,7 +211,6 @@ export class SessionService {
       // A new branch (an edit, or the prompt that replaces a reverted turn) becomes the one shown.
       ...(input.editOf || revertKey !== undefined ? { branches: { ...s.branches, [prev]: user.id } } : {}),
     }));
-    if (input.editOf && updated) await enterBranch(sandbox, conversationView(updated, await store.messages(sessionID)).snapshot ?? snapshotBefore(all, input.editOf));
     this.maybeTitle(session, input.text);
     this.ensureRunning(sessionID);
     return user;
