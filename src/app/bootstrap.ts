@@ -14,6 +14,7 @@ import { WorkerTokenCounter } from "../adapters/tokens/worker-counter";
 import type { TokenCounter } from "../core/tokens/counter";
 import { webLocks } from "./locks";
 import { PromptWiring } from "./prompt-wiring";
+import { sessionApprovals } from "./approvals";
 import { SettingsStore } from "./settings-store";
 import { warmUp } from "./warm-up";
 
@@ -91,7 +92,7 @@ export async function bootstrap(): Promise<BootResult> {
   // The broker asks the wiring for rules; the wiring asks the session service for each session's agent.
   let agentOf: (sessionID: string) => string | undefined = () => undefined;
   const wiring = new PromptWiring(systemClock, settings.get, (id) => agentOf(id));
-  const permissions = new PermissionBroker(wiring.rules);
+  const permissions = new PermissionBroker(wiring.rules, sessionApprovals(store));
   const llm = routerLLM();
   const counter = new WorkerTokenCounter();
   const sandbox = new SandboxService(() => settings.get().sandbox);

@@ -69,6 +69,18 @@ export class SandboxService {
     await copyWorkspace(from, to, atSnapshot);
   }
 
+  /** Frees snapshot storage no session needs any more (`liveTrees`: every snapshot a session still names). */
+  async collectGarbage(liveTrees: ReadonlySet<string>): Promise<{ trees: number; blobs: number; bytes: number }> {
+    const { collectWorkspaceGarbage } = await import("../adapters/sandbox/local/index");
+    return collectWorkspaceGarbage(liveTrees);
+  }
+
+  /** Storage a session's workspace uses. */
+  async usage(sessionID: string, trees: Iterable<string>): Promise<{ files: number; history: number }> {
+    const { sessionWorkspaceUsage } = await import("../adapters/sandbox/local/index");
+    return sessionWorkspaceUsage(sessionID, trees);
+  }
+
   async deleteWorkspace(sessionID: string): Promise<void> {
     this.open.delete(sessionID);
     const { deleteWorkspace } = await import("../adapters/sandbox/local/index");

@@ -5,6 +5,7 @@
  * The export module, the zip codec and the demo project are loaded on first
  * use (dynamic imports), so none of them is in the entry bundle.
  */
+import { referencedSnapshots } from "../core/snapshot/gc";
 import { conversationView } from "../core/conversation/view";
 import { forkSession } from "../core/session/fork";
 import { revertSession, snapshotAfter, unrevertSession } from "../core/session/revert";
@@ -75,11 +76,11 @@ export interface ImportOutcome {
 }
 
 /** Validates, then writes in one transaction; workspace files carried by the file are restored. */
-export async function importFile(app: AppServices, bytes: Uint8Array): Promise<{ ok: true; value: ImportOutcome } | { ok: false; error: string }> {
+export async function importFile(app: AppServices, bytes: Uint8Array, opts: { trusted?: boolean } = {}): Promise<{ ok: true; value: ImportOutcome } | { ok: false; error: string }> {
   const { importBundle, parseImportBytes } = await exporter();
   const parsed = parseImportBytes(bytes);
   if (!parsed.ok) return parsed;
-  const written = await importBundle(app.store, parsed.value);
+  const written = await importBundle(app.store, parsed.value, { trusted: opts.trusted });
   if (!written.ok) return written;
   const warnings = [...parsed.value.warnings];
   for (const [i, s] of parsed.value.sessions.entries()) {
@@ -136,7 +137,7 @@ export async function deleteSession(app: AppServices, s: Session): Promise<() =>
   await app.store.deleteSession(s.id);
   let undone = false;
   setTimeout(() => {
-    if (!undone) app.sandbox.deleteWorkspace(s.id).catch(() => undefined);
+    if (!undone) deleteSessionFiles(app, s.id).catch(() => undefined);
   }, UNDO_DELETE_MS);
   return async () => {
     undone = true;
@@ -151,4 +152,28 @@ export async function startDemo(app: AppServices): Promise<Session> {
   await app.sandbox.seedWorkspace(session.id, DEMO_PROJECT);
   await app.sessions.prompt(session.id, { text: "Fix the date bug" });
   return session;
+}
+
+/** Every snapshot some session still names (revert, unrevert, fork, diffs). */
+async function liveSnapshots(app: Pick<AppServices, "store">): Promise<Set<string>> {
+  const live = new Set<string>();
+  for (const archived of [false, true])
+    for (const s of await app.store.listSessions({ archived }))
+      for (const h of referencedSnapshots(s, await app.store.messages(s.id))) live.add(h);
+  return live;
+}
+
+/**
+ * A deleted session's files for good: its workspace (saved tool outputs
+ * included), then every snapshot tree and blob no remaining session needs.
+ */
+export async function deleteSessionFiles(app: Pick<AppServices, "store" | "sandbox">, sessionID: string): Promise<void> {
+  await app.sandbox.deleteWorkspace(sessionID);
+  await app.sandbox.collectGarbage(await liveSnapshots(app));
+}
+
+/** Bytes the session's workspace uses: its files now, and the history its snapshots keep. */
+export async function sessionStorage(app: Pick<AppServices, "store" | "sandbox">, sessionID: string): Promise<{ files: number; history: number }> {
+  const session = await app.store.getSession(sessionID);
+  return app.sandbox.usage(sessionID, referencedSnapshots(session, await app.store.messages(sessionID)));
 }

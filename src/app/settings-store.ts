@@ -1,4 +1,4 @@
-import { parseSettings, type Settings } from "../core/settings";
+import { parseSettingsReport, type Settings } from "../core/settings";
 
 /** Where settings are persisted (the storage adapter's settings table). */
 export interface SettingsPersistence {
@@ -14,6 +14,8 @@ export class SettingsStore {
   constructor(
     initial: Settings,
     private readonly persistence: SettingsPersistence,
+    /** Settings that were invalid when loaded and were reset to defaults (labels for a notice). */
+    readonly resetOnLoad: readonly string[] = [],
   ) {
     this.value = initial;
   }
@@ -25,7 +27,8 @@ export class SettingsStore {
     } catch {
       raw = undefined;
     }
-    return new SettingsStore(parseSettings(raw), persistence);
+    const { settings, reset } = parseSettingsReport(raw);
+    return new SettingsStore(settings, persistence, reset);
   }
 
   get = (): Settings => this.value;

@@ -12,6 +12,8 @@ export type BusEvent =
   /** The full current text of a streaming part (ahead of the batched store writes). */
   | { type: "part.live"; part: Part }
   | { type: "session.error"; sessionID: string; error: NamedErrorData }
+  /** Something the user should know that is not an error (e.g. the session runs in another tab). */
+  | { type: "session.notice"; sessionID: string; message: string }
   | { type: "session.title"; sessionID: string; title: string };
 
 type Listener = (event: BusEvent) => void;

@@ -108,11 +108,107 @@ export function modelConfig(settings: Settings): ModelConfig {
   };
 }
 
-/** Parses stored settings, filling anything missing with defaults (never throws). */
-export function parseSettings(raw: unknown): Settings {
+/** Stored settings after validation, and what had to be reset (in words for the user). */
+export interface ParsedSettings {
+  settings: Settings;
+  /** Labels of the fields or entries that were invalid and replaced by defaults (or dropped). */
+  reset: string[];
+}
+
+const FIELD_LABELS: Record<string, string> = {
+  provider: "Provider",
+  baseURL: "Base URL",
+  apiKey: "API key",
+  modelID: "Model",
+  models: "Model limits",
+  maxSteps: "Max steps",
+  sandbox: "Sandbox",
+  globalRules: "Global rules",
+  skills: "Skills",
+  permissions: "Permission rules",
+  compaction: "Compaction",
+};
+
+const COMPACTION_LABELS: Record<string, string> = {
+  auto: "Compaction: automatic",
+  prune: "Compaction: prune old tool outputs",
+  threshold: "Compaction: threshold",
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** Keeps the valid entries of a stored list, naming the dropped ones. */
+function validItems<T>(raw: unknown, item: z.ZodType<T>, label: (i: number) => string, reset: string[]): T[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  const out: T[] = [];
+  raw.forEach((v, i) => {
+    const r = item.safeParse(v);
+    if (r.success) out.push(r.data);
+    else reset.push(label(i));
+  });
+  return out;
+}
+
+/**
+ * Validates stored settings field by field: a valid field is kept, an invalid
+ * one is reset to its default (a bad list or map entry is dropped alone), and
+ * `reset` names what changed so the user can be told. Missing fields (older
+ * versions) take their defaults silently. Never throws.
+ */
+export function parseSettingsReport(raw: unknown): ParsedSettings {
   const base = defaultSettings();
-  if (raw === null || typeof raw !== "object") return base;
-  const merged = { ...base, ...(raw as Record<string, unknown>) };
-  const r = Settings.safeParse(merged);
-  return r.success ? r.data : base;
+  if (raw === null || raw === undefined) return { settings: base, reset: [] };
+  if (!isRecord(raw)) return { settings: base, reset: ["All settings (not an object)"] };
+  const reset: string[] = [];
+  const out: Record<string, unknown> = { ...base };
+  for (const key of Object.keys(Settings.shape) as Array<keyof Settings>) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (key === "models" && isRecord(value)) {
+      const models: Record<string, ModelSpec> = {};
+      for (const [id, spec] of Object.entries(value)) {
+        const r = ModelSpec.safeParse(spec);
+        if (r.success) models[id] = r.data;
+        else reset.push(`Model limits for "${id}"`);
+      }
+      out.models = models;
+      continue;
+    }
+    if (key === "skills") {
+      const skills = validItems(value, SettingsSkillSchema, (i) => `Skill ${i + 1}`, reset);
+      if (skills) {
+        out.skills = skills;
+        continue;
+      }
+    }
+    if (key === "permissions") {
+      const rules = validItems(value, Ruleset.element, (i) => `Permission rule ${i + 1}`, reset);
+      if (rules) {
+        out.permissions = rules;
+        continue;
+      }
+    }
+    if (key === "compaction" && isRecord(value)) {
+      const shape = Settings.shape.compaction.shape;
+      const compaction: Record<string, unknown> = { ...base.compaction };
+      for (const sub of Object.keys(shape) as Array<keyof typeof shape>) {
+        if (value[sub] === undefined) continue;
+        const r = shape[sub].safeParse(value[sub]);
+        if (r.success) compaction[sub] = r.data;
+        else reset.push(COMPACTION_LABELS[sub] ?? `Compaction: ${sub}`);
+      }
+      out.compaction = compaction;
+      continue;
+    }
+    const r = Settings.shape[key].safeParse(value);
+    if (r.success) out[key] = r.data;
+    else reset.push(FIELD_LABELS[key] ?? key);
+  }
+  const whole = Settings.safeParse(out);
+  return whole.success ? { settings: whole.data, reset } : { settings: base, reset: ["All settings"] };
+}
+
+/** Parses stored settings, keeping every valid field and defaulting the rest (never throws). */
+export function parseSettings(raw: unknown): Settings {
+  return parseSettingsReport(raw).settings;
 }

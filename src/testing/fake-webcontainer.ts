@@ -5,9 +5,23 @@
  * with terminal-style CRLF output. `jsh -c <command>` runs in just-bash over
  * the fake's in-memory filesystem. Never imported by app code.
  */
-import type { BufferEncoding, DirEnt, FileSystemAPI, IFSWatcher, SpawnOptions, WebContainerProcess } from "@webcontainer/api";
+import type {
+  BufferEncoding,
+  DirEnt,
+  ExportOptions,
+  FileSystemAPI,
+  FileSystemTree,
+  IFSWatcher,
+  LoadFilesOptions,
+  SpawnOptions,
+  Unsubscribe,
+  WebContainer,
+  WebContainerProcess,
+} from "@webcontainer/api";
 import { Bash, InMemoryFs } from "just-bash";
-import type { WebContainerLike } from "../adapters/sandbox/webcontainer";
+
+/** Every public member of the real class: the fake must keep up with `@webcontainer/api` at the type level. */
+type WebContainerAPI = { [K in keyof WebContainer]: WebContainer[K] };
 
 const WORKDIR = "/home/projects/tabcode";
 
@@ -87,8 +101,9 @@ function terminalStream(text: string, chunks: number = 2): ReadableStream<string
   });
 }
 
-export class FakeWebContainer implements WebContainerLike {
+export class FakeWebContainer implements WebContainerAPI {
   readonly workdir = WORKDIR;
+  readonly path = "/bin:/usr/bin:/usr/local/bin";
   readonly fs: FakeFs;
   readonly mem: InMemoryFs;
   /** Every spawn, for assertions. */
@@ -145,6 +160,44 @@ export class FakeWebContainer implements WebContainerLike {
       resize: () => undefined,
     };
   }
+
+  /** Writes a tree into the workdir (or `mountPoint` inside it), like the real `mount`. */
+  async mount(snapshotOrTree: FileSystemTree | Uint8Array | ArrayBuffer, options?: LoadFilesOptions): Promise<void> {
+    if (snapshotOrTree instanceof Uint8Array || snapshotOrTree instanceof ArrayBuffer) throw new Error("binary snapshots are not supported by the fake WebContainer");
+    const base = options?.mountPoint ? inWorkdir(options.mountPoint) : WORKDIR;
+    const write = async (dir: string, tree: FileSystemTree): Promise<void> => {
+      await this.mem.mkdir(dir, { recursive: true });
+      for (const [name, node] of Object.entries(tree)) {
+        const at = `${dir}/${name}`;
+        if ("directory" in node) await write(at, node.directory);
+        else if ("contents" in node.file) await this.mem.writeFile(at, node.file.contents);
+        else throw new Error("symlinks are not supported by the fake WebContainer");
+      }
+    };
+    await write(base, snapshotOrTree);
+  }
+
+  export(path: string): Promise<FileSystemTree>;
+  export(path: string, options: ExportOptions & { format?: "json" }): Promise<FileSystemTree>;
+  export(path: string, options: ExportOptions): Promise<Uint8Array>;
+  async export(path: string, options?: ExportOptions): Promise<FileSystemTree | Uint8Array> {
+    if (options?.format && options.format !== "json") throw new Error("only json exports are supported by the fake WebContainer");
+    const read = async (dir: string): Promise<FileSystemTree> => {
+      const out: FileSystemTree = {};
+      for (const e of await this.mem.readdirWithFileTypes(dir)) {
+        const at = `${dir}/${e.name}`;
+        out[e.name] = e.isDirectory ? { directory: await read(at) } : { file: { contents: await this.mem.readFileBuffer(at) } };
+      }
+      return out;
+    };
+    return read(inWorkdir(path));
+  }
+
+  on(_event: string, _listener: (...args: never[]) => void): Unsubscribe {
+    return () => undefined;
+  }
+
+  async setPreviewScript(): Promise<void> {}
 
   teardown(): void {
     this.tornDown = true;

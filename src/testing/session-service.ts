@@ -20,6 +20,7 @@ export interface TestServiceOptions {
   sandbox?: Sandbox;
   counter?: TokenCounter;
   clock?: Clock;
+  locks?: SessionServiceDeps["locks"];
   /** The system-prompt hook (default: the loop's built-in prompt). */
   system?: SessionServiceDeps["system"];
 }
@@ -42,6 +43,7 @@ export function makeTestService(opts: TestServiceOptions) {
     tools: () => opts.tools,
     ...(sandbox ? { sandbox: async () => sandbox } : {}),
     counter: opts.counter,
+    ...(opts.locks ? { locks: opts.locks } : {}),
     ...(opts.system ? { system: opts.system } : {}),
     version: "test",
   });

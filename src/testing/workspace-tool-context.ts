@@ -2,7 +2,9 @@
  * A `ToolContext` for tool tests: records permission asks and live updates,
  * allows everything unless `deny` says otherwise. Never imported by app code.
  */
+import { DEFAULT_RULES, decideAsk } from "../core/permission/evaluate";
 import type { Sandbox } from "../core/ports/sandbox";
+import type { Ruleset } from "../core/schema";
 import { type PermissionAsk, PermissionRefused } from "../core/permission/ask";
 import type { Tool, ToolContext, ToolResult } from "../core/tools/tool";
 
@@ -18,6 +20,8 @@ export interface ToolContextOptions {
   state?: Map<string, unknown>;
   /** Permissions to refuse. */
   deny?: string[];
+  /** Configured rules to evaluate asks against (on top of the built-in defaults); a deny refuses, as the broker does. */
+  rules?: Ruleset;
 }
 
 export function makeToolContext(opts: ToolContextOptions = {}): RecordingToolContext {
@@ -39,6 +43,10 @@ export function makeToolContext(opts: ToolContextOptions = {}): RecordingToolCon
     async ask(req) {
       asks.push(req);
       if (opts.deny?.includes(req.permission)) throw new PermissionRefused(`Permission ${req.permission} refused`, true);
+      if (opts.rules) {
+        const decision = decideAsk(req, [DEFAULT_RULES, opts.rules]);
+        if (decision.denied) throw new PermissionRefused(`${req.permission} "${decision.denied.pattern}" is denied`, false);
+      }
     },
   };
 }

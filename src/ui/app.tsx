@@ -57,10 +57,20 @@ export function App() {
     if (action) setTimeout(() => setNotices((n) => n.filter((x) => x.id !== id)), ACTION_NOTICE_MS);
   }, []);
 
+  const resetOnLoad = services.settings.resetOnLoad;
+  useEffect(() => {
+    if (resetOnLoad.length)
+      notify(
+        `Some saved settings were invalid and were reset to their defaults: ${resetOnLoad.join(", ")}. Everything else was kept. Check them in Settings.`,
+        "info",
+      );
+  }, [resetOnLoad, notify]);
+
   useEffect(
     () =>
       bus.subscribe((ev) => {
         if (ev.type === "session.error" && ev.error.name === "UnknownError") notify(errorMessage(ev.error));
+        if (ev.type === "session.notice") notify(ev.message, "info");
       }),
     [bus, notify],
   );

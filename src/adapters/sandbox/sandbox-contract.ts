@@ -190,10 +190,35 @@ export function sandboxContract(name: string, make: () => Promise<ContractSubjec
         const b = await sb.snapshot();
         expect(await sb.changed(a, b)).toEqual(["del.txt", "mod.txt", "src/new.txt"]);
         expect(await sb.changed(a, a)).toEqual([]);
-        expect(await sb.readAt(a, "mod.txt")).toBe("before");
-        expect(await sb.readAt(b, "mod.txt")).toBe("after");
+        const text = (bytes: Uint8Array | undefined) => (bytes ? new TextDecoder().decode(bytes) : bytes);
+        expect(text(await sb.readAt(a, "mod.txt"))).toBe("before");
+        expect(text(await sb.readAt(b, "mod.txt"))).toBe("after");
         expect(await sb.readAt(a, "src/new.txt")).toBeUndefined();
         expect(await sb.readAt(b, "del.txt")).toBeUndefined();
+      });
+
+      it("reads a binary file back at a snapshot byte for byte", async () => {
+        const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80, 0xc3]);
+        await sb.fs.writeFile(at("img.png"), png);
+        const a = await sb.snapshot();
+        await sb.fs.writeFile(at("img.png"), "overwritten");
+        const back = await sb.readAt(a, "img.png");
+        expect(back instanceof Uint8Array).toBe(true);
+        expect([...(back ?? [])]).toEqual([...png]);
+      });
+
+      it("keeps plan files (.tabcode/plans) in snapshots, but not other scratch files", async () => {
+        await sb.fs.writeFile(at(".tabcode/plans/plan.md"), "# Plan v1\n");
+        await sb.fs.writeFile(at(".tabcode/tool-output/out.txt"), "scratch");
+        const a = await sb.snapshot();
+        await sb.fs.writeFile(at(".tabcode/plans/plan.md"), "# Plan v2\n");
+        await sb.fs.writeFile(at(".tabcode/plans/extra.md"), "later\n");
+        const b = await sb.snapshot();
+        expect(await sb.changed(a, b)).toEqual([".tabcode/plans/extra.md", ".tabcode/plans/plan.md"]);
+        await sb.restore(a);
+        expect(await sb.fs.readText(at(".tabcode/plans/plan.md"))).toBe("# Plan v1\n");
+        expect(await sb.fs.exists(at(".tabcode/plans/extra.md"))).toBe(false);
+        expect(await sb.fs.readText(at(".tabcode/tool-output/out.txt"))).toBe("scratch");
       });
 
       it("gives equal workspaces equal hashes", async () => {

@@ -13,15 +13,38 @@ sandboxContract("webcontainer (fake container)", async () => {
 });
 
 describe("webcontainer sandbox", () => {
-  it("gives each session its own directory under the workdir", async () => {
+  it("mounts only the running session's files in the project directory: other sessions' files are out of reach", async () => {
     const wc = new FakeWebContainer();
     const store = new MemoryWorkspaceStore();
     const a = await WebContainerSandbox.open(wc, "ses_a", { store });
     const b = await WebContainerSandbox.open(wc, "ses_b", { store });
-    expect(a.root).toBe("/home/projects/tabcode/ses_a");
-    await a.fs.writeFile(`${a.root}/x.txt`, "a");
-    expect(await b.fs.exists(`${b.root}/x.txt`)).toBe(false);
-    expect((await b.exec("ls ..")).stdout).toBe("ses_a\nses_b\n");
+    expect(a.root).toBe("/home/projects/tabcode");
+    await a.fs.writeFile(`${a.root}/secret-a.txt`, "a's file");
+    await a.exec("mkdir -p src && echo made by a > src/a.ts");
+    expect(await b.fs.exists(`${b.root}/secret-a.txt`)).toBe(false);
+    expect((await b.exec("ls -a . ..; find / -name 'secret-a*'")).stdout).not.toContain("secret-a");
+    expect((await b.exec("cat ../tabcode/secret-a.txt")).stdout).not.toContain("a's file");
+    // B can destroy only its own files.
+    await b.fs.writeFile(`${b.root}/b.txt`, "b's file");
+    await b.exec("rm -rf ../tabcode/* ..");
+    expect(await a.fs.readText(`${a.root}/secret-a.txt`)).toBe("a's file");
+    expect(await a.fs.readText(`${a.root}/src/a.ts`)).toBe("made by a\n");
+    expect(await a.fs.exists(`${a.root}/b.txt`)).toBe(false);
+    expect((await a.exec("ls")).stdout).toBe("secret-a.txt\nsrc\n");
+    // Each session's changes were persisted back when the other was mounted.
+    expect((await store.loadRows("ses_a")).map((r) => r.path).sort()).toEqual(["secret-a.txt", "src", "src/a.ts"]);
+    expect((await store.loadRows("ses_b")).map((r) => r.path)).toEqual([]);
+  });
+
+  it("runs one session at a time: a command of another session waits for the mounted one", async () => {
+    const wc = new FakeWebContainer();
+    const store = new MemoryWorkspaceStore();
+    const a = await WebContainerSandbox.open(wc, "ses_a", { store });
+    const b = await WebContainerSandbox.open(wc, "ses_b", { store });
+    await a.fs.writeFile(`${a.root}/a.txt`, "a");
+    const [ra, rb] = await Promise.all([a.exec("sleep 0.05; ls"), b.exec("ls")]);
+    expect(ra.stdout).toBe("a.txt\n");
+    expect(rb.stdout).toBe("");
   });
 
   it("spawns jsh -c with a cwd relative to the workdir and the env", async () => {
@@ -29,7 +52,7 @@ describe("webcontainer sandbox", () => {
     const sb = await WebContainerSandbox.open(wc, "ses_s", { store: new MemoryWorkspaceStore() });
     await sb.fs.mkdir(`${sb.root}/sub`);
     await sb.exec("echo $A", { cwd: `${sb.root}/sub`, env: { A: "1" } });
-    expect(wc.spawned.at(-1)).toEqual({ command: "jsh", args: ["-c", "echo $A"], options: { cwd: "ses_s/sub", env: { A: "1" } } });
+    expect(wc.spawned.at(-1)).toEqual({ command: "jsh", args: ["-c", "echo $A"], options: { cwd: "sub", env: { A: "1" } } });
   });
 
   it("refuses fs paths outside the workdir", async () => {

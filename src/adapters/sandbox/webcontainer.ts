@@ -9,13 +9,34 @@
  */
 import type { WebContainerLike } from "./webcontainer-like";
 import type { ExecOptions, ExecResult, Sandbox, SandboxFS } from "../../core/ports/sandbox";
-import { joinPath, normalizePath } from "../../core/sandbox-path";
+import { normalizePath } from "../../core/sandbox-path";
 import { FsSnapshotter } from "../../core/snapshot/fs-snapshotter";
 import type { WorkspaceRow, WorkspaceStore } from "./local/workspace-store";
 import { bootWebContainer } from "./webcontainer-boot";
 import { WebContainerFS } from "./webcontainer-fs";
+import { MountCoordinator } from "./webcontainer-mount";
 
 export type { WebContainerLike } from "./webcontainer-like";
+
+
+const coordinators = new WeakMap<WebContainerLike, MountCoordinator>();
+
+/** The container's one project directory, shared by its sessions one at a time. */
+function coordinatorFor(wc: WebContainerLike): MountCoordinator {
+  let c = coordinators.get(wc);
+  if (!c) {
+    c = new MountCoordinator({
+      async clear() {
+        // The directory itself may be gone (`rm -r ..` in the last session): recreate it.
+        await wc.fs.mkdir("/", { recursive: true });
+        for (const name of await wc.fs.readdir("/")) await wc.fs.rm(`/${name}`, { recursive: true, force: true });
+      },
+      mount: (tree) => wc.mount(tree),
+    });
+    coordinators.set(wc, c);
+  }
+  return c;
+}
 
 export const DEFAULT_WC_TIMEOUT_MS = 120_000;
 /** Characters of output kept per command. */
@@ -61,52 +82,53 @@ export class WebContainerSandbox implements Sandbox {
   private persisting?: Promise<void>;
   private persistAgain = false;
 
+  private readonly mount: MountCoordinator;
+
   private constructor(
     private readonly wc: WebContainerLike,
     readonly sessionID: string,
     private readonly opts: WebContainerSandboxOptions,
   ) {
-    this.root = joinPath(wc.workdir, sessionID);
+    // The container's project directory itself: this session's files are mounted there while it runs.
+    this.root = normalizePath(wc.workdir);
     this.wfs = new WebContainerFS(wc);
     this.snap = new FsSnapshotter(this.wfs, this.root, opts.store);
+    this.mount = coordinatorFor(wc);
     const w = this.wfs;
+    const mounted = <T>(fn: () => Promise<T>): Promise<T> => this.mount.use(this.sessionID, fn);
     // The change happened even if mirroring it fails (quota…): the mirror catches up on the next change.
-    const after = async <T>(p: Promise<T>): Promise<T> => {
-      const v = await p;
-      await this.persist().catch(() => undefined);
-      return v;
-    };
+    const after = <T>(fn: () => Promise<T>): Promise<T> =>
+      mounted(async () => {
+        const v = await fn();
+        await this.persist().catch(() => undefined);
+        return v;
+      });
     this.fs = {
-      readFile: (p) => w.readFile(p),
-      readText: (p) => w.readText(p),
-      list: (p) => w.list(p),
-      stat: (p) => w.stat(p),
-      exists: (p) => w.exists(p),
-      writeFile: (p, d) => after(w.writeFile(p, d)),
-      mkdir: (p) => after(w.mkdir(p)),
-      rm: (p) => after(w.rm(p)),
-      rename: (a, b) => after(w.rename(a, b)),
+      readFile: (p) => mounted(() => w.readFile(p)),
+      readText: (p) => mounted(() => w.readText(p)),
+      list: (p) => mounted(() => w.list(p)),
+      stat: (p) => mounted(() => w.stat(p)),
+      exists: (p) => mounted(() => w.exists(p)),
+      writeFile: (p, d) => after(() => w.writeFile(p, d)),
+      mkdir: (p) => after(() => w.mkdir(p)),
+      rm: (p) => after(() => w.rm(p)),
+      rename: (a, b) => after(() => w.rename(a, b)),
     };
   }
 
-  /** Opens a session directory; a new one is filled from the session's stored rows. */
+  /** Opens a session's sandbox; its stored files are mounted in the project directory at its first use. */
   static async open(wc: WebContainerLike, sessionID: string, opts: WebContainerSandboxOptions): Promise<WebContainerSandbox> {
     const sb = new WebContainerSandbox(wc, sessionID, opts);
-    const fresh = !(await sb.wfs.exists(sb.root));
-    await sb.wfs.mkdir(sb.root);
-    const rows = await opts.store.loadRows(sessionID);
-    for (const r of rows) sb.rows.set(r.path, r);
-    if (fresh && rows.length) await sb.hydrate(rows);
+    for (const r of await opts.store.loadRows(sessionID)) sb.rows.set(r.path, r);
+    sb.mount.register(sessionID, sb);
     return sb;
   }
 
-  private async hydrate(rows: WorkspaceRow[]): Promise<void> {
+  /** The session's files as last persisted (what a mount writes back into the project directory). */
+  async stored(): Promise<{ rows: WorkspaceRow[]; blobs: Map<string, Uint8Array> }> {
+    const rows = [...this.rows.values()];
     const blobs = await this.opts.store.getBlobs([...new Set(rows.flatMap((r) => (r.hash ? [r.hash] : [])))]);
-    for (const r of [...rows].sort((a, b) => (a.path < b.path ? -1 : 1))) {
-      const abs = joinPath(this.root, r.path);
-      if (r.type === "directory") await this.wfs.mkdir(abs);
-      else if (r.type === "file") await this.wfs.writeFile(abs, blobs.get(r.hash ?? "") ?? new Uint8Array());
-    }
+    return { rows, blobs };
   }
 
   /** Mirrors the workspace into the store (coalesces concurrent calls). */
@@ -128,6 +150,8 @@ export class WebContainerSandbox implements Sandbox {
   }
 
   private async persistOnce(): Promise<void> {
+    // A command may have removed the project directory itself (`rm -r ..`): that is an empty workspace.
+    if (!(await this.wfs.exists(this.root))) await this.wfs.mkdir(this.root);
     const { tree, sizes } = await this.snap.capture();
     const now = Date.now();
     const next = new Map<string, WorkspaceRow>();
@@ -142,7 +166,11 @@ export class WebContainerSandbox implements Sandbox {
     this.rows = next;
   }
 
-  async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
+  exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
+    return this.mount.use(this.sessionID, () => this.execMounted(command, opts));
+  }
+
+  private async execMounted(command: string, opts: ExecOptions): Promise<ExecResult> {
     if (opts.signal?.aborted) return { stdout: "", stderr: "", combined: "", exitCode: 130, timedOut: false, aborted: true };
     const cwd = this.wfs.toSpawnCwd(normalizePath(opts.cwd ?? this.root));
     const proc = await this.wc.spawn("jsh", ["-c", command], { cwd, env: opts.env });
@@ -191,16 +219,18 @@ export class WebContainerSandbox implements Sandbox {
   }
 
   snapshot(): Promise<string> {
-    return this.snap.snapshot();
+    return this.mount.use(this.sessionID, () => this.snap.snapshot());
   }
-  async restore(hash: string): Promise<void> {
-    await this.snap.restore(hash);
-    await this.persist();
+  restore(hash: string): Promise<void> {
+    return this.mount.use(this.sessionID, async () => {
+      await this.snap.restore(hash);
+      await this.persist();
+    });
   }
   changed(from: string, to: string): Promise<string[]> {
     return this.snap.changed(from, to);
   }
-  readAt(hash: string, relPath: string): Promise<string | undefined> {
+  readAt(hash: string, relPath: string): Promise<Uint8Array | undefined> {
     return this.snap.readAt(hash, relPath);
   }
 }

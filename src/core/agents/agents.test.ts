@@ -48,6 +48,18 @@ describe("plan agent", () => {
     expect(bash("plan", "sort -o out.txt in.txt")).toBe("ask");
   });
 
+  it("asks for read-only commands given an option that writes a file", () => {
+    expect(bash("plan", "tree -o listing.txt")).toBe("ask");
+    expect(bash("plan", "tree -L 2 -o listing.txt src")).toBe("ask");
+    expect(bash("plan", "tree -R -H . src")).toBe("ask");
+    expect(bash("plan", "git log --output=log.txt")).toBe("ask");
+    expect(bash("plan", "git log -5 --output log.txt")).toBe("ask");
+    expect(bash("plan", "git show --output=x.patch HEAD")).toBe("ask");
+    expect(bash("plan", "sort --output=out.txt in.txt")).toBe("ask");
+    expect(bash("plan", "tree -L 2 src")).toBe("allow");
+    expect(bash("plan", "git log --oneline -5")).toBe("allow");
+  });
+
   it("keeps the edit tool (for plan files) but drops nothing read-only", () => {
     expect(ids(toolsFor(PLAN_AGENT, ALL))).toEqual(["read", "edit", "write", "bash", "list", "glob", "grep", "todowrite", "question", "plan_exit", "skill"]);
   });

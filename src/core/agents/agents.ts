@@ -29,7 +29,7 @@ export const PLAN_DIR = ".tabcode/plans";
  * - file writes through redirections (`cat a > b`) are separate `> b` patterns, so they ask;
  * - wrapped and nested commands are checked on their own (`env rm x` asks for `rm x`);
  * - `find` is allowed, but its writing or executing actions ask (`-delete`, `-exec`, `-fprint`…);
- * - `git diff --output` and `sort -o` write files, so they ask;
+ * - `git … --output`, `sort -o`, `tree -o` and `tree -R` write files, so they ask;
  * - `sed`, `awk`, `xargs` and interpreters are left out: they can write or run anything.
  */
 export const READ_ONLY_COMMANDS = [
@@ -38,7 +38,13 @@ export const READ_ONLY_COMMANDS = [
   "git status", "git diff", "git log", "git show", "git ls-files", "git blame", "git rev-parse", "git grep",
   "git branch --show-current", "git remote -v",
 ];
-const ASK_AGAIN = ["find *-delete*", "find *-exec*", "find *-ok*", "find *-fprint*", "find *-fls*", "git diff *--output*", "sort *-o*"];
+const ASK_AGAIN = [
+  "find *-delete*", "find *-exec*", "find *-ok*", "find *-fprint*", "find *-fls*",
+  // `--output` writes a file for every git command that prints a diff or log (diff, log, show…)
+  "git *--output*",
+  // `sort -o`/`--output`, `tree -o FILE`, and `tree -R` (writes 00Tree.html files with -H)
+  "sort *-o*", "tree *-o*", "tree *-R*",
+];
 
 const bash = (pattern: string, action: "allow" | "ask" | "deny") => ({ permission: "bash", pattern, action }) as const;
 

@@ -186,7 +186,7 @@ describe("processCompaction", () => {
     expect(!result.ok && result.error).toEqual(err);
     expect(summaryOf(all)?.info).toMatchObject({ error: err, finish: "error" });
     expect(visible.map((m) => m.info.id)).toEqual(all.map((m) => m.info.id));
-    expect((await store.getSession(h.sessionID))?.time.compacting).toBeUndefined();
+    expect("compacting" in ((await store.getSession(h.sessionID))?.time ?? {})).toBe(false);
     expect(pendingCompaction(all)).toBeUndefined();
   });
 
@@ -226,5 +226,27 @@ describe("processCompaction", () => {
     await store.importSession(makeSession(h.sessionID), h.msgs);
     const r = await processCompaction({ store, llm: new FakeLLM(), clock, model: gpt4o }, { sessionID: h.sessionID, messageID: u.info.id, signal: new AbortController().signal });
     expect(r.ok).toBe(false);
+  });
+});
+
+describe("no compacting flag on the session", () => {
+  it("a summary in progress writes no `time.compacting` (nothing reads it, and a crash would leave it set)", async () => {
+    const h = new History();
+    h.turn(`one ${sized(3_000)}`, [text(sized(3_000))]);
+    h.turn(`two ${sized(3_000)}`, [text(sized(3_000))]);
+    const store = new MemoryStore();
+    const session = makeSession(h.sessionID);
+    await store.importSession(session, h.msgs);
+    const written: unknown[] = [];
+    const update = store.updateSession.bind(store);
+    store.updateSession = async (id, fn) => {
+      const s = await update(id, fn);
+      written.push(s?.time);
+      return s;
+    };
+    const req = await createCompactionRequest(store, session, { auto: false, now: clock.now() });
+    const deps: CompactionDeps = { store, llm: new FakeLLM([textTurn(MODEL_SUMMARY)]), clock, model: gpt4o };
+    await processCompaction(deps, { sessionID: h.sessionID, messageID: req.message.id, signal: new AbortController().signal });
+    expect(written.some((t) => typeof t === "object" && t !== null && "compacting" in t && (t as { compacting?: number }).compacting !== undefined)).toBe(false);
   });
 });

@@ -168,64 +168,59 @@ export async function processCompaction(deps: CompactionDeps, input: ProcessComp
     tokens: emptyTokens(),
   };
   await store.upsertMessage(summary);
-  await store.updateSession(input.sessionID, (s) => ({ ...s, time: { ...s.time, compacting: started } }));
-  try {
-    // With media first (the summariser may need to see it), then stripped to placeholders.
-    const attempts = mediaOf(p.head).length > 0 ? [true, false] : [false];
-    let error: NamedErrorData = tooLarge();
-    let text: string | undefined;
-    let textPart: TextPart | undefined;
-    // First choice when the policy asked for it: the next chat request itself plus the instructions, so the
-    // provider serves the whole history from its prompt cache. Anything odd falls back to the transcript request.
-    if (part.mode === "cached-prefix" && input.prefix && !p.replay && !p.tailStartID) {
-      // The very history the chat request sends (previous summary included), so the provider's cache serves it.
-      const req = cachedPrefixRequest(model, input.prefix, filterCompacted(all.slice(0, idx)), p.previous?.body);
-      if ((await requestTokens(deps, req)) <= inputBudget(model, req.maxOutputTokens)) {
-        const r = await streamSummary(deps, summary, req, input.signal);
-        if (r.ok && /(^|\n)#+\s*Goal/i.test(r.text)) {
-          text = r.text;
-          textPart = r.part;
-        } else {
-          if (!r.ok && r.error.name === "MessageAbortedError") return await fail(deps, summary, r.error);
-          // Keep what was written, but out of the summary and out of what the model sees.
-          if (r.part) await store.upsertPart({ ...r.part, ignored: true, metadata: { ...r.part.metadata, rejectedSummary: true } });
-        }
-      }
-    }
-    for (const withMedia of text === undefined ? attempts : []) {
-      const req = buildSummaryRequest({ model, head: p.head, previous: p.previous?.body, withMedia });
-      if ((await requestTokens(deps, req)) > inputBudget(model, req.maxOutputTokens)) continue;
+  // With media first (the summariser may need to see it), then stripped to placeholders.
+  const attempts = mediaOf(p.head).length > 0 ? [true, false] : [false];
+  let error: NamedErrorData = tooLarge();
+  let text: string | undefined;
+  let textPart: TextPart | undefined;
+  // First choice when the policy asked for it: the next chat request itself plus the instructions, so the
+  // provider serves the whole history from its prompt cache. Anything odd falls back to the transcript request.
+  if (part.mode === "cached-prefix" && input.prefix && !p.replay && !p.tailStartID) {
+    // The very history the chat request sends (previous summary included), so the provider's cache serves it.
+    const req = cachedPrefixRequest(model, input.prefix, filterCompacted(all.slice(0, idx)), p.previous?.body);
+    if ((await requestTokens(deps, req)) <= inputBudget(model, req.maxOutputTokens)) {
       const r = await streamSummary(deps, summary, req, input.signal);
-      if (r.ok) {
+      if (r.ok && /(^|\n)#+\s*Goal/i.test(r.text)) {
         text = r.text;
         textPart = r.part;
-        break;
+      } else {
+        if (!r.ok && r.error.name === "MessageAbortedError") return await fail(deps, summary, r.error);
+        // Keep what was written, but out of the summary and out of what the model sees.
+        if (r.part) await store.upsertPart({ ...r.part, ignored: true, metadata: { ...r.part.metadata, rejectedSummary: true } });
       }
-      // Only a rejection before any text is worth another try without media.
-      error = r.error.name === "ContextOverflowError" && !r.part ? tooLarge() : r.error;
-      if (r.part || error.name !== "ContextOverflowError") break;
     }
-    if (text === undefined || !textPart) return await fail(deps, summary, error);
-
-    const log = toolLog(p.head, p.previous?.log);
-    textPart.text = `${splitSummary(text).body}\n\n${renderToolLog(log)}`;
-    textPart.time = { start: textPart.time?.start ?? started, end: clock.now() };
-    await store.upsertPart(textPart);
-    summary.finish = summary.finish ?? "stop";
-    summary.time.completed = clock.now();
-    await store.upsertMessage(summary);
-    deps.bus?.publish({ type: "part.live", part: textPart });
-
-    if (p.replay) {
-      const replayed = await recreateUserMessage(store, p.replay, clock.now());
-      return { ok: true, summary, tailStartID: p.tailStartID, replayed: replayed.info, next: "continue" };
-    }
-    if (!part.auto) return { ok: true, summary, tailStartID: p.tailStartID, next: "stop" };
-    const continued = await addContinue(store, request, part.overflow === true, clock.now());
-    return { ok: true, summary, tailStartID: p.tailStartID, continued, next: "continue" };
-  } finally {
-    await store.updateSession(input.sessionID, (s) => ({ ...s, time: { ...s.time, compacting: undefined } }));
   }
+  for (const withMedia of text === undefined ? attempts : []) {
+    const req = buildSummaryRequest({ model, head: p.head, previous: p.previous?.body, withMedia });
+    if ((await requestTokens(deps, req)) > inputBudget(model, req.maxOutputTokens)) continue;
+    const r = await streamSummary(deps, summary, req, input.signal);
+    if (r.ok) {
+      text = r.text;
+      textPart = r.part;
+      break;
+    }
+    // Only a rejection before any text is worth another try without media.
+    error = r.error.name === "ContextOverflowError" && !r.part ? tooLarge() : r.error;
+    if (r.part || error.name !== "ContextOverflowError") break;
+  }
+  if (text === undefined || !textPart) return await fail(deps, summary, error);
+
+  const log = toolLog(p.head, p.previous?.log);
+  textPart.text = `${splitSummary(text).body}\n\n${renderToolLog(log)}`;
+  textPart.time = { start: textPart.time?.start ?? started, end: clock.now() };
+  await store.upsertPart(textPart);
+  summary.finish = summary.finish ?? "stop";
+  summary.time.completed = clock.now();
+  await store.upsertMessage(summary);
+  deps.bus?.publish({ type: "part.live", part: textPart });
+
+  if (p.replay) {
+    const replayed = await recreateUserMessage(store, p.replay, clock.now());
+    return { ok: true, summary, tailStartID: p.tailStartID, replayed: replayed.info, next: "continue" };
+  }
+  if (!part.auto) return { ok: true, summary, tailStartID: p.tailStartID, next: "stop" };
+  const continued = await addContinue(store, request, part.overflow === true, clock.now());
+  return { ok: true, summary, tailStartID: p.tailStartID, continued, next: "continue" };
 }
 
 async function fail(deps: CompactionDeps, summary: AssistantMessage, error: NamedErrorData): Promise<CompactionResult> {

@@ -47,6 +47,27 @@ interface Plan {
   keep: boolean;
 }
 
+export interface ImportOptions {
+  now?: number;
+  /** The file is the app's own (a shipped sample): `demo` sessions stay demo sessions. */
+  trusted?: boolean;
+}
+
+/**
+ * An imported file is untrusted: `demo` (which would run the session on the
+ * built-in model whatever the settings), stored "always" approvals and
+ * per-message `system` text (extra instructions hidden from the user) are dropped.
+ */
+function untrusted(session: ImportedSession): ImportedSession {
+  const { demo: _demo, approved: _approved, ...info } = session.info;
+  const messages = session.messages.map((m) => {
+    if (m.info.role !== "user" || m.info.system === undefined) return m;
+    const { system: _system, ...rest } = m.info;
+    return { ...m, info: rest };
+  });
+  return { ...session, info, messages };
+}
+
 function build(plan: Plan, sessionIDs: Map<string, string>, now: number): ImportRows {
   const src = plan.session.info;
   const info: Session = { ...src, id: plan.id };
@@ -89,13 +110,15 @@ function build(plan: Plan, sessionIDs: Map<string, string>, now: number): Import
  * (or, when it keeps its ids, one of whose message ids) already exists is
  * imported as a copy: fresh ids throughout and " (copy)" after its title.
  * Child sessions keep their parent link only when the parent is in the bundle.
+ * Unless `trusted`, `demo` flags and per-message system text are dropped.
  * Workspace files in the bundle are not written here.
  */
-export async function importBundle(store: Store, bundle: ImportBundle, opts: { now?: number } = {}): Promise<Result<ImportResult>> {
+export async function importBundle(store: Store, bundle: ImportBundle, opts: ImportOptions = {}): Promise<Result<ImportResult>> {
   const now = opts.now ?? Date.now();
   const plans: Plan[] = [];
   try {
-    for (const session of bundle.sessions) {
+    for (const raw of bundle.sessions) {
+      const session = opts.trusted ? raw : untrusted(raw);
       const keep = canKeepIds(session.messages, now);
       const copy = await collides(store, session, keep);
       plans.push({ session, keep, copy, id: copy ? descendingId("ses", now) : session.info.id });

@@ -124,7 +124,6 @@ function validateParts(
  */
 function sanitizeSession(info: Session, p: string, ctx: ValidateContext): Session {
   const out: Session = { ...info, time: { ...info.time } };
-  delete out.time.compacting;
   if (out.permission) {
     const kept = out.permission.filter((r) => r.action !== "allow");
     if (kept.length < out.permission.length)

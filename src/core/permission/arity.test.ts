@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import examples from "./__fixtures__/opencode-arity-examples.json";
 import { bashPatterns, prefix } from "./arity";
 
 const tokens = (s: string) => s.split(" ");
@@ -80,5 +81,39 @@ describe("bashPatterns", () => {
   it("never returns an empty pattern list", () => {
     expect(bashPatterns("FOO=1").patterns).toEqual(["FOO=1"]);
     expect(bashPatterns("").patterns).toEqual([""]);
+  });
+});
+
+/** The first `n` non-flag words of a command, with any flags between them. */
+function expectedPrefix(words: string[], n: number): string {
+  let seen = 0;
+  let end = 0;
+  words.forEach((w, i) => {
+    if (seen < n && (i === 0 || !w.startsWith("-"))) {
+      seen++;
+      end = i + 1;
+    }
+  });
+  return words.slice(0, end).join(" ");
+}
+
+/** The arity OpenCode's table gives a command: its longest matching key wins (`ip link show` → `ip link`: 3). */
+function publishedArity(words: string[]): number {
+  const operands = words.filter((w, i) => i === 0 || !w.startsWith("-"));
+  for (let n = operands.length; n > 0; n--) {
+    const hit = examples.find((e) => e.key === operands.slice(0, n).join(" "));
+    if (hit) return hit.arity;
+  }
+  return 1;
+}
+
+describe("arity table against OpenCode's published examples", () => {
+  it.each(examples.map((e) => [e.example, e.key] as const))("%s (%s)", (example) => {
+    const words = example.split(" ");
+    expect(prefix(words)).toBe(expectedPrefix(words, publishedArity(words)));
+  });
+
+  it("stores `consul kv get *`, not `consul *`", () => {
+    expect(bashPatterns("consul kv get config/app").always).toEqual(["consul kv get *"]);
   });
 });

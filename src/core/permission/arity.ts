@@ -24,6 +24,15 @@ export const ARITY: Readonly<Record<string, number>> = {
   "git config": 3, "git remote": 3, "git stash": 3, "git submodule": 3, "git worktree": 3, "git bisect": 3,
   gh: 3, aws: 3, gcloud: 3, az: 3, "kubectl rollout": 3, "kubectl config": 3, "uv run": 3,
   "poetry run": 3, "python -m": 3, "python3 -m": 3, "go mod": 3, "go tool": 3, "deno task": 3, "systemctl --user": 3,
+  // more, covering the examples OpenCode publishes with its own table
+  bazel: 2, cdk: 2, cf: 2, cmake: 2, consul: 2, crictl: 2, eksctl: 2, flyctl: 2, heroku: 2, hugo: 2, ip: 2, kind: 2,
+  kustomize: 2, mc: 2, minikube: 2, mongosh: 2, mysql: 2, ng: 2, nvm: 2, nx: 2, openssl: 2, pipenv: 2, psql: 2,
+  pulumi: 2, pyenv: 2, rake: 2, rbenv: 2, "redis-cli": 2, serverless: 2, skaffold: 2, sls: 2, sst: 2, tmux: 2,
+  turbo: 2, ufw: 2, vault: 2, volta: 2, wp: 2,
+  "cargo add": 3, "cargo run": 3, "consul kv": 3, doctl: 3, "docker builder": 3, "eksctl create": 3, "ip addr": 3,
+  "ip link": 3, "ip netns": 3, "ip route": 3, "kind create": 3, "kubectl kustomize": 3, "mc admin": 3, "npm init": 3,
+  "npm view": 3, "openssl req": 3, "openssl x509": 3, "podman container": 3, "podman image": 3, "pulumi stack": 3,
+  sfdx: 3, "terraform workspace": 3, "vault auth": 3, "vault kv": 3, "yarn dlx": 3,
 };
 
 function isFlag(token: string): boolean {

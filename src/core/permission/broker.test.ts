@@ -97,3 +97,32 @@ describe("PermissionBroker", () => {
     expect(await outcome(p)).toBe("allowed");
   });
 });
+
+describe("persisted 'always' approvals", () => {
+  it("survive a reload: a new broker over the same storage allows without asking", async () => {
+    const saved = new Map<string, Ruleset>();
+    const storage = { load: async (id: string) => saved.get(id) ?? [], save: async (id: string, rules: Ruleset) => void saved.set(id, rules) };
+    const first = new PermissionBroker(() => [RULES], storage);
+    const asked = first.ask("s1", { permission: "bash", ...bashPatterns("git checkout main"), title: "bash" });
+    await flush();
+    first.reply(first.pending()[0]?.id ?? "", { type: "always" });
+    expect(await outcome(asked)).toBe("allowed");
+    await flush();
+    expect(saved.get("s1")).toEqual([{ permission: "bash", pattern: "git checkout *", action: "allow" }]);
+
+    const reloaded = new PermissionBroker(() => [RULES], storage);
+    expect(await outcome(reloaded.ask("s1", { permission: "bash", ...bashPatterns("git checkout dev"), title: "bash" }))).toBe("allowed");
+    expect(reloaded.pending()).toEqual([]);
+    // Other sessions keep asking.
+    void reloaded.ask("s2", { permission: "bash", ...bashPatterns("git checkout dev"), title: "bash" });
+    await flush();
+    expect(reloaded.pending()).toHaveLength(1);
+  });
+
+  it("asks as usual when the stored approvals cannot be loaded", async () => {
+    const b = new PermissionBroker(() => [RULES], { load: async () => Promise.reject(new Error("db closed")), save: async () => {} });
+    void b.ask("s1", { permission: "bash", ...bashPatterns("ls"), title: "bash" });
+    await flush();
+    expect(b.pending()).toHaveLength(1);
+  });
+});

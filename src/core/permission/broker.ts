@@ -26,6 +26,12 @@ export interface PermissionDecision {
   feedback?: string;
 }
 
+/** Where a session's "always" approvals are kept, so they survive a reload. */
+export interface ApprovalStorage {
+  load(sessionID: string): Promise<Ruleset>;
+  save(sessionID: string, approved: Ruleset): Promise<void>;
+}
+
 interface Waiter {
   request: PendingPermission;
   resolve: () => void;
@@ -39,11 +45,33 @@ interface Waiter {
 export class PermissionBroker {
   private waiters: Waiter[] = [];
   private approved = new Map<string, Ruleset>();
+  private loading = new Map<string, Promise<void>>();
   private log: PermissionDecision[] = [];
   private listeners = new Set<() => void>();
   private snapshot: PendingPermission[] = [];
 
-  constructor(private readonly rules: (sessionID: string) => Ruleset[]) {}
+  constructor(
+    private readonly rules: (sessionID: string) => Ruleset[],
+    private readonly storage?: ApprovalStorage,
+  ) {}
+
+  /** Loads the session's stored approvals once (a failed load leaves none: the user is asked). */
+  private loaded(sessionID: string): Promise<void> {
+    if (!this.storage || this.approved.has(sessionID)) return Promise.resolve();
+    let p = this.loading.get(sessionID);
+    if (!p) {
+      const storage = this.storage;
+      p = storage
+        .load(sessionID)
+        .catch((): Ruleset => [])
+        .then((stored) => {
+          const now = this.approved.get(sessionID) ?? [];
+          this.approved.set(sessionID, [...stored, ...now]);
+        });
+      this.loading.set(sessionID, p);
+    }
+    return p;
+  }
 
   subscribe(l: () => void): () => void {
     this.listeners.add(l);
@@ -67,6 +95,7 @@ export class PermissionBroker {
    * Configured rules come from `rules(sessionID)`; "always" approvals never beat a configured deny.
    */
   async ask(sessionID: string, req: PermissionAsk & { title: string; callID?: string }): Promise<void> {
+    await this.loaded(sessionID);
     const decision = decideAsk(req, this.rules(sessionID), this.approved.get(sessionID));
     if (decision.denied) {
       const { pattern, rule } = decision.denied;
@@ -122,6 +151,7 @@ export class PermissionBroker {
     const list = this.approved.get(request.sessionID) ?? [];
     for (const p of request.always) list.push({ permission: request.permission, pattern: p, action: "allow" });
     this.approved.set(request.sessionID, list);
+    this.storage?.save(request.sessionID, [...list]).catch(() => undefined);
     const configured = this.rules(request.sessionID);
     const released = this.waiters.filter(
       (x) => x.request.sessionID === request.sessionID && decideAsk(x.request, configured, list).action === "allow",

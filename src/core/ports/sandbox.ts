@@ -65,6 +65,13 @@ export interface Sandbox {
   restore(hash: string): Promise<void>;
   /** Paths (relative to root) that differ between two snapshots. */
   changed(from: string, to: string): Promise<string[]>;
-  /** A file's text at a snapshot, or undefined if it did not exist then. */
-  readAt(hash: string, relPath: string): Promise<string | undefined>;
+  /** A file's bytes at a snapshot (binary files intact), or undefined if it did not exist then. */
+  readAt(hash: string, relPath: string): Promise<Uint8Array | undefined>;
+  /**
+   * The edit tool's replacer cascade, run where it does not block the page
+   * (the local sandbox runs it in its Worker). Backends without one leave it out.
+   */
+  replaceText?(content: string, oldString: string, newString: string, replaceAll: boolean): Promise<ReplaceTextResult>;
 }
+
+export type ReplaceTextResult = { ok: true; content: string } | { ok: false; error: string };

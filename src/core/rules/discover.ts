@@ -17,6 +17,8 @@ import { readTextFile } from "./read-text";
 
 /** Instruction file names, in priority order. */
 export const RULE_FILE_NAMES = ["AGENTS.md", "CLAUDE.md", ".cursorrules"] as const;
+/** The user's own, uncommitted instructions: read in every directory where it exists, after the shared files. */
+export const LOCAL_RULES_NAME = "AGENTS.local.md";
 
 /** Label used for the global rules from settings. */
 export const GLOBAL_RULES_LABEL = "tabcode settings (global rules)";
@@ -76,6 +78,14 @@ export async function discoverRules(fs: SandboxFS | undefined, opts: RulesOption
   const out: RulesDiscovery = { sections: [], files: [], warnings: [] };
   if (fs) {
     const dirs = pathToRoot(opts.cwd, opts.root);
+    const use = async (p: string) => {
+      const r = await readTextFile(fs, p);
+      if (!r.ok) out.warnings.push(r.warning);
+      else if (r.content.trim()) {
+        out.sections.push(instructionSection(p, r.content.trim()));
+        out.files.push(p);
+      }
+    };
     for (const name of RULE_FILE_NAMES) {
       const found: string[] = [];
       for (const d of dirs) {
@@ -83,15 +93,12 @@ export async function discoverRules(fs: SandboxFS | undefined, opts: RulesOption
         if (await isFile(fs, p)) found.push(p);
       }
       if (found.length === 0) continue;
-      for (const p of found) {
-        const r = await readTextFile(fs, p);
-        if (!r.ok) out.warnings.push(r.warning);
-        else if (r.content.trim()) {
-          out.sections.push(instructionSection(p, r.content.trim()));
-          out.files.push(p);
-        }
-      }
+      for (const p of found) await use(p);
       break;
+    }
+    for (const d of dirs) {
+      const p = joinPath(d, LOCAL_RULES_NAME);
+      if (await isFile(fs, p)) await use(p);
     }
   }
   const global = opts.globalRules?.trim();

@@ -6,7 +6,8 @@
  */
 import type { SandboxFS } from "../ports/sandbox";
 import { dirname, isInside, joinPath, normalizePath } from "../sandbox-path";
-import { instructionSection, type RulesFile } from "./discover";
+import type { MessageWithParts } from "../schema";
+import { instructionSection, LOCAL_RULES_NAME, type RulesFile } from "./discover";
 import { readTextFile } from "./read-text";
 
 /** Names looked for in each directory (the first existing one is used). */
@@ -14,6 +15,8 @@ export const NESTED_RULE_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
 
 /** `ToolContext.state` key of the session's set of instruction files already shown. */
 export const LOADED_RULES_KEY = "loaded-rules";
+/** `ToolContext.state` key of the instruction files the system prompt carries (always shown). */
+export const SYSTEM_RULES_KEY = "system-rules";
 
 /**
  * The session's set of instruction files already shown to the model, kept in
@@ -27,8 +30,35 @@ export function loadedRules(state: Map<string, unknown>, seed: Iterable<string> 
     state.set(LOADED_RULES_KEY, set);
   }
   const loaded = set as Set<string>;
-  for (const p of seed) loaded.add(normalizePath(p));
+  let system = state.get(SYSTEM_RULES_KEY);
+  if (!(system instanceof Set)) {
+    system = new Set<string>();
+    state.set(SYSTEM_RULES_KEY, system);
+  }
+  for (const p of seed) {
+    loaded.add(normalizePath(p));
+    (system as Set<string>).add(normalizePath(p));
+  }
   return loaded;
+}
+
+/**
+ * Makes "already shown" mean "the model can still see it": the system
+ * prompt's files, plus the files carried by `read` outputs that are still in
+ * the history being sent (not pruned, not summarised away). A nested
+ * AGENTS.md whose read was pruned is then shown again by the next read below it.
+ */
+export function syncShownRules(state: Map<string, unknown>, sent: readonly MessageWithParts[]): void {
+  const loaded = loadedRules(state);
+  const system = state.get(SYSTEM_RULES_KEY);
+  loaded.clear();
+  if (system instanceof Set) for (const p of system) loaded.add(p as string);
+  for (const m of sent)
+    for (const p of m.parts) {
+      if (p.type !== "tool" || p.tool !== "read" || p.state.status !== "completed" || p.state.time.compacted) continue;
+      const files = p.state.metadata.loaded;
+      if (Array.isArray(files)) for (const f of files) if (typeof f === "string") loaded.add(normalizePath(f));
+    }
 }
 
 export interface NestedRules {
@@ -48,19 +78,24 @@ export async function nestedRulesFor(fs: SandboxFS, filePath: string, root: stri
   const r = normalizePath(root);
   const file = normalizePath(filePath);
   if (!isInside(r, file) || file === r) return out;
+  const take = async (p: string) => {
+    if (p === file || alreadyLoaded.has(p)) return;
+    const st = await fs.stat(p).catch(() => undefined);
+    if (st?.type !== "file") return;
+    alreadyLoaded.add(p);
+    const read = await readTextFile(fs, p);
+    if (!read.ok) out.warnings.push(read.warning);
+    else if (read.content.trim()) out.files.push({ path: p, content: read.content.trim() });
+  };
   for (let d = dirname(file); d !== r && isInside(r, d); d = dirname(d)) {
     for (const name of NESTED_RULE_NAMES) {
       const p = joinPath(d, name);
       const st = await fs.stat(p).catch(() => undefined);
       if (st?.type !== "file") continue;
-      if (p !== file && !alreadyLoaded.has(p)) {
-        alreadyLoaded.add(p);
-        const read = await readTextFile(fs, p);
-        if (!read.ok) out.warnings.push(read.warning);
-        else if (read.content.trim()) out.files.push({ path: p, content: read.content.trim() });
-      }
+      await take(p);
       break;
     }
+    await take(joinPath(d, LOCAL_RULES_NAME));
   }
   return out;
 }

@@ -32,11 +32,12 @@ export const Session = z.object({
   time: z.object({
     created: z.number(),
     updated: z.number(),
-    compacting: z.number().optional(),
     archived: z.number().optional(),
   }),
   /** Session-level permission rules, appended after the global ones. */
   permission: Ruleset.optional(),
+  /** The user's "always" answers in this session (allow rules; never beat a configured deny). Not imported. */
+  approved: Ruleset.optional(),
   /** Soft revert state: messages at or after `messageID` are hidden until the next prompt. */
   revert: z
     .object({

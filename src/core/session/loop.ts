@@ -21,6 +21,7 @@ import { type MovePolicy, nextMove } from "./next-move";
 import { siblings } from "../conversation/branches";
 import { editSummary, enterBranch, leaveBranch, renameSession, setArchived, setSessionRules, snapshotBefore, switchBranch } from "./edits";
 import { type Locks, noLocks } from "../ports/locks";
+import { syncShownRules } from "../rules/nested";
 import { repairSession } from "./repair";
 import { commitRevert } from "./revert";
 import { runStep, type StepResult } from "./step";
@@ -269,9 +270,9 @@ export class SessionService {
           },
           () =>
             this.deps.bus.publish({
-              type: "session.error",
+              type: "session.notice",
               sessionID,
-              error: namedError("UnknownError", { message: "This session is running in another tab. Your message is saved; that tab answers it, or this one will when that run ends." }),
+              message: "This session is running in another tab. Your message is saved; that tab answers it, or this one will when that run ends.",
             }),
         );
       } catch (e) {
@@ -308,14 +309,14 @@ export class SessionService {
   async repair(sessionID: string): Promise<number> {
     if (this.isBusy(sessionID)) return 0;
     if (await (this.deps.locks ?? noLocks).held(sessionID)) return 0;
-    return repairSession(this.store, sessionID, this.deps.clock.now());
+    return repairSession(this.store, sessionID, this.deps.clock.now(), () => this.sandboxOf(sessionID));
   }
 
   /** The agent loop (spec §2.2): look at the conversation, let `nextMove` decide, do it, look again. */
   private async loop(sessionID: string, signal: AbortSignal): Promise<void> {
     const { clock } = this.deps;
     const store = this.store;
-    await repairSession(store, sessionID, clock.now());
+    await repairSession(store, sessionID, clock.now(), () => this.sandboxOf(sessionID));
     const guard = this.guard;
     const turn = new TurnCounter(this.deps.settings().maxSteps);
     let checkedElsewhere = false;
@@ -337,6 +338,8 @@ export class SessionService {
         continue;
       }
       checkedElsewhere = false;
+      // Nested AGENTS.md count as shown only while a read that carried them is still sent.
+      syncShownRules(this.stateFor(sessionID), view.sent);
       const req = await this.turnRequest(session, model, user.info.agent, user.info.system, view.shown);
       if (move.kind === "compact") {
         const pending = await guard.runPending(sessionID, view.sent, model, signal, { system: req.system, tools: req.specs, cacheKey: sessionID });

@@ -1,18 +1,40 @@
 import { namedError } from "../errors";
+import { ascendingId } from "../ids";
+import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
+import type { MessageWithParts } from "../schema";
+
+/**
+ * The patch a step cut short never wrote: the files changed since its
+ * starting snapshot (what the workspace holds now is where it stopped).
+ */
+async function missingPatch(store: Store, m: MessageWithParts, sandbox: Sandbox | undefined): Promise<void> {
+  if (!sandbox || m.parts.some((p) => p.type === "patch")) return;
+  const start = m.parts.find((p) => p.type === "step-start");
+  const from = start?.type === "step-start" ? start.snapshot : undefined;
+  if (!from) return;
+  try {
+    const files = await sandbox.changed(from, await sandbox.snapshot());
+    if (files.length) await store.upsertPart({ id: ascendingId("prt"), sessionID: m.info.sessionID, messageID: m.info.id, type: "patch", hash: from, files });
+  } catch {
+    // A missing snapshot (another device, a cleared store): those files cannot be restored, the rest of the repair still runs.
+  }
+}
 
 /**
  * Crash safety: after a tab was closed mid-stream, assistant messages without
  * `time.completed` are marked interrupted and their unfinished tool calls become
- * errors, so nothing stays "running" and the session can continue.
- * Returns how many messages were repaired.
+ * errors, so nothing stays "running" and the session can continue. A step
+ * whose patch was not written yet gets it from its starting snapshot, so the
+ * turn can still be reverted. Returns how many messages were repaired.
  */
-export async function repairSession(store: Store, sessionID: string, now: number): Promise<number> {
+export async function repairSession(store: Store, sessionID: string, now: number, sandbox?: () => Promise<Sandbox | undefined>): Promise<number> {
   const msgs = await store.messages(sessionID);
   let repaired = 0;
   for (const m of msgs) {
     const info = m.info;
     if (info.role !== "assistant" || info.time.completed) continue;
+    await missingPatch(store, m, await sandbox?.().catch(() => undefined));
     for (const p of m.parts) {
       if (p.type !== "tool") continue;
       const s = p.state;

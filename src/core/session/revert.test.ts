@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createLocalSandboxForTests } from "../../adapters/sandbox/local/testing";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
+import { z } from "zod";
+import { writeUserFile } from "../snapshot/user-writes";
 import { workspaceTools } from "../tools/index";
+import { defineTool } from "../tools/tool";
 import { revertSession, snapshotAfter, unrevertSession } from "./revert";
 import { makeTestService } from "../../testing/session-service";
 
@@ -42,6 +45,22 @@ describe("revert and unrevert", () => {
     expect(await sandbox.fs.readText("/workspace/new.txt")).toBe("made by bash\n");
   });
 
+  it("restores a binary file byte for byte", async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80]);
+    const llm = new FakeLLM([
+      toolTurn([{ tool: "bash", input: { command: "echo replaced > logo.png", description: "overwrite the logo" } }]),
+      textTurn("done"),
+    ]);
+    const { store, sandbox, service } = await setup(llm);
+    await sandbox.fs.writeFile("/workspace/logo.png", png);
+    const s = await service.createSession();
+    const user = await service.prompt(s.id, { text: "break the logo" });
+    await service.ensureRunning(s.id);
+    expect(await sandbox.fs.readText("/workspace/logo.png")).toBe("replaced\n");
+    await revertSession(store, sandbox, s.id, user.id);
+    expect([...(await sandbox.fs.readFile("/workspace/logo.png"))]).toEqual([...png]);
+  });
+
   it("the next prompt commits a revert: hidden messages are deleted", async () => {
     const llm = new FakeLLM([textTurn("first"), textTurn("second")]);
     const { store, service, sandbox } = await setup(llm);
@@ -67,5 +86,38 @@ describe("revert and unrevert", () => {
     const firstStep = msgs[1]?.parts.find((p) => p.type === "step-start");
     expect(snapshotAfter(msgs, u.id)).toBe(firstStep?.type === "step-start" ? firstStep.snapshot : "missing");
     expect(snapshotAfter(msgs, msgs.at(-1)?.info.id ?? "")).toBeUndefined();
+  });
+});
+
+describe("uploads during a run", () => {
+  it("are not part of the step's patch: reverting the turn keeps the user's upload", async () => {
+    const upload = new Uint8Array([1, 2, 3, 0xff]);
+    // Stands in for the user dropping a file into the workspace while the step runs.
+    const userUploads = defineTool({
+      id: "wait",
+      description: "waits",
+      parameters: z.object({}),
+      async execute(_args, ctx) {
+        if (ctx.sandbox) await writeUserFile(ctx.sandbox, "upload.bin", upload);
+        return { title: "waited", output: "ok" };
+      },
+    });
+    const llm = new FakeLLM([
+      toolTurn([
+        { tool: "bash", input: { command: "echo by the model > model.txt", description: "write" } },
+        { tool: "wait", input: {} },
+      ]),
+      textTurn("done"),
+    ]);
+    const sandbox = await createLocalSandboxForTests({ files: { "app.txt": "version one\n" } });
+    const { store, service } = makeTestService({ llm, tools: [...workspaceTools, userUploads], sandbox });
+    const s = await service.createSession();
+    const user = await service.prompt(s.id, { text: "go" });
+    await service.ensureRunning(s.id);
+    const patched = (await store.messages(s.id)).flatMap((m) => m.parts).flatMap((p) => (p.type === "patch" ? p.files : []));
+    expect(patched).toEqual(["model.txt"]);
+    await revertSession(store, sandbox, s.id, user.id);
+    expect(await sandbox.fs.exists("/workspace/model.txt")).toBe(false);
+    expect([...(await sandbox.fs.readFile("/workspace/upload.bin"))]).toEqual([...upload]);
   });
 });

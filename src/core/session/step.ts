@@ -7,6 +7,7 @@ import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import type { AssistantMessage, NamedErrorData, PatchPart, RetryPart, Session, SnapshotPart, StepFinishPart, StepStartPart, ToolPart } from "../schema";
 import { PermissionRefused } from "../permission/ask";
+import { userWriteMark, withoutUserWrites } from "../snapshot/user-writes";
 import type { Tool, ToolContext } from "../tools/tool";
 import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "../conversation/retry";
 import { StepWriter } from "./step-writer";
@@ -60,6 +61,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
   let finished = false;
   let finishPart: StepFinishPart | undefined;
 
+  const uploadsMark = userWriteMark();
   const stepStart = await w.add<StepStartPart>({ type: "step-start", snapshot: input.sandbox ? await safeSnapshot(input.sandbox) : undefined });
 
   const execute = async (part: ToolPart, args: Record<string, unknown>): Promise<void> => {
@@ -227,7 +229,9 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
   if (input.sandbox && stepStart.snapshot) {
     const after = await safeSnapshot(input.sandbox);
     if (after && after !== stepStart.snapshot) {
-      const files = await input.sandbox.changed(stepStart.snapshot, after).catch(() => []);
+      // What the user uploaded meanwhile is theirs: reverting this step must not delete it.
+      const changed = await input.sandbox.changed(stepStart.snapshot, after).catch(() => []);
+      const files = await withoutUserWrites(input.sandbox, changed, uploadsMark);
       if (files.length) await w.add<PatchPart>({ type: "patch", hash: stepStart.snapshot, files });
       // Where this step left the workspace, so a branch can be restored to it (files follow branches).
       if (finishPart) await store.upsertPart({ ...finishPart, snapshot: after });

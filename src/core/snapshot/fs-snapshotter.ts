@@ -7,7 +7,7 @@ import type { FileEntry, SandboxFS } from "../ports/sandbox";
 import { joinPath, relativeTo } from "../sandbox-path";
 import { sha256Hex } from "./hash";
 import { changedBetween, readAtSnapshot, requireTree, type SnapshotStore, type StoredBlob } from "./store";
-import { isSnapshotExcluded, type SnapshotTree, treeHash } from "./tree";
+import { holdsSnapshotted, isSnapshotExcluded, type SnapshotTree, treeHash } from "./tree";
 
 export interface FsSnapshotterOptions {
   /**
@@ -45,6 +45,7 @@ export class FsSnapshotter {
     for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
       for (const e of await this.fs.list(dir)) {
         const rel = relativeTo(this.root, e.path);
+        if (e.type === "directory" && holdsSnapshotted(rel)) queue.push(e.path);
         if (isSnapshotExcluded(rel)) continue;
         if (e.type === "directory") {
           dirs.push(rel);
@@ -122,7 +123,7 @@ export class FsSnapshotter {
     return changedBetween(this.store, from, to);
   }
 
-  readAt(hash: string, relPath: string): Promise<string | undefined> {
+  readAt(hash: string, relPath: string): Promise<Uint8Array | undefined> {
     return readAtSnapshot(this.store, hash, relPath);
   }
 }

@@ -73,14 +73,12 @@ export async function changedBetween(store: SnapshotStore, from: string, to: str
   return changedPaths(await requireTree(store, from), await requireTree(store, to));
 }
 
-const decoder = new TextDecoder();
-
-/** A file's text at a stored snapshot, or undefined when it did not exist then. */
-export async function readAtSnapshot(store: SnapshotStore, hash: string, relPath: string): Promise<string | undefined> {
+/** A file's bytes at a stored snapshot, or undefined when it did not exist then. */
+export async function readAtSnapshot(store: SnapshotStore, hash: string, relPath: string): Promise<Uint8Array | undefined> {
   const tree = await requireTree(store, hash);
   const blobHash = tree.files[relPath.replace(/^\.\//, "")];
   if (blobHash === undefined) return undefined;
   const data = await store.getBlob(blobHash);
   if (!data) throw new Error(`Snapshot ${hash} refers to a missing blob ${blobHash}`);
-  return decoder.decode(data);
+  return data;
 }

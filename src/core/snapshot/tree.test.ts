@@ -22,6 +22,10 @@ describe("snapshot trees", () => {
     expect(isSnapshotExcluded("app/node_modules/x")).toBe(true);
     expect(isSnapshotExcluded(".tabcode/tool-output/t.txt")).toBe(true);
     expect(isSnapshotExcluded("src/.tabcode")).toBe(false);
+    // Plan files are the user's work: revert, unrevert and fork must cover them.
+    expect(isSnapshotExcluded(".tabcode/plans")).toBe(false);
+    expect(isSnapshotExcluded(".tabcode/plans/refactor.md")).toBe(false);
+    expect(isSnapshotExcluded(".tabcode")).toBe(true);
     expect(isSnapshotExcluded("src/index.ts")).toBe(false);
   });
 
@@ -38,8 +42,8 @@ describe("snapshot trees", () => {
     const tree = { files: { "x.txt": blob }, dirs: [] };
     const h = await treeHash(tree);
     await store.putTree(h, tree);
-    expect(await readAtSnapshot(store, h, "x.txt")).toBe("hello");
-    expect(await readAtSnapshot(store, h, "./x.txt")).toBe("hello");
+    expect(new TextDecoder().decode(await readAtSnapshot(store, h, "x.txt"))).toBe("hello");
+    expect(new TextDecoder().decode(await readAtSnapshot(store, h, "./x.txt"))).toBe("hello");
     expect(await readAtSnapshot(store, h, "y.txt")).toBeUndefined();
     expect(await changedBetween(store, h, h)).toEqual([]);
     await expect(readAtSnapshot(store, "nope", "x.txt")).rejects.toThrow(/Unknown snapshot/);

@@ -18,12 +18,19 @@ export interface SnapshotTree {
 export const SNAPSHOT_EXCLUDED_DIRS = ["node_modules"] as const;
 /** Top-level directory of tabcode's scratch files (saved tool outputs), excluded from snapshots. */
 export const SCRATCH_DIR = ".tabcode";
+/** Inside the scratch directory, the plan files: the user's work, so they are snapshotted like any file. */
+export const SNAPSHOTTED_SCRATCH = "plans";
 
-/** Whether a relative path is left out of snapshots and restores. */
+/** Whether a relative path is left out of snapshots and restores (`.tabcode` itself is, its `plans` are not). */
 export function isSnapshotExcluded(rel: string): boolean {
   const segs = rel.split("/");
-  if (segs[0] === SCRATCH_DIR) return true;
+  if (segs[0] === SCRATCH_DIR && segs[1] !== SNAPSHOTTED_SCRATCH) return true;
   return segs.some((s) => (SNAPSHOT_EXCLUDED_DIRS as readonly string[]).includes(s));
+}
+
+/** An excluded directory whose snapshotted children a walk must still visit. */
+export function holdsSnapshotted(rel: string): boolean {
+  return rel === SCRATCH_DIR;
 }
 
 function sortedKeys(rec: Record<string, string>): string[] {

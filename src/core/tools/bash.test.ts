@@ -142,3 +142,30 @@ describe("bash permission patterns", () => {
     expect(c.asks[0]).toMatchObject({ permission: "bash", patterns: ["git checkout main", "npm run dev --port 3"], always: ["git checkout *", "npm run dev *"] });
   });
 });
+
+describe("bash and .env protection", () => {
+  it("asks to read the files that cat, head, grep… are given, relative to the workspace", async () => {
+    await sb.fs.writeFile("/workspace/.env", "API_TOKEN=secret-value\n");
+    await bash("cat .env && head -n 1 src/a.txt && grep -n apple src/a.txt");
+    expect(ctx.asks.find((a) => a.permission === "read")).toEqual({
+      permission: "read",
+      patterns: [".env", "src/a.txt"],
+      always: ["*"],
+      metadata: { command: "cat .env && head -n 1 src/a.txt && grep -n apple src/a.txt" },
+    });
+  });
+
+  it("resolves paths against the tracked directory", async () => {
+    await bash("cd src");
+    await bash("cat lib/b.txt ../.env");
+    expect(ctx.asks.filter((a) => a.permission === "read").at(-1)?.patterns).toEqual(["src/lib/b.txt", ".env"]);
+  });
+
+  it("does not run `cat .env` when reading .env is denied", async () => {
+    await sb.fs.writeFile("/workspace/.env", "API_TOKEN=secret-value\n");
+    const denied = makeToolContext({ sandbox: sb, rules: [{ permission: "read", pattern: "*.env", action: "deny" }] });
+    const err = await runToolError(bashTool, { command: "cat .env", description: "show env" }, denied);
+    expect(err).toMatch(/read ".env" is denied/);
+    expect(err).not.toContain("secret-value");
+  });
+});

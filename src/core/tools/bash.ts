@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import type { ExecResult, Sandbox } from "../ports/sandbox";
-import { isInside } from "../sandbox-path";
+import { bashReadOperands } from "../permission/bash-reads";
+import { isInside, joinPath, normalizePath, relativeTo } from "../sandbox-path";
 import { defineTool, type ToolContext } from "./tool";
 import { requireSandbox, workspacePath } from "./workspace";
 import { bashPatterns } from "../permission/arity";
@@ -50,6 +51,12 @@ function currentCwd(ctx: ToolContext, sandbox: Sandbox): string {
   return typeof saved === "string" && isInside(sandbox.root, saved) ? saved : sandbox.root;
 }
 
+/** The `read` pattern of a shell operand: workspace-relative inside the workspace, absolute outside. */
+function readPattern(root: string, cwd: string, operand: string): string {
+  const abs = operand.startsWith("/") ? normalizePath(operand) : joinPath(cwd, operand);
+  return isInside(root, abs) ? relativeTo(root, abs) : abs;
+}
+
 const parameters = z.object({
   command: z.string().describe("The command to execute"),
   timeout: z.number().int().positive().max(MAX_BASH_TIMEOUT_MS).describe("Optional timeout in milliseconds (default 120000)").optional(),
@@ -90,6 +97,9 @@ export const bashTool = defineTool({
     const runIn = st?.type === "directory" ? cwd : sandbox.root;
     // Every simple command of the line is checked; "always" stores arity prefixes (`git checkout *`).
     await ctx.ask({ permission: "bash", ...bashPatterns(args.command), metadata: { command: args.command } });
+    // Files that cat, head, grep… print are reads: `read` rules (`*.env`) apply to them as to the read tool.
+    const reads = bashReadOperands(args.command).map((p) => readPattern(sandbox.root, runIn, p));
+    if (reads.length) await ctx.ask({ permission: "read", patterns: reads, always: ["*"], metadata: { command: args.command } });
 
     const timeout = args.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
     let streamed = "";

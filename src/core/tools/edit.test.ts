@@ -87,13 +87,53 @@ describe("edit", () => {
     expect(await runToolError(editTool, { filePath: "nope.txt", oldString: "a", newString: "b" }, ctx)).toMatch(/^File not found: \/workspace\/nope.txt/);
   });
 
-  it("creates a file from an empty oldString, and overwrites only after a read", async () => {
+  it("creates a file from an empty oldString, but refuses an empty oldString on an existing file", async () => {
     const r = await runTool(editTool, { filePath: "new/file.txt", oldString: "", newString: "hi\n" }, ctx);
     expect(r.output).toBe("Created new/file.txt.");
     expect(await text("new/file.txt")).toBe("hi\n");
-    await runTool(editTool, { filePath: "new/file.txt", oldString: "", newString: "again\n" }, ctx);
-    expect(await text("new/file.txt")).toBe("again\n");
-    expect(await runToolError(editTool, { filePath: "dup.txt", oldString: "", newString: "x" }, ctx)).toMatch(/must read the file/);
+    expect(await runToolError(editTool, { filePath: "new/file.txt", oldString: "", newString: "again\n" }, ctx)).toMatch(
+      /^new\/file.txt already exists: an empty oldString would replace the whole file/,
+    );
+    expect(await text("new/file.txt")).toBe("hi\n");
+    await read("dup.txt");
+    expect(await runToolError(editTool, { filePath: "dup.txt", oldString: "", newString: "x" }, ctx)).toMatch(/already exists/);
+  });
+
+  it("keeps a byte-order mark and CRLF line endings", async () => {
+    await sb.fs.writeFile("/workspace/bom.txt", "\uFEFFone\r\ntwo\r\n");
+    await read("bom.txt");
+    await runTool(editTool, { filePath: "bom.txt", oldString: "two", newString: "2\nthree" }, ctx);
+    const bytes = await sb.fs.readFile("/workspace/bom.txt");
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes)).toBe("\uFEFFone\r\n2\r\nthree\r\n");
+  });
+
+  it("serialises parallel edits of one file: both land, or the second is told the file changed", async () => {
+    await read("src/main.ts");
+    const [a, b] = await Promise.all([
+      editTool.run({ filePath: "src/main.ts", oldString: "const x = 1;", newString: "const x = 2;" }, ctx),
+      editTool.run({ filePath: "src/main.ts", oldString: "return x;", newString: "return x * 2;" }, ctx),
+    ]);
+    expect(a.ok).toBe(true);
+    const now = await text("src/main.ts");
+    if (b.ok) expect(now).toBe("function main() {\n    const x = 2;\n    return x * 2;\n}\n");
+    else {
+      expect(b.error).toMatch(/modified since it was last read/);
+      expect(now).toBe("function main() {\n    const x = 2;\n    return x;\n}\n");
+    }
+  });
+
+  it("serialises a write racing an edit of the same file", async () => {
+    await read("dup.txt");
+    const [e, w] = await Promise.all([
+      editTool.run({ filePath: "dup.txt", oldString: "y = 2", newString: "y = 3" }, ctx),
+      writeTool.run({ filePath: "dup.txt", content: "replaced\n" }, ctx),
+    ]);
+    expect(e.ok).toBe(true);
+    // The write ran second: it sees the edited file (the edit recorded it as read), so it overwrites it with its own content.
+    expect(w.ok).toBe(true);
+    expect(await text("dup.txt")).toBe("replaced\n");
+    expect(String(w.ok && w.result.metadata?.diff)).toContain("-y = 3");
   });
 
   it("stops when the edit permission is refused", async () => {

@@ -40,6 +40,9 @@ export const globTool = defineTool({
     const matched = files.filter((f) => isMatch(relativeTo(abs, f.path))).sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : 1));
     const truncated = matched.length > GLOB_LIMIT;
     const shown = matched.slice(0, GLOB_LIMIT);
+    // Listed paths are reads: `read` rules (`*.env`) decide whether the model may see them.
+    const listed = shown.map((f) => relativeTo(sandbox.root, f.path));
+    if (listed.length) await ctx.ask({ permission: "read", patterns: listed, always: ["*"], metadata: { glob: args.pattern } });
     const lines = shown.length ? shown.map((f) => f.path) : ["No files found"];
     if (truncated) lines.push("", `(Results are truncated: showing the first ${GLOB_LIMIT} of ${matched.length} files. Use a more specific path or pattern.)`);
     return { title: rel === "." ? args.pattern : `${rel}: ${args.pattern}`, output: lines.join("\n"), metadata: { count: matched.length, truncated } };

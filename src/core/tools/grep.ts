@@ -75,6 +75,9 @@ export const grepTool = defineTool({
       });
     }
 
+    // Quoting a file's lines reads it: `read` rules (`*.env`) decide, as for the read tool.
+    const quoted = [...new Set(matches.map((m) => relativeTo(sandbox.root, m.path)))];
+    if (quoted.length) await ctx.ask({ permission: "read", patterns: quoted, always: ["*"], metadata: { grep: args.pattern } });
     const title = args.pattern;
     if (!matches.length) return { title, output: "No files found", metadata: { matches: 0, truncated: false } };
     const out = [`Found ${total} match${total === 1 ? "" : "es"}${total > matches.length ? ` (showing the first ${matches.length})` : ""}`];

@@ -83,6 +83,25 @@ describe("read", () => {
     expect(r.attachments).toEqual([{ mime: "image/png", filename: "pic.png", url: "data:image/png;base64,iVBORwABAg==" }]);
   });
 
+  it("decides media by content, not by the name", async () => {
+    const ctx = makeToolContext({ sandbox: sb });
+    await sb.fs.writeFile("/workspace/not-really.png", "just text\n");
+    expect((await runTool(readTool, { filePath: "not-really.png" }, ctx)).output).toContain("1: just text");
+    await sb.fs.writeFile("/workspace/scan.dat", new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37, 0x0a, 0x00]));
+    const pdf = await runTool(readTool, { filePath: "scan.dat" }, ctx);
+    expect(pdf.output).toBe("PDF read successfully");
+    expect(pdf.attachments?.[0]?.mime).toBe("application/pdf");
+  });
+
+  it("refuses media over 20 MB with a clear message", async () => {
+    const big = new Uint8Array(20 * 1024 * 1024 + 1);
+    big.set([0x89, 0x50, 0x4e, 0x47]);
+    await sb.fs.writeFile("/workspace/huge.png", big);
+    expect(await runToolError(readTool, { filePath: "huge.png" }, makeToolContext({ sandbox: sb }))).toMatch(
+      /^huge\.png is too large to attach \(20\.0 MB; the limit is 20 MB\)/,
+    );
+  });
+
   it("refuses binary files by extension and by content", async () => {
     expect(await runToolError(readTool, { filePath: "data.bin" }, makeToolContext({ sandbox: sb }))).toBe("Cannot read binary file: /workspace/data.bin");
     expect(await runToolError(readTool, { filePath: "blob.txt" }, makeToolContext({ sandbox: sb }))).toContain("Cannot read binary file");
@@ -104,7 +123,8 @@ describe("read", () => {
     await runTool(readTool, { filePath: "src/app.ts" }, ctx);
     const times = ctx.state.get(READ_TIMES_KEY);
     expect(times instanceof Map && times.has("/workspace/src/app.ts")).toBe(true);
-    expect(ctx.asks).toEqual([{ permission: "read", patterns: ["/workspace/src/app.ts"], always: ["*"], metadata: {} }]);
+    // Workspace-relative, like edit: a rule `src/*` matches both.
+    expect(ctx.asks).toEqual([{ permission: "read", patterns: ["src/app.ts"], always: ["*"], metadata: {} }]);
   });
 
   it("refuses paths outside the workspace and null bytes", async () => {

@@ -22,17 +22,29 @@ const BINARY_EXTENSIONS = new Set(
   ),
 );
 
-const MEDIA_TYPES: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".bmp": "image/bmp",
-  ".ico": "image/x-icon",
-  ".avif": "image/avif",
-  ".pdf": "application/pdf",
-};
+
+/** Media larger than this is not attached (providers reject it, and it would fill the context). */
+export const MAX_MEDIA_BYTES = 20 * 1024 * 1024;
+
+const startsWith = (bytes: Uint8Array, sig: readonly number[], at = 0) => sig.every((b, i) => bytes[at + i] === b);
+const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
+
+/** The media type a file's first bytes announce (PNG, JPEG, GIF, WebP, BMP, AVIF, PDF), or undefined. */
+export function sniffMedia(bytes: Uint8Array): string | undefined {
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47])) return "image/png";
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (startsWith(bytes, ascii("GIF8"))) return "image/gif";
+  if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8)) return "image/webp";
+  if (startsWith(bytes, ascii("%PDF-"))) return "application/pdf";
+  if (startsWith(bytes, ascii("ftypavif"), 4)) return "image/avif";
+  if (startsWith(bytes, ascii("BM")) && bytes.length > 14) return "image/bmp";
+  if (startsWith(bytes, [0, 0, 1, 0])) return "image/x-icon";
+  return undefined;
+}
+
+function megabytes(n: number): string {
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}
 
 /** Binary by extension, by a NUL byte, or by more than 30 % non-printable bytes in the first 4 KB. */
 export function looksBinary(path: string, bytes: Uint8Array): boolean {
@@ -110,7 +122,7 @@ export const readTool = defineTool({
     const limit = args.limit ?? DEFAULT_READ_LIMIT;
     if (offset < 1) throw new Error("offset must be greater than or equal to 1");
     if (limit < 1) throw new Error("limit must be greater than or equal to 1");
-    await ctx.ask({ permission: "read", patterns: [abs], always: ["*"], metadata: {} });
+    await ctx.ask({ permission: "read", patterns: [rel], always: ["*"], metadata: {} });
 
     const stat = await sandbox.fs.stat(abs);
     if (!stat) throw new Error(await notFoundMessage(sandbox.fs, abs));
@@ -128,7 +140,11 @@ export const readTool = defineTool({
     }
 
     const bytes = await sandbox.fs.readFile(abs);
-    const mime = MEDIA_TYPES[extname(abs)];
+    // The content decides: a `.png` holding text is text, a PDF named `.dat` is a PDF.
+    const mime = sniffMedia(bytes);
+    if (mime && stat.size > MAX_MEDIA_BYTES) {
+      throw new Error(`${rel} is too large to attach (${megabytes(stat.size)}; the limit is 20 MB). Describe it another way, or make a smaller copy.`);
+    }
     if (mime) {
       const kind = mime === "application/pdf" ? "PDF" : "Image";
       return {

@@ -92,10 +92,43 @@ describe("replace", () => {
     expect(all(LineTrimmedReplacer, "  a\n  b\nc\n", "a\nb\n")).toEqual(["  a\n  b\n"]);
   });
 
-  it("skips ambiguous candidates and falls through to a unique one", () => {
-    // Exact text occurs twice; the trimmed block with its context is unique.
+  it("matches a block whose lines are unique once trimmed", () => {
     const content = "x();\nfoo();\n  y();\n  foo();\n";
     expect(ok(content, "y();\nfoo();", "z();")).toBe("x();\nfoo();\nz();\n");
+  });
+
+  it("stops at the first stage that matches more than once (no looser unique match)", () => {
+    // Exact "foo();" occurs twice; the trimmed-line stage would find "  foo();" alone.
+    expect(replace("  foo();\nfoo();  \n", "foo();", "x")).toEqual({ ok: false, error: MULTIPLE_MATCHES_ERROR });
+    // Two trimmed-line matches: the whitespace stage must not pick one of them.
+    expect(replace("  b c\nb c  \n", "\tb c", "x")).toEqual({ ok: false, error: MULTIPLE_MATCHES_ERROR });
+  });
+
+  it("rejects an anchored block whose middle does not resemble oldString", () => {
+    const content = "function f() {\n  const total = items.reduce((a, b) => a + b, 0);\n  log(total);\n  return total;\n}\n";
+    const find = "function f() {\n  await sendEmailToEveryone();\n}";
+    expect(all(BlockAnchorReplacer, content, find)).toEqual([]);
+    expect(replace(content, find, "function f() {}")).toEqual({ ok: false, error: NOT_FOUND_ERROR });
+  });
+
+  it("needs three lines for a block anchor, even with a trailing newline", () => {
+    expect(all(BlockAnchorReplacer, "if (a) {\n  one();\n  two();\n}\n", "if (a) {\n}\n")).toEqual([]);
+  });
+
+  it("rejects a match spanning far more text than oldString", () => {
+    const body = Array.from({ length: 30 }, (_, i) => `  step${i}();`).join("\n");
+    const content = `function run() {\n${body}\n}\n`;
+    // Anchors match; the one middle line resembles one of 30 lines of the real block.
+    const find = "function run() {\n  step1();\n}";
+    expect(all(BlockAnchorReplacer, content, find)).toEqual([]);
+    const r = replace(content, find, "function run() {}");
+    expect(r.ok).toBe(false);
+  });
+
+  it("finds an anchored block when an inner line repeats the closing anchor", () => {
+    const content = "function a() {\n  if (x) {\n    go();\n  }\n  done();\n}\n";
+    const find = "function a() {\n  if (x) {\n    go();\n  }\n  done(1);\n}";
+    expect(ok(content, find, "B")).toBe("B\n");
   });
 
   it("computes edit distance", () => {

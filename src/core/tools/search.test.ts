@@ -138,3 +138,31 @@ describe("grep", () => {
     expect(await runToolError(grepTool, { pattern: "x", path: "../" }, ctx)).toMatch(/outside the workspace/);
   });
 });
+
+describe(".env protection in searches", () => {
+  const denyEnv = () => makeToolContext({ sandbox: sb, rules: [{ permission: "read", pattern: "*.env", action: "deny" }] });
+
+  it("grep asks to read the files it would quote, so a denied .env is never shown", async () => {
+    await writeInOrder([
+      [".env", "API_TOKEN=secret-value\n"],
+      ["src/config.ts", "const API_TOKEN = process.env.API_TOKEN;\n"],
+    ]);
+    const allowed = await runTool(grepTool, { pattern: "API_TOKEN" }, ctx);
+    expect(ctx.asks.find((a) => a.permission === "read")?.patterns.sort()).toEqual([".env", "src/config.ts"]);
+    expect(allowed.output).toContain("secret-value");
+    const err = await runToolError(grepTool, { pattern: "API_TOKEN" }, denyEnv());
+    expect(err).toMatch(/read ".env" is denied/);
+    expect(err).not.toContain("secret-value");
+  });
+
+  it("glob asks to read the files it lists", async () => {
+    await writeInOrder([
+      [".env", "A=1\n"],
+      ["config/prod.env", "B=2\n"],
+      ["a.ts", ""],
+    ]);
+    await runTool(globTool, { pattern: "**/*" }, ctx);
+    expect(ctx.asks.find((a) => a.permission === "read")?.patterns.sort()).toEqual([".env", "a.ts", "config/prod.env"]);
+    expect(await runToolError(globTool, { pattern: "**/*.env" }, denyEnv())).toMatch(/is denied/);
+  });
+});

@@ -3,6 +3,7 @@
  * the current content (the same rule as `edit`).
  */
 import { z } from "zod";
+import { withFileLock } from "./file-lock";
 import { defineTool } from "./tool";
 import { assertReadUnchanged, fileDiff, recordRead, requireSandbox, workspacePath } from "./workspace";
 
@@ -21,22 +22,24 @@ export const writeTool = defineTool({
   async execute(args, ctx) {
     const sandbox = requireSandbox(ctx);
     const { abs, rel } = workspacePath(sandbox, args.filePath);
-    const stat = await sandbox.fs.stat(abs);
-    if (stat?.type === "directory") throw new Error(`Path is a directory, not a file: ${abs}`);
-    let before = "";
-    if (stat) {
-      const bytes = await sandbox.fs.readFile(abs);
-      await assertReadUnchanged(ctx, abs, bytes);
-      before = new TextDecoder().decode(bytes);
-    }
-    const { diff, additions, deletions } = fileDiff(rel, before, args.content);
-    await ctx.ask({ permission: "edit", patterns: [rel], always: ["*"], metadata: { filePath: abs, diff } });
-    await sandbox.fs.writeFile(abs, args.content);
-    await recordRead(ctx, abs, args.content);
-    return {
-      title: rel,
-      output: stat ? `Wrote ${rel} (overwrote the previous content).` : `Wrote ${rel} (new file).`,
-      metadata: { filePath: abs, exists: Boolean(stat), diff, additions, deletions },
-    };
+    return withFileLock(sandbox, abs, async () => {
+      const stat = await sandbox.fs.stat(abs);
+      if (stat?.type === "directory") throw new Error(`Path is a directory, not a file: ${abs}`);
+      let before = "";
+      if (stat) {
+        const bytes = await sandbox.fs.readFile(abs);
+        await assertReadUnchanged(ctx, abs, bytes);
+        before = new TextDecoder().decode(bytes);
+      }
+      const { diff, additions, deletions } = fileDiff(rel, before, args.content);
+      await ctx.ask({ permission: "edit", patterns: [rel], always: ["*"], metadata: { filePath: abs, diff } });
+      await sandbox.fs.writeFile(abs, args.content);
+      await recordRead(ctx, abs, args.content);
+      return {
+        title: rel,
+        output: stat ? `Wrote ${rel} (overwrote the previous content).` : `Wrote ${rel} (new file).`,
+        metadata: { filePath: abs, exists: Boolean(stat), diff, additions, deletions },
+      };
+    });
   },
 });

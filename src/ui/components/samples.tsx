@@ -17,7 +17,8 @@ export function Samples({ onOpen, onError }: { onOpen: (id: string) => void; onE
       const parsed = parseImport(text);
       const id = parsed.ok ? parsed.value.sessions[0]?.info.id : undefined;
       if (id && (await app.store.getSession(id))) return onOpen(id);
-      const r = await importFile(app, new TextEncoder().encode(text));
+      // Shipped with the app (same origin): trusted, so samples stay demo sessions.
+      const r = await importFile(app, new TextEncoder().encode(text), { trusted: true });
       if (!r.ok) throw new Error(r.error);
       const first = r.value.sessionIDs[0];
       if (first) onOpen(first);

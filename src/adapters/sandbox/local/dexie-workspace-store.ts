@@ -9,6 +9,7 @@
  */
 import Dexie, { type DexieOptions, type Table } from "dexie";
 import type { StoredBlob } from "../../../core/snapshot/store";
+import type { StoredTree } from "../../../core/snapshot/gc";
 import type { SnapshotTree } from "../../../core/snapshot/tree";
 import type { WorkspaceChange, WorkspaceRow, WorkspaceStore } from "./workspace-store";
 
@@ -23,6 +24,8 @@ interface FileRecord extends WorkspaceRow {
 interface TreeRecord {
   hash: string;
   tree: SnapshotTree;
+  /** When it was written (ms); absent on trees written by older versions. */
+  at?: number;
 }
 
 export const WORKSPACE_DB_NAME = "tabcode-workspace";
@@ -85,7 +88,7 @@ export class DexieWorkspaceStore implements WorkspaceStore {
     return out;
   }
   async putTree(hash: string, tree: SnapshotTree): Promise<void> {
-    await this.db.trees.put({ hash, tree });
+    await this.db.trees.put({ hash, tree, at: Date.now() });
   }
   async getTree(hash: string): Promise<SnapshotTree | undefined> {
     return (await this.db.trees.get(hash))?.tree;
@@ -113,5 +116,25 @@ export class DexieWorkspaceStore implements WorkspaceStore {
   }
   async deleteWorkspace(workspace: string): Promise<void> {
     await this.db.files.where("ws").equals(workspace).delete();
+  }
+  async listTrees(): Promise<StoredTree[]> {
+    return (await this.db.trees.toArray()).map((r) => ({ hash: r.hash, tree: r.tree, at: r.at }));
+  }
+  async blobSizes(hashes?: string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    // Sizes without loading contents: the size column when present, else the data length.
+    const recs = hashes ? await this.db.blobs.bulkGet(hashes) : await this.db.blobs.toArray();
+    for (const r of recs) if (r) out.set(r.hash, r.size ?? r.data.length);
+    return out;
+  }
+  async rowBlobs(workspace?: string): Promise<Set<string>> {
+    const rows = workspace === undefined ? await this.db.files.toArray() : await this.db.files.where("ws").equals(workspace).toArray();
+    return new Set(rows.flatMap((r) => (r.hash ? [r.hash] : [])));
+  }
+  async deleteTrees(hashes: string[]): Promise<void> {
+    await this.db.trees.bulkDelete(hashes);
+  }
+  async deleteBlobs(hashes: string[]): Promise<void> {
+    await this.db.blobs.bulkDelete(hashes);
   }
 }

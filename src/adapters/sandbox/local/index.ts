@@ -8,7 +8,7 @@
 import type { Sandbox } from "../../../core/ports/sandbox";
 import { DexieWorkspaceStore } from "./dexie-workspace-store";
 import { WorkerSandbox } from "./worker-client";
-import { copyWorkspace as copyRows, type SeedFiles, seedWorkspace as seedRows } from "./workspace-ops";
+import { type Collected, collectGarbage, copyWorkspace as copyRows, type SeedFiles, seedWorkspace as seedRows, workspaceUsage } from "./workspace-ops";
 
 export type { SeedFiles } from "./workspace-ops";
 export { LOCAL_ROOT } from "./local-sandbox";
@@ -54,4 +54,14 @@ export async function deleteWorkspace(sessionID: string): Promise<void> {
 export async function copyWorkspace(fromSessionID: string, toSessionID: string, atSnapshot?: string): Promise<void> {
   await copyRows(pageStore(), fromSessionID, toSessionID, atSnapshot);
   open.get(toSessionID)?.restart();
+}
+
+/** Deletes snapshot trees no session names and blobs nothing uses (after a session's workspace was deleted). */
+export function collectWorkspaceGarbage(liveTrees: ReadonlySet<string>): Promise<Collected> {
+  return collectGarbage(pageStore(), liveTrees);
+}
+
+/** Bytes a session's workspace uses (current files, and history only its snapshots hold). */
+export function sessionWorkspaceUsage(sessionID: string, trees: Iterable<string>): Promise<{ files: number; history: number }> {
+  return workspaceUsage(pageStore(), sessionID, trees);
 }

@@ -206,7 +206,7 @@ export class LocalSandbox implements Sandbox {
     return changedBetween(this.store, from, to);
   }
 
-  readAt(hash: string, relPath: string): Promise<string | undefined> {
+  readAt(hash: string, relPath: string): Promise<Uint8Array | undefined> {
     return readAtSnapshot(this.store, hash, relPath);
   }
 }

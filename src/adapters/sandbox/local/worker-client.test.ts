@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { editTool } from "../../../core/tools/edit";
+import { readTool } from "../../../core/tools/read";
+import { NOT_FOUND_ERROR } from "../../../core/tools/replacers";
+import { makeToolContext, runTool } from "../../../testing/workspace-tool-context";
 import { sandboxContract } from "../sandbox-contract";
 import { LocalSandbox } from "./local-sandbox";
 import { type WorkerLike, WorkerSandbox } from "./worker-client";
@@ -13,6 +17,8 @@ class InProcessWorker implements WorkerLike {
   terminated = false;
   /** When set, the "Worker" stops answering (as one whose event loop is starved). */
   frozen = false;
+  /** Every request op, in order. */
+  readonly ops: string[] = [];
   private readonly host: WorkerHost;
 
   constructor(store: MemoryWorkspaceStore) {
@@ -27,6 +33,7 @@ class InProcessWorker implements WorkerLike {
   }
   postMessage(message: WorkerRequest): void {
     if (this.terminated) return;
+    this.ops.push(message.op);
     const data = structuredClone(message);
     setTimeout(() => void this.host.handle(data), 0);
   }
@@ -98,6 +105,17 @@ describe("worker sandbox watchdog", () => {
     expect(r.timedOut).toBe(true);
     await expect(pendingRead).rejects.toThrow(/restarted/);
     expect(await sandbox.fs.exists("/workspace")).toBe(true);
+  });
+
+  it("runs the edit tool's replacer cascade in the Worker", async () => {
+    const { sandbox, workers } = setup();
+    await sandbox.fs.writeFile("/workspace/a.ts", "const a = 1;\n");
+    const ctx = makeToolContext({ sandbox });
+    await runTool(readTool, { filePath: "a.ts" }, ctx);
+    await runTool(editTool, { filePath: "a.ts", oldString: "  const a = 1;", newString: "const a = 2;" }, ctx);
+    expect(await sandbox.fs.readText("/workspace/a.ts")).toBe("const a = 2;\n");
+    expect(workers.flatMap((w) => w.ops)).toContain("replace");
+    expect(await sandbox.replaceText("x y", "q", "z", false)).toEqual({ ok: false, error: NOT_FOUND_ERROR });
   });
 
   it("carries error names across the boundary", async () => {

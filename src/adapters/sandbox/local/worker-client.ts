@@ -8,7 +8,7 @@
  *   which reloads the workspace from IndexedDB (changes of the killed command
  *   that were not flushed yet are lost).
  */
-import type { ExecOptions, ExecResult, FileEntry, Sandbox, SandboxFS } from "../../../core/ports/sandbox";
+import type { ExecOptions, ExecResult, FileEntry, ReplaceTextResult, Sandbox, SandboxFS } from "../../../core/ports/sandbox";
 import { DEFAULT_EXEC_TIMEOUT_MS, LOCAL_ROOT } from "./local-sandbox";
 import type { FsMethod, WorkerRequest, WorkerResponse } from "./worker-protocol";
 
@@ -184,8 +184,12 @@ export class WorkerSandbox implements Sandbox {
   changed(from: string, to: string): Promise<string[]> {
     return this.call({ id: 0, op: "changed", from, to });
   }
-  readAt(hash: string, relPath: string): Promise<string | undefined> {
+  readAt(hash: string, relPath: string): Promise<Uint8Array | undefined> {
     return this.call({ id: 0, op: "readAt", hash, relPath });
+  }
+  /** The edit cascade runs in the Worker, off the page's main thread. */
+  replaceText(content: string, oldString: string, newString: string, replaceAll: boolean): Promise<ReplaceTextResult> {
+    return this.call({ id: 0, op: "replace", content, oldString, newString, replaceAll });
   }
 
   /** Stops the Worker; the next call starts a new one that reloads the persisted workspace. */

@@ -3,6 +3,7 @@
  * requests. Kept free of Worker globals so it can be driven from tests.
  */
 import type { SandboxFS } from "../../../core/ports/sandbox";
+import { replace } from "../../../core/tools/replacers";
 import type { LocalSandbox } from "./local-sandbox";
 import type { WireError, WorkerRequest, WorkerResponse } from "./worker-protocol";
 
@@ -76,6 +77,8 @@ export class WorkerHost {
         return (await this.require()).changed(req.from, req.to);
       case "readAt":
         return (await this.require()).readAt(req.hash, req.relPath);
+      case "replace":
+        return replace(req.content, req.oldString, req.newString, req.replaceAll);
     }
   }
 }

@@ -16,7 +16,8 @@ export type WorkerRequest =
   | { id: number; op: "snapshot" }
   | { id: number; op: "restore"; hash: string }
   | { id: number; op: "changed"; from: string; to: string }
-  | { id: number; op: "readAt"; hash: string; relPath: string };
+  | { id: number; op: "readAt"; hash: string; relPath: string }
+  | { id: number; op: "replace"; content: string; oldString: string; newString: string; replaceAll: boolean };
 
 /** A serialisable error: recognised by name. */
 export interface WireError {

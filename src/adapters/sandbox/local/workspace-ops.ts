@@ -3,6 +3,7 @@
  * (demo mode, tests), copying (forks) and deleting. Copies share blobs, so a
  * copy writes only path rows.
  */
+import { planCollection } from "../../../core/snapshot/gc";
 import { normalizePath } from "../../../core/sandbox-path";
 import { sha256Hex } from "../../../core/snapshot/hash";
 import { requireTree, type StoredBlob } from "../../../core/snapshot/store";
@@ -61,4 +62,37 @@ export async function copyWorkspace(store: WorkspaceStore, from: string, to: str
 
 export function deleteWorkspaceRows(store: WorkspaceStore, workspace: string): Promise<void> {
   return store.deleteWorkspace(workspace);
+}
+
+/** What a collection removed. */
+export interface Collected {
+  trees: number;
+  blobs: number;
+  bytes: number;
+}
+
+/**
+ * Deletes snapshot trees no session names (`liveTrees`) and blobs nothing
+ * uses any more (no kept tree, no workspace's current files). Run after a
+ * session's workspace is deleted.
+ */
+export async function collectGarbage(store: WorkspaceStore, liveTrees: ReadonlySet<string>, opts: { now?: number } = {}): Promise<Collected> {
+  const [trees, sizes, workspaceBlobs] = await Promise.all([store.listTrees(), store.blobSizes(), store.rowBlobs()]);
+  const plan = planCollection({ trees, blobs: sizes.keys(), liveTrees, workspaceBlobs, now: opts.now ?? Date.now() });
+  await store.deleteTrees(plan.trees);
+  await store.deleteBlobs(plan.blobs);
+  return { trees: plan.trees.length, blobs: plan.blobs.length, bytes: plan.blobs.reduce((n, h) => n + (sizes.get(h) ?? 0), 0) };
+}
+
+/** Bytes a session's workspace uses: its current files, and what only its snapshots still hold (history). */
+export async function workspaceUsage(store: WorkspaceStore, workspace: string, trees: Iterable<string>): Promise<{ files: number; history: number }> {
+  const current = await store.rowBlobs(workspace);
+  const past = new Set<string>();
+  for (const hash of new Set(trees)) {
+    const tree = await store.getTree(hash);
+    for (const h of Object.values(tree?.files ?? {})) if (!current.has(h)) past.add(h);
+  }
+  const sizes = await store.blobSizes([...current, ...past]);
+  const sum = (set: Set<string>) => [...set].reduce((n, h) => n + (sizes.get(h) ?? 0), 0);
+  return { files: sum(current), history: sum(past) };
 }

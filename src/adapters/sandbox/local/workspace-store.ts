@@ -7,7 +7,9 @@
  * `MemoryWorkspaceStore` lives here (tests, pages without IndexedDB); the
  * IndexedDB one is in `dexie-workspace-store.ts`.
  */
+import type { StoredTree } from "../../../core/snapshot/gc";
 import { MemorySnapshotStore, type SnapshotStore, type StoredBlob } from "../../../core/snapshot/store";
+import type { SnapshotTree } from "../../../core/snapshot/tree";
 
 /** One path of a workspace, relative to its root (the root itself is implicit). */
 export interface WorkspaceRow {
@@ -39,6 +41,12 @@ export interface WorkspaceStore extends SnapshotStore {
   replaceRows(workspace: string, rows: WorkspaceRow[], blobs?: StoredBlob[]): Promise<void>;
   /** Removes a workspace's rows (blobs stay: snapshots may still use them). */
   deleteWorkspace(workspace: string): Promise<void>;
+  /** Storage collection: every stored tree (with when it was written), blob sizes, the blobs any workspace's rows use. */
+  listTrees(): Promise<StoredTree[]>;
+  blobSizes(hashes?: string[]): Promise<Map<string, number>>;
+  rowBlobs(workspace?: string): Promise<Set<string>>;
+  deleteTrees(hashes: string[]): Promise<void>;
+  deleteBlobs(hashes: string[]): Promise<void>;
 }
 
 export class MemoryWorkspaceStore extends MemorySnapshotStore implements WorkspaceStore {
@@ -67,5 +75,35 @@ export class MemoryWorkspaceStore extends MemorySnapshotStore implements Workspa
   }
   async deleteWorkspace(workspace: string): Promise<void> {
     this.workspaces.delete(workspace);
+  }
+  private readonly treeTimes = new Map<string, number>();
+  override async putTree(hash: string, tree: SnapshotTree): Promise<void> {
+    await super.putTree(hash, tree);
+    this.treeTimes.set(hash, Date.now());
+  }
+  async listTrees(): Promise<StoredTree[]> {
+    return [...this.trees.entries()].map(([hash, tree]) => ({ hash, tree, at: this.treeTimes.get(hash) }));
+  }
+  async blobSizes(hashes?: string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (const h of hashes ?? this.blobs.keys()) {
+      const b = this.blobs.get(h);
+      if (b) out.set(h, b.length);
+    }
+    return out;
+  }
+  async rowBlobs(workspace?: string): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const [ws, rows] of this.workspaces) {
+      if (workspace !== undefined && ws !== workspace) continue;
+      for (const r of rows.values()) if (r.hash) out.add(r.hash);
+    }
+    return out;
+  }
+  async deleteTrees(hashes: string[]): Promise<void> {
+    for (const h of hashes) this.trees.delete(h);
+  }
+  async deleteBlobs(hashes: string[]): Promise<void> {
+    for (const h of hashes) this.blobs.delete(h);
   }
 }

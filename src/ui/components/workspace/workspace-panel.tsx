@@ -1,8 +1,10 @@
 import { type DragEvent, useEffect, useRef, useState } from "react";
 import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
+import { writeUserFile } from "../../../core/snapshot/user-writes";
 import { useSandbox, useSandboxStatus } from "../../hooks/use-sandbox";
 import { FileViewer } from "./file-viewer";
 import { FileTree } from "./file-tree";
+import { StorageLine } from "./storage-line";
 import { download, droppedFiles, uploadPath } from "./workspace-io";
 
 function SandboxLine() {
@@ -36,7 +38,7 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
         skipped++;
         continue;
       }
-      await sb.fs.writeFile(`${sb.root}/${rel}`, new Uint8Array(await file.arrayBuffer()));
+      await writeUserFile(sb, rel, new Uint8Array(await file.arrayBuffer()));
     }
     if (skipped) onError(`${skipped} file${skipped === 1 ? " was" : "s were"} skipped: unsafe path.`);
     setBump((b) => b + 1);
@@ -98,6 +100,7 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
             </button>
           </div>
           <FileTree sandbox={sandbox} version={version + bump} onOpen={setViewing} />
+          <StorageLine sessionID={sessionID} version={version + bump} />
           {viewing && <FileViewer sandbox={sandbox} entry={viewing} onClose={() => setViewing(null)} />}
         </>
       )}

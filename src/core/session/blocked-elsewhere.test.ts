@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { FakeLLM, textTurn } from "../../testing/fake-llm";
+import { makeTestService } from "../../testing/session-service";
+import type { BusEvent } from "../bus";
+
+describe("a run blocked by another tab", () => {
+  it("is a notice, not an UnknownError, and the prompt is answered once the other tab lets go", async () => {
+    let release: () => void = () => {};
+    const otherTab = new Promise<void>((r) => {
+      release = r;
+    });
+    const { service, bus } = makeTestService({
+      llm: new FakeLLM([textTurn("answered here")]),
+      tools: [],
+      locks: {
+        async run(_id, fn, onBlocked) {
+          onBlocked();
+          await otherTab;
+          return fn();
+        },
+        held: async () => true,
+      },
+    });
+    const events: BusEvent[] = [];
+    bus.subscribe((e) => events.push(e));
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "hello" });
+    const run = service.ensureRunning(s.id);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(events.filter((e) => e.type === "session.error")).toEqual([]);
+    expect(events.find((e) => e.type === "session.notice")).toMatchObject({
+      type: "session.notice",
+      sessionID: s.id,
+      message: expect.stringMatching(/running in another tab/),
+    });
+    release();
+    await run;
+    expect(events.filter((e) => e.type === "session.error")).toEqual([]);
+  });
+});
