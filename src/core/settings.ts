@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { ModelConfig } from "./ports/llm";
 import { Ruleset } from "./schema/common";
+import { ProviderKind } from "./providers";
+
+export { ProviderKind } from "./providers";
 
 /** A skill defined in Settings (the same fields as a SKILL.md). */
 export const SettingsSkillSchema = z.object({ name: z.string(), description: z.string(), body: z.string() });
-
-export const ProviderKind = z.enum(["demo", "openai", "openai-compatible"]);
-export type ProviderKind = z.infer<typeof ProviderKind>;
 
 export const Prices = z.object({
   input: z.number().nonnegative(),

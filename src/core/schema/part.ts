@@ -126,6 +126,10 @@ export type StepStartPart = z.infer<typeof StepStartPart>;
 export const StepFinishPart = PartBase.extend({
   type: z.literal("step-finish"),
   reason: z.string(),
+  /** The provider's own finish word when it says more than `reason` (e.g. `refusal`). */
+  rawReason: z.string().optional(),
+  /** Problems the step recovered from (e.g. an unreadable chunk), shown with the answer. */
+  warnings: z.array(z.string()).optional(),
   snapshot: z.string().optional(),
   cost: z.number().nonnegative(),
   tokens: Tokens,

@@ -104,10 +104,12 @@ export function toModelMessages(msgs: MessageWithParts[], opts: ToModelOptions =
     const content: LLMAssistantContent[] = [];
     const results: LLMToolResult[] = [];
     for (const p of m.parts) {
-      if (p.type === "text" && !p.ignored && p.text.length > 0) content.push({ type: "text", text: p.text });
-      else if (p.type === "reasoning" && p.text.length > 0) content.push({ type: "reasoning", text: p.text });
-      else if (p.type === "tool") {
-        content.push({ type: "tool-call", callID: p.callID, tool: p.tool, input: p.state.input });
+      if (p.type === "text" && !p.ignored && p.text.length > 0) content.push({ type: "text", text: p.text, ...sentBack(p.metadata) });
+      else if (p.type === "reasoning" && (p.text.length > 0 || sentBack(p.metadata).providerMetadata)) {
+        // Reasoning with an empty text can still carry state the provider needs back (OpenAI's encrypted reasoning, Anthropic's redacted thinking).
+        content.push({ type: "reasoning", text: p.text, ...sentBack(p.metadata) });
+      } else if (p.type === "tool" && !isServerTool(p)) {
+        content.push({ type: "tool-call", callID: p.callID, tool: p.tool, input: p.state.input, ...sentBack(p.metadata) });
         results.push(toolResult(p));
       }
     }
@@ -116,6 +118,20 @@ export function toModelMessages(msgs: MessageWithParts[], opts: ToModelOptions =
     if (results.length) out.push({ role: "tool", content: results });
   }
   return out;
+}
+
+/**
+ * The provider state stored on a part (OpenAI reasoning item ids and encrypted
+ * content, Anthropic thinking signatures, Gemini thought signatures), sent
+ * back with it on the next request. Only provider-keyed objects are kept.
+ */
+export function sentBack(metadata: Record<string, unknown> | undefined): { providerMetadata?: Record<string, Record<string, unknown>> } {
+  if (!metadata) return {};
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [key, value] of Object.entries(metadata)) {
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) out[key] = value as Record<string, unknown>;
+  }
+  return Object.keys(out).length > 0 ? { providerMetadata: out } : {};
 }
 
 /** The result a tool part sends back to the model (pruned output → placeholder; unfinished → interrupted). */
@@ -161,7 +177,22 @@ export function isTurnDone(l: Latest): boolean {
   if (!a || !l.lastUser) return false;
   if (a.info.parentID !== l.lastUser.info.id) return false;
   if (a.info.error) return true;
-  const finish = a.info.finish;
-  if (!finish || finish === "tool-calls" || finish === "unknown") return false;
-  return !a.parts.some((p) => p.type === "tool" && (p.state.status === "pending" || p.state.status === "running"));
+  if (!a.info.finish) return false;
+  return !hasUnreadToolResult(a.parts);
+}
+
+/**
+ * Whether the model has not seen some tool result yet: any tool this answer
+ * called (the results go back on the next request). This alone decides the
+ * turn's end, whatever the finish reason says: servers report tool calls
+ * with `stop` (Ollama, vLLM, Gemini's compatible endpoint) and a `tool-calls`
+ * finish with no call of ours (a provider-run tool) leaves nothing to send.
+ */
+export function hasUnreadToolResult(parts: MessageWithParts["parts"]): boolean {
+  return parts.some((p) => p.type === "tool" && !isServerTool(p));
+}
+
+/** Whether a tool part is one the provider ran itself (shown as a card; never executed by tabcode, never sent back as a tool result). */
+export function isServerTool(p: ToolPart): boolean {
+  return p.metadata?.providerExecuted === true;
 }

@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from "react";
 import { testConnection } from "../../adapters/llm/test-connection";
+import { PROVIDER_PRESETS, presetOf } from "../../core/providers";
 import { BUILTIN_MODELS, modelConfig, type ProviderKind, type Settings, specFor } from "../../core/settings";
 import { useServices, useSettings } from "../hooks/services";
 import { ErrorBox } from "./error-box";
@@ -8,15 +9,15 @@ import { useModal } from "../hooks/use-modal";
 
 const PROVIDERS: { value: ProviderKind; label: string }[] = [
   { value: "demo", label: "Demo (no key)" },
-  { value: "openai", label: "OpenAI (Responses API)" },
-  { value: "openai-compatible", label: "OpenAI-compatible (Chat Completions)" },
+  ...PROVIDER_PRESETS.map((p) => ({ value: p.id, label: p.label })),
 ];
 
-const BASE_URL_HINT: Record<ProviderKind, string> = {
-  demo: "Not used by the demo model.",
-  openai: "Optional: a proxy or gateway in front of OpenAI. Empty means api.openai.com.",
-  "openai-compatible": "Required, e.g. http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio), https://openrouter.ai/api/v1.",
-};
+function baseURLHint(p: ProviderKind): string {
+  const preset = presetOf(p);
+  if (!preset) return "Not used by the demo model.";
+  if (p === "openai-compatible") return "Required, e.g. http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio), http://localhost:8000/v1 (vLLM).";
+  return `Filled in for ${preset.label}; change it only for a proxy or gateway.`;
+}
 
 type TestState = { state: "idle" } | { state: "running" } | { state: "ok"; text: string } | { state: "failed"; result: Awaited<ReturnType<typeof testConnection>> };
 
@@ -48,10 +49,11 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const num = (v: string) => (Number.isFinite(Number(v)) ? Number(v) : 0);
 
   const onProvider = (p: ProviderKind) => {
-    if (p === "demo") set({ provider: p, modelID: "demo-agent" });
-    else if (draft.provider === "demo") set({ provider: p, modelID: p === "openai" ? "gpt-5-mini" : "qwen2.5-coder:7b", baseURL: p === "openai-compatible" ? "http://localhost:11434/v1" : "" });
-    else set({ provider: p });
+    const preset = presetOf(p);
+    if (!preset) set({ provider: p, modelID: "demo-agent", baseURL: "" });
+    else set({ provider: p, modelID: preset.defaultModel, baseURL: preset.baseURL });
   };
+  const preset = presetOf(draft.provider);
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
@@ -88,7 +90,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             </select>
           )}
         </Field>
-        <Field label="Base URL" hint={BASE_URL_HINT[draft.provider]}>
+        <Field label="Base URL" hint={baseURLHint(draft.provider)}>
           {(id) => <input id={id} type="url" value={draft.baseURL} disabled={draft.provider === "demo"} onChange={(e) => set({ baseURL: e.target.value })} placeholder="https://…/v1" />}
         </Field>
         <Field label="Model" hint="Limits and prices below are prefilled for known models and saved per model.">
@@ -103,6 +105,11 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             </>
           )}
         </Field>
+        {preset && (
+          <p className="hint provider-notes" data-testid="provider-notes">
+            {preset.keyHint} {preset.corsHint}
+          </p>
+        )}
         <Field label="API key" hint="Kept only in this browser and sent only to the provider above. Optional for local servers.">
           {(id) => <input id={id} type="password" autoComplete="off" value={draft.apiKey} disabled={draft.provider === "demo"} onChange={(e) => set({ apiKey: e.target.value })} />}
         </Field>
