@@ -109,6 +109,9 @@ export async function* mapStream(parts: AsyncIterable<Part>, opts: MapStreamOpti
           const reason: string = part.finishReason;
           if (opts.signal?.aborted) {
             yield { type: "error", error: ABORTED };
+          } else if (reason === "error" && isCutChunk(part, streamError)) {
+            // The connection closed in the middle of a chunk: the provider's parser reports the half chunk.
+            yield { type: "error", error: unexpectedEnd() };
           } else if (reason === "error") {
             // The provider's own words (an in-stream error chunk) beat a generic message.
             yield fail(streamError ?? captured() ?? new Error("The provider ended the response with an error."));
@@ -157,6 +160,17 @@ function isSyntheticFinish(part: Extract<Part, { type: "finish-step" | "finish" 
     usage.inputTokens === undefined &&
     usage.outputTokens === undefined
   );
+}
+
+/**
+ * A stream that closed before its finish chunk: the compatible provider
+ * reports it as its own "error" finish ("ended without a finish reason"), with
+ * no raw reason or usage. That is a cut stream, not an error the provider sent.
+ */
+function isCutChunk(part: Extract<Part, { type: "finish-step" | "finish" }>, err: unknown): boolean {
+  const usage = part.type === "finish-step" ? part.usage : part.totalUsage;
+  const message = err instanceof Error ? err.message : "";
+  return part.rawFinishReason === undefined && usage.inputTokens === undefined && usage.outputTokens === undefined && /ended without a finish reason/i.test(message);
 }
 
 /** The provider's own finish word, kept where tabcode's reason says little (a filter, a refusal, "other"). */
