@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { recordedChunks } from "../../testing/replay";
-import { recordedTool, replaySession, splitResponses } from "../../testing/replay-harness";
+import { recordedTool, replaySession } from "../../testing/replay-harness";
 
 type Obj = Record<string, unknown>;
 const msgs = (body: Obj) => (body.messages ?? []) as Obj[];

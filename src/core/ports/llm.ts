@@ -21,6 +21,8 @@ export interface ModelConfig {
   maxOutputTokens: number;
   /** USD per 1M tokens. */
   prices: ModelPrices;
+  /** Set when the model is in no price table (the prices above are placeholders): costs show as "price unknown". */
+  pricesUnknown?: true;
 }
 
 export interface ModelPrices {

@@ -130,6 +130,10 @@ export const StepFinishPart = PartBase.extend({
   rawReason: z.string().optional(),
   /** Problems the step recovered from (e.g. an unreadable chunk), shown with the answer. */
   warnings: z.array(z.string()).optional(),
+  /** The provider reported no usage: the zero tokens are unknown, not zero. */
+  usageUnknown: z.boolean().optional(),
+  /** The model's prices are unknown: the zero cost is unknown, not free. */
+  priceUnknown: z.boolean().optional(),
   snapshot: z.string().optional(),
   cost: z.number().nonnegative(),
   tokens: Tokens,

@@ -176,7 +176,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
         assistant.finish = ev.reason;
         assistant.cost += cost;
         assistant.tokens = tokens;
-        await w.add<StepFinishPart>({ type: "step-finish", reason: ev.reason, cost, tokens, ...(ev.rawReason && ev.rawReason !== ev.reason ? { rawReason: ev.rawReason } : {}), ...(warnings.length ? { warnings: [...warnings] } : {}) });
+        await w.add<StepFinishPart>({ type: "step-finish", reason: ev.reason, cost, tokens, ...(ev.rawReason && ev.rawReason !== ev.reason ? { rawReason: ev.rawReason } : {}), ...(warnings.length ? { warnings: [...warnings] } : {}), ...(Object.keys(ev.usage).length === 0 ? { usageUnknown: true } : {}), ...(input.model.pricesUnknown ? { priceUnknown: true } : {}) });
         await store.upsertMessage(assistant);
         await store.updateSession(assistant.sessionID, (s) => ({ ...s, tokens: addTokens(s.tokens, tokens), cost: s.cost + cost, time: { ...s.time, updated: clock.now() } }));
         return;

@@ -98,7 +98,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             <>
               <input id={id} list={`${id}-list`} value={draft.modelID} disabled={draft.provider === "demo"} onChange={(e) => set({ modelID: e.target.value })} />
               <datalist id={`${id}-list`}>
-                {Object.keys(BUILTIN_MODELS).map((m) => (
+                {BUILTIN_MODELS.map((m) => (
                   <option key={m} value={m} />
                 ))}
               </datalist>
