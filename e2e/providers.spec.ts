@@ -150,3 +150,24 @@ test("OpenAI-compatible: a length finish says so and Continue asks the model to 
   expect(mock.modelRequests()[1]?.rawBody).toContain("Continue exactly where");
   await waitIdle(page, id);
 });
+
+test("Settings: presets fill the base URL and explain keys and CORS; the model list loads from the provider", async ({ page, mock }) => {
+  await openApp(page);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  const provider = dialog.getByLabel("Provider", { exact: true });
+  for (const label of ["OpenAI", "Anthropic", "Google Gemini", "DeepSeek", "Mistral", "Groq", "xAI", "OpenRouter", "OpenAI-compatible"]) {
+    await expect(provider.getByRole("option", { name: label, exact: true })).toHaveCount(1);
+  }
+  await provider.selectOption({ label: "Anthropic" });
+  await expect(dialog.getByLabel("Base URL", { exact: true })).toHaveValue("https://api.anthropic.com/v1");
+  await expect(dialog.getByTestId("provider-notes")).toContainText("console.anthropic.com");
+  await provider.selectOption({ label: "OpenAI-compatible" });
+  await expect(dialog.getByTestId("provider-notes")).toContainText("OLLAMA_ORIGINS");
+  await dialog.getByLabel("Base URL", { exact: true }).fill(mock.baseURL);
+  await dialog.getByRole("button", { name: "Load models" }).click();
+  await expect(dialog.getByText("4 models from the provider")).toBeVisible();
+  const listed = await dialog.locator("datalist option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  expect(listed).toEqual(["gpt-4.1", "gpt-4o-mini", "gpt-5-mini", "o4-mini"]);
+  expect(mock.requests.some((r) => r.method === "GET" && r.path === "/v1/models")).toBe(true);
+});

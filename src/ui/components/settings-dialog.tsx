@@ -1,4 +1,5 @@
 import { type FormEvent, useId, useState } from "react";
+import { listModels } from "../../adapters/llm/list-models";
 import { testConnection } from "../../adapters/llm/test-connection";
 import { PROVIDER_PRESETS, presetOf } from "../../core/providers";
 import { BUILTIN_MODELS, modelConfig, type ProviderKind, type Settings, specFor } from "../../core/settings";
@@ -39,6 +40,12 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [draft, setDraft] = useState<Settings>(current);
   const [test, setTest] = useState<TestState>({ state: "idle" });
   const [saveError, setSaveError] = useState<string>();
+  const [models, setModels] = useState<{ state: "idle" | "loading" } | { state: "ok"; ids: string[] } | { state: "failed"; message: string }>({ state: "idle" });
+  const loadModels = async () => {
+    setModels({ state: "loading" });
+    const r = await listModels(modelConfig(draft), undefined, AbortSignal.timeout(20_000));
+    setModels(r.ok ? { state: "ok", ids: r.ids } : { state: "failed", message: r.message });
+  };
   const ref = useModal();
   const spec = specFor(draft, draft.modelID);
 
@@ -49,6 +56,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const num = (v: string) => (Number.isFinite(Number(v)) ? Number(v) : 0);
 
   const onProvider = (p: ProviderKind) => {
+    setModels({ state: "idle" });
     const preset = presetOf(p);
     if (!preset) set({ provider: p, modelID: "demo-agent", baseURL: "" });
     else set({ provider: p, modelID: preset.defaultModel, baseURL: preset.baseURL });
@@ -93,15 +101,24 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         <Field label="Base URL" hint={baseURLHint(draft.provider)}>
           {(id) => <input id={id} type="url" value={draft.baseURL} disabled={draft.provider === "demo"} onChange={(e) => set({ baseURL: e.target.value })} placeholder="https://…/v1" />}
         </Field>
-        <Field label="Model" hint="Limits and prices below are prefilled for known models and saved per model.">
+        <Field label="Model" hint="Type any model id, or load the provider's list. Limits and prices below are prefilled for known model families and saved per model.">
           {(id) => (
             <>
-              <input id={id} list={`${id}-list`} value={draft.modelID} disabled={draft.provider === "demo"} onChange={(e) => set({ modelID: e.target.value })} />
+              <div className="model-row">
+                <input id={id} list={`${id}-list`} value={draft.modelID} disabled={draft.provider === "demo"} onChange={(e) => set({ modelID: e.target.value })} />
+                <button type="button" disabled={draft.provider === "demo" || models.state === "loading"} onClick={() => void loadModels()}>
+                  {models.state === "loading" ? "Loading…" : "Load models"}
+                </button>
+              </div>
               <datalist id={`${id}-list`}>
-                {BUILTIN_MODELS.map((m) => (
+                {(models.state === "ok" ? models.ids : BUILTIN_MODELS).map((m) => (
                   <option key={m} value={m} />
                 ))}
               </datalist>
+              <span aria-live="polite" className="hint">
+                {models.state === "ok" && `${models.ids.length} models from the provider; pick one or type any id.`}
+                {models.state === "failed" && `No list: ${models.message} You can still type a model id.`}
+              </span>
             </>
           )}
         </Field>
