@@ -11,6 +11,9 @@ import type { Page } from "@playwright/test";
 
 type Obj = Record<string, unknown>;
 
+/** The machine is shared: wait on what the user sees, generously. */
+const SLOW = { timeout: 20_000 };
+
 /** Chooses a preset in Settings as a user would, then points it at the mock. */
 async function choosePreset(page: Page, mock: MockOpenAI, label: string, model: string, baseURL = mock.baseURL): Promise<void> {
   await page.getByRole("button", { name: "Settings" }).click();
@@ -40,14 +43,14 @@ test("DeepSeek: a thinking stream with a tool call completes a second step, whic
   await choosePreset(page, mock, "DeepSeek", "deepseek-reasoner");
   const id = await newSession(page);
   await send(page, "What is the weather in San Francisco?");
-  await expect(page.getByRole("article").filter({ hasText: 'contains three "r"s' })).toBeVisible();
+  await expect(page.getByRole("article").filter({ hasText: 'contains three "r"s' })).toBeVisible(SLOW);
   await waitIdle(page, id);
   const reqs = mock.modelRequests();
   expect(reqs).toHaveLength(2);
   expect(reqs[0]?.path).toBe("/v1/chat/completions");
   const assistant = ((reqs[1]?.body as Obj).messages as Obj[]).find((m) => m.role === "assistant");
   expect(String(assistant?.reasoning_content)).toContain("weather");
-  await expect(page.getByText("Reasoning").first()).toBeVisible();
+  await expect(page.getByText("Reasoning").first()).toBeVisible(SLOW);
 });
 
 test("Mistral: a tool call without index runs the tool and the turn goes on", async ({ page, mock }) => {
@@ -59,9 +62,9 @@ test("Mistral: a tool call without index runs the tool and the turn goes on", as
   await choosePreset(page, mock, "Mistral", "mistral-small-latest");
   const id = await newSession(page);
   await send(page, "Plan the weather check");
-  await expect(page.getByRole("region", { name: "Tool todowrite: done" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Tool todowrite: done" })).toBeVisible(SLOW);
   await expect(page.getByRole("complementary", { name: "Todo list" })).toContainText("Check the weather");
-  await expect(page.getByRole("article").filter({ hasText: "This is a test response." })).toBeVisible();
+  await expect(page.getByRole("article").filter({ hasText: "This is a test response." })).toBeVisible(SLOW);
   await waitIdle(page, id);
   const roles = ((mock.modelRequests()[1]?.body as Obj).messages as Obj[]).map((m) => m.role);
   expect(roles).toEqual(["system", "user", "assistant", "tool"]);
@@ -74,9 +77,10 @@ test("OpenRouter: an in-stream error shows the provider's message after the part
   await choosePreset(page, mock, "OpenRouter", "openai/gpt-3.5-turbo");
   const id = await newSession(page);
   await send(page, "How would you build the tallest building ever?");
-  await expect(page.getByText("Provider disconnected unexpectedly")).toBeVisible();
-  await expect(page.getByRole("article").filter({ hasText: "The tallest building would need" })).toBeVisible();
   await waitIdle(page, id);
+  await expect(page.getByText("Provider disconnected unexpectedly")).toBeVisible(SLOW);
+  await expect(page.getByRole("article").filter({ hasText: "The tallest building would need" })).toBeVisible(SLOW);
+  expect(mock.modelRequests()).toHaveLength(1);
 });
 
 test("Anthropic: browser header, cache_control on system and the last two messages, cache write and read shown", async ({ page, mock }) => {
@@ -99,7 +103,7 @@ test("Anthropic: browser header, cache_control on system and the last two messag
   const usage = page.locator(".step-finish").last();
   await expect(usage).toContainText("cached");
   await expect(usage).toContainText("cache write");
-  await expect(page.getByRole("region", { name: /Tool code_execution/ }).first()).toBeVisible();
+  await expect(page.getByRole("region", { name: /Tool code_execution/ }).first()).toBeVisible(SLOW);
   const msgs = await storedMessages(page, id);
   expect(msgs.at(-1)?.finish).toBe("stop");
 });
@@ -113,7 +117,7 @@ test("Gemini: a recorded function call runs and the next request sends its thoug
   await choosePreset(page, mock, "Google Gemini", "gemini-3-pro-preview", `${mock.url}/v1beta`);
   const id = await newSession(page);
   await send(page, "Plan the weather check");
-  await expect(page.getByRole("region", { name: "Tool todowrite: done" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Tool todowrite: done" })).toBeVisible(SLOW);
   await waitIdle(page, id);
   const reqs = mock.modelRequests();
   expect(reqs[0]?.path).toBe("/v1beta/models/gemini-3-pro-preview:streamGenerateContent");
@@ -126,7 +130,7 @@ test("OpenAI Responses: an MCP approval request is a card that says tabcode cann
   await choosePreset(page, mock, "OpenAI", "gpt-5-mini");
   const id = await newSession(page);
   await send(page, "Shorten this URL");
-  await expect(page.getByText("This provider asks for approval — tabcode cannot grant it here", { exact: false })).toBeVisible();
+  await expect(page.getByText("This provider asks for approval — tabcode cannot grant it here", { exact: false })).toBeVisible(SLOW);
   await waitIdle(page, id);
   expect(mock.modelRequests()).toHaveLength(1);
 });
@@ -141,7 +145,7 @@ test("OpenAI-compatible: a length finish says so and Continue asks the model to 
   await choosePreset(page, mock, "OpenAI-compatible", "some-local-model");
   const id = await newSession(page);
   await send(page, "Say hello");
-  await expect(page.getByText("The answer was cut at the output limit.")).toBeVisible();
+  await expect(page.getByText("The answer was cut at the output limit.")).toBeVisible(SLOW);
   await waitIdle(page, id);
   // An unknown model: its cost is unknown, not $0.
   await expect(page.locator(".step-finish").first()).toContainText("price unknown");
@@ -166,8 +170,25 @@ test("Settings: presets fill the base URL and explain keys and CORS; the model l
   await expect(dialog.getByTestId("provider-notes")).toContainText("OLLAMA_ORIGINS");
   await dialog.getByLabel("Base URL", { exact: true }).fill(mock.baseURL);
   await dialog.getByRole("button", { name: "Load models" }).click();
-  await expect(dialog.getByText("4 models from the provider")).toBeVisible();
+  await expect(dialog.getByText("4 models from the provider")).toBeVisible(SLOW);
   const listed = await dialog.locator("datalist option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   expect(listed).toEqual(["gpt-4.1", "gpt-4o-mini", "gpt-5-mini", "o4-mini"]);
   expect(mock.requests.some((r) => r.method === "GET" && r.path === "/v1/models")).toBe(true);
+});
+
+test("Model switch per session: the next step uses it and the answer records it", async ({ page, mock }) => {
+  mock.setScript([{ text: "First answer." }, { text: "Second answer." }]);
+  await openApp(page);
+  await choosePreset(page, mock, "OpenAI-compatible", "gpt-4o-mini");
+  const id = await newSession(page);
+  await send(page, "one");
+  await waitIdle(page, id);
+  await page.getByRole("button", { name: /Switch model for this session/ }).click();
+  await page.getByRole("textbox", { name: "Model for this session" }).fill("gpt-4.1");
+  await page.getByRole("button", { name: "Use" }).click();
+  await expect(page.getByRole("button", { name: /Model: gpt-4\.1/ })).toBeVisible(SLOW);
+  await send(page, "two");
+  await waitIdle(page, id);
+  expect(mock.modelRequests().map((r) => (r.body as Obj).model)).toEqual(["gpt-4o-mini", "gpt-4.1"]);
+  await expect(page.getByRole("article").filter({ hasText: "Second answer." })).toContainText("gpt-4.1");
 });

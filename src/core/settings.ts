@@ -89,6 +89,18 @@ export function demoModelConfig(settings: Settings): ModelConfig {
   return modelConfig({ ...settings, provider: "demo", modelID: "demo-agent", baseURL: "", apiKey: "" });
 }
 
+/**
+ * The model a session runs on: the demo model for demo sessions; the model
+ * chosen for this session in the composer (same provider as Settings); else
+ * the one in Settings.
+ */
+export function sessionModelConfig(settings: Settings, session: { demo?: boolean; model?: { providerID: string; modelID: string } } | undefined): ModelConfig {
+  if (session?.demo) return demoModelConfig(settings);
+  const chosen = session?.model;
+  if (chosen && chosen.providerID === settings.provider && chosen.modelID.trim() !== "") return modelConfig({ ...settings, modelID: chosen.modelID.trim() });
+  return modelConfig(settings);
+}
+
 export function modelConfig(settings: Settings): ModelConfig {
   const spec = specFor(settings, settings.modelID);
   return {

@@ -3,7 +3,7 @@ import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts, Session } from "../../core/schema";
 import { activePath } from "../../core/session/branches";
 import { contextUsed } from "../../core/session/usage";
-import { demoModelConfig, modelConfig } from "../../core/settings";
+import { sessionModelConfig } from "../../core/settings";
 import { formatCost, formatTokens } from "../format";
 import { useServices, useSettings } from "../hooks/services";
 import { DebugDialog } from "./debug-dialog";
@@ -12,6 +12,7 @@ import { SessionPermissions } from "./session-permissions";
 import { StartupReportLine } from "./startup-report";
 import { XrayDialog } from "./xray-dialog";
 import { ShareDialog } from "./share-dialog";
+import { SessionModel } from "./session-model";
 
 function lastUsage(messages: MessageWithParts[]) {
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -44,7 +45,7 @@ export function SessionHeader({ session, messages, allMessages, status, onError 
   const { sessions } = useServices();
   const compactNow = () => sessions.compact(session.id).catch((e: unknown) => onError(`Could not compact: ${e instanceof Error ? e.message : String(e)}`));
   const settings = useSettings();
-  const model = session.demo ? demoModelConfig(settings) : modelConfig(settings);
+  const model = sessionModelConfig(settings, session);
   const usage = lastUsage(messages);
   const used = usage ? contextUsed(usage) : 0;
   const pct = model.contextWindow ? Math.min(100, (used / model.contextWindow) * 100) : 0;
@@ -88,9 +89,13 @@ export function SessionHeader({ session, messages, allMessages, status, onError 
       {dialog === "debug" && <DebugDialog session={session} onClose={() => setDialog(null)} />}
       {dialog === "permissions" && <SessionPermissions session={session} onClose={() => setDialog(null)} />}
       <div className="meters">
-        <span className="model-name" title="Model">
-          {model.provider === "demo" ? "Demo model" : model.modelID}
-        </span>
+        {model.provider === "demo" ? (
+          <span className="model-name" title="Model">
+            Demo model
+          </span>
+        ) : (
+          <SessionModel session={session} modelID={model.modelID} />
+        )}
         <div className="context-meter" title={`Context: ${used.toLocaleString()} of ${model.contextWindow.toLocaleString()} tokens`}>
           <span>Context</span>
           <meter
