@@ -11,6 +11,12 @@ import type { Page } from "@playwright/test";
 
 type Obj = Record<string, unknown>;
 
+/** The `messages` of a recorded request body ([] when absent). */
+const messagesOf = (body: unknown): Obj[] => {
+  const m = typeof body === "object" && body !== null ? (body as Obj).messages : undefined;
+  return Array.isArray(m) ? (m as Obj[]) : [];
+};
+
 /** The machine is shared: wait on what the user sees, generously. */
 const SLOW = { timeout: 20_000 };
 
@@ -48,7 +54,7 @@ test("DeepSeek: a thinking stream with a tool call completes a second step, whic
   const reqs = mock.modelRequests();
   expect(reqs).toHaveLength(2);
   expect(reqs[0]?.path).toBe("/v1/chat/completions");
-  const assistant = ((reqs[1]?.body as Obj).messages as Obj[]).find((m) => m.role === "assistant");
+  const assistant = messagesOf(reqs[1]?.body).find((m) => m.role === "assistant");
   expect(String(assistant?.reasoning_content)).toContain("weather");
   await expect(page.getByText("Reasoning").first()).toBeVisible(SLOW);
 });
@@ -66,7 +72,7 @@ test("Mistral: a tool call without index runs the tool and the turn goes on", as
   await expect(page.getByRole("complementary", { name: "Todo list" })).toContainText("Check the weather");
   await expect(page.getByRole("article").filter({ hasText: "This is a test response." })).toBeVisible(SLOW);
   await waitIdle(page, id);
-  const roles = ((mock.modelRequests()[1]?.body as Obj).messages as Obj[]).map((m) => m.role);
+  const roles = messagesOf(mock.modelRequests()[1]?.body).map((m) => m.role);
   expect(roles).toEqual(["system", "user", "assistant", "tool"]);
   await expect(page.getByText("The response was cut off")).toHaveCount(0);
 });
@@ -98,7 +104,7 @@ test("Anthropic: browser header, cache_control on system and the last two messag
   const body = req?.body as Obj;
   expect((body.system as Obj[])[0]?.cache_control).toEqual({ type: "ephemeral" });
   const last = (body.messages as Obj[]).at(-1);
-  expect((last?.content as Obj[]).at(-1)?.cache_control).toEqual({ type: "ephemeral" });
+  expect(((last?.content ?? []) as Obj[]).at(-1)?.cache_control).toEqual({ type: "ephemeral" });
   // Usage line: cache read 6,289 and the cache write, from Anthropic's own usage fields.
   const usage = page.locator(".step-finish").last();
   await expect(usage).toContainText("cached");

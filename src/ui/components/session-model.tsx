@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import type { Session } from "../../core/schema";
 import { BUILTIN_MODELS } from "../../core/settings";
 import { useServices, useSettings } from "../hooks/services";
@@ -13,6 +13,11 @@ export function SessionModel({ session, modelID }: { session: Session; modelID: 
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(modelID);
   const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  // The user asked to switch: the field takes the focus it was opened for.
+  useEffect(() => {
+    if (editing) input.current?.focus();
+  }, [editing]);
   const save = (e: FormEvent) => {
     e.preventDefault();
     const next = value.trim();
@@ -31,7 +36,7 @@ export function SessionModel({ session, modelID }: { session: Session; modelID: 
       <label htmlFor={id} className="visually-hidden">
         Model for this session
       </label>
-      <input id={id} list={`${id}-list`} value={value} autoFocus onChange={(e) => setValue(e.target.value)} onKeyDown={(e) => e.key === "Escape" && setEditing(false)} />
+      <input ref={input} id={id} list={`${id}-list`} value={value} onChange={(e) => setValue(e.target.value)} onKeyDown={(e) => e.key === "Escape" && setEditing(false)} />
       <datalist id={`${id}-list`}>
         {BUILTIN_MODELS.map((m) => (
           <option key={m} value={m} />
