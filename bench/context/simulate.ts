@@ -8,7 +8,7 @@ import { type ContextPolicy, type PolicyDecision, type PolicyInput, SUMMARY_PROM
 import { COMPACTION_SYSTEM_PROMPT } from "../../src/core/compaction/summarize";
 import { TRANSCRIPT_TOOL_CHARS } from "../../src/core/compaction/transcript";
 import type { MessageWithParts } from "../../src/core/schema";
-import { filterCompacted } from "../../src/core/session/history";
+import { filterCompacted } from "../../src/core/conversation/view";
 import { estimateTokens } from "../../src/core/tokens/counter";
 import { REPLY_OVERHEAD } from "../../src/core/tokens/part-text";
 import { type Segment, SIM_ENCODING, SimSession } from "./session";

@@ -11,7 +11,14 @@
  * (5-minute cache) and reads 10 % of input; OpenAI, DeepSeek, Gemini and xAI
  * charge nothing extra for writes.
  */
-import type { ModelSpec } from "./settings";
+import type { ModelPrices } from "./ports/llm";
+
+/** Limits and prices of one model (the shape of Settings' `ModelSpec`). */
+export interface ModelSpec {
+  contextWindow: number;
+  maxOutputTokens: number;
+  prices: ModelPrices;
+}
 
 export const MODEL_TABLE_SOURCE = "Providers' public pricing pages, as of 2026-12-01";
 

@@ -8,7 +8,7 @@ import { SIM_ENCODING, SimSession } from "../../../bench/context/session";
 import { simulate } from "../../../bench/context/simulate";
 import { formatTrace, parseTrace, type Trace } from "../../../bench/context/trace";
 import type { AssistantMessage, MessageWithParts } from "../schema";
-import { filterCompacted } from "../session/history";
+import { filterCompacted } from "../conversation/view";
 import { estimateTokens } from "../tokens/counter";
 import { REPLY_OVERHEAD } from "../tokens/part-text";
 import { finishRequestSize, planRequestSize } from "../tokens/request-size";

@@ -1,6 +1,6 @@
 import type { ModelPrices } from "../ports/llm";
 import type { MessageWithParts, ToolPart } from "../schema";
-import { contextUsed } from "../session/usage";
+import { contextUsed } from "../conversation/usage";
 import { estimateTokens } from "../tokens/counter";
 import { messageTokens, partCost } from "../tokens/part-text";
 import { type CompactionSettings, inputBudget, lastStepTokens, type ModelLimits, overflowAt, usable } from "./overflow";

@@ -6,7 +6,7 @@ import { namedError } from "../errors";
 import type { Clock } from "../ports/clock";
 import type { LLMRequest, ModelConfig } from "../ports/llm";
 import type { AssistantMessage, CompactionPart, MessageWithParts, TextPart } from "../schema";
-import { filterCompacted } from "../session/history";
+import { filterCompacted } from "../conversation/view";
 import { type CompactionDeps, COMPACTION_TOO_LARGE, CONTINUE_PROMPT, OVERFLOW_NOTE, processCompaction } from "./process";
 import { COMPACTION_SYSTEM_PROMPT, createCompactionRequest, pendingCompaction } from "./summarize";
 import { compaction, file, History, makeSession, sized, text, tool } from "./test-fixtures";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../testing/memory-store";
 import type { ToolPart } from "../schema";
-import { CLEARED_TOOL_OUTPUT, toModelMessages } from "../session/history";
+import { CLEARED_TOOL_OUTPUT, toModelMessages } from "../conversation/to-model";
 import { applyPrune, planPrune, pruneSession } from "./prune";
 import { compaction, History, makeSession, sized, text, tool } from "./test-fixtures";
 

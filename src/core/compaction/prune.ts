@@ -1,9 +1,8 @@
 import type { Store } from "../ports/store";
 import type { MessageWithParts, ToolPart } from "../schema";
-import { applyRevert, filterCompacted } from "../session/history";
+import { conversationView } from "../conversation/view";
 import { estimateTokens } from "../tokens/counter";
 import { partCost } from "../tokens/part-text";
-import { activePath } from "../session/branches";
 
 /**
  * Prune (spec §3.3): hide old tool outputs from the model without an LLM
@@ -85,6 +84,6 @@ export async function applyPrune(store: Store, plan: PrunePlan, now: number): Pr
 export async function pruneSession(store: Store, sessionID: string, now: number): Promise<ToolPart[]> {
   const session = await store.getSession(sessionID);
   if (!session) return [];
-  const msgs = filterCompacted(applyRevert(activePath(await store.messages(sessionID), session.branches), session.revert?.messageID));
+  const msgs = conversationView(session, await store.messages(sessionID)).sent;
   return applyPrune(store, planPrune(msgs), now);
 }

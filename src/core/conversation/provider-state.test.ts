@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MessageWithParts, Part } from "../schema";
-import { hasUnreadToolResult, isTurnDone, latest, sentBack, toModelMessages } from "./history";
+import { providerMetadata, toModelMessages } from "./to-model";
+import { hasUnreadToolResult, isTurnDone, latest } from "./view";
 
 const tokens = { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } };
 const base = { sessionID: "ses_1", messageID: "msg_2" };
@@ -31,7 +32,7 @@ describe("provider state sent back (history → model messages)", () => {
         { type: "tool-call", callID: "call_prt_3", tool: "read", input: { path: "a" }, providerMetadata: { google: { thoughtSignature: "ts" } } },
       ],
     });
-    expect(sentBack({ providerExecuted: true })).toEqual({});
+    expect(providerMetadata({ providerExecuted: true })).toEqual({});
   });
 
   it("an empty reasoning part without provider state is not sent", () => {
