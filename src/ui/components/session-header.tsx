@@ -122,7 +122,7 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
           </span>
         )}
         <span className="cost" data-testid="session-cost" title="Cost of this session">
-          {formatCost(session.cost)}
+          {session.cost === 0 && model.pricesUnknown ? "price unknown" : formatCost(session.cost)}
         </span>
         <StartupReportLine sessionID={session.id} version={view.shown.length} />
       </div>
