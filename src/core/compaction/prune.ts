@@ -13,7 +13,7 @@ import { partCost } from "../tokens/part-text";
  * (the last two turns); stop at a summary (the previous compaction boundary)
  * or at an already pruned part (everything older was pruned before). Of the
  * completed tool outputs met, the newest PRUNE_PROTECT tokens are kept; the
- * older ones are pruned, but only when that frees at least PRUNE_MINIMUM.
+ * older ones are pruned, but only when that frees more than PRUNE_MINIMUM.
  */
 
 export const PRUNE_MINIMUM = 20_000;
@@ -65,7 +65,8 @@ export function planPrune(msgs: MessageWithParts[]): PrunePlan {
       } else kept += tokens;
     }
   }
-  return { parts: pruned >= PRUNE_MINIMUM ? candidates : [], pruned, kept };
+  // OpenCode prunes only when it frees more than the minimum (strict).
+  return { parts: pruned > PRUNE_MINIMUM ? candidates : [], pruned, kept };
 }
 
 /** Marks the planned parts as pruned at `now` and persists them. Returns the updated parts. */

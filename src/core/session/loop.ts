@@ -60,6 +60,8 @@ export interface SystemInput {
   userSystem?: string;
   /** The session's tool state (to seed what instruction files the prompt already holds). */
   toolState: Map<string, unknown>;
+  /** The shown branch as stored (before compaction): where pinned suggestions come from. */
+  history?: MessageWithParts[];
 }
 
 /** What the last request of a session held (for the debug view). */
@@ -330,7 +332,7 @@ export class SessionService {
         continue;
       }
       checkedElsewhere = false;
-      const req = await this.turnRequest(session, model, user.info.agent, user.info.system);
+      const req = await this.turnRequest(session, model, user.info.agent, user.info.system, view.shown);
       if (move.kind === "compact") {
         const pending = await guard.runPending(sessionID, view.sent, model, signal, { system: req.system, tools: req.specs, cacheKey: sessionID });
         // After a manual summary, a prompt sent while it was written is still owed an answer.
@@ -360,13 +362,13 @@ export class SessionService {
   }
 
   /** The next request's fixed parts (also what a cached-prefix summary re-sends). */
-  private async turnRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined): Promise<TurnRequest> {
+  private async turnRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[]): Promise<TurnRequest> {
     const sandbox = await this.sandboxOf(session.id);
     this.agents.set(session.id, agent);
     const tools = this.deps.tools(agent, session);
     const toolState = this.stateFor(session.id);
     const system = this.deps.system
-      ? await this.deps.system({ session, model, sandbox, agent, userSystem, toolState })
+      ? await this.deps.system({ session, model, sandbox, agent, userSystem, toolState, history })
       : buildSystem({ model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) });
     return { sandbox, agent, tools, toolState, system, specs: tools.map((t) => t.spec()) };
   }
