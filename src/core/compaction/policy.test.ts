@@ -217,9 +217,6 @@ describe("tabcodePolicy: summaries", () => {
     const plain = summaryPoint(input(pruned, 92_000, { cachePrice: 0.5 }), g, TABCODE_POLICY);
     const anthropic = summaryPoint(input(pruned, 92_000, { cachePrice: 0.5, cacheWritePrice: 1.25 }), g, TABCODE_POLICY);
     expect(anthropic).toBeGreaterThan(plain);
-    const at = (price: number, write: number) => 10_000 + economicBatch(96_000 + (write - price) * SUMMARY_OUTPUT_TOKENS, (92_000 - 10_000) / 5, price);
-    expect(plain).toBeCloseTo(at(0.5, 1));
-    expect(anthropic).toBeCloseTo(Math.min(96_000, at(0.5, 1.25)));
     expect(cacheWritePriceOf({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 })).toBe(1.25);
     expect(cacheWritePriceOf({ input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 })).toBe(1);
   });
