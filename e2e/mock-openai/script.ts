@@ -77,8 +77,16 @@ export interface HangTurn extends ReplyTurn {
   hangAfterChunks: number;
 }
 
+/**
+ * A recorded provider stream sent back as it was recorded (see e2e/fixtures/providers/MANIFEST.md),
+ * framed for its provider (`chat`, `responses`, `anthropic` or `gemini`). Works on every model path.
+ */
+export interface RecordedTurn {
+  recorded: { format: "chat" | "responses" | "anthropic" | "gemini"; lines: readonly string[] };
+}
+
 /** One scripted model answer. */
-export type Turn = ReplyTurn | ErrorTurn | CutTurn | MalformedTurn | HangTurn;
+export type Turn = ReplyTurn | ErrorTurn | CutTurn | MalformedTurn | HangTurn | RecordedTurn;
 
 /** A queue of turns, consumed front to back, one per model request. */
 export type Script = readonly Turn[];
@@ -93,6 +101,7 @@ export type Fault =
 /** A turn split into what to say and how the transport misbehaves. */
 export type ResolvedTurn =
   | { kind: "error"; error: ErrorTurn["error"] }
+  | { kind: "recorded"; recorded: RecordedTurn["recorded"] }
   | { kind: "reply"; reply: ReplyTurn; fault: Fault };
 
 /** The answer given when the script is empty. */
@@ -101,6 +110,7 @@ export const DEFAULT_TURN: ReplyTurn = { text: "(mock) no scripted turn left" };
 /** Classifies a turn; exhaustive over the `Turn` union. */
 export function resolveTurn(turn: Turn): ResolvedTurn {
   if ("error" in turn) return { kind: "error", error: turn.error };
+  if ("recorded" in turn) return { kind: "recorded", recorded: turn.recorded };
   if ("cutAfterChunks" in turn)
     return { kind: "reply", reply: turn, fault: { kind: "cut", after: turn.cutAfterChunks } };
   if ("hangAfterChunks" in turn)

@@ -12,6 +12,7 @@ import { type Api, errorResponse } from "./errors";
 import { responsesBody, responsesFrames, responsesMalformedFrame } from "./responses";
 import { DEFAULT_TURN, resolveTurn, type Script, type Turn, usageOf } from "./script";
 import { Ids, writeStream } from "./sse";
+import { type ReplayFormat, sseFrames } from "../../src/testing/replay";
 
 export type { Script, Turn } from "./script";
 
@@ -146,6 +147,22 @@ export const SUMMARY_TURN: Turn = {
   text: "## Goal\nRead big.txt repeatedly for the test.\n## Instructions\n(none)\n## Discoveries\nbig.txt is large.\n## Accomplished\nSeveral reads.\n## Relevant files\n- big.txt",
 };
 
+/** Anthropic Messages (`/v1/messages`) and Gemini (`/v1beta/models/<id>:streamGenerateContent`, or under `/v1`). */
+function isNativePath(path: string): boolean {
+  return path === "/v1/messages" || /^\/v1(beta)?\/models\/[^/]+:streamGenerateContent$/.test(path);
+}
+
+/** Writes a recorded stream framed for its provider. */
+async function writeRecorded(res: ServerResponse, recorded: { format: ReplayFormat; lines: readonly string[] }): Promise<void> {
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+  res.flushHeaders();
+  for (const frame of sseFrames(recorded.lines, recorded.format)) {
+    if (res.destroyed) return;
+    await new Promise<void>((resolve) => res.write(frame, () => resolve()));
+  }
+  res.end();
+}
+
 /** Starts a mock server on 127.0.0.1 with a free port. */
 export async function startMockOpenAI(): Promise<MockOpenAI> {
   let queue: Turn[] = [];
@@ -169,6 +186,7 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
     if (isSummary) summaries++;
     const turn = resolveTurn(isTitle ? TITLE_TURN : isSummary ? SUMMARY_TURN : (queue.shift() ?? DEFAULT_TURN));
     const promptTokens = Math.ceil(raw.length / 4);
+    if (turn.kind === "recorded") return writeRecorded(res, turn.recorded);
     if (turn.kind === "error") {
       const apiKey = (req.headers.authorization ?? "").replace(/^Bearer\s+/i, "");
       const e = errorResponse(turn.error, { api, model, apiKey, promptTokens });
@@ -213,6 +231,19 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
     }
   }
 
+  /**
+   * Anthropic Messages and Gemini requests: only recorded turns can answer them. Title and summary
+   * requests get an error (a title failure never disturbs a session), so they take no scripted turn.
+   */
+  async function answerNative(res: ServerResponse, raw: string): Promise<void> {
+    if (raw.includes(TITLE_REQUEST_MARKER) || isSummaryRequest(raw))
+      return sendJson(res, 400, openAIError("mock: no titles or summaries on this provider path"));
+    const turn = resolveTurn(queue.shift() ?? DEFAULT_TURN);
+    if (turn.kind !== "recorded")
+      return sendJson(res, 500, openAIError("mock: only recorded turns answer this provider path", "server_error"));
+    return writeRecorded(res, turn.recorded);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [k, v] of Object.entries(corsHeaders(req))) res.setHeader(k, v);
     const method = req.method ?? "GET";
@@ -235,6 +266,10 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
         object: "list",
         data: MODELS.map((id) => ({ id, object: "model", created, owned_by: "system" })),
       });
+    }
+    if (method === "POST" && isNativePath(path)) {
+      if (!parsed.ok || !isRecord(parsed.value)) return sendJson(res, 400, openAIError("mock: the body is not JSON"));
+      return answerNative(res, raw);
     }
     const api: Api | undefined =
       path === "/v1/chat/completions" ? "chat" : path === "/v1/responses" ? "responses" : undefined;
@@ -286,7 +321,7 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
     modelRequests: () =>
       requests.filter(
         (r) =>
-          (r.path === "/v1/chat/completions" || r.path === "/v1/responses") &&
+          (r.path === "/v1/chat/completions" || r.path === "/v1/responses" || isNativePath(r.path)) &&
           !r.rawBody.includes(TITLE_REQUEST_MARKER) &&
           !isSummaryRequest(r.rawBody),
       ),

@@ -8,7 +8,7 @@ import { PermissionBroker } from "../core/permission/broker";
 import { systemClock } from "../core/ports/clock";
 import type { LLM } from "../core/ports/llm";
 import { SessionService } from "../core/session/loop";
-import { demoModelConfig, modelConfig } from "../core/settings";
+import { sessionModelConfig } from "../core/settings";
 import { SandboxService } from "./sandbox-service";
 import { WorkerTokenCounter } from "../adapters/tokens/worker-counter";
 import type { TokenCounter } from "../core/tokens/counter";
@@ -103,7 +103,7 @@ export async function bootstrap(): Promise<BootResult> {
     bus,
     permissions,
     settings: settings.get,
-    model: (session) => (session?.demo ? demoModelConfig(settings.get()) : modelConfig(settings.get())),
+    model: (session) => sessionModelConfig(settings.get(), session),
     tools: wiring.tools,
     system: wiring.system,
     sandbox: (sessionID) => sandbox.sandboxFor(sessionID),

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import type { ModelConfig } from "./ports/llm";
 import { Ruleset } from "./schema/common";
+import { knownModelIDs, lookupModel } from "./model-table";
+import { ProviderKind } from "./providers";
+
+export { ProviderKind } from "./providers";
 
 /** A skill defined in Settings (the same fields as a SKILL.md). */
 export const SettingsSkillSchema = z.object({ name: z.string(), description: z.string(), body: z.string() });
-
-export const ProviderKind = z.enum(["demo", "openai", "openai-compatible"]);
-export type ProviderKind = z.infer<typeof ProviderKind>;
 
 export const Prices = z.object({
   input: z.number().nonnegative(),
@@ -48,20 +49,8 @@ export const Settings = z.object({
 });
 export type Settings = z.infer<typeof Settings>;
 
-/** A small built-in table of common models (public list prices, USD per 1M tokens). */
-export const BUILTIN_MODELS: Record<string, ModelSpec> = {
-  "gpt-5": { contextWindow: 400_000, maxOutputTokens: 128_000, prices: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 } },
-  "gpt-5-mini": { contextWindow: 400_000, maxOutputTokens: 128_000, prices: { input: 0.25, output: 2, cacheRead: 0.025, cacheWrite: 0 } },
-  "gpt-5-nano": { contextWindow: 400_000, maxOutputTokens: 128_000, prices: { input: 0.05, output: 0.4, cacheRead: 0.005, cacheWrite: 0 } },
-  "gpt-4.1": { contextWindow: 1_047_576, maxOutputTokens: 32_768, prices: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 } },
-  "gpt-4.1-mini": { contextWindow: 1_047_576, maxOutputTokens: 32_768, prices: { input: 0.4, output: 1.6, cacheRead: 0.1, cacheWrite: 0 } },
-  "gpt-4o": { contextWindow: 128_000, maxOutputTokens: 16_384, prices: { input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: 0 } },
-  "gpt-4o-mini": { contextWindow: 128_000, maxOutputTokens: 16_384, prices: { input: 0.15, output: 0.6, cacheRead: 0.075, cacheWrite: 0 } },
-  "o4-mini": { contextWindow: 200_000, maxOutputTokens: 100_000, prices: { input: 1.1, output: 4.4, cacheRead: 0.275, cacheWrite: 0 } },
-  "qwen2.5-coder:7b": { contextWindow: 32_768, maxOutputTokens: 8_192, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
-  "llama3.1:8b": { contextWindow: 131_072, maxOutputTokens: 8_192, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
-  "demo-agent": { contextWindow: 6_000, maxOutputTokens: 1_000, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
-};
+/** The families of the built-in model table (src/core/model-table.ts), for suggestions. */
+export const BUILTIN_MODELS: readonly string[] = knownModelIDs();
 
 export const FALLBACK_SPEC: ModelSpec = {
   contextWindow: 128_000,
@@ -85,14 +74,31 @@ export function defaultSettings(): Settings {
   };
 }
 
-/** Limits and prices for a model: the user's override, else the built-in table, else a safe fallback. */
+/** Limits and prices for a model: the user's override, else the built-in table (by family), else a safe fallback. */
 export function specFor(settings: Settings, modelID: string): ModelSpec {
-  return settings.models[modelID] ?? BUILTIN_MODELS[modelID] ?? FALLBACK_SPEC;
+  return settings.models[modelID] ?? lookupModel(modelID) ?? FALLBACK_SPEC;
+}
+
+/** Whether the model's prices are known (set by the user or in the table); unknown prices are shown as such, never as $0. */
+export function pricesKnown(settings: Settings, modelID: string): boolean {
+  return settings.models[modelID] !== undefined || lookupModel(modelID) !== undefined;
 }
 
 /** The built-in demo model, for demo sessions whatever the provider chosen in Settings. */
 export function demoModelConfig(settings: Settings): ModelConfig {
   return modelConfig({ ...settings, provider: "demo", modelID: "demo-agent", baseURL: "", apiKey: "" });
+}
+
+/**
+ * The model a session runs on: the demo model for demo sessions; the model
+ * chosen for this session in the composer (same provider as Settings); else
+ * the one in Settings.
+ */
+export function sessionModelConfig(settings: Settings, session: { demo?: boolean; model?: { providerID: string; modelID: string } } | undefined): ModelConfig {
+  if (session?.demo) return demoModelConfig(settings);
+  const chosen = session?.model;
+  if (chosen && chosen.providerID === settings.provider && chosen.modelID.trim() !== "") return modelConfig({ ...settings, modelID: chosen.modelID.trim() });
+  return modelConfig(settings);
 }
 
 export function modelConfig(settings: Settings): ModelConfig {
@@ -105,6 +111,7 @@ export function modelConfig(settings: Settings): ModelConfig {
     contextWindow: spec.contextWindow,
     maxOutputTokens: spec.maxOutputTokens,
     prices: spec.prices,
+    ...(pricesKnown(settings, settings.modelID) ? {} : { pricesUnknown: true }),
   };
 }
 

@@ -6,7 +6,7 @@ import type { LLM } from "../core/ports/llm";
 import type { Sandbox } from "../core/ports/sandbox";
 import type { Ruleset } from "../core/schema";
 import { SessionService, type SessionServiceDeps } from "../core/session/loop";
-import { defaultSettings, modelConfig, type Settings } from "../core/settings";
+import { defaultSettings, sessionModelConfig, type Settings } from "../core/settings";
 import type { TokenCounter } from "../core/tokens/counter";
 import type { Tool } from "../core/tools/tool";
 import { MemoryStore } from "./memory-store";
@@ -39,7 +39,7 @@ export function makeTestService(opts: TestServiceOptions) {
     bus,
     permissions,
     settings: () => settings,
-    model: () => modelConfig(settings),
+    model: (session) => sessionModelConfig(settings, session),
     tools: () => opts.tools,
     ...(sandbox ? { sandbox: async () => sandbox } : {}),
     counter: opts.counter,

@@ -33,13 +33,13 @@ const TOOL_CALL_STREAM = sseChat([
 ]);
 
 const EXPECTED: LLMEvent[] = [
-  { type: "text-start", id: "0" },
-  { type: "text-delta", id: "0", delta: "Lecture de « a.ts » " },
-  { type: "text-delta", id: "0", delta: "✓ 🚀" },
+  { type: "text-start", id: "txt-0" },
+  { type: "text-delta", id: "txt-0", delta: "Lecture de « a.ts » " },
+  { type: "text-delta", id: "txt-0", delta: "✓ 🚀" },
   { type: "tool-input-start", callID: "call_1", tool: "read" },
   { type: "tool-input-delta", callID: "call_1", delta: '{"pa' },
   { type: "tool-input-delta", callID: "call_1", delta: 'th":"a.ts"}' },
-  { type: "text-end", id: "0" },
+  { type: "text-end", id: "txt-0" },
   { type: "tool-call", callID: "call_1", tool: "read", input: '{"path":"a.ts"}' },
   {
     type: "finish",
@@ -127,7 +127,7 @@ describe("Chat Completions (openai-compatible)", () => {
     expect(ff.requests[2]?.url).toBe("http://127.0.0.1:1234/v1/chat/completions");
   });
 
-  it("replays history with text, tool calls and tool results as valid chat messages", async () => {
+  it("replays history with text, reasoning (as reasoning_content), tool calls and tool results as valid chat messages", async () => {
     const ff = fakeFetch(() => ({ chunks: cutBytes(TOOL_CALL_STREAM, { size: 64 }) }));
     await collect(
       createAiSdkLLM({ fetch: ff.fetch }).stream(
@@ -154,6 +154,7 @@ describe("Chat Completions (openai-compatible)", () => {
       {
         role: "assistant",
         content: "Reading it.",
+        reasoning_content: "hidden",
         tool_calls: [{ id: "call_1", type: "function", function: { name: "read", arguments: '{"path":"a.ts"}' } }],
       },
       { role: "tool", tool_call_id: "call_1", content: "export {}" },

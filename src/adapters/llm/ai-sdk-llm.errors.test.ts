@@ -152,8 +152,8 @@ describe("broken streams", () => {
     const body = sseChat([chunk({ role: "assistant", content: "" }), chunk({ content: "Half an ans" })], false);
     const events = await failWith({ chunks: cutBytes(body, { size: 9 }) });
     expect(events.slice(0, 2)).toEqual([
-      { type: "text-start", id: "0" },
-      { type: "text-delta", id: "0", delta: "Half an ans" },
+      { type: "text-start", id: "txt-0" },
+      { type: "text-delta", id: "txt-0", delta: "Half an ans" },
     ]);
     expect(onlyError(events)).toMatchObject({ name: "StreamError", data: { message: "The response stream ended unexpectedly" } });
   });

@@ -63,7 +63,7 @@ const EXPECTED: LLMEvent[] = [
   { type: "tool-input-start", callID: "call_1", tool: "read" },
   { type: "tool-input-delta", callID: "call_1", delta: '{"pa' },
   { type: "tool-input-delta", callID: "call_1", delta: 'th":"a.ts"}' },
-  { type: "tool-call", callID: "call_1", tool: "read", input: '{"path":"a.ts"}' },
+  { type: "tool-call", callID: "call_1", tool: "read", input: '{"path":"a.ts"}', providerMetadata: { openai: { itemId: "fc_1" } } },
   {
     type: "finish",
     reason: "tool-calls",

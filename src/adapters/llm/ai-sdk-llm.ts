@@ -1,6 +1,7 @@
 /**
- * The core `LLM` port over the AI SDK (`ai` + `@ai-sdk/openai`), called
- * straight from the browser with the user's own key.
+ * The core `LLM` port over the AI SDK (`ai` + one provider package per
+ * preset, see model-factory.ts), called straight from the browser with the
+ * user's own key.
  *
  * - model-factory.ts: provider/model construction and the browser fetch.
  * - convert-request.ts: core request → instructions, messages, tools, options.
@@ -23,8 +24,7 @@ export interface AiSdkLLMOptions {
 }
 
 /**
- * The LLM port for OpenAI (Responses API) and OpenAI-compatible servers
- * (Chat Completions). `stream()` never throws.
+ * The LLM port for every provider preset. `stream()` never throws.
  */
 export function createAiSdkLLM(opts: AiSdkLLMOptions = {}): LLM {
   const factory = createModelFactory(opts.fetch);
@@ -33,7 +33,7 @@ export function createAiSdkLLM(opts: AiSdkLLMOptions = {}): LLM {
       const ctx = classifyContext(req);
       let model: LanguageModel;
       try {
-        model = factory.model(req.model);
+        model = await factory.model(req.model);
       } catch (e) {
         yield { type: "error", error: classifyError(e, ctx) };
         return;

@@ -128,10 +128,12 @@ function apiError(f: ErrorFacts, message: string, ctx: ClassifyContext, scrub: (
       hint: `${modelHint(message)} is unknown to this server, or the base URL is wrong. Check the model name and that the base URL points at the API root (usually ending in /v1).`,
     });
   }
-  if (status === 429 || codes.includes("rate_limit") || codes.includes("insufficient_quota")) {
-    if (codes.includes("insufficient_quota") || /quota|billing/i.test(message)) {
+  // 402: OpenRouter's "insufficient credits" (and other gateways' payment required).
+  if (status === 402 || status === 429 || codes.includes("rate_limit") || codes.includes("insufficient_quota")) {
+    if (status === 402 || codes.includes("insufficient_quota") || /quota|billing|credits/i.test(message)) {
       return namedError("APIError", {
         ...base,
+        kind: "quota",
         isRetryable: false,
         hint: "Your account with this provider has no quota left. Check your plan and billing with the provider.",
       });
@@ -139,19 +141,23 @@ function apiError(f: ErrorFacts, message: string, ctx: ClassifyContext, scrub: (
     if (/request too large/i.test(message)) {
       return namedError("APIError", {
         ...base,
+        kind: "too-large",
         isRetryable: false,
         hint: "This request is bigger than your account's tokens-per-minute limit. Compact the session or use a model with a higher limit.",
       });
     }
     return namedError("APIError", {
       ...base,
+      kind: "rate-limit",
       isRetryable: true,
       hint: "The provider is rate limiting requests. tabcode waits and retries.",
     });
   }
   if ((status !== undefined && status >= 500) || /overloaded/i.test(message) || codes.includes("overloaded")) {
+    const overloaded = status === 529 || status === 503 || /overloaded|high demand|capacity/i.test(message) || codes.includes("overloaded");
     return namedError("APIError", {
       ...base,
+      kind: overloaded ? "overloaded" : "server",
       isRetryable: true,
       hint: "The provider had a server error or is overloaded. tabcode waits and retries.",
     });

@@ -96,11 +96,17 @@ describe("callProviderOptions", () => {
     expect(callProviderOptions(request({ model: openai, cacheKey: undefined }))).toEqual({ openai: { store: false } });
   });
 
-  it("Chat: nothing for compatible servers, the cache key for OpenAI", () => {
+  it("Chat: nothing for compatible servers, the cache key (a body field) for OpenAI", () => {
     expect(callProviderOptions(request())).toBeUndefined();
     expect(callProviderOptions(request({ model: modelConfig({ baseURL: "https://api.openai.com/v1" }) }))).toEqual({
-      openai: { promptCacheKey: "ses_test" },
+      openaiCompatible: { prompt_cache_key: "ses_test" },
     });
+  });
+
+  it("other presets: no call options (their caching is automatic or uses message markers)", () => {
+    for (const provider of ["anthropic", "google", "deepseek", "mistral", "groq", "xai", "openrouter"] as const) {
+      expect(callProviderOptions(request({ model: modelConfig({ provider, baseURL: undefined }) }))).toBeUndefined();
+    }
   });
 
   it("isOpenAIHost", () => {

@@ -5,6 +5,7 @@
  */
 import { type JSONSchema7, jsonSchema, type ModelMessage, type SystemModelMessage, type ToolSet } from "ai";
 import type { LLMMessage, LLMRequest, LLMToolSpec, ModelConfig } from "../../core/ports/llm";
+import { apiShapeOf } from "../../core/providers";
 
 /** The provider-options record the AI SDK accepts on messages, parts and calls. */
 export type SdkProviderOptions = NonNullable<SystemModelMessage["providerOptions"]>;
@@ -17,7 +18,6 @@ export type SdkProviderOptions = NonNullable<SystemModelMessage["providerOptions
 export const CACHE_MARKER: SdkProviderOptions = {
   anthropic: { cacheControl: { type: "ephemeral" } },
   openrouter: { cacheControl: { type: "ephemeral" } },
-  openaiCompatible: { cache_control: { type: "ephemeral" } },
 };
 
 /** True when requests go to OpenAI itself (no base URL, or api.openai.com). */
@@ -31,16 +31,17 @@ export function isOpenAIHost(baseURL: string | undefined): boolean {
 }
 
 /**
- * System prompt sections → system messages. On the Responses API (`openai`)
- * each section is its own message, the first two carrying cache markers. For
- * Chat Completions servers the sections are joined into one message: many
- * local chat templates accept only a single leading system message. Either
- * way the first section is sent byte for byte first, so prefix caches hold.
+ * System prompt sections → system messages. On the Responses, Messages
+ * (Anthropic) and Gemini APIs each section is its own message, the first two
+ * carrying cache markers (Anthropic's `cache_control`). For Chat Completions
+ * servers the sections are joined into one message: many local chat
+ * templates accept only a single leading system message. Either way the
+ * first section is sent byte for byte first, so prefix caches hold.
  */
 export function toInstructions(system: string[], provider: ModelConfig["provider"]): SystemModelMessage[] {
   const sections = system.filter((s) => s.length > 0);
   if (sections.length === 0) return [];
-  if (provider === "openai-compatible") {
+  if (apiShapeOf(provider) === "chat") {
     return [{ role: "system", content: sections.join("\n\n"), providerOptions: CACHE_MARKER }];
   }
   return sections.map((content, i) => (i < 2 ? { role: "system", content, providerOptions: CACHE_MARKER } : { role: "system", content }));
@@ -74,7 +75,8 @@ function toModelMessage(m: LLMMessage): ModelMessage {
         role: "assistant",
         content: m.content.map((c) => {
           if (c.type === "tool-call") {
-            return { type: "tool-call" as const, toolCallId: c.callID, toolName: c.tool, input: c.input };
+            const providerOptions = toProviderOptions(c.providerMetadata);
+            return { type: "tool-call" as const, toolCallId: c.callID, toolName: c.tool, input: c.input, ...(providerOptions ? { providerOptions } : {}) };
           }
           const providerOptions = toProviderOptions(c.providerMetadata);
           return { type: c.type, text: c.text, ...(providerOptions ? { providerOptions } : {}) };
@@ -130,7 +132,9 @@ export function toToolSet(tools: LLMToolSpec[]): ToolSet | undefined {
  * goes to OpenAI itself: compatible servers may reject unknown fields.
  */
 export function callProviderOptions(req: LLMRequest): SdkProviderOptions | undefined {
-  const cacheKey = req.cacheKey && isOpenAIHost(req.model.baseURL) ? { promptCacheKey: req.cacheKey } : {};
-  if (req.model.provider === "openai") return { openai: { store: false, ...cacheKey } };
-  return Object.keys(cacheKey).length > 0 ? { openai: cacheKey } : undefined;
+  const toOpenAI = req.cacheKey !== undefined && isOpenAIHost(req.model.baseURL);
+  if (req.model.provider === "openai") return { openai: { store: false, ...(toOpenAI ? { promptCacheKey: req.cacheKey } : {}) } };
+  // The compatible provider copies its own options into the body verbatim.
+  if (req.model.provider === "openai-compatible" && toOpenAI) return { openaiCompatible: { prompt_cache_key: req.cacheKey } };
+  return undefined;
 }

@@ -97,18 +97,32 @@ describe("mapStream over a mock model", () => {
     expect(events[0]).toEqual({ type: "tool-call", callID: "c1", tool: "nope", input: '{"a":1}' });
   });
 
-  it("ends with exactly one error event on an error part, and nothing after it", async () => {
+  it("an error part followed by an error finish ends with that error (the provider's words), nothing after it", async () => {
     const events = await run(
       mock([
         { type: "text-start", id: "t1" },
         { type: "text-delta", id: "t1", delta: "par" },
         { type: "error", error: { message: "Rate limit reached", type: "rate_limit", code: "rate_limit_exceeded", statusCode: 429, isRetryable: true, data: {} } },
-        { type: "text-delta", id: "t1", delta: "tial" },
-        finish(),
+        finish("error"),
       ]),
     );
     expect(events.map((e) => e.type)).toEqual(["text-start", "text-delta", "error"]);
     expect(events[2]).toMatchObject({ error: { name: "APIError", data: { isRetryable: true, statusCode: 429 } } });
+  });
+
+  it("an error part followed by a normal finish is a warning: the text, usage and finish still count", async () => {
+    const events = await run(
+      mock([
+        { type: "text-start", id: "t1" },
+        { type: "text-delta", id: "t1", delta: "par" },
+        { type: "error", error: { message: "Type validation failed: bad chunk" } },
+        { type: "text-delta", id: "t1", delta: "tial" },
+        { type: "text-end", id: "t1" },
+        finish(),
+      ]),
+    );
+    expect(events.map((e) => e.type)).toEqual(["text-start", "text-delta", "text-delta", "text-end", "warning", "finish"]);
+    expect(events[4]).toMatchObject({ type: "warning", message: expect.stringContaining("bad chunk") });
   });
 
   it("turns a doStream failure into one classified error and does not retry", async () => {

@@ -39,6 +39,7 @@ export async function* mapStream(parts: AsyncIterable<Part>, opts: MapStreamOpti
     if (m !== undefined) meta.set(id, m);
   };
   const captured = () => opts.capturedError?.();
+  let streamError: unknown;
   const fail = (e: unknown): LLMEvent => ({
     type: "error",
     error: opts.signal?.aborted ? ABORTED : opts.classify(e),
@@ -74,26 +75,61 @@ export async function* mapStream(parts: AsyncIterable<Part>, opts: MapStreamOpti
           yield { type: "tool-input-delta", callID: part.id, delta: part.delta };
           break;
         case "tool-call":
-          if (part.providerExecuted) break;
-          yield { type: "tool-call", callID: part.toolCallId, tool: part.toolName, input: inputText(part) };
+          if (part.providerExecuted) {
+            yield { type: "server-tool", callID: part.toolCallId, tool: part.toolName, input: inputText(part), status: "called" };
+            break;
+          }
+          yield {
+            type: "tool-call",
+            callID: part.toolCallId,
+            tool: part.toolName,
+            input: inputText(part),
+            ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}),
+          };
+          break;
+        case "tool-result":
+        case "tool-error":
+          if (!part.providerExecuted) break;
+          yield {
+            type: "server-tool",
+            callID: part.toolCallId,
+            tool: part.toolName,
+            input: JSON.stringify(part.input ?? {}),
+            status: part.type === "tool-error" ? "error" : "done",
+            output: outputText(part.type === "tool-error" ? part.error : part.output),
+          };
+          break;
+        case "tool-approval-request":
+          // A provider-run tool (e.g. a remote MCP server) waits for an approval tabcode cannot send.
+          yield { type: "server-tool", callID: part.toolCall.toolCallId, tool: part.toolCall.toolName, input: JSON.stringify(part.toolCall.input ?? {}), status: "approval" };
           break;
         case "finish-step":
         case "finish": {
           const usage = part.type === "finish-step" ? part.usage : part.totalUsage;
           const reason: string = part.finishReason;
-          if (reason === "interrupted" || isSyntheticFinish(part)) {
-            // The SDK reports a stream that closed without the provider's completion signal this way.
-            yield opts.signal?.aborted ? { type: "error", error: ABORTED } : { type: "error", error: unexpectedEnd() };
+          if (opts.signal?.aborted) {
+            yield { type: "error", error: ABORTED };
+          } else if (reason === "error" && isCutChunk(part, streamError)) {
+            // The connection closed in the middle of a chunk: the provider's parser reports the half chunk.
+            yield { type: "error", error: unexpectedEnd() };
           } else if (reason === "error") {
-            yield fail(captured() ?? new Error("The provider ended the response with an error."));
+            // The provider's own words (an in-stream error chunk) beat a generic message.
+            yield fail(streamError ?? captured() ?? new Error("The provider ended the response with an error."));
+          } else if (reason === "interrupted" || isSyntheticFinish(part)) {
+            // The SDK reports a stream that closed without the provider's completion signal this way
+            // (a chunk cut in half by the close is part of the same failure, not a separate one).
+            yield { type: "error", error: unexpectedEnd() };
           } else {
-            yield { type: "finish", reason, usage: toUsage(usage) };
+            // A bad chunk the provider recovered from: the answer, usage and finish still count; the chunk is reported.
+            if (streamError !== undefined) yield { type: "warning", message: warningText(opts.classify(streamError)) };
+            yield { type: "finish", reason, usage: toUsage(usage), ...rawReasonOf(part) };
           }
           return;
         }
         case "error":
-          yield fail(part.error);
-          return;
+          // Not the end yet: providers go on after a chunk they could not parse and end with their own finish.
+          streamError ??= part.error;
+          break;
         case "abort":
           yield { type: "error", error: ABORTED };
           return;
@@ -107,7 +143,7 @@ export async function* mapStream(parts: AsyncIterable<Part>, opts: MapStreamOpti
     return;
   }
   // The stream ended with neither a finish nor an error.
-  const late = captured();
+  const late = streamError ?? captured();
   yield late !== undefined ? fail(late) : { type: "error", error: opts.signal?.aborted ? ABORTED : unexpectedEnd() };
 }
 
@@ -124,6 +160,41 @@ function isSyntheticFinish(part: Extract<Part, { type: "finish-step" | "finish" 
     usage.inputTokens === undefined &&
     usage.outputTokens === undefined
   );
+}
+
+/**
+ * A stream that closed before its finish chunk: the compatible provider
+ * reports it as its own "error" finish ("ended without a finish reason"), with
+ * no raw reason or usage. That is a cut stream, not an error the provider sent.
+ */
+function isCutChunk(part: Extract<Part, { type: "finish-step" | "finish" }>, err: unknown): boolean {
+  const usage = part.type === "finish-step" ? part.usage : part.totalUsage;
+  const message = err instanceof Error ? err.message : "";
+  return part.rawFinishReason === undefined && usage.inputTokens === undefined && usage.outputTokens === undefined && /ended without a finish reason/i.test(message);
+}
+
+/** The provider's own finish word, kept where tabcode's reason says little (a filter, a refusal, "other"). */
+function rawReasonOf(part: Extract<Part, { type: "finish-step" | "finish" }>): { rawReason?: string } {
+  const raw = part.rawFinishReason;
+  if (!raw || (part.finishReason !== "content-filter" && part.finishReason !== "other")) return {};
+  return { rawReason: raw };
+}
+
+/** A warning line for a recovered stream error: its message, without the hint. */
+function warningText(e: NamedErrorData): string {
+  const m = e.data.message;
+  return `The provider sent a chunk tabcode could not read; the rest of the answer was used. ${typeof m === "string" ? m : ""}`.trim();
+}
+
+/** A provider-run tool's output as text (JSON for structured results). */
+function outputText(v: unknown): string {
+  if (typeof v === "string") return v;
+  if (v instanceof Error) return v.message;
+  try {
+    return JSON.stringify(v ?? null, null, 2);
+  } catch {
+    return String(v);
+  }
 }
 
 /** The tool input as JSON text; an unparsable input stays the model's raw text so the core can report it. */

@@ -17,6 +17,7 @@ import { REPLY_OVERHEAD } from "../tokens/part-text";
 import { finishRequestSize, planRequestSize } from "../tokens/request-size";
 import {
   cachePriceOf,
+  cacheWritePriceOf,
   DEFAULT_CACHE_PRICE,
   economicBatch,
   growthOf,
@@ -208,6 +209,16 @@ describe("tabcodePolicy: summaries", () => {
     // Cheap cache: carrying the history is cheaper than summarising it.
     expect(at(0.1)).toBeGreaterThan(96_000);
     expect(ours.decide(input(pruned, 92_000, { cachePrice: 0.1 })).kind).toBe("send");
+  });
+
+  it("prices the summary's cache rewrite at the provider's write price (Anthropic 1.25 ×): a dearer rewrite summarises later", () => {
+    const pruned = turn(5, 10_000, 20_000);
+    const g = growthOf(pruned, ENC);
+    const plain = summaryPoint(input(pruned, 92_000, { cachePrice: 0.5 }), g, TABCODE_POLICY);
+    const anthropic = summaryPoint(input(pruned, 92_000, { cachePrice: 0.5, cacheWritePrice: 1.25 }), g, TABCODE_POLICY);
+    expect(anthropic).toBeGreaterThan(plain);
+    expect(cacheWritePriceOf({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 })).toBe(1.25);
+    expect(cacheWritePriceOf({ input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 })).toBe(1);
   });
 
   it("never summarises twice in a row, and keeps a tail only when asked to", () => {

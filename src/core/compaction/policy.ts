@@ -41,6 +41,8 @@ export interface PolicyInput {
   settings: CompactionSettings;
   /** Price of a cached input token relative to an uncached one (see `cachePriceOf`). */
   cachePrice: number;
+  /** Price of writing a token to the cache relative to an uncached input (Anthropic: 1.25; default 1: no surcharge). */
+  cacheWritePrice?: number;
   /** For cached counts (`TokenCounter.encodingFor`). */
   encoding: string;
   /** Milliseconds since this session's last request reached the provider (undefined: none yet). */
@@ -82,6 +84,12 @@ export const DEFAULT_CACHE_PRICE = 0.1;
 export function cachePriceOf(prices: ModelPrices): number {
   if (!(prices.input > 0) || !(prices.cacheRead > 0)) return DEFAULT_CACHE_PRICE;
   return Math.min(1, prices.cacheRead / prices.input);
+}
+
+/** `cacheWrite / input` from a model's prices; 1 when writes cost nothing extra (OpenAI, DeepSeek, Gemini) or prices are unknown. */
+export function cacheWritePriceOf(prices: ModelPrices): number {
+  if (!(prices.input > 0) || !(prices.cacheWrite > 0)) return 1;
+  return Math.max(1, prices.cacheWrite / prices.input);
 }
 
 /** Sends everything, always. */
@@ -322,7 +330,9 @@ export function summaryPoint(input: PolicyInput, growth: Growth | undefined, opt
   // against context − max(output, 20k)) would summarise the same history unpruned.
   if (request + growth.pruned - growth.sinceLastStep < opencode2Limit(model) * opts.gate) return hard;
   const p = input.cachePrice;
-  const cost = opts.summaryLoss * usable(model) + (1 - p) * (ourTailBudget(model, opts) + SUMMARY_OUTPUT_TOKENS);
+  // After a summary the new prefix (tail + summary) is written to the cache again: at the provider's write price.
+  const w = input.cacheWritePrice ?? 1;
+  const cost = opts.summaryLoss * usable(model) + (w - p) * (ourTailBudget(model, opts) + SUMMARY_OUTPUT_TOKENS);
   const rate = Math.max(1, (request - growth.base) / growth.steps);
   return Math.min(hard, growth.base + economicBatch(cost, rate, p));
 }

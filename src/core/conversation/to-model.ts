@@ -59,11 +59,12 @@ export function keepAssistant(m: MessageWithParts, info: AssistantMessage): bool
 }
 
 /**
- * The provider metadata a text or reasoning part carries (reasoning
- * signatures, item ids), sent back so the provider can continue its own
- * state: the `{ provider: { … } }` entries of the part's metadata.
+ * The provider metadata a text, reasoning or tool part carries (reasoning
+ * signatures, encrypted reasoning, item ids, thought signatures), sent back so
+ * the provider can continue its own state: the `{ provider: { … } }` entries
+ * of the part's metadata (tabcode's own flags are not objects and stay home).
  */
-function providerMetadata(metadata: Record<string, unknown> | undefined): { providerMetadata?: Record<string, unknown> } {
+export function providerMetadata(metadata: Record<string, unknown> | undefined): { providerMetadata?: Record<string, unknown> } {
   if (!metadata) return {};
   const entries = Object.entries(metadata).filter(([, v]) => v !== null && typeof v === "object" && !Array.isArray(v));
   return entries.length ? { providerMetadata: Object.fromEntries(entries) } : {};
@@ -83,9 +84,12 @@ export function toModelMessages(msgs: MessageWithParts[], opts: ToModelOptions =
     const results: LLMToolResult[] = [];
     for (const p of m.parts) {
       if (p.type === "text" && !p.ignored && p.text.length > 0) content.push({ type: "text", text: p.text, ...providerMetadata(p.metadata) });
-      else if (p.type === "reasoning" && p.text.length > 0) content.push({ type: "reasoning", text: p.text, ...providerMetadata(p.metadata) });
-      else if (p.type === "tool") {
-        content.push({ type: "tool-call", callID: p.callID, tool: p.tool, input: p.state.input });
+      else if (p.type === "reasoning" && (p.text.length > 0 || providerMetadata(p.metadata).providerMetadata)) {
+        // Reasoning with an empty text can still carry state the provider needs back (OpenAI's encrypted reasoning, Anthropic's redacted thinking).
+        content.push({ type: "reasoning", text: p.text, ...providerMetadata(p.metadata) });
+      } else if (p.type === "tool" && !isServerTool(p)) {
+        // Provider state on the call (Gemini thought signatures, OpenAI item ids) goes back with it.
+        content.push({ type: "tool-call", callID: p.callID, tool: p.tool, input: p.state.input, ...providerMetadata(p.metadata) });
         results.push(toolResult(p));
       }
     }
@@ -109,4 +113,9 @@ export function toolResult(p: ToolPart): LLMToolResult {
     return { type: "tool-result", callID: p.callID, tool: p.tool, output: partial ?? s.error, isError: !partial };
   }
   return { type: "tool-result", callID: p.callID, tool: p.tool, output: INTERRUPTED_TOOL_OUTPUT, isError: true };
+}
+
+/** Whether a tool part is one the provider ran itself (shown as a card; never executed by tabcode, never sent back as a tool call or result). */
+export function isServerTool(p: ToolPart): boolean {
+  return p.metadata?.providerExecuted === true;
 }

@@ -1,5 +1,6 @@
 import type { AssistantMessage, MessageWithParts, Session, UserMessage } from "../schema";
 import { activePath, nextPrev } from "./branches";
+import { isServerTool } from "./to-model";
 
 /**
  * The one view of a conversation (what the user sees, what the model is
@@ -93,7 +94,12 @@ export function isTurnDone(l: Latest): boolean {
   if (a.info.parentID !== l.lastUser.info.id) return false;
   if (a.info.error) return true;
   if (!a.info.finish) return false;
-  return !a.parts.some((p) => p.type === "tool");
+  return !hasUnreadToolResult(a.parts);
+}
+
+/** Whether an answer called tools of ours whose results the model has not seen (provider-run tools leave nothing to send). */
+export function hasUnreadToolResult(parts: MessageWithParts["parts"]): boolean {
+  return parts.some((p) => p.type === "tool" && !isServerTool(p));
 }
 
 /** The session fields the view depends on. */

@@ -1,3 +1,4 @@
+import type { ProviderKind } from "../providers";
 import type { NamedErrorData } from "../schema/common";
 
 /**
@@ -8,8 +9,8 @@ import type { NamedErrorData } from "../schema/common";
 
 /** Everything the adapter needs to reach a model. Never logged or exported. */
 export interface ModelConfig {
-  /** `openai` = Responses API; `openai-compatible` = Chat Completions; `demo` = built-in scripted model. */
-  provider: "openai" | "openai-compatible" | "demo";
+  /** A provider preset (src/core/providers.ts); `demo` = built-in scripted model. */
+  provider: ProviderKind;
   modelID: string;
   baseURL?: string;
   apiKey?: string;
@@ -20,6 +21,8 @@ export interface ModelConfig {
   maxOutputTokens: number;
   /** USD per 1M tokens. */
   prices: ModelPrices;
+  /** Set when the model is in no price table (the prices above are placeholders): costs show as "price unknown". */
+  pricesUnknown?: true;
 }
 
 export interface ModelPrices {
@@ -36,7 +39,7 @@ export type LLMUserContent =
 export type LLMAssistantContent =
   | { type: "text"; text: string; providerMetadata?: Record<string, unknown> }
   | { type: "reasoning"; text: string; providerMetadata?: Record<string, unknown> }
-  | { type: "tool-call"; callID: string; tool: string; input: unknown };
+  | { type: "tool-call"; callID: string; tool: string; input: unknown; providerMetadata?: Record<string, unknown> };
 
 export interface LLMToolResult {
   type: "tool-result";
@@ -93,8 +96,12 @@ export type LLMEvent =
   | { type: "reasoning-end"; id: string; providerMetadata?: Record<string, unknown> }
   | { type: "tool-input-start"; callID: string; tool: string }
   | { type: "tool-input-delta"; callID: string; delta: string }
-  | { type: "tool-call"; callID: string; tool: string; input: string }
-  | { type: "finish"; reason: string; usage: LLMUsage }
+  | { type: "tool-call"; callID: string; tool: string; input: string; providerMetadata?: Record<string, unknown> }
+  | { type: "finish"; reason: string; usage: LLMUsage; /** The provider's own word for the finish, when it differs (e.g. `refusal`). */ rawReason?: string }
+  /** A tool the provider ran itself (web search, code interpreter, MCP…): shown, never executed or sent back by tabcode. */
+  | { type: "server-tool"; callID: string; tool: string; input: string; status: "called" | "done" | "error" | "approval"; output?: string }
+  /** Something went wrong but the step went on (a chunk that could not be read); shown with the answer. */
+  | { type: "warning"; message: string }
   /** A failure. The adapter classifies it (APIError with isRetryable, ContextOverflowError…). */
   | { type: "error"; error: NamedErrorData };
 

@@ -126,6 +126,14 @@ export type StepStartPart = z.infer<typeof StepStartPart>;
 export const StepFinishPart = PartBase.extend({
   type: z.literal("step-finish"),
   reason: z.string(),
+  /** The provider's own finish word when it says more than `reason` (e.g. `refusal`). */
+  rawReason: z.string().optional(),
+  /** Problems the step recovered from (e.g. an unreadable chunk), shown with the answer. */
+  warnings: z.array(z.string()).optional(),
+  /** The provider reported no usage: the zero tokens are unknown, not zero. */
+  usageUnknown: z.boolean().optional(),
+  /** The model's prices are unknown: the zero cost is unknown, not free. */
+  priceUnknown: z.boolean().optional(),
   snapshot: z.string().optional(),
   cost: z.number().nonnegative(),
   tokens: Tokens,

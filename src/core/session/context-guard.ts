@@ -1,7 +1,7 @@
 import type { Bus } from "../bus";
 import { applyPrune, createCompactionRequest, pendingCompaction, processCompaction } from "../compaction";
 import { overflowAt } from "../compaction/overflow";
-import { cachePriceOf, type ContextPolicy, DEFAULT_POLICY, type PolicyDecision } from "../compaction/policy";
+import { cachePriceOf, cacheWritePriceOf, type ContextPolicy, DEFAULT_POLICY, type PolicyDecision } from "../compaction/policy";
 import type { RequestPrefix } from "../compaction/process";
 import type { Clock } from "../ports/clock";
 import type { LLM, LLMToolSpec, ModelConfig } from "../ports/llm";
@@ -110,6 +110,7 @@ export class ContextGuard {
       model,
       settings: this.deps.settings(),
       cachePrice: cachePriceOf(model.prices),
+      cacheWritePrice: cacheWritePriceOf(model.prices),
       encoding: this.counter.encodingFor(model.modelID),
       sinceLastRequest: last === undefined ? undefined : this.deps.clock.now() - last,
     });

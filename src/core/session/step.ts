@@ -10,6 +10,7 @@ import { PermissionRefused } from "../permission/ask";
 import { userWriteMark, withoutUserWrites } from "../snapshot/user-writes";
 import type { Tool, ToolContext } from "../tools/tool";
 import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "../conversation/retry";
+import { isServerTool } from "../conversation/to-model";
 import { StepWriter } from "./step-writer";
 import { addTokens, costOf, toTokens } from "../conversation/usage";
 
@@ -59,6 +60,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
   let error: NamedErrorData | undefined;
   let blocked = false;
   let finished = false;
+  const warnings: string[] = [];
   let finishPart: StepFinishPart | undefined;
 
   const uploadsMark = userWriteMark();
@@ -146,7 +148,9 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
         if (!part) {
           part = await w.add<ToolPart>({ type: "tool", callID: ev.callID, tool: ev.tool, state: { status: "pending", input: {}, raw: ev.input } });
         }
-        const runningPart: ToolPart = { ...part, tool: ev.tool, state: { status: "running", input: "__invalid" in args ? {} : args, time: { start: clock.now() } } };
+        // Provider state on the call (Gemini thought signatures, OpenAI item ids) goes back with it next request.
+        const metadata = ev.providerMetadata ? { ...part.metadata, ...ev.providerMetadata } : part.metadata;
+        const runningPart: ToolPart = { ...part, tool: ev.tool, ...(metadata ? { metadata } : {}), state: { status: "running", input: "__invalid" in args ? {} : args, time: { start: clock.now() } } };
         await w.putTool(runningPart);
         running.push(
           (async () => {
@@ -164,6 +168,11 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
         );
         return;
       }
+      case "server-tool":
+        return writeServerTool(w, clock, ev);
+      case "warning":
+        warnings.push(ev.message);
+        return;
       case "finish": {
         finished = true;
         const tokens = toTokens(ev.usage);
@@ -171,7 +180,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
         assistant.finish = ev.reason;
         assistant.cost += cost;
         assistant.tokens = tokens;
-        finishPart = await w.add<StepFinishPart>({ type: "step-finish", reason: ev.reason, cost, tokens });
+        finishPart = await w.add<StepFinishPart>({ type: "step-finish", reason: ev.reason, cost, tokens, ...(ev.rawReason && ev.rawReason !== ev.reason ? { rawReason: ev.rawReason } : {}), ...(warnings.length ? { warnings: [...warnings] } : {}), ...(Object.keys(ev.usage).length === 0 ? { usageUnknown: true } : {}), ...(input.model.pricesUnknown ? { priceUnknown: true } : {}) });
         await store.upsertMessage(assistant);
         await store.updateSession(assistant.sessionID, (s) => ({ ...s, tokens: addTokens(s.tokens, tokens), cost: s.cost + cost, time: { ...s.time, updated: clock.now() } }));
         return;
@@ -219,6 +228,11 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
 
   // Cleanup: anything left pending/running was interrupted.
   for (const part of w.tools.values()) {
+    if (isServerTool(part) && part.state.status === "running") {
+      // The provider ran it and reported no result in this step: what it was asked is all there is to show.
+      await w.putTool({ ...part, state: { status: "completed", input: part.state.input, output: "", title: part.tool, metadata: {}, time: { start: part.state.time.start, end: clock.now() } } });
+      continue;
+    }
     if (part.state.status === "pending" || part.state.status === "running") {
       const start = part.state.status === "running" ? part.state.time.start : clock.now();
       const meta = part.state.status === "running" ? part.state.metadata : undefined;
@@ -258,6 +272,33 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
   await store.upsertMessage(assistant);
   if (signal.aborted || assistant.error || blocked) return "stop";
   return "continue";
+}
+
+/** The text shown for a provider-run tool that waits for an approval tabcode cannot give. */
+export const SERVER_APPROVAL_MESSAGE = "This provider asks for approval — tabcode cannot grant it here. Approve it in the provider's own console or turn the approval requirement off there.";
+
+/** Writes a provider-run tool (web search, code interpreter, MCP, image generation) as its own tool card. */
+async function writeServerTool(w: StepWriter, clock: Clock, ev: Extract<LLMEvent, { type: "server-tool" }>): Promise<void> {
+  const input = parseInput(ev.input);
+  const args = "__invalid" in input ? {} : input;
+  const metadata = { providerExecuted: true };
+  let part = w.tools.get(ev.callID);
+  if (!part) {
+    part = await w.add<ToolPart>({ type: "tool", callID: ev.callID, tool: ev.tool, metadata, state: { status: "running", input: args, time: { start: clock.now() } } });
+    w.tools.set(ev.callID, part);
+  }
+  const start = part.state.status === "running" ? part.state.time.start : clock.now();
+  const stateInput = Object.keys(args).length > 0 ? args : part.state.input;
+  switch (ev.status) {
+    case "called":
+      return w.putTool({ ...part, metadata, state: { status: "running", input: stateInput, time: { start } } });
+    case "done":
+      return w.putTool({ ...part, metadata, state: { status: "completed", input: stateInput, output: ev.output ?? "", title: ev.tool, metadata: {}, time: { start, end: clock.now() } } });
+    case "error":
+      return w.putTool({ ...part, metadata, state: { status: "error", input: stateInput, error: ev.output ?? "The provider's tool failed.", time: { start, end: clock.now() } } });
+    case "approval":
+      return w.putTool({ ...part, metadata: { ...metadata, approvalRequested: true }, state: { status: "error", input: stateInput, error: SERVER_APPROVAL_MESSAGE, time: { start, end: clock.now() } } });
+  }
 }
 
 async function safeSnapshot(sandbox: Sandbox): Promise<string | undefined> {

@@ -4,7 +4,7 @@ import { estimateTokens } from "./counter";
 
 /**
  * What each stored part contributes to a model request, mirroring
- * `toModelMessages` (session/history.ts) part by part, so a request's size is
+ * `toModelMessages` (conversation/to-model.ts) part by part, so a request's size is
  * the sum of per-part sizes that can be cached on the parts themselves.
  */
 

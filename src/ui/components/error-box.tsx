@@ -18,6 +18,18 @@ export function errorHeadline(e: NamedErrorData): string {
       return "The answer hit the output token limit";
     case "APIError":
       if (status === 404) return "Model or endpoint not found";
+      switch (e.data.kind) {
+        case "quota":
+          return "Your quota or credit with the provider is used up";
+        case "too-large":
+          return "The request is larger than your per-minute token limit";
+        case "rate-limit":
+          return "Rate limited by the provider";
+        case "overloaded":
+          return "The provider is overloaded";
+        case "server":
+          return `The provider had a server error${status ? ` (HTTP ${status})` : ""}`;
+      }
       if (status === 429) return "Rate limited by the provider";
       if (status !== undefined && status >= 500) return "The provider is failing or overloaded";
       return `The provider returned an error${status ? ` (HTTP ${status})` : ""}`;

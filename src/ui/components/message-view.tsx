@@ -2,8 +2,25 @@ import { memo, useState } from "react";
 import type { MessageWithParts, TextPart } from "../../core/schema";
 import { formatCost, formatTime } from "../format";
 import { useMessageActions } from "../hooks/message-actions";
+import { finishNotice } from "../../core/session/finish-notice";
 import { ErrorBox } from "./error-box";
 import { PartView } from "./parts/part-view";
+
+/** What the user should know about how an answer ended: cut at the output limit (with Continue) or stopped by the provider's filter. */
+function FinishNotice({ message, onContinue }: { message: MessageWithParts; onContinue: (() => void) | undefined }) {
+  const notice = finishNotice(message);
+  if (!notice) return null;
+  return (
+    <div className={`finish-notice finish-${notice.kind}`} role="status">
+      <span>{notice.text}</span>
+      {notice.kind === "length" && onContinue && (
+        <button type="button" onClick={onContinue}>
+          Continue
+        </button>
+      )}
+    </div>
+  );
+}
 
 /** One message as an article; consecutive assistant steps of a turn share one header. */
 export const MessageView = memo(function MessageView({ message, continued, highlighted }: { message: MessageWithParts; continued: boolean; highlighted?: boolean }) {
@@ -89,6 +106,7 @@ export const MessageView = memo(function MessageView({ message, continued, highl
           ))}
         </div>
       )}
+      {info.role === "assistant" && !info.error && <FinishNotice message={message} onContinue={actions && !actions.busy ? actions.continueAnswer : undefined} />}
       {info.role === "assistant" && info.error && <ErrorBox error={info.error} />}
       {info.role === "assistant" && info.cost > 0 && info.time.completed && <div className="message-cost">{formatCost(info.cost)}</div>}
     </article>

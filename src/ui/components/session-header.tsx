@@ -3,12 +3,13 @@ import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts, Session } from "../../core/schema";
 import type { ConversationView } from "../../core/conversation/view";
 import { contextUsed } from "../../core/conversation/usage";
-import { demoModelConfig, modelConfig } from "../../core/settings";
+import { sessionModelConfig } from "../../core/settings";
 import { formatCost, formatTokens } from "../format";
 import { useServices, useSettings } from "../hooks/services";
 import { ExportMenu } from "./export-menu";
 import { StartupReportLine } from "./startup-report";
 import { DebugDialog, SessionPermissions, ShareDialog, XrayDialog } from "../lazy";
+import { SessionModel } from "./session-model";
 
 function lastUsage(messages: MessageWithParts[]) {
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -41,7 +42,7 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
   const { sessions } = useServices();
   const compactNow = () => sessions.compact(session.id).catch((e: unknown) => onError(`Could not compact: ${e instanceof Error ? e.message : String(e)}`));
   const settings = useSettings();
-  const model = session.demo ? demoModelConfig(settings) : modelConfig(settings);
+  const model = sessionModelConfig(settings, session);
   const usage = lastUsage(view.shown);
   const used = usage ? contextUsed(usage) : 0;
   const pct = model.contextWindow ? Math.min(100, (used / model.contextWindow) * 100) : 0;
@@ -85,9 +86,13 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
       {dialog === "debug" && <DebugDialog session={session} onClose={() => setDialog(null)} />}
       {dialog === "permissions" && <SessionPermissions session={session} onClose={() => setDialog(null)} />}
       <div className="meters">
-        <span className="model-name" title="Model">
-          {model.provider === "demo" ? "Demo model" : model.modelID}
-        </span>
+        {model.provider === "demo" ? (
+          <span className="model-name" title="Model">
+            Demo model
+          </span>
+        ) : (
+          <SessionModel session={session} modelID={model.modelID} />
+        )}
         <div className="context-meter" title={`Context: ${used.toLocaleString()} of ${model.contextWindow.toLocaleString()} tokens`}>
           <span>Context</span>
           <meter
@@ -114,7 +119,7 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
           </span>
         )}
         <span className="cost" data-testid="session-cost" title="Cost of this session">
-          {formatCost(session.cost)}
+          {session.cost === 0 && model.pricesUnknown ? "price unknown" : formatCost(session.cost)}
         </span>
         <StartupReportLine sessionID={session.id} version={view.shown.length} />
       </div>

@@ -1,4 +1,5 @@
 import { useLiveQuery } from "dexie-react-hooks";
+import { CONTINUE_PROMPT } from "../../core/session/finish-notice";
 import { useEffect, useMemo, useState } from "react";
 import { fork, revert, unrevert } from "../../app/session-actions";
 import type { MessageWithParts } from "../../core/schema";
@@ -78,6 +79,9 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         if (!all) return undefined;
         const s = siblings(all, messageID);
         return s.ids.length > 1 ? { index: s.index, count: s.ids.length } : undefined;
+      },
+      continueAnswer: () => {
+        sessions.prompt(sessionID, { text: CONTINUE_PROMPT }).catch((e: unknown) => onError(`Could not continue: ${e instanceof Error ? e.message : String(e)}`));
       },
       editSummary: (messageID, text) => {
         sessions

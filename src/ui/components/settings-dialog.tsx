@@ -1,5 +1,7 @@
 import { type FormEvent, useId, useState } from "react";
+import { listModels } from "../../adapters/llm/list-models";
 import { testConnection } from "../../adapters/llm/test-connection";
+import { PROVIDER_PRESETS, presetOf } from "../../core/providers";
 import { BUILTIN_MODELS, modelConfig, type ProviderKind, type Settings, specFor } from "../../core/settings";
 import { useServices, useSettings } from "../hooks/services";
 import { ErrorBox } from "./error-box";
@@ -8,15 +10,15 @@ import { useModal } from "../hooks/use-modal";
 
 const PROVIDERS: { value: ProviderKind; label: string }[] = [
   { value: "demo", label: "Demo (no key)" },
-  { value: "openai", label: "OpenAI (Responses API)" },
-  { value: "openai-compatible", label: "OpenAI-compatible (Chat Completions)" },
+  ...PROVIDER_PRESETS.map((p) => ({ value: p.id, label: p.label })),
 ];
 
-const BASE_URL_HINT: Record<ProviderKind, string> = {
-  demo: "Not used by the demo model.",
-  openai: "Optional: a proxy or gateway in front of OpenAI. Empty means api.openai.com.",
-  "openai-compatible": "Required, e.g. http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio), https://openrouter.ai/api/v1.",
-};
+function baseURLHint(p: ProviderKind): string {
+  const preset = presetOf(p);
+  if (!preset) return "Not used by the demo model.";
+  if (p === "openai-compatible") return "Required, e.g. http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio), http://localhost:8000/v1 (vLLM).";
+  return `Filled in for ${preset.label}; change it only for a proxy or gateway.`;
+}
 
 type TestState = { state: "idle" } | { state: "running" } | { state: "ok"; text: string } | { state: "failed"; result: Awaited<ReturnType<typeof testConnection>> };
 
@@ -38,6 +40,12 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [draft, setDraft] = useState<Settings>(current);
   const [test, setTest] = useState<TestState>({ state: "idle" });
   const [saveError, setSaveError] = useState<string>();
+  const [models, setModels] = useState<{ state: "idle" | "loading" } | { state: "ok"; ids: string[] } | { state: "failed"; message: string }>({ state: "idle" });
+  const loadModels = async () => {
+    setModels({ state: "loading" });
+    const r = await listModels(modelConfig(draft), undefined, AbortSignal.timeout(20_000));
+    setModels(r.ok ? { state: "ok", ids: r.ids } : { state: "failed", message: r.message });
+  };
   const ref = useModal();
   const spec = specFor(draft, draft.modelID);
 
@@ -48,10 +56,12 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const num = (v: string) => (Number.isFinite(Number(v)) ? Number(v) : 0);
 
   const onProvider = (p: ProviderKind) => {
-    if (p === "demo") set({ provider: p, modelID: "demo-agent" });
-    else if (draft.provider === "demo") set({ provider: p, modelID: p === "openai" ? "gpt-5-mini" : "qwen2.5-coder:7b", baseURL: p === "openai-compatible" ? "http://localhost:11434/v1" : "" });
-    else set({ provider: p });
+    setModels({ state: "idle" });
+    const preset = presetOf(p);
+    if (!preset) set({ provider: p, modelID: "demo-agent", baseURL: "" });
+    else set({ provider: p, modelID: preset.defaultModel, baseURL: preset.baseURL });
   };
+  const preset = presetOf(draft.provider);
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
@@ -88,21 +98,35 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             </select>
           )}
         </Field>
-        <Field label="Base URL" hint={BASE_URL_HINT[draft.provider]}>
+        <Field label="Base URL" hint={baseURLHint(draft.provider)}>
           {(id) => <input id={id} type="url" value={draft.baseURL} disabled={draft.provider === "demo"} onChange={(e) => set({ baseURL: e.target.value })} placeholder="https://…/v1" />}
         </Field>
-        <Field label="Model" hint="Limits and prices below are prefilled for known models and saved per model.">
+        <Field label="Model" hint="Type any model id, or load the provider's list. Limits and prices below are prefilled for known model families and saved per model.">
           {(id) => (
             <>
-              <input id={id} list={`${id}-list`} value={draft.modelID} disabled={draft.provider === "demo"} onChange={(e) => set({ modelID: e.target.value })} />
+              <div className="model-row">
+                <input id={id} list={`${id}-list`} value={draft.modelID} disabled={draft.provider === "demo"} onChange={(e) => set({ modelID: e.target.value })} />
+                <button type="button" disabled={draft.provider === "demo" || models.state === "loading"} onClick={() => void loadModels()}>
+                  {models.state === "loading" ? "Loading…" : "Load models"}
+                </button>
+              </div>
               <datalist id={`${id}-list`}>
-                {Object.keys(BUILTIN_MODELS).map((m) => (
+                {(models.state === "ok" ? models.ids : BUILTIN_MODELS).map((m) => (
                   <option key={m} value={m} />
                 ))}
               </datalist>
+              <span aria-live="polite" className="hint">
+                {models.state === "ok" && `${models.ids.length} models from the provider; pick one or type any id.`}
+                {models.state === "failed" && `No list: ${models.message} You can still type a model id.`}
+              </span>
             </>
           )}
         </Field>
+        {preset && (
+          <p className="hint provider-notes" data-testid="provider-notes">
+            {preset.keyHint} {preset.corsHint}
+          </p>
+        )}
         <Field label="API key" hint="Kept only in this browser and sent only to the provider above. Optional for local servers.">
           {(id) => <input id={id} type="password" autoComplete="off" value={draft.apiKey} disabled={draft.provider === "demo"} onChange={(e) => set({ apiKey: e.target.value })} />}
         </Field>

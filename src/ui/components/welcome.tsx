@@ -33,7 +33,7 @@ export function Welcome({ onNew, onSettings, onDemo, samples }: Props) {
           <strong>The demo needs no key and no network.</strong> A scripted agent fixes a bug in a small sample project while a short tour points at what happens: streamed parts, tool calls, the todo list, tokens and cost, the context meter and a compaction.
         </li>
         <li>
-          <strong>Your key stays here.</strong> It is stored in this browser and sent only to the provider you choose — OpenAI, or any OpenAI-compatible server such as Ollama or LM Studio.
+          <strong>Your key stays here.</strong> It is stored in this browser and sent only to the provider you choose — OpenAI, Anthropic, Google Gemini, DeepSeek, Mistral, Groq, xAI, OpenRouter, or any OpenAI-compatible server such as Ollama or LM Studio.
         </li>
         <li>
           <strong>Every step is visible, and replayable.</strong> Open any session (or an imported file) in Replay to step through it with the Context X-ray.

@@ -13,6 +13,8 @@ export interface MessageActions {
   switchBranch(messageID: string, step: -1 | 1): void;
   /** Replaces the text of a compaction summary (what the model sees from now on). */
   editSummary(messageID: string, text: string): void;
+  /** Asks the model to go on after an answer cut at the output limit. */
+  continueAnswer(): void;
 }
 
 export const MessageActionsContext = createContext<MessageActions | null>(null);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { Part } from "../../../core/schema";
+import type { Part, StepFinishPart } from "../../../core/schema";
 import { assertNever } from "../../../core/util/assert";
 import { formatCost, formatTokens } from "../../format";
 import { Markdown } from "../../lazy-markdown";
@@ -13,6 +13,32 @@ function Countdown({ until }: { until: number }) {
   }, []);
   const left = Math.max(0, Math.ceil((until - now) / 1000));
   return <span>{left > 0 ? `retrying in ${left} s` : "retrying…"}</span>;
+}
+
+/** A step's usage line (cache writes and reads as the provider reported them) and any warnings it recovered from. */
+function StepFinishView({ part }: { part: StepFinishPart }) {
+  const t = part.tokens;
+  const cache = [t.cache.read ? `${formatTokens(t.cache.read)} cached` : "", t.cache.write ? `${formatTokens(t.cache.write)} cache write` : ""].filter(Boolean).join(", ");
+  return (
+    <>
+      <div className="step-finish" title="Usage of this step">
+        {part.usageUnknown ? (
+          "usage not reported"
+        ) : (
+          <>
+            {formatTokens(t.input + t.cache.read + t.cache.write)} in{cache ? ` (${cache})` : ""} · {formatTokens(t.output + t.reasoning)} out
+            {t.reasoning ? ` (${formatTokens(t.reasoning)} reasoning)` : ""}
+          </>
+        )}{" "}
+        · {part.priceUnknown ? "price unknown" : formatCost(part.cost)}
+      </div>
+      {part.warnings?.map((w) => (
+        <p key={w} className="step-warning" role="note">
+          {w}
+        </p>
+      ))}
+    </>
+  );
 }
 
 /** One renderer per part type; exhaustive over the union. */
@@ -44,13 +70,7 @@ export function PartView({ part, role }: { part: Part; role: "user" | "assistant
     case "snapshot":
       return null;
     case "step-finish":
-      return (
-        <div className="step-finish" title="Usage of this step">
-          {formatTokens(part.tokens.input + part.tokens.cache.read)} in
-          {part.tokens.cache.read ? ` (${formatTokens(part.tokens.cache.read)} cached)` : ""} · {formatTokens(part.tokens.output + part.tokens.reasoning)} out
-          {part.tokens.reasoning ? ` (${formatTokens(part.tokens.reasoning)} reasoning)` : ""} · {formatCost(part.cost)}
-        </div>
-      );
+      return <StepFinishView part={part} />;
     case "patch":
       return (
         <div className="patch-part">
