@@ -10,6 +10,7 @@ import { isInside } from "../sandbox-path";
 import { defineTool, type ToolContext } from "./tool";
 import { requireSandbox, workspacePath } from "./workspace";
 import { bashPatterns } from "../permission/arity";
+import { execGuard } from "./bash-guard";
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_BASH_TIMEOUT_MS = 600_000;
@@ -89,7 +90,10 @@ export const bashTool = defineTool({
     }
     const runIn = st?.type === "directory" ? cwd : sandbox.root;
     // Every simple command of the line is checked; "always" stores arity prefixes (`git checkout *`).
-    await ctx.ask({ permission: "bash", ...bashPatterns(args.command), metadata: { command: args.command } });
+    const asked = bashPatterns(args.command);
+    await ctx.ask({ permission: "bash", ...asked, metadata: { command: args.command } });
+    // …and every command that actually runs (scripts, xargs, find -exec…) and every file change, as it happens.
+    const guard = execGuard(ctx, sandbox, new Set(asked.patterns));
 
     const timeout = args.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
     let streamed = "";
@@ -98,11 +102,14 @@ export const bashTool = defineTool({
       cwd: runIn,
       timeoutMs: timeout,
       signal: ctx.signal,
+      guard: guard?.guard,
       onOutput: (chunk) => {
         streamed += chunk;
         ctx.update({ metadata: { output: capTail(stripCwdMarker(streamed).text), description: args.description } });
       },
     });
+    // The user rejected a command asked about mid-run: the turn stops, as for the line's own ask.
+    if (guard?.stop) throw guard.stop;
     const { text, cwd: reported } = stripCwdMarker(r.combined);
     // Only the cwd of a command that ran to its end (and stayed inside the workspace) is kept.
     if (args.workdir === undefined && reported && isInside(sandbox.root, reported)) ctx.state.set(BASH_CWD_KEY, reported);

@@ -16,7 +16,10 @@ import { isSnapshotExcluded, type SnapshotTree, treeHash } from "../../../core/s
 import { LocalFS } from "./local-fs";
 import { missingCommands } from "./missing-commands";
 import { changeFor } from "./persist";
+import { type ExecGuard, checkCommand, guardBundled, guardCustom } from "./exec-guard";
+import { GuardedFs } from "./guarded-fs";
 import { TrackedFs } from "./tracked-fs";
+import { pathPolicy, type PathRefusal } from "../../../core/permission/path-policy";
 import type { WorkspaceRow, WorkspaceStore } from "./workspace-store";
 
 /** Where every local workspace lives inside its own filesystem. */
@@ -53,6 +56,12 @@ export class LocalSandbox implements Sandbox {
   private readonly rows = new Map<string, WorkspaceRow>();
   private readonly shells = new Map<number, Bash>();
   private chain: Promise<unknown> = Promise.resolve();
+  /** The guard of the call running now (the newest one when calls overlap: a session's rules are the same for all). */
+  private guard: ExecGuard | undefined;
+  /** Commands decided during that call, and path refusals it met. */
+  private seen = new Map<string, string | undefined>();
+  private refusals: PathRefusal[] = [];
+  private readonly guarded: GuardedFs;
 
   private constructor(
     private readonly jb: JustBash,
@@ -62,7 +71,16 @@ export class LocalSandbox implements Sandbox {
     private readonly store: WorkspaceStore,
     private readonly limits: LocalLimits,
   ) {
-    this.fs = new LocalFS(tracked, () => this.flush());
+    this.fs = new LocalFS(
+      tracked,
+      () => this.flush(),
+      (policy) => new GuardedFs(tracked, () => policy),
+    );
+    this.guarded = new GuardedFs(
+      tracked,
+      () => this.guard?.policy ?? pathPolicy(LOCAL_ROOT, []),
+      (r) => this.refusals.push(r),
+    );
   }
 
   /** Loads the workspace from the store (or starts it empty). */
@@ -102,14 +120,17 @@ export class LocalSandbox implements Sandbox {
   private shell(timeoutMs: number): Bash {
     let bash = this.shells.get(timeoutMs);
     if (!bash) {
+      const check = (text: string) => checkCommand(this.guard, this.seen, text);
+      const custom = missingCommands(this.jb.defineCommand);
       const options: BashOptions = {
-        fs: this.tracked,
+        fs: this.guarded,
         cwd: this.root,
         env: { HOME: this.root, USER: "user", TMPDIR: "/tmp" },
-        customCommands: missingCommands(this.jb.defineCommand),
+        customCommands: guardCustom(custom, check),
         executionLimits: { ...this.limits, maxExecutionTimeMs: timeoutMs },
       };
       bash = new this.jb.Bash(options);
+      guardBundled(this.jb, bash, new Set(custom.map((c) => c.name)), check);
       if (this.shells.size > 8) this.shells.clear();
       this.shells.set(timeoutMs, bash);
     }
@@ -126,6 +147,9 @@ export class LocalSandbox implements Sandbox {
     let stdout = "";
     let stderr = "";
     let exitCode: number;
+    this.guard = opts.guard;
+    this.seen = new Map();
+    this.refusals = [];
     try {
       const r = await this.shell(timeoutMs).exec(command, { cwd: opts.cwd ?? this.root, env: opts.env, signal });
       stdout = r.stdout;
@@ -140,6 +164,7 @@ export class LocalSandbox implements Sandbox {
     }
     const aborted = opts.signal?.aborted === true;
     const timedOut = !aborted && (timer.signal.aborted || (exitCode === 124 && Date.now() - started >= timeoutMs));
+    for (const r of this.refusals) opts.guard?.pathRefused?.(r);
     const combined = stdout + stderr;
     if (combined) opts.onOutput?.(combined);
     return { stdout, stderr, combined, exitCode, timedOut, aborted };
