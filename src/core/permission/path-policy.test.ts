@@ -20,8 +20,10 @@ describe("changeRefusal", () => {
     expect(changeRefusal(policy, "/workspace/config/local.json", "write")).toBeUndefined();
     expect(changeRefusal(policy, "/workspace/src/a.ts", "write")).toBeUndefined();
   });
-  it("refuses paths an edit rule denies", () => {
+  it("refuses paths an edit rule denies (files, not the directories they need)", () => {
     expect(changeRefusal(policy, "/workspace/package.lock", "rename")?.message).toContain('denied by your rule "edit *.lock"');
+    expect(changeRefusal(policy, "/workspace/dir.lock", "mkdir")).toBeUndefined();
+    expect(changeRefusal(policy, "/workspace/config/sub", "mkdir")?.rule?.permission).toBe("protect");
   });
   it("keeps outside the workspace read-only except the scratch directory and /dev/null", () => {
     expect(changeRefusal(policy, "/etc/passwd", "write")?.message).toContain("outside the workspace are read-only");

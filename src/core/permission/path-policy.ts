@@ -80,7 +80,8 @@ export function changeRefusal(policy: PathPolicy, path: string, kind: ChangeKind
   const rel = relativeTo(policy.root, abs);
   const protect = protectingRule(policy, rel);
   if (protect) return { path: abs, rule: protect, message: `${rel}: ${kind} refused — protected by your rule "protect ${protect.pattern}"` };
-  const edit = editDenyingRule(policy, rel);
+  // A directory is not a file edit: `edit` rules name files (a plan file's new folder must be creatable).
+  const edit = kind === "mkdir" ? undefined : editDenyingRule(policy, rel);
   if (edit) return { path: abs, rule: edit, message: `${rel}: ${kind} refused — denied by your rule "edit ${edit.pattern}"` };
   return undefined;
 }

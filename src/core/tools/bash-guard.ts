@@ -9,10 +9,17 @@ import { pathPolicy } from "../permission/path-policy";
 import type { ExecGuard, Sandbox } from "../ports/sandbox";
 import { PermissionRefused, type ToolContext } from "./tool";
 
+export const CWD_MARKER = "__TABCODE_CWD__";
+
 export interface BashGuard {
   guard: ExecGuard;
   /** Set when the user rejected a command asked about while the line ran. */
   stop?: PermissionRefused;
+}
+
+/** The tool's own trailer (`echo; echo "<marker>$PWD"`), never asked about (a deny rule still applies to it). */
+function isCwdTrailer(command: string): boolean {
+  return command === "echo" || command.startsWith(`echo ${CWD_MARKER}`);
 }
 
 export function execGuard(ctx: ToolContext, sandbox: Sandbox, alreadyAsked: Set<string>): BashGuard | undefined {
@@ -22,7 +29,7 @@ export function execGuard(ctx: ToolContext, sandbox: Sandbox, alreadyAsked: Set<
     guard: {
       policy: pathPolicy(sandbox.root, rules),
       ask: async (command) => {
-        if (alreadyAsked.has(command)) return undefined;
+        if (alreadyAsked.has(command) || isCwdTrailer(command)) return undefined;
         if (out.stop) return `tabcode: "${command}" not run — the user rejected an earlier command of this call.`;
         try {
           await ctx.ask({ permission: "bash", patterns: [command], always: [`${prefix(command.split(" "))} *`], metadata: { command, nested: true } });

@@ -10,7 +10,7 @@ import { isInside } from "../sandbox-path";
 import { defineTool, type ToolContext } from "./tool";
 import { requireSandbox, workspacePath } from "./workspace";
 import { bashPatterns } from "../permission/arity";
-import { execGuard } from "./bash-guard";
+import { CWD_MARKER, execGuard } from "./bash-guard";
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_BASH_TIMEOUT_MS = 600_000;
@@ -19,7 +19,7 @@ export const MAX_METADATA_OUTPUT = 30_000;
 /** `ctx.state` key of the tracked working directory. */
 export const BASH_CWD_KEY = "bash-cwd";
 
-const MARKER = "__TABCODE_CWD__";
+const MARKER = CWD_MARKER;
 const STATUS_VAR = "__tabcode_status";
 
 /** The command followed by a line reporting the final directory; the command's exit status is kept. */

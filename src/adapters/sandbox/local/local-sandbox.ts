@@ -19,7 +19,7 @@ import { changeFor } from "./persist";
 import { type ExecGuard, checkCommand, guardBundled, guardCustom } from "./exec-guard";
 import { GuardedFs } from "./guarded-fs";
 import { TrackedFs } from "./tracked-fs";
-import { pathPolicy, type PathRefusal } from "../../../core/permission/path-policy";
+import { PathRefused, pathPolicy, type PathRefusal } from "../../../core/permission/path-policy";
 import type { WorkspaceRow, WorkspaceStore } from "./workspace-store";
 
 /** Where every local workspace lives inside its own filesystem. */
@@ -156,7 +156,8 @@ export class LocalSandbox implements Sandbox {
       stderr = r.stderr;
       exitCode = r.exitCode;
     } catch (e) {
-      stderr = `${describeThrown(e)}\n`;
+      // A refused redirection ends the whole line in just-bash (its earlier output is not returned): say so.
+      stderr = e instanceof PathRefused ? `${e.message} (the command line stopped here)\n` : `${describeThrown(e)}\n`;
       exitCode = 1;
     } finally {
       clearTimeout(handle);
