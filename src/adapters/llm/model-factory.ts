@@ -16,6 +16,7 @@
 import { createOpenAI, type OpenAIProvider } from "@ai-sdk/openai";
 import type { LanguageModel } from "ai";
 import type { ModelConfig } from "../../core/ports/llm";
+import { refuseRedirects } from "./refuse-redirects";
 
 const MAX_PROVIDERS = 8;
 
@@ -37,7 +38,7 @@ export function createModelFactory(baseFetch?: typeof fetch): ModelFactory {
     const created = createOpenAI({
       apiKey,
       ...(baseURL ? { baseURL: baseURL.replace(/\/+$/, "") } : {}),
-      fetch: browserFetch(baseFetch, apiKey !== ""),
+      fetch: refuseRedirects(browserFetch(baseFetch, apiKey !== "")),
     });
     providers.set(cacheKey, created);
     if (providers.size > MAX_PROVIDERS) {
