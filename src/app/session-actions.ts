@@ -3,7 +3,24 @@
  * export module: fork, revert/unrevert, export, share, import. UI components
  * call these; they return values (or throw for bugs), never touch React.
  */
-import { exportAllZip, exportFileName, exportSession, importBundle, parseImportBytes, serializeExport, sessionHtml, sessionMarkdown, shareLink, stripForShare, ZIP_FILE_NAME } from "../core/export";
+import {
+  type ExportFile,
+  exportAllZip,
+  exportFileName,
+  exportSession,
+  type Finding,
+  findSecrets,
+  importBundle,
+  parseImportBytes,
+  protectedShareLink,
+  redactFile,
+  serializeExport,
+  sessionHtml,
+  sessionMarkdown,
+  shareLink,
+  stripForShare,
+  ZIP_FILE_NAME,
+} from "../core/export";
 import { activePath } from "../core/session/branches";
 import { applyRevert } from "../core/session/history";
 import { forkSession } from "../core/session/fork";
@@ -24,11 +41,22 @@ async function workspaceFiles(app: AppServices, sessionID: string): Promise<Reco
   return Object.fromEntries(await allFiles(await app.sandbox.sandboxFor(sessionID)));
 }
 
-export async function exportOne(app: AppServices, sessionID: string, kind: ExportKind): Promise<Download> {
+/** The export of a session, with the secrets the user chose to remove replaced by placeholders. */
+async function exportedFile(app: AppServices, sessionID: string, opts: { workspace?: Record<string, Uint8Array>; remove?: readonly Finding[] } = {}): Promise<ExportFile> {
   await app.store.flush();
-  const workspace = kind === "json-files" ? await workspaceFiles(app, sessionID) : undefined;
-  const file = await exportSession(app.store, sessionID, workspace ? { workspace } : {});
+  const file = await exportSession(app.store, sessionID, opts.workspace ? { workspace: opts.workspace } : {});
   if (!file) throw new Error("This session no longer exists.");
+  return redactFile(file, opts.remove ?? []);
+}
+
+/** What the redaction pass finds in a session before it is shared or exported. */
+export async function secretsIn(app: AppServices, sessionID: string): Promise<Finding[]> {
+  return findSecrets(await exportedFile(app, sessionID));
+}
+
+export async function exportOne(app: AppServices, sessionID: string, kind: ExportKind, remove: readonly Finding[] = []): Promise<Download> {
+  const workspace = kind === "json-files" ? await workspaceFiles(app, sessionID) : undefined;
+  const file = await exportedFile(app, sessionID, { workspace, remove });
   // Transcripts show the branch being viewed; the JSON keeps every branch.
   const view = { info: file.info, messages: activePath(file.messages, file.info.branches) };
   switch (kind) {
@@ -51,15 +79,17 @@ export async function exportEverything(app: AppServices): Promise<Download> {
 
 export type ShareResult = { ok: true; url: string } | { ok: false; size: number };
 
-/** A link that carries the session in its fragment, or `ok:false` when it would be too long. */
-export async function share(app: AppServices, sessionID: string, origin: string): Promise<ShareResult> {
-  await app.store.flush();
-  const file = await exportSession(app.store, sessionID);
-  if (!file) throw new Error("This session no longer exists.");
+/**
+ * A link that carries the session in its fragment, or `ok:false` when it would be too long.
+ * With a passphrase the payload is encrypted; `remove` lists the secrets to replace first.
+ */
+export async function share(app: AppServices, sessionID: string, origin: string, opts: { passphrase?: string; remove?: readonly Finding[] } = {}): Promise<ShareResult> {
+  const file = await exportedFile(app, sessionID, { remove: opts.remove });
   // A link carries only what is shown: no other branches, nothing hidden by a revert.
   const { revert: _revert, branches: _branches, ...info } = file.info;
   const shown = applyRevert(activePath(file.messages, file.info.branches), file.info.revert?.messageID).map((m) => (m.info.role === "user" ? { ...m, info: { ...m.info, prev: undefined } } : m));
-  const r = shareLink(origin, stripForShare({ ...file, info, messages: shown }));
+  const shownFile = stripForShare({ ...file, info, messages: shown });
+  const r = opts.passphrase ? await protectedShareLink(origin, shownFile, opts.passphrase) : shareLink(origin, shownFile);
   return r.ok ? { ok: true, url: r.url } : { ok: false, size: r.size };
 }
 
@@ -84,7 +114,8 @@ export async function importFile(app: AppServices, bytes: Uint8Array): Promise<{
       for (const [path, f] of Object.entries(s.workspace)) files[path] = f.encoding === "utf8" ? f.data : Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0));
       await app.sandbox.seedWorkspace(id, files);
     } catch (e) {
-      warnings.push(`The files of "${s.info.title}" could not be restored: ${e instanceof Error ? e.message : String(e)}`);
+      console.warn("tabcode: imported workspace files not restored", e);
+      warnings.push(`The files of "${s.info.title}" could not be restored (the browser did not store them); the conversation was imported without them.`);
     }
   }
   return { ok: true, value: { sessionIDs: written.value.sessionIDs, copied: written.value.copied.length, warnings } };
