@@ -33,6 +33,12 @@ export interface Locks {
   run<T>(sessionID: string, fn: () => Promise<T>, onBlocked: () => void): Promise<T>;
   /** Whether some tab currently holds the session's lock. */
   held(sessionID: string): Promise<boolean>;
+  /**
+   * Runs `fn` holding the session's short write lock, which serialises prompt
+   * writes across tabs (the new message's place in the branch is computed and
+   * written under it). Optional: without it, writes are not serialised.
+   */
+  write?<T>(sessionID: string, fn: () => Promise<T>): Promise<T>;
 }
 
 export const noLocks: Locks = {
@@ -165,6 +171,14 @@ export class SessionService {
 
   /** Adds a user message and makes sure the loop runs. A prompt sent during a run is picked up by that run. */
   async prompt(sessionID: string, input: PromptInput): Promise<UserMessage> {
+    // Two tabs sending at once: the second computes its place after the first is written, so both queue as turns.
+    const locks = this.deps.locks;
+    const user = locks?.write ? await locks.write(sessionID, () => this.writePrompt(sessionID, input)) : await this.writePrompt(sessionID, input);
+    this.ensureRunning(sessionID);
+    return user;
+  }
+
+  private async writePrompt(sessionID: string, input: PromptInput): Promise<UserMessage> {
     const { store, clock } = this.deps;
     const session = await store.getSession(sessionID);
     if (!session) throw new Error(`Session ${sessionID} not found`);
@@ -203,7 +217,6 @@ export class SessionService {
       ...(input.editOf || revertKey !== undefined ? { branches: { ...s.branches, [prev]: user.id } } : {}),
     }));
     this.maybeTitle(session, input.text);
-    this.ensureRunning(sessionID);
     return user;
   }
 
