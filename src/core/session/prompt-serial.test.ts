@@ -12,8 +12,9 @@ import { systemClock } from "../ports/clock";
 import { defaultSettings, modelConfig, type Settings } from "../settings";
 import { FakeLLM, textTurn } from "../../testing/fake-llm";
 import { MemoryStore } from "../../testing/memory-store";
-import { activePath } from "./branches";
-import { type Locks, SessionService } from "./loop";
+import { activePath } from "../conversation/branches";
+import type { Locks } from "../ports/locks";
+import { SessionService } from "./loop";
 
 /** Web Locks stand-in shared by the "tabs": one queue per lock name. */
 function sharedLocks(withWrite: boolean): Locks {

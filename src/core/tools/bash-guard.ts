@@ -7,7 +7,8 @@
 import { prefix } from "../permission/arity";
 import { pathPolicy } from "../permission/path-policy";
 import type { ExecGuard, Sandbox } from "../ports/sandbox";
-import { PermissionRefused, type ToolContext } from "./tool";
+import { PermissionRefused } from "../permission/ask";
+import type { ToolContext } from "./tool";
 
 export const CWD_MARKER = "__TABCODE_CWD__";
 

@@ -4,7 +4,7 @@
  * for exec, `output` messages before it).
  */
 import type { PathPolicy, PathRefusal } from "../../../core/permission/path-policy";
-import type { ExecResult, SandboxFS } from "../../../core/ports/sandbox";
+import type { SandboxFS } from "../../../core/ports/sandbox";
 import type { PermissionRule } from "../../../core/schema";
 
 export type FsMethod = keyof SandboxFS;
@@ -40,4 +40,4 @@ export type GuardEvent =
   | { kind: "denied"; command: string; message: string; rule?: PermissionRule }
   | { kind: "path"; refusal: PathRefusal };
 
-export type ExecReply = ExecResult;
+
