@@ -37,7 +37,8 @@ export function changePolicy(ctx: Pick<ToolContext, "rules" | "refused">, sandbo
   if (!ctx.rules) return undefined;
   const policy = pathPolicy(sandbox.root, ctx.rules);
   const refusal = changeRefusal(policy, abs, "write");
-  if (refusal) {
+  // `edit` rules are the tool's own ask (with its wording); the filesystem still enforces them for every other route.
+  if (refusal && refusal.rule?.permission !== "edit") {
     ctx.refused?.(refusal.rule?.permission ?? "external_directory", refusal.path, refusal.rule);
     throw new PathRefused(refusal);
   }
