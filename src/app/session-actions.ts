@@ -2,30 +2,15 @@
  * User actions on whole sessions that span the store, the sandbox and the
  * export module: fork, revert/unrevert, export, share, import. UI components
  * call these; they return values (or throw for bugs), never touch React.
+ * The export module, the zip codec and the demo project are loaded on first
+ * use (dynamic imports), so none of them is in the entry bundle.
  */
-import {
-  exportAllZip,
-  exportFileName,
-  exportSession,
-  type Finding,
-  findSecrets,
-  importBundle,
-  parseImportBytes,
-  protectedShareLink,
-  redactFile,
-  serializeExport,
-  sessionHtml,
-  sessionMarkdown,
-  shareLink,
-  stripForShare,
-  ZIP_FILE_NAME,
-} from "../core/export";
+import type { Finding } from "../core/export";
 import type { ExportFile } from "../core/export/types";
 import { conversationView } from "../core/conversation/view";
 import { forkSession } from "../core/session/fork";
 import { revertSession, snapshotAfter, unrevertSession } from "../core/session/revert";
 import type { Session } from "../core/schema";
-import { allFiles } from "../core/workspace/files";
 import type { AppServices } from "./bootstrap";
 
 export type ExportKind = "json" | "json-files" | "markdown" | "markdown-brief" | "html";
@@ -36,13 +21,18 @@ export interface Download {
   mime: string;
 }
 
+/** The export/import module, loaded on first use. */
+const exporter = () => import("../core/export");
+
 async function workspaceFiles(app: AppServices, sessionID: string): Promise<Record<string, Uint8Array>> {
+  const { allFiles } = await import("../core/workspace/files");
   return Object.fromEntries(await allFiles(await app.sandbox.sandboxFor(sessionID)));
 }
 
 /** The export of a session, with the secrets the user chose to remove replaced by placeholders. */
 async function exportedFile(app: AppServices, sessionID: string, opts: { workspace?: Record<string, Uint8Array>; remove?: readonly Finding[] } = {}): Promise<ExportFile> {
   await app.store.flush();
+  const { exportSession, redactFile } = await exporter();
   const file = await exportSession(app.store, sessionID, opts.workspace ? { workspace: opts.workspace } : {});
   if (!file) throw new Error("This session no longer exists.");
   return redactFile(file, opts.remove ?? []);
@@ -50,12 +40,14 @@ async function exportedFile(app: AppServices, sessionID: string, opts: { workspa
 
 /** What the redaction pass finds in a session before it is shared or exported. */
 export async function secretsIn(app: AppServices, sessionID: string): Promise<Finding[]> {
+  const { findSecrets } = await exporter();
   return findSecrets(await exportedFile(app, sessionID));
 }
 
 export async function exportOne(app: AppServices, sessionID: string, kind: ExportKind, remove: readonly Finding[] = []): Promise<Download> {
   const workspace = kind === "json-files" ? await workspaceFiles(app, sessionID) : undefined;
   const file = await exportedFile(app, sessionID, { workspace, remove });
+  const { exportFileName, serializeExport, sessionHtml, sessionMarkdown } = await exporter();
   // Transcripts show the branch being viewed (the writers take it from the conversation view); the JSON keeps every branch.
   switch (kind) {
     case "json":
@@ -72,6 +64,7 @@ export async function exportOne(app: AppServices, sessionID: string, kind: Expor
 
 export async function exportEverything(app: AppServices): Promise<Download> {
   await app.store.flush();
+  const { exportAllZip, ZIP_FILE_NAME } = await exporter();
   return { name: ZIP_FILE_NAME, data: await exportAllZip(app.store), mime: "application/zip" };
 }
 
@@ -83,6 +76,7 @@ export type ShareResult = { ok: true; url: string } | { ok: false; size: number 
  */
 export async function share(app: AppServices, sessionID: string, origin: string, opts: { passphrase?: string; remove?: readonly Finding[] } = {}): Promise<ShareResult> {
   const file = await exportedFile(app, sessionID, { remove: opts.remove });
+  const { protectedShareLink, shareLink, stripForShare } = await exporter();
   // A link carries only what is shown: no other branches, nothing hidden by a revert.
   const { revert: _revert, branches: _branches, ...info } = file.info;
   const shown = conversationView(file.info, file.messages).shown.map((m) => (m.info.role === "user" ? { ...m, info: { ...m.info, prev: undefined } } : m));
@@ -99,6 +93,7 @@ export interface ImportOutcome {
 
 /** Validates, then writes in one transaction; workspace files carried by the file are restored. */
 export async function importFile(app: AppServices, bytes: Uint8Array): Promise<{ ok: true; value: ImportOutcome } | { ok: false; error: string }> {
+  const { importBundle, parseImportBytes } = await exporter();
   const parsed = parseImportBytes(bytes);
   if (!parsed.ok) return parsed;
   const written = await importBundle(app.store, parsed.value);

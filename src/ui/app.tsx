@@ -7,12 +7,10 @@ import { useOnline } from "./hooks/use-online";
 import { useRoute } from "./hooks/use-route";
 import { PermissionDialog } from "./components/permission-dialog";
 import { SessionView } from "./components/session-view";
-import { SettingsDialog } from "./components/settings-dialog";
 import { Sidebar } from "./components/sidebar";
-import { ReplayRoute } from "./components/replay/replay-route";
 import { Samples } from "./components/samples";
-import { SharedView } from "./components/shared-view";
 import { Welcome } from "./components/welcome";
+import { ReplayRoute, SettingsDialog, SharedView } from "./lazy";
 
 export interface NoticeAction {
   label: string;

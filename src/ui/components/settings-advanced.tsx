@@ -1,4 +1,5 @@
 import type { Settings } from "../../core/settings";
+import { OfflineEngines } from "./offline-engines";
 import { RulesEditor } from "./rules-editor";
 
 interface Props {
@@ -19,7 +20,7 @@ export function SettingsAdvanced({ draft, set }: Props) {
           <select id="set-sandbox" value={draft.sandbox} onChange={(e) => set({ sandbox: e.target.value as Settings["sandbox"] })}>
             <option value="auto">Automatic (local; nothing is contacted)</option>
             <option value="webcontainer">WebContainer (node, npm; contacts stackblitz.com)</option>
-            <option value="local">Local (built-in shell; works offline)</option>
+            <option value="local">Local (built-in shell, python3, git; works offline)</option>
           </select>
           <small>
             Takes effect after a reload. Only the WebContainer choice contacts a third party: it loads StackBlitz's hosted runtime from
@@ -27,6 +28,7 @@ export function SettingsAdvanced({ draft, set }: Props) {
             never contact it.
           </small>
         </div>
+        <OfflineEngines />
         <label className="check">
           <input type="checkbox" checked={draft.compaction.auto} onChange={(e) => set({ compaction: { ...draft.compaction, auto: e.target.checked } })} />
           Compact automatically when the context window fills up

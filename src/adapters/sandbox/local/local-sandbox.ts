@@ -15,6 +15,7 @@ import { changedBetween, readAtSnapshot, requireTree } from "../../../core/snaps
 import { isSnapshotExcluded, type SnapshotTree, treeHash } from "../../../core/snapshot/tree";
 import { LocalFS } from "./local-fs";
 import { missingCommands } from "./missing-commands";
+import { type LocalRuntimes, runtimeCommandNames, runtimeCommands } from "./runtimes/commands";
 import { changeFor } from "./persist";
 import { type ExecGuard, checkCommand, guardBundled, guardCustom } from "./exec-guard";
 import { GuardedFs } from "./guarded-fs";
@@ -25,6 +26,8 @@ import type { WorkspaceRow, WorkspaceStore } from "./workspace-store";
 /** Where every local workspace lives inside its own filesystem. */
 export const LOCAL_ROOT = "/workspace";
 export const DEFAULT_EXEC_TIMEOUT_MS = 120_000;
+/** Whether the platform has Node's Buffer (read before git installs its polyfill, which just-bash's gzip cannot use). */
+const NATIVE_BUFFER = "Buffer" in globalThis;
 
 /** Runaway protection handed to just-bash (the per-call time limit comes from `timeoutMs`). */
 export interface LocalLimits {
@@ -45,6 +48,8 @@ export interface LocalSandboxOptions {
   workspace: string;
   store: WorkspaceStore;
   limits?: Partial<LocalLimits>;
+  /** Engines behind python3/git/… (absent ones report what they need). */
+  runtimes?: LocalRuntimes;
 }
 
 type JustBash = typeof import("just-bash");
@@ -62,6 +67,8 @@ export class LocalSandbox implements Sandbox {
   private seen = new Map<string, string | undefined>();
   private refusals: PathRefusal[] = [];
   private readonly guarded: GuardedFs;
+  /** The running exec's timeout and live-output sink, read by the engine commands. */
+  private current: { timeoutMs: number; progress?: (text: string) => void } = { timeoutMs: DEFAULT_EXEC_TIMEOUT_MS };
 
   private constructor(
     private readonly jb: JustBash,
@@ -70,6 +77,7 @@ export class LocalSandbox implements Sandbox {
     readonly workspace: string,
     private readonly store: WorkspaceStore,
     private readonly limits: LocalLimits,
+    private readonly runtimes: LocalRuntimes = {},
   ) {
     this.fs = new LocalFS(
       tracked,
@@ -91,7 +99,7 @@ export class LocalSandbox implements Sandbox {
     mem.mkdirSync("/tmp", { recursive: true });
     const rows = await opts.store.loadRows(opts.workspace);
     await loadRows(mem, opts.store, rows);
-    const sb = new LocalSandbox(jb, mem, new TrackedFs(mem), opts.workspace, opts.store, { ...DEFAULT_LOCAL_LIMITS, ...opts.limits });
+    const sb = new LocalSandbox(jb, mem, new TrackedFs(mem), opts.workspace, opts.store, { ...DEFAULT_LOCAL_LIMITS, ...opts.limits }, opts.runtimes);
     for (const r of rows) sb.rows.set(r.path, r);
     return sb;
   }
@@ -121,7 +129,14 @@ export class LocalSandbox implements Sandbox {
     let bash = this.shells.get(timeoutMs);
     if (!bash) {
       const check = (text: string) => checkCommand(this.guard, this.seen, text);
-      const custom = missingCommands(this.jb.defineCommand);
+      const custom = [
+        ...missingCommands(this.jb.defineCommand, NATIVE_BUFFER, runtimeCommandNames(this.runtimes)),
+        ...runtimeCommands(this.jb.defineCommand, this.runtimes, {
+          root: this.root,
+          timeoutMs: () => this.current.timeoutMs,
+          progress: (text) => this.current.progress?.(text),
+        }),
+      ];
       const options: BashOptions = {
         fs: this.guarded,
         cwd: this.root,
@@ -150,6 +165,7 @@ export class LocalSandbox implements Sandbox {
     this.guard = opts.guard;
     this.seen = new Map();
     this.refusals = [];
+    this.current = { timeoutMs, progress: opts.onOutput };
     try {
       const r = await this.shell(timeoutMs).exec(command, { cwd: opts.cwd ?? this.root, env: opts.env, signal });
       stdout = r.stdout;

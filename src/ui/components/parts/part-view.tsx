@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import type { Part } from "../../../core/schema";
 import { assertNever } from "../../../core/util/assert";
 import { formatCost, formatTokens } from "../../format";
-import { Markdown } from "../markdown";
+import { Markdown } from "../../lazy-markdown";
 import { ToolPartView } from "./tool-part";
 
 function Countdown({ until }: { until: number }) {
