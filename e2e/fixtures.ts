@@ -19,20 +19,6 @@ export { expect };
 /** Hosts a test may talk to. */
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
-/**
- * The app's deliberate attempt to boot WebContainer (StackBlitz's hosted runtime) before falling back to
- * the local sandbox. These requests still fail (no network), they just do not fail the test.
- */
-const WEBCONTAINER_HOSTS = /(^|\.)(stackblitz\.com|stackblitz\.io|staticblitz\.com|webcontainer\.io|webcontainer-api\.io)$/;
-
-export function isExpectedExternal(url: string): boolean {
-  try {
-    return WEBCONTAINER_HOSTS.test(new URL(url).hostname);
-  } catch {
-    return false;
-  }
-}
-
 /** True for URLs the browser may load during tests (local hosts and non-network schemes). */
 export function isLocalUrl(url: string): boolean {
   let u: URL;
@@ -85,13 +71,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // only watches, so requests are not intercepted and CORS preflights reach the real servers.
     context.on("request", (request) => {
       const url = request.url();
-      if (isLocalUrl(url) || isExpectedExternal(url)) return;
+      if (isLocalUrl(url)) return;
       blockedRequests.push(url);
       console.warn(`[e2e] blocked non-local request in "${testInfo.title}": ${url}`);
     });
     context.on("page", (page) =>
       page.on("websocket", (ws) => {
-        if (isLocalUrl(ws.url()) || isExpectedExternal(ws.url())) return;
+        if (isLocalUrl(ws.url())) return;
         blockedRequests.push(ws.url());
         console.warn(`[e2e] blocked non-local WebSocket in "${testInfo.title}": ${ws.url()}`);
       }),

@@ -96,6 +96,7 @@ test("a share link opens the session read-only in a fresh browser, with Save a c
   await conversation(page, mock);
   await page.getByRole("button", { name: "Share" }).click();
   const dialog = page.getByRole("dialog", { name: "Share this session" });
+  await dialog.getByRole("button", { name: "Create link" }).click();
   const url = await dialog.getByRole("textbox", { name: "Share link" }).inputValue();
   expect(url).toContain("/#/share/");
   expect(url).not.toContain(KEY);

@@ -14,8 +14,8 @@ test("the model reads, edits and runs commands on real files; the tree shows it;
   const id = await newSession(page);
   const ws = page.getByRole("region", { name: "Workspace" });
 
-  // WebContainer cannot boot here (no network): the local sandbox is used and the reason is shown.
-  await expect(ws.getByRole("status")).toContainText(/Local sandbox — WebContainer unavailable: .+/);
+  // "Automatic" is the local sandbox: nothing third-party is contacted (the network fence fails the test otherwise).
+  await expect(ws.getByRole("status")).toContainText("Local sandbox — automatic: WebContainer, which contacts stackblitz.com, runs only when you choose it in Settings");
 
   await ws.getByLabel("Upload files").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello world\nsecond line\n") });
   await expect(ws.getByRole("button", { name: "notes.txt", exact: true })).toBeVisible();

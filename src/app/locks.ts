@@ -9,6 +9,7 @@ export function webLocks(): Locks {
   if (!locks) return { run: (_id, fn) => fn(), held: async () => false };
   const name = (id: string) => `tabcode-run-${id}`;
   return {
+    write: (sessionID, fn) => locks.request(`tabcode-write-${sessionID}`, fn),
     async run(sessionID, fn, onBlocked) {
       const first = await locks.request(name(sessionID), { ifAvailable: true }, async (lock) => (lock ? { value: await fn() } : undefined));
       if (first) return first.value;

@@ -6,6 +6,8 @@
  * use (dynamic imports), so none of them is in the entry bundle.
  */
 import { referencedSnapshots } from "../core/snapshot/gc";
+import type { Finding } from "../core/export";
+import type { ExportFile } from "../core/export/types";
 import { conversationView } from "../core/conversation/view";
 import { forkSession } from "../core/session/fork";
 import { revertSession, snapshotAfter, unrevertSession } from "../core/session/revert";
@@ -28,12 +30,25 @@ async function workspaceFiles(app: AppServices, sessionID: string): Promise<Reco
   return Object.fromEntries(await allFiles(await app.sandbox.sandboxFor(sessionID)));
 }
 
-export async function exportOne(app: AppServices, sessionID: string, kind: ExportKind): Promise<Download> {
+/** The export of a session, with the secrets the user chose to remove replaced by placeholders. */
+async function exportedFile(app: AppServices, sessionID: string, opts: { workspace?: Record<string, Uint8Array>; remove?: readonly Finding[] } = {}): Promise<ExportFile> {
   await app.store.flush();
-  const { exportFileName, exportSession, serializeExport, sessionHtml, sessionMarkdown } = await exporter();
-  const workspace = kind === "json-files" ? await workspaceFiles(app, sessionID) : undefined;
-  const file = await exportSession(app.store, sessionID, workspace ? { workspace } : {});
+  const { exportSession, redactFile } = await exporter();
+  const file = await exportSession(app.store, sessionID, opts.workspace ? { workspace: opts.workspace } : {});
   if (!file) throw new Error("This session no longer exists.");
+  return redactFile(file, opts.remove ?? []);
+}
+
+/** What the redaction pass finds in a session before it is shared or exported. */
+export async function secretsIn(app: AppServices, sessionID: string): Promise<Finding[]> {
+  const { findSecrets } = await exporter();
+  return findSecrets(await exportedFile(app, sessionID));
+}
+
+export async function exportOne(app: AppServices, sessionID: string, kind: ExportKind, remove: readonly Finding[] = []): Promise<Download> {
+  const workspace = kind === "json-files" ? await workspaceFiles(app, sessionID) : undefined;
+  const file = await exportedFile(app, sessionID, { workspace, remove });
+  const { exportFileName, serializeExport, sessionHtml, sessionMarkdown } = await exporter();
   // Transcripts show the branch being viewed (the writers take it from the conversation view); the JSON keeps every branch.
   switch (kind) {
     case "json":
@@ -56,16 +71,18 @@ export async function exportEverything(app: AppServices): Promise<Download> {
 
 export type ShareResult = { ok: true; url: string } | { ok: false; size: number };
 
-/** A link that carries the session in its fragment, or `ok:false` when it would be too long. */
-export async function share(app: AppServices, sessionID: string, origin: string): Promise<ShareResult> {
-  await app.store.flush();
-  const { exportSession, shareLink, stripForShare } = await exporter();
-  const file = await exportSession(app.store, sessionID);
-  if (!file) throw new Error("This session no longer exists.");
+/**
+ * A link that carries the session in its fragment, or `ok:false` when it would be too long.
+ * With a passphrase the payload is encrypted; `remove` lists the secrets to replace first.
+ */
+export async function share(app: AppServices, sessionID: string, origin: string, opts: { passphrase?: string; remove?: readonly Finding[] } = {}): Promise<ShareResult> {
+  const file = await exportedFile(app, sessionID, { remove: opts.remove });
+  const { protectedShareLink, shareLink, stripForShare } = await exporter();
   // A link carries only what is shown: no other branches, nothing hidden by a revert.
   const { revert: _revert, branches: _branches, ...info } = file.info;
   const shown = conversationView(file.info, file.messages).shown.map((m) => (m.info.role === "user" ? { ...m, info: { ...m.info, prev: undefined } } : m));
-  const r = shareLink(origin, stripForShare({ ...file, info, messages: shown }));
+  const shownFile = stripForShare({ ...file, info, messages: shown });
+  const r = opts.passphrase ? await protectedShareLink(origin, shownFile, opts.passphrase) : shareLink(origin, shownFile);
   return r.ok ? { ok: true, url: r.url } : { ok: false, size: r.size };
 }
 
@@ -91,7 +108,8 @@ export async function importFile(app: AppServices, bytes: Uint8Array, opts: { tr
       for (const [path, f] of Object.entries(s.workspace)) files[path] = f.encoding === "utf8" ? f.data : Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0));
       await app.sandbox.seedWorkspace(id, files);
     } catch (e) {
-      warnings.push(`The files of "${s.info.title}" could not be restored: ${e instanceof Error ? e.message : String(e)}`);
+      console.warn("tabcode: imported workspace files not restored", e);
+      warnings.push(`The files of "${s.info.title}" could not be restored (the browser did not store them); the conversation was imported without them.`);
     }
   }
   return { ok: true, value: { sessionIDs: written.value.sessionIDs, copied: written.value.copied.length, warnings } };

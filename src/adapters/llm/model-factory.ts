@@ -27,6 +27,7 @@
 import type { LanguageModel } from "ai";
 import type { ModelConfig } from "../../core/ports/llm";
 import type { ProviderKind } from "../../core/providers";
+import { refuseRedirects } from "./refuse-redirects";
 
 const MAX_PROVIDERS = 8;
 
@@ -106,7 +107,7 @@ export function createModelFactory(baseFetch?: typeof fetch): ModelFactory {
     const cacheKey = JSON.stringify([kind, baseURL ?? "", apiKey]);
     const cached = providers.get(cacheKey);
     if (cached) return cached;
-    const created = BUILDERS[kind]({ apiKey, baseURL, fetch: browserFetch(baseFetch, apiKey !== "") });
+    const created = BUILDERS[kind]({ apiKey, baseURL, fetch: refuseRedirects(browserFetch(baseFetch, apiKey !== "")) });
     // A failed chunk load must not stay cached: the next call tries again.
     created.catch(() => providers.delete(cacheKey));
     providers.set(cacheKey, created);

@@ -40,7 +40,7 @@ afterEach(() => resetWebContainerBootForTests());
 
 describe("chooseSandbox", () => {
   it("uses WebContainer when isolated and booted, with the licence note", async () => {
-    const c = await choose("auto", env({}));
+    const c = await choose("webcontainer", env({}));
     expect(c.kind).toBe("webcontainer");
     expect(c.licenceNote).toBe(WEBCONTAINER_LICENCE_NOTE);
     expect(await c.open("ses_1")).toBe(fakeWc);
@@ -49,14 +49,14 @@ describe("chooseSandbox", () => {
 
   it("falls back when the page is not cross-origin isolated, without booting", async () => {
     let booted = false;
-    const c = await choose("auto", env({ crossOriginIsolated: false, boot: async () => { booted = true; return new FakeWebContainer(); } }));
+    const c = await choose("webcontainer", env({ crossOriginIsolated: false, boot: async () => { booted = true; return new FakeWebContainer(); } }));
     expect(c).toMatchObject({ kind: "local", reason: "WebContainer unavailable: this page is not cross-origin isolated" });
     expect(booted).toBe(false);
     expect(await c.open("ses_1")).toBe(fakeLocal);
   });
 
   it("falls back at once when offline or when StackBlitz cannot be reached", async () => {
-    const offline = await choose("auto", env({ onLine: false, boot: never }));
+    const offline = await choose("webcontainer", env({ onLine: false, boot: never }));
     expect(offline.reason).toBe("WebContainer unavailable: could not reach StackBlitz (offline?)");
     resetWebContainerBootForTests();
     const started = Date.now();
@@ -66,14 +66,22 @@ describe("chooseSandbox", () => {
   });
 
   it("falls back when boot never settles", async () => {
-    const c = await choose("auto", env({ probe: never, boot: never, timeoutMs: 50 }));
+    const c = await choose("webcontainer", env({ probe: never, boot: never, timeoutMs: 50 }));
     expect(c.reason).toBe("WebContainer unavailable: boot timed out after 50 ms");
     expect(getWebContainerState()).toEqual({ status: "unavailable", reason: "boot timed out after 50 ms" });
   });
 
   it("reports boot errors", async () => {
-    const c = await choose("auto", env({ boot: async () => Promise.reject(new Error("Unable to create more instances")) }));
+    const c = await choose("webcontainer", env({ boot: async () => Promise.reject(new Error("Unable to create more instances")) }));
     expect(c.reason).toBe("WebContainer unavailable: boot failed: Unable to create more instances");
+  });
+
+  it("on auto uses the local sandbox and never probes or boots WebContainer", async () => {
+    let contacted = 0;
+    const c = await choose("auto", env({ probe: async () => void contacted++, boot: async () => { contacted++; return new FakeWebContainer(); } }));
+    expect(c).toMatchObject({ kind: "local", reason: expect.stringContaining("runs only when you choose it in Settings") });
+    expect(contacted).toBe(0);
+    expect(getWebContainerState()).toEqual({ status: "idle" });
   });
 
   it("uses the local sandbox when forced in Settings", async () => {

@@ -1,8 +1,8 @@
 /**
- * Picks the sandbox backend for this page load: WebContainer when asked for
- * (or on "auto") and it boots on a cross-origin isolated page, otherwise the
- * local backend, with a sentence saying why. The local backend keeps the app
- * fully usable without StackBlitz's service.
+ * Picks the sandbox backend for this page load: WebContainer only when the
+ * user chose it in Settings and it boots on a cross-origin isolated page,
+ * otherwise the local backend, with a sentence saying why. "auto" is the
+ * local backend: no third party (StackBlitz) is contacted unless chosen.
  */
 import type { Sandbox } from "../../core/ports/sandbox";
 import type { WebContainerLike } from "./webcontainer";
@@ -36,11 +36,12 @@ export async function chooseSandbox(pref: SandboxPreference, deps: ChooseDepende
   const d = { ...defaults, ...deps };
   const local = (reason: string): SandboxChoice => ({ kind: "local", reason, open: d.openLocal });
   if (pref === "local") return local("Local sandbox: forced in Settings");
+  if (pref === "auto") return local("automatic: WebContainer, which contacts stackblitz.com, runs only when you choose it in Settings");
   try {
     const wc = await d.boot();
     return {
       kind: "webcontainer",
-      reason: pref === "webcontainer" ? "WebContainer: forced in Settings" : "WebContainer: the page is cross-origin isolated and the runtime booted",
+      reason: "WebContainer: chosen in Settings; the runtime booted from stackblitz.com",
       open: (sessionID) => d.openWebContainer(sessionID, wc),
       licenceNote: WEBCONTAINER_LICENCE_NOTE,
     };

@@ -14,6 +14,7 @@
  *   (The UI shows live tokens from the core's `part.live` events.)
  */
 import Dexie from "dexie";
+import { QuotaError } from "../../core/errors";
 import type { CorruptRecord, ImportRows, PartDelta, Store } from "../../core/ports/store";
 import { Message, type MessageWithParts, Part, Session } from "../../core/schema";
 import type { JournalRow, TabcodeDB } from "./db";
@@ -27,6 +28,8 @@ import { CorruptLog } from "./validate";
 export interface DexieStoreOptions {
   /** Longest time a delta waits in memory before it is written. Default 250 ms. */
   flushDelayMs?: number;
+  /** First retry of streamed text refused because storage was full (doubling up to 30 s). */
+  quotaRetryMs?: number;
   /** Where warnings go (corrupt rows, failed background writes). Default `console.warn`. */
   warn?: (message: string) => void;
   /** Longest time a delta stays only in memory (then it is journaled). Default `JOURNAL_DELAY_MS`; 0 turns the journal off. */
@@ -56,6 +59,9 @@ export class DexieStore implements Store {
   private readonly flushDelayMs: number;
   private readonly buffer = new DeltaBuffer();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly quotaRetryMs: number;
+  private retryDelay: number;
   /** Tail of the serial queue of delta writes. */
   private tail: Promise<void> = Promise.resolve();
   private readonly journalDelayMs: number;
@@ -83,8 +89,34 @@ export class DexieStore implements Store {
     this.warn = options.warn ?? ((m) => console.warn(m));
     this.log = new CorruptLog(this.warn);
     this.flushDelayMs = options.flushDelayMs ?? 250;
+    this.quotaRetryMs = options.quotaRetryMs ?? 2000;
+    this.retryDelay = this.quotaRetryMs;
     this.journalDelayMs = options.journalDelayMs ?? JOURNAL_DELAY_MS;
     this.owner = options.owner ?? journalOwner();
+  }
+
+  /**
+   * Storage was full: the text stays pending in memory (and on screen) and is
+   * written again on its own once space returns, even if no more text arrives.
+   */
+  private retryWhenSpaceReturns(): void {
+    if (this.retryTimer !== undefined) return;
+    const delay = this.retryDelay;
+    this.retryDelay = Math.min(this.retryDelay * 2, 30_000);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.flush().then(
+        () => {
+          this.retryDelay = this.quotaRetryMs;
+        },
+        () => undefined,
+      );
+    }, delay);
+  }
+
+  /** Whether streamed text is waiting because storage was full. */
+  hasUnsavedText(): boolean {
+    return this.retryTimer !== undefined;
   }
 
   // ── sessions ──────────────────────────────────────────────────────────────
@@ -357,6 +389,7 @@ export class DexieStore implements Store {
       // The text moves forward to a later batch; its journal rows are deleted with that batch's merge.
       if (this.journaled.delete(id)) this.carried.push(id);
       this.buffer.settle(batch, false);
+      if (e instanceof QuotaError) this.retryWhenSpaceReturns();
       throw e;
     }
   }

@@ -115,4 +115,22 @@ describe("quota errors", () => {
     expect(store.pendingText(p.id)).toBeUndefined();
     expect(await db.parts.get(p.id)).toMatchObject({ text: "one two three" });
   });
+
+  it("text refused while storage is full is written on its own once space returns, with no more text arriving", async () => {
+    const db = createDatabase({ indexedDB: new IDBFactory(), IDBKeyRange });
+    const store = new DexieStore(db, { warn: vi.fn(), flushDelayMs: 5, quotaRetryMs: 20 });
+    const s = makeSession();
+    const u = userMessage(s.id);
+    const p = textPart(u, "");
+    await store.importSession(s, [{ info: u, parts: [p] }]);
+    failWrites(isPart);
+    store.appendDelta({ sessionID: s.id, messageID: u.id, partID: p.id, field: "text", delta: "shown but not stored" });
+    await vi.waitFor(() => expect(store.hasUnsavedText()).toBe(true));
+    expect(store.pendingText(p.id)).toBe("shown but not stored");
+    await new Promise((r) => setTimeout(r, 60));
+    expect(await db.parts.get(p.id)).toMatchObject({ text: "" });
+    vi.restoreAllMocks();
+    await vi.waitFor(async () => expect(await db.parts.get(p.id)).toMatchObject({ text: "shown but not stored" }), { timeout: 5000 });
+    expect(store.pendingText(p.id)).toBeUndefined();
+  });
 });

@@ -58,8 +58,10 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
-    const detail = e instanceof Error ? e.message : "syntax error";
-    return { ok: false, error: `The file is not valid JSON (${detail.slice(0, 200)}).` };
+    // The parser's own words differ per engine; say where, in ours.
+    const at = e instanceof Error ? /position (\d+)/.exec(e.message)?.[1] : undefined;
+    const where = at === undefined ? "" : ` near character ${Number(at).toLocaleString("en")}`;
+    return { ok: false, error: `The file is not valid JSON: it has a syntax error${where} or breaks off before its end.` };
   }
 }
 

@@ -105,7 +105,7 @@ describe("importBundle", () => {
     expect(await store.messages(s.session.id)).toEqual(before);
   });
 
-  it("refuses (writing nothing) when a part id collides behind the checks", async () => {
+  it("imports as a copy when a part id collides behind the checks (the original is untouched)", async () => {
     const s = sampleSession();
     const store = await storeWith(s);
     const other = sampleSession();
@@ -113,10 +113,14 @@ describe("importBundle", () => {
     const first = other.messages[0]?.parts[0];
     if (first) first.id = stolen;
     const file = { format: "tabcode-session", version: 1, exportedAt: 1, info: other.session, messages: other.messages };
-    const before = await dumpStore(store);
+    const before = await store.messages(s.session.id);
     const r = await importBundle(store, bundleOf(JSON.stringify(file)));
-    expect(r.ok ? "" : r.error).toMatch(/^Nothing was imported: An imported id already exists/);
-    expect(await dumpStore(store)).toBe(before);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.value.copied).toEqual(r.value.sessionIDs);
+    const copy = await store.getSession(r.value.sessionIDs[0] ?? "");
+    expect(copy?.title).toBe(`${other.session.title} (copy)`);
+    expect(contentOf(await store.messages(copy?.id ?? ""))).toEqual(contentOf(other.messages));
+    expect(await store.messages(s.session.id)).toEqual(before);
   });
 
   it("keeps child→parent links inside an archive, and drops links to parents not in it", async () => {
@@ -172,7 +176,10 @@ describe("importBundle", () => {
     };
     const text = serializeExport(await exportAll(await storeWith(sampleSession(), sampleSession())));
     const r = await importBundle(store, bundleOf(text));
-    expect(r).toEqual({ ok: false, error: "Nothing was imported: The quota has been exceeded. (the browser's storage is full)" });
+    expect(r).toEqual({
+      ok: false,
+      error: "Nothing was imported: the browser's storage for this site is full. Free some space (delete or export old sessions) and try again.",
+    });
     expect(await dumpStore(store)).toBe("[]");
   });
 

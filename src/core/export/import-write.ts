@@ -1,4 +1,3 @@
-import { describeThrown } from "../errors";
 import { descendingId, idTime, isTabcodeId } from "../ids";
 import type { ImportRows, Store } from "../ports/store";
 import type { MessageWithParts, Session } from "../schema";
@@ -123,25 +122,40 @@ export async function importBundle(store: Store, bundle: ImportBundle, opts: Imp
       const copy = await collides(store, session, keep);
       plans.push({ session, keep, copy, id: copy ? descendingId("ses", now) : session.info.id });
     }
-  } catch (e) {
-    return { ok: false, error: `Could not read the existing sessions: ${describeThrown(e)}` };
+  } catch {
+    return { ok: false, error: "Nothing was imported: this browser's database did not answer when the existing sessions were checked. Reload the page and try again." };
   }
-  const sessionIDs = new Map(plans.map((p) => [p.session.info.id, p.id]));
-  const rows = plans.map((p) => build(p, sessionIDs, now));
-  const written = await write(store, rows);
-  if (!written.ok) return written;
+  let written = await write(store, rowsOf(plans, now));
+  // An id the checks could not see (a part's, or one written meanwhile by another tab) already exists:
+  // import as copies with fresh ids throughout, like a colliding session.
+  if (!written.ok && !written.quota && plans.some((p) => !p.copy)) {
+    for (const p of plans)
+      if (!p.copy) {
+        p.copy = true;
+        p.id = descendingId("ses", now);
+      }
+    written = await write(store, rowsOf(plans, now));
+  }
+  if (!written.ok) return { ok: false, error: written.error };
   return { ok: true, value: { sessionIDs: plans.map((p) => p.id), copied: plans.filter((p) => p.copy).map((p) => p.id) } };
 }
 
-async function write(store: Store, rows: ImportRows[]): Promise<Result<void>> {
-  const failed = (e: unknown): { ok: false; error: string } => ({
-    ok: false,
-    error: `Nothing was imported: ${describeThrown(e)}${isQuota(e) ? " (the browser's storage is full)" : ""}`,
-  });
+function rowsOf(plans: Plan[], now: number): ImportRows[] {
+  const sessionIDs = new Map(plans.map((p) => [p.session.info.id, p.id]));
+  return plans.map((p) => build(p, sessionIDs, now));
+}
+
+type Written = { ok: true } | { ok: false; error: string; quota: boolean };
+
+async function write(store: Store, rows: ImportRows[]): Promise<Written> {
+  const failed = (e: unknown): Written =>
+    isQuota(e)
+      ? { ok: false, quota: true, error: "Nothing was imported: the browser's storage for this site is full. Free some space (delete or export old sessions) and try again." }
+      : { ok: false, quota: false, error: "Nothing was imported: this browser's database refused the write. Reload the page and try again." };
   if (store.importSessions) {
     try {
       await store.importSessions(rows);
-      return { ok: true, value: undefined };
+      return { ok: true };
     } catch (e) {
       return failed(e);
     }
@@ -153,7 +167,7 @@ async function write(store: Store, rows: ImportRows[]): Promise<Result<void>> {
       done.push(r.session.id);
       await store.importSession(r.session, r.messages);
     }
-    return { ok: true, value: undefined };
+    return { ok: true };
   } catch (e) {
     for (const id of done) await store.deleteSession(id).catch(() => undefined);
     return failed(e);

@@ -101,7 +101,7 @@ describe("parseImport rejects with the field path and the reason", () => {
 
   it("wrong envelopes", () => {
     expect(errorOf("")).toBe("The file is empty.");
-    expect(errorOf("{not json")).toMatch(/^The file is not valid JSON \(/);
+    expect(errorOf("{not json")).toMatch(/^The file is not valid JSON: it has a syntax error( near character \d+)? or breaks off before its end\.$/);
     expect(errorOf([1, 2])).toBe("The file is not a session export: expected a JSON object, got an array.");
     expect(errorOf({ hello: 1 })).toMatch(/^file: not a session export: expected a tabcode export/);
     expect(errorOf({ ...fileOf(), version: 2 })).toBe("version: unsupported version 2; this app reads version 1");

@@ -81,6 +81,7 @@ export function parseImportValue(value: unknown): Result<ImportBundle> {
     const bad = checkVersion(value);
     if (bad) return fail(bad);
     if (!Array.isArray(value.sessions)) return fail(`sessions: expected an array of session exports, got ${kindOf(value.sessions)}`);
+    if (value.sessions.length === 0) return fail("The archive holds no sessions: there is nothing to import.");
     const items: { raw: unknown; prefix: string; kind: Kind }[] = [];
     for (let k = 0; k < value.sessions.length; k++) {
       const raw: unknown = value.sessions[k];
@@ -133,8 +134,8 @@ function parseZip(bytes: Uint8Array): Result<ImportBundle> {
         return problem === undefined;
       },
     });
-  } catch (e) {
-    return fail(`The zip file is damaged (${e instanceof Error ? e.message : "unreadable"}).`);
+  } catch {
+    return fail("The zip file is damaged or incomplete: it cannot be unpacked.");
   }
   if (problem) return fail(problem);
   const names = Object.keys(files).sort();

@@ -3,5 +3,6 @@ export { sessionHtml } from "./html";
 export { importBundle, parseImport, parseImportBytes } from "./import";
 export { exportAllZip, exportFileName, exportSession, serializeExport, ZIP_FILE_NAME } from "./json";
 export { sessionMarkdown } from "./markdown";
-export { decodeShare, shareLink, stripForShare } from "./share";
+export { decodeProtectedShare, decodeShare, isProtectedShare, protectedShareLink, shareLink, stripForShare } from "./share";
+export { type Finding, findSecrets, redactFile } from "./redact";
 export * from "./types";

@@ -14,6 +14,7 @@ import { deflateSync, Inflate, strFromU8, strToU8 } from "fflate";
 import type { Part } from "../schema";
 import { base64UrlToBytes, bytesToBase64Url } from "./base64";
 import { parseImport } from "./import";
+import { decryptShareBytes, encryptShareBytes, isEncryptedShare } from "./share-crypto";
 import { type ExportFile, type ImportBundle, MAX_IMPORT_BYTES, type Result } from "./types";
 
 /** The route prefix of a share link, after the origin. */
@@ -92,12 +93,37 @@ function inflateCapped(bytes: Uint8Array, limit: number): Uint8Array | "too-larg
  * import limit). Never throws.
  */
 export function decodeShare(fragment: string, opts: { maxBytes?: number } = {}): Result<ImportBundle> {
-  const at = fragment.lastIndexOf("/share/");
-  const data = (at >= 0 ? fragment.slice(at + "/share/".length) : fragment).trim();
+  const data = shareData(fragment);
   if (data === "") return { ok: false, error: "The share link holds no session data." };
   if (data.length > MAX_SHARE_CHARS) return { ok: false, error: "The share link is too long to open." };
+  if (isEncryptedShare(data)) return { ok: false, error: "This share link is protected by a passphrase." };
   const bytes = base64UrlToBytes(data);
   if (!bytes) return { ok: false, error: "The share link is damaged: its data is not base64url text (was it cut or edited?)." };
+  return decodeDeflated(bytes, opts);
+}
+
+/** The data part of a share link or fragment. */
+export function shareData(fragment: string): string {
+  const at = fragment.lastIndexOf("/share/");
+  return (at >= 0 ? fragment.slice(at + "/share/".length) : fragment).trim();
+}
+
+/** Whether a link needs a passphrase to open. */
+export function isProtectedShare(fragment: string): boolean {
+  return isEncryptedShare(shareData(fragment));
+}
+
+/** Opens a passphrase-protected link (see `share-crypto.ts`). Never throws. */
+export async function decodeProtectedShare(fragment: string, passphrase: string, opts: { maxBytes?: number } = {}): Promise<Result<ImportBundle>> {
+  const data = shareData(fragment);
+  if (data.length > MAX_SHARE_CHARS) return { ok: false, error: "The share link is too long to open." };
+  if (!isEncryptedShare(data)) return decodeShare(data, opts);
+  const plain = await decryptShareBytes(data, passphrase);
+  if (!plain.ok) return plain;
+  return decodeDeflated(plain.value, opts);
+}
+
+function decodeDeflated(bytes: Uint8Array, opts: { maxBytes?: number }): Result<ImportBundle> {
   const inflated = inflateCapped(bytes, opts.maxBytes ?? MAX_IMPORT_BYTES);
   if (inflated === "too-large") return { ok: false, error: "The shared session is too large to open." };
   if (inflated === "damaged") return { ok: false, error: "The share link is damaged: its data does not decompress (was it cut or edited?)." };
@@ -121,7 +147,18 @@ export type ShareLinkResult = { ok: true; url: string } | { ok: false; reason: "
  * {@link stripForShare}). Links longer than `maxLength` are refused: browsers
  * and chat apps cut long URLs; `size` is the length the link would have had.
  */
-export function shareLink(origin: string, file: ExportFile, maxLength = 16_000): ShareLinkResult {
+export function shareLink(origin: string, file: ExportFile, maxLength = MAX_SHARE_LINK): ShareLinkResult {
   const url = `${origin.replace(/\/+$/, "")}${SHARE_ROUTE}${encodeShare(stripForShare(file))}`;
+  return url.length > maxLength ? { ok: false, reason: "too-large", size: url.length } : { ok: true, url };
+}
+
+/** About what messengers and mail clients carry in one URL without cutting it. */
+export const MAX_SHARE_LINK = 8 * 1024;
+
+/** Like {@link shareLink}; with a passphrase the data is encrypted (AES-GCM, PBKDF2-derived key). */
+export async function protectedShareLink(origin: string, file: ExportFile, passphrase: string, maxLength = MAX_SHARE_LINK): Promise<ShareLinkResult> {
+  const deflated = deflateSync(strToU8(JSON.stringify(stripForShare(file))), { level: 9 });
+  const data = await encryptShareBytes(new Uint8Array(deflated), passphrase);
+  const url = `${origin.replace(/\/+$/, "")}${SHARE_ROUTE}${data}`;
   return url.length > maxLength ? { ok: false, reason: "too-large", size: url.length } : { ok: true, url };
 }

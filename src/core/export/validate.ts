@@ -112,9 +112,22 @@ function validateParts(
       parts.push({ id: pd.id, sessionID: pd.sessionID, messageID: pd.messageID, type: "text", text: unreadablePlaceholder(pd.mime, pd.filename), synthetic: true });
       continue;
     }
-    parts.push(pd);
+    parts.push(settleTool(pd, here, created, ctx));
   }
   return { ok: true, value: parts };
+}
+
+/** A tool call exported while it ran can never finish here: it is imported as interrupted, never as running or pending. */
+function settleTool(part: Part, at: string, created: number, ctx: ValidateContext): Part {
+  if (part.type !== "tool" || (part.state.status !== "running" && part.state.status !== "pending")) return part;
+  const s = part.state;
+  const start = s.status === "running" ? s.time.start : created;
+  const metadata = s.status === "running" ? { ...s.metadata, interrupted: true } : { interrupted: true };
+  ctx.warnings.push(`${at}: the ${part.tool} call was still ${s.status} when the file was made; it was imported as interrupted.`);
+  return {
+    ...part,
+    state: { status: "error", input: s.input, error: "Interrupted: this tool was still running when the session was exported.", metadata, time: { start, end: start } },
+  };
 }
 
 /**

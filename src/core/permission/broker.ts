@@ -82,6 +82,15 @@ export class PermissionBroker {
   pending(): PendingPermission[] {
     return this.snapshot;
   }
+  /** The configured rulesets in force for a session. */
+  rulesFor(sessionID: string): Ruleset[] {
+    return this.rules(sessionID);
+  }
+  /** Logs a refusal made where the command or change happened (the sandbox), not through `ask`. */
+  noteRefusal(sessionID: string, permission: string, pattern: string, rule?: PermissionRule): void {
+    this.record({ sessionID, permission, pattern, action: "deny", rule });
+    for (const l of this.listeners) l();
+  }
   decisions(sessionID: string): PermissionDecision[] {
     return this.log.filter((d) => d.sessionID === sessionID);
   }

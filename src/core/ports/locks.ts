@@ -8,6 +8,12 @@ export interface Locks {
   run<T>(sessionID: string, fn: () => Promise<T>, onBlocked: () => void): Promise<T>;
   /** Whether some tab currently holds the session's lock. */
   held(sessionID: string): Promise<boolean>;
+  /**
+   * Runs `fn` holding the session's short write lock, which serialises prompt
+   * writes across tabs (the new message's place in the branch is computed and
+   * written under it). Optional: without it, writes are not serialised.
+   */
+  write?<T>(sessionID: string, fn: () => Promise<T>): Promise<T>;
 }
 
 export const noLocks: Locks = {

@@ -7,6 +7,9 @@
  * to its `root` directory and tools refuse paths outside it.
  */
 
+import type { PathPolicy, PathRefusal } from "../permission/path-policy";
+import type { PermissionRule } from "../schema";
+
 export interface FileEntry {
   name: string;
   /** Absolute path. */
@@ -20,8 +23,8 @@ export interface FileEntry {
 export interface SandboxFS {
   readFile(path: string): Promise<Uint8Array>;
   readText(path: string): Promise<string>;
-  /** Creates parent directories as needed. */
-  writeFile(path: string, data: string | Uint8Array): Promise<void>;
+  /** Creates parent directories as needed. With `policy`, a change the path rules refuse throws `PathRefused` (through links too). */
+  writeFile(path: string, data: string | Uint8Array, opts?: { policy?: PathPolicy }): Promise<void>;
   /** Direct children, sorted by name. Rejects when `path` is not a directory. */
   list(path: string): Promise<FileEntry[]>;
   stat(path: string): Promise<FileEntry | undefined>;
@@ -33,7 +36,21 @@ export interface SandboxFS {
   rename(from: string, to: string): Promise<void>;
 }
 
+/** What the commands of one exec call are checked against while they run (see the local sandbox's exec guard). */
+export interface ExecGuard {
+  /** Path rules (and the rulesets the `bash` rules come from). */
+  policy: PathPolicy;
+  /** Asks the user about a command the rules leave to ask; resolves to a refusal message, or undefined to run it. */
+  ask?(command: string): Promise<string | undefined>;
+  /** Told about every command the rules refused. */
+  denied?(command: string, message: string, rule?: PermissionRule): void;
+  /** Told about every change the path rules refused. */
+  pathRefused?(refusal: PathRefusal): void;
+}
+
 export interface ExecOptions {
+  /** Checks every command and file change as it happens (the local sandbox enforces it). */
+  guard?: ExecGuard;
   cwd?: string;
   env?: Record<string, string>;
   timeoutMs?: number;

@@ -167,6 +167,14 @@ export class SessionService {
 
   /** Adds a user message and makes sure the loop runs. A prompt sent during a run is picked up by that run. */
   async prompt(sessionID: string, input: PromptInput): Promise<UserMessage> {
+    // Two tabs sending at once: the second computes its place after the first is written, so both queue as turns.
+    const locks = this.deps.locks;
+    const user = locks?.write ? await locks.write(sessionID, () => this.writePrompt(sessionID, input)) : await this.writePrompt(sessionID, input);
+    this.ensureRunning(sessionID);
+    return user;
+  }
+
+  private async writePrompt(sessionID: string, input: PromptInput): Promise<UserMessage> {
     const store = this.store;
     const { clock } = this.deps;
     const session = await store.getSession(sessionID);
@@ -214,7 +222,6 @@ export class SessionService {
       ...(input.editOf || revertKey !== undefined ? { branches: { ...s.branches, [prev]: user.id } } : {}),
     }));
     this.maybeTitle(session, input.text);
-    this.ensureRunning(sessionID);
     return user;
   }
 

@@ -48,7 +48,7 @@ export async function repairSession(store: Store, sessionID: string, now: number
     await store.upsertMessage({
       ...info,
       time: { ...info.time, completed: now },
-      error: info.error ?? namedError("MessageAbortedError", { message: "Interrupted: the tab was closed or reloaded while the answer was streaming." }),
+      error: info.error ?? namedError("MessageAbortedError", { message: "Interrupted: this answer stopped before it was completely saved (the tab was closed or reloaded, or the browser's storage was full while it streamed)." }),
     });
     repaired++;
   }

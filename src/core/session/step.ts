@@ -89,6 +89,8 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
         w.liveTool(cur);
       },
       ask: (req) => deps.permissions.ask(assistant.sessionID, { ...req, title: part.tool, callID: part.callID }),
+      rules: deps.permissions.rulesFor(assistant.sessionID),
+      refused: (permission, pattern, rule) => deps.permissions.noteRefusal(assistant.sessionID, permission, pattern, rule),
     };
     const outcome = await tool.run("__invalid" in args ? args.__invalid : args, ctx);
     const cur = w.tools.get(part.callID) ?? part;

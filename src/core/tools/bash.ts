@@ -11,6 +11,7 @@ import { isInside, joinPath, normalizePath, relativeTo } from "../sandbox-path";
 import { defineTool, type ToolContext } from "./tool";
 import { requireSandbox, workspacePath } from "./workspace";
 import { bashPatterns } from "../permission/arity";
+import { CWD_MARKER, execGuard } from "./bash-guard";
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_BASH_TIMEOUT_MS = 600_000;
@@ -19,7 +20,7 @@ export const MAX_METADATA_OUTPUT = 30_000;
 /** `ctx.state` key of the tracked working directory. */
 export const BASH_CWD_KEY = "bash-cwd";
 
-const MARKER = "__TABCODE_CWD__";
+const MARKER = CWD_MARKER;
 const STATUS_VAR = "__tabcode_status";
 
 /** The command followed by a line reporting the final directory; the command's exit status is kept. */
@@ -96,10 +97,13 @@ export const bashTool = defineTool({
     }
     const runIn = st?.type === "directory" ? cwd : sandbox.root;
     // Every simple command of the line is checked; "always" stores arity prefixes (`git checkout *`).
-    await ctx.ask({ permission: "bash", ...bashPatterns(args.command), metadata: { command: args.command } });
+    const asked = bashPatterns(args.command);
+    await ctx.ask({ permission: "bash", ...asked, metadata: { command: args.command } });
     // Files that cat, head, grep… print are reads: `read` rules (`*.env`) apply to them as to the read tool.
     const reads = bashReadOperands(args.command).map((p) => readPattern(sandbox.root, runIn, p));
     if (reads.length) await ctx.ask({ permission: "read", patterns: reads, always: ["*"], metadata: { command: args.command } });
+    // …and every command that actually runs (scripts, xargs, find -exec…) and every file change, as it happens.
+    const guard = execGuard(ctx, sandbox, new Set(asked.patterns));
 
     const timeout = args.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
     let streamed = "";
@@ -108,11 +112,14 @@ export const bashTool = defineTool({
       cwd: runIn,
       timeoutMs: timeout,
       signal: ctx.signal,
+      guard: guard?.guard,
       onOutput: (chunk) => {
         streamed += chunk;
         ctx.update({ metadata: { output: capTail(stripCwdMarker(streamed).text), description: args.description } });
       },
     });
+    // The user rejected a command asked about mid-run: the turn stops, as for the line's own ask.
+    if (guard?.stop) throw guard.stop;
     const { text, cwd: reported } = stripCwdMarker(r.combined);
     // Only the cwd of a command that ran to its end (and stayed inside the workspace) is kept.
     if (args.workdir === undefined && reported && isInside(sandbox.root, reported)) ctx.state.set(BASH_CWD_KEY, reported);

@@ -10,7 +10,7 @@ import { defineTool } from "./tool";
 import { withFileLock } from "./file-lock";
 import { replaceText } from "./replace-offload";
 import { decodeTextFile, encodeTextFile, lf } from "./text-file";
-import { assertReadUnchanged, fileDiff, recordRead, requireSandbox, workspacePath } from "./workspace";
+import { assertReadUnchanged, changePolicy, fileDiff, recordRead, requireSandbox, workspacePath } from "./workspace";
 
 const parameters = z.object({
   filePath: z.string().describe("The path of the file to modify (relative to the workspace root, or absolute inside it)"),
@@ -58,8 +58,9 @@ export const editTool = defineTool({
       }
 
       const { diff, additions, deletions } = fileDiff(rel, before, after);
+      const policy = changePolicy(ctx, sandbox, abs);
       await ctx.ask({ permission: "edit", patterns: [rel], always: ["*"], metadata: { filePath: abs, diff } });
-      await sandbox.fs.writeFile(abs, after);
+      await sandbox.fs.writeFile(abs, after, { policy });
       await recordRead(ctx, abs, after);
       return {
         title: rel,

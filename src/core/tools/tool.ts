@@ -2,7 +2,7 @@ import { z } from "zod";
 import { describeThrown } from "../errors";
 import type { LLMToolSpec } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
-import type { Attachment } from "../schema";
+import type { Attachment, PermissionRule, Ruleset } from "../schema";
 import { type PermissionAsk, PermissionRefused } from "../permission/ask";
 import { truncateOutput } from "./truncate";
 
@@ -21,6 +21,10 @@ export interface ToolContext {
   update(patch: { title?: string; metadata?: Record<string, unknown> }): void;
   /** Asks permission; rejects with a PermissionDenied/Rejected error. */
   ask(req: PermissionAsk): Promise<void>;
+  /** The configured rulesets in force; the sandbox enforces the path and command rules from them while commands run. */
+  rules?: Ruleset[];
+  /** Logs a refusal the sandbox made while a command ran (it never went through `ask`). */
+  refused?(permission: string, pattern: string, rule?: PermissionRule): void;
 }
 
 export interface ToolResult {

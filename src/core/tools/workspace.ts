@@ -6,6 +6,7 @@ import { structuredPatch } from "diff";
 import type { FileEntry, Sandbox, SandboxFS } from "../ports/sandbox";
 import { confinePath } from "../sandbox-path";
 import { sha256Hex } from "../snapshot/hash";
+import { changeRefusal, type PathPolicy, PathRefused, pathPolicy } from "../permission/path-policy";
 import type { ToolContext } from "./tool";
 
 /** `ctx.state` key of the read-time map (absolute path → what was read). */
@@ -25,6 +26,23 @@ export const DEFAULT_IGNORED_DIRS = ["node_modules", ".git", "dist", "build", ".
 export function requireSandbox(ctx: Pick<ToolContext, "sandbox">): Sandbox {
   if (!ctx.sandbox) throw new Error("No workspace is available for this session (the sandbox is not ready).");
   return ctx.sandbox;
+}
+
+/**
+ * The path policy for a tool's change of `abs`; throws (and logs the refusal)
+ * when a protect rule, an edit deny or the read-only outside refuses it. Pass
+ * the policy on to `sandbox.fs.writeFile`, which checks again through links.
+ */
+export function changePolicy(ctx: Pick<ToolContext, "rules" | "refused">, sandbox: Sandbox, abs: string): PathPolicy | undefined {
+  if (!ctx.rules) return undefined;
+  const policy = pathPolicy(sandbox.root, ctx.rules);
+  const refusal = changeRefusal(policy, abs, "write");
+  // `edit` rules are the tool's own ask (with its wording); the filesystem still enforces them for every other route.
+  if (refusal && refusal.rule?.permission !== "edit") {
+    ctx.refused?.(refusal.rule?.permission ?? "external_directory", refusal.path, refusal.rule);
+    throw new PathRefused(refusal);
+  }
+  return policy;
 }
 
 /** Resolves a tool's path argument inside the workspace (relative paths start at the root). */

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { withFileLock } from "./file-lock";
 import { defineTool } from "./tool";
-import { assertReadUnchanged, fileDiff, recordRead, requireSandbox, workspacePath } from "./workspace";
+import { assertReadUnchanged, changePolicy, fileDiff, recordRead, requireSandbox, workspacePath } from "./workspace";
 
 const parameters = z.object({
   filePath: z.string().describe("The path of the file to write (relative to the workspace root, or absolute inside it)"),
@@ -32,8 +32,9 @@ export const writeTool = defineTool({
         before = new TextDecoder().decode(bytes);
       }
       const { diff, additions, deletions } = fileDiff(rel, before, args.content);
+      const policy = changePolicy(ctx, sandbox, abs);
       await ctx.ask({ permission: "edit", patterns: [rel], always: ["*"], metadata: { filePath: abs, diff } });
-      await sandbox.fs.writeFile(abs, args.content);
+      await sandbox.fs.writeFile(abs, args.content, { policy });
       await recordRead(ctx, abs, args.content);
       return {
         title: rel,

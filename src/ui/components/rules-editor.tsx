@@ -9,6 +9,10 @@ export function RulesEditor({ rules, onChange, label }: { rules: Ruleset; onChan
     <fieldset className="rules-editor">
       <legend>{label}</legend>
       <p className="hint">Checked in order; the last rule that matches decides. Patterns use * and ?; “rm *” also matches a bare “rm”.</p>
+      <p className="hint">
+        Bash rules are checked for every command that runs, including those run by scripts, xargs or find -exec. A “protect” rule with
+        action deny (for example “config/**”) means no tool and no command may change, move, delete or link those paths.
+      </p>
       {rules.length === 0 && <p className="list-empty">No rules: the defaults apply.</p>}
       {rules.map((r, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional by nature
@@ -29,6 +33,9 @@ export function RulesEditor({ rules, onChange, label }: { rules: Ruleset; onChan
       ))}
       <button type="button" onClick={() => onChange([...rules, { permission: "bash", pattern: "*", action: "ask" }])}>
         Add rule
+      </button>{" "}
+      <button type="button" onClick={() => onChange([...rules, { permission: "protect", pattern: "config/**", action: "deny" }])}>
+        Add protect rule
       </button>
     </fieldset>
   );

@@ -14,6 +14,10 @@ export function SessionPermissions({ session, onClose }: { session: Session; onC
     () => permissions.pending(),
   );
   const log = permissions.decisions(session.id);
+  const protects = permissions
+    .rulesFor(session.id)
+    .flat()
+    .filter((r) => r.permission === "protect" && r.action === "deny");
   const save = async () => {
     await sessions.setRules(session.id, rules);
     onClose();
@@ -22,6 +26,30 @@ export function SessionPermissions({ session, onClose }: { session: Session; onC
     <dialog ref={ref} className="dialog wide" aria-labelledby="perm-log-title" onClose={onClose} onCancel={onClose}>
       <h2 id="perm-log-title">Permissions of this session</h2>
       <RulesEditor label="Session rules (after your global rules)" rules={rules} onChange={setRules} />
+      <h3>Protected paths</h3>
+      {protects.length === 0 ? (
+        <p className="list-empty">No protect rules. Add one (for example “config/**”) so no tool or command may change those paths.</p>
+      ) : (
+        <ul className="protect-rules">
+          {protects.map((r) => {
+            const stopped = log.filter((d) => d.rule?.permission === "protect" && d.rule.pattern === r.pattern);
+            return (
+              <li key={r.pattern}>
+                <code>{r.pattern}</code> — {stopped.length === 0 ? "no change stopped yet" : `stopped ${stopped.length} change${stopped.length === 1 ? "" : "s"}: `}
+                {stopped.slice(-5).map((d, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: an append-only log
+                  <code key={i} className="protect-hit">
+                    {d.pattern}
+                  </code>
+                ))}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <p className="hint">
+        Outside the workspace everything is read-only; commands may use /tmp as scratch space (per session, in memory, not kept).
+      </p>
       <h3>Decisions</h3>
       {log.length === 0 ? (
         <p className="list-empty">No decisions yet in this tab.</p>

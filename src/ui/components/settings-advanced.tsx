@@ -18,11 +18,15 @@ export function SettingsAdvanced({ draft, set }: Props) {
         <div className="field">
           <label htmlFor="set-sandbox">Sandbox</label>
           <select id="set-sandbox" value={draft.sandbox} onChange={(e) => set({ sandbox: e.target.value as Settings["sandbox"] })}>
-            <option value="auto">Automatic (WebContainer when it boots, else local)</option>
-            <option value="webcontainer">WebContainer (node, npm; needs the network)</option>
+            <option value="auto">Automatic (local; nothing is contacted)</option>
+            <option value="webcontainer">WebContainer (node, npm; contacts stackblitz.com)</option>
             <option value="local">Local (built-in shell, python3, git; works offline)</option>
           </select>
-          <small>Takes effect after a reload. WebContainer loads StackBlitz's hosted runtime (free for personal and open-source use; commercial production use needs their licence).</small>
+          <small>
+            Takes effect after a reload. Only the WebContainer choice contacts a third party: it loads StackBlitz's hosted runtime from
+            stackblitz.com (free for personal and open-source use; commercial production use needs their licence). Automatic and Local
+            never contact it.
+          </small>
         </div>
         <OfflineEngines />
         <label className="check">

@@ -1,28 +1,57 @@
 import { useEffect, useState } from "react";
-import { exportOne, share } from "../../app/session-actions";
+import { exportOne, secretsIn, share } from "../../app/session-actions";
+import type { Finding } from "../../core/export";
 import { useServices } from "../hooks/services";
-import { download } from "./workspace/workspace-io";
 import { useModal } from "../hooks/use-modal";
+import { download } from "./workspace/workspace-io";
 
-type State = { s: "working" } | { s: "link"; url: string } | { s: "too-large"; size: number } | { s: "error"; message: string };
+type State =
+  | { s: "checking" }
+  | { s: "review"; findings: Finding[] }
+  | { s: "working" }
+  | { s: "link"; url: string; locked: boolean }
+  | { s: "too-large"; size: number }
+  | { s: "error"; message: string };
+
+function kb(n: number): string {
+  return `${(n / 1024).toFixed(1)} KB`;
+}
 
 /**
  * Serverless sharing: the session travels inside the link's fragment (which
- * browsers never send to a server). Too large for a link → the export file.
+ * browsers never send to a server). First a review: secrets found in the
+ * session (checked ones are replaced) and an optional passphrase that
+ * encrypts the link. Over about 8 KB of link → the export file, size shown.
  */
 export function ShareDialog({ sessionID, onClose }: { sessionID: string; onClose: () => void }) {
   const app = useServices();
   const ref = useModal();
-  const [state, setState] = useState<State>({ s: "working" });
+  const [state, setState] = useState<State>({ s: "checking" });
+  const [remove, setRemove] = useState<Set<string>>(new Set());
+  const [passphrase, setPassphrase] = useState("");
   const [copied, setCopied] = useState(false);
+  const [findingsForFile, setFindingsForFile] = useState<Finding[]>([]);
 
   useEffect(() => {
-    const origin = `${location.origin}${location.pathname.replace(/\/$/, "")}`;
-    share(app, sessionID, origin).then(
-      (r) => setState(r.ok ? { s: "link", url: r.url } : { s: "too-large", size: r.size }),
+    secretsIn(app, sessionID).then(
+      (findings) => {
+        setRemove(new Set(findings.map((f) => f.value)));
+        setState({ s: "review", findings });
+      },
       (e: unknown) => setState({ s: "error", message: e instanceof Error ? e.message : String(e) }),
     );
   }, [app, sessionID]);
+
+  const chosen = (findings: Finding[]) => findings.filter((f) => remove.has(f.value));
+  const create = (findings: Finding[]) => {
+    setState({ s: "working" });
+    const origin = `${location.origin}${location.pathname.replace(/\/$/, "")}`;
+    share(app, sessionID, origin, { passphrase: passphrase || undefined, remove: chosen(findings) }).then(
+      (r) => setState(r.ok ? { s: "link", url: r.url, locked: passphrase !== "" } : { s: "too-large", size: r.size }),
+      (e: unknown) => setState({ s: "error", message: e instanceof Error ? e.message : String(e) }),
+    );
+    setFindingsForFile(findings);
+  };
 
   const copy = async (url: string) => {
     try {
@@ -36,10 +65,52 @@ export function ShareDialog({ sessionID, onClose }: { sessionID: string; onClose
   return (
     <dialog ref={ref} className="dialog" aria-labelledby="share-title" onClose={onClose} onCancel={onClose}>
       <h2 id="share-title">Share this session</h2>
-      {state.s === "working" && <p>Preparing the link…</p>}
+      {(state.s === "checking" || state.s === "working") && <p>{state.s === "checking" ? "Checking for secrets…" : "Preparing the link…"}</p>}
+      {state.s === "review" && (
+        <>
+          {state.findings.length === 0 ? (
+            <p>No API keys, tokens, private keys or .env secrets were found in this session.</p>
+          ) : (
+            <fieldset className="redactions">
+              <legend>These look like secrets. Checked ones are replaced by “[redacted …]” in the link.</legend>
+              {state.findings.map((f) => (
+                <label className="check" key={f.value}>
+                  <input
+                    type="checkbox"
+                    checked={remove.has(f.value)}
+                    onChange={(e) => {
+                      const next = new Set(remove);
+                      if (e.target.checked) next.add(f.value);
+                      else next.delete(f.value);
+                      setRemove(next);
+                    }}
+                  />
+                  Remove {f.kind} <code>{f.preview}</code> ({f.where}
+                  {f.count > 1 ? `, ${f.count} times` : ""})
+                </label>
+              ))}
+            </fieldset>
+          )}
+          <div className="field">
+            <label htmlFor="share-passphrase">Passphrase (optional)</label>
+            <input id="share-passphrase" type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
+            <small>With a passphrase the link is encrypted (AES-GCM); it opens only for someone who also has the passphrase. Send it separately.</small>
+          </div>
+          <div className="dialog-actions">
+            <button type="button" onClick={() => create(state.findings)}>
+              Create link
+            </button>
+          </div>
+        </>
+      )}
       {state.s === "link" && (
         <>
-          <p>Anyone with this link can open a read-only copy. The session is inside the link itself — nothing is uploaded. Your API key and settings are never included.</p>
+          <p>
+            {state.locked
+              ? "This link is encrypted: it opens only with the passphrase."
+              : "Anyone with this link can open a read-only copy."}{" "}
+            The session is inside the link itself — nothing is uploaded. Your API key and settings are never included.
+          </p>
           <input className="share-url" readOnly aria-label="Share link" value={state.url} onFocus={(e) => e.currentTarget.select()} />
           <div className="dialog-actions">
             <span aria-live="polite">{copied ? "Copied." : ""}</span>
@@ -51,14 +122,12 @@ export function ShareDialog({ sessionID, onClose }: { sessionID: string; onClose
       )}
       {state.s === "too-large" && (
         <>
-          <p>This session is too large for a link ({Math.round(state.size / 1024)} KB compressed). Share the export file instead: whoever receives it can import it.</p>
+          <p>
+            This link would be {kb(state.size)} long; messengers and mail reliably carry about 8 KB. Share the export file instead: whoever receives it
+            can import it.
+          </p>
           <div className="dialog-actions">
-            <button
-              type="button"
-              onClick={() =>
-                void exportOne(app, sessionID, "json").then((d) => download(d.name, d.data, d.mime))
-              }
-            >
+            <button type="button" onClick={() => void exportOne(app, sessionID, "json", chosen(findingsForFile)).then((d) => download(d.name, d.data, d.mime))}>
               Download the export file
             </button>
           </div>

@@ -1,13 +1,56 @@
 import { useMemo, useState } from "react";
-import { decodeShare, importBundle } from "../../core/export";
+import { decodeProtectedShare, decodeShare, type ImportBundle, importBundle, isProtectedShare, type Result } from "../../core/export";
 import { useServices } from "../hooks/services";
 import { MessageList } from "./message-list";
 import { ReplayView } from "./replay/replay-view";
 
+/** A passphrase-protected link: asks for the passphrase, then opens like any link. */
+function Unlock({ data, onSaved }: { data: string; onSaved: (id: string) => void }) {
+  const [passphrase, setPassphrase] = useState("");
+  const [opened, setOpened] = useState<Result<ImportBundle>>();
+  const [busy, setBusy] = useState(false);
+  if (opened?.ok) return <SharedSession decoded={opened} onSaved={onSaved} />;
+  const submit = async () => {
+    setBusy(true);
+    setOpened(await decodeProtectedShare(data, passphrase));
+    setBusy(false);
+  };
+  return (
+    <div className="empty-state">
+      <h1>This shared session is protected</h1>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <div className="field">
+          <label htmlFor="unlock-passphrase">Passphrase</label>
+          <input id="unlock-passphrase" type="password" autoComplete="off" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
+        </div>
+        <button type="submit" className="primary" disabled={busy || passphrase === ""}>
+          Open
+        </button>
+      </form>
+      {opened && !opened.ok && (
+        <p className="error-text" role="alert">
+          {opened.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** A session opened from a share link: read-only, with "Save a copy". Nothing is stored until the user asks. */
 export function SharedView({ data, onSaved }: { data: string; onSaved: (id: string) => void }) {
+  const locked = useMemo(() => isProtectedShare(data), [data]);
+  const decoded = useMemo(() => (locked ? undefined : decodeShare(data)), [data, locked]);
+  if (!decoded) return <Unlock data={data} onSaved={onSaved} />;
+  return <SharedSession decoded={decoded} onSaved={onSaved} />;
+}
+
+function SharedSession({ decoded, onSaved }: { decoded: Result<ImportBundle>; onSaved: (id: string) => void }) {
   const { store } = useServices();
-  const decoded = useMemo(() => decodeShare(data), [data]);
   const [error, setError] = useState<string>();
   const [replaying, setReplaying] = useState(false);
   if (!decoded.ok)

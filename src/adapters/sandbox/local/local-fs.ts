@@ -3,6 +3,7 @@
  * filesystem. Every mutating call is followed by a flush, so what the port
  * reports as written is persisted.
  */
+import type { PathPolicy } from "../../../core/permission/path-policy";
 import type { FileEntry, SandboxFS } from "../../../core/ports/sandbox";
 import { basename, dirname, joinPath, normalizePath } from "../../../core/sandbox-path";
 import type { TrackedFs } from "./tracked-fs";
@@ -13,6 +14,8 @@ export class LocalFS implements SandboxFS {
   constructor(
     private readonly fs: TrackedFs,
     private readonly flush: () => Promise<void>,
+    /** The same filesystem checked against a path policy. */
+    private readonly guarded?: (policy: PathPolicy) => Pick<TrackedFs, "mkdir" | "writeFile">,
   ) {}
 
   async readFile(path: string): Promise<Uint8Array> {
@@ -23,11 +26,12 @@ export class LocalFS implements SandboxFS {
     return decoder.decode(await this.readFile(path));
   }
 
-  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
+  async writeFile(path: string, data: string | Uint8Array, opts?: { policy?: PathPolicy }): Promise<void> {
     const p = normalizePath(path);
+    const fs = opts?.policy && this.guarded ? this.guarded(opts.policy) : this.fs;
     try {
-      await this.fs.mkdir(dirname(p), { recursive: true });
-      await this.fs.writeFile(p, data);
+      await fs.mkdir(dirname(p), { recursive: true });
+      await fs.writeFile(p, data);
     } finally {
       await this.flush();
     }

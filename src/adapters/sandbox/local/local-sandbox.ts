@@ -17,7 +17,10 @@ import { LocalFS } from "./local-fs";
 import { missingCommands } from "./missing-commands";
 import { type LocalRuntimes, runtimeCommandNames, runtimeCommands } from "./runtimes/commands";
 import { changeFor } from "./persist";
+import { type ExecGuard, checkCommand, guardBundled, guardCustom } from "./exec-guard";
+import { GuardedFs } from "./guarded-fs";
 import { TrackedFs } from "./tracked-fs";
+import { PathRefused, pathPolicy, type PathRefusal } from "../../../core/permission/path-policy";
 import type { WorkspaceRow, WorkspaceStore } from "./workspace-store";
 
 /** Where every local workspace lives inside its own filesystem. */
@@ -58,6 +61,12 @@ export class LocalSandbox implements Sandbox {
   private readonly rows = new Map<string, WorkspaceRow>();
   private readonly shells = new Map<number, Bash>();
   private chain: Promise<unknown> = Promise.resolve();
+  /** The guard of the call running now (the newest one when calls overlap: a session's rules are the same for all). */
+  private guard: ExecGuard | undefined;
+  /** Commands decided during that call, and path refusals it met. */
+  private seen = new Map<string, string | undefined>();
+  private refusals: PathRefusal[] = [];
+  private readonly guarded: GuardedFs;
   /** The running exec's timeout and live-output sink, read by the engine commands. */
   private current: { timeoutMs: number; progress?: (text: string) => void } = { timeoutMs: DEFAULT_EXEC_TIMEOUT_MS };
 
@@ -70,7 +79,16 @@ export class LocalSandbox implements Sandbox {
     private readonly limits: LocalLimits,
     private readonly runtimes: LocalRuntimes = {},
   ) {
-    this.fs = new LocalFS(tracked, () => this.flush());
+    this.fs = new LocalFS(
+      tracked,
+      () => this.flush(),
+      (policy) => new GuardedFs(tracked, () => policy),
+    );
+    this.guarded = new GuardedFs(
+      tracked,
+      () => this.guard?.policy ?? pathPolicy(LOCAL_ROOT, []),
+      (r) => this.refusals.push(r),
+    );
   }
 
   /** Loads the workspace from the store (or starts it empty). */
@@ -110,21 +128,24 @@ export class LocalSandbox implements Sandbox {
   private shell(timeoutMs: number): Bash {
     let bash = this.shells.get(timeoutMs);
     if (!bash) {
+      const check = (text: string) => checkCommand(this.guard, this.seen, text);
+      const custom = [
+        ...missingCommands(this.jb.defineCommand, NATIVE_BUFFER, runtimeCommandNames(this.runtimes)),
+        ...runtimeCommands(this.jb.defineCommand, this.runtimes, {
+          root: this.root,
+          timeoutMs: () => this.current.timeoutMs,
+          progress: (text) => this.current.progress?.(text),
+        }),
+      ];
       const options: BashOptions = {
-        fs: this.tracked,
+        fs: this.guarded,
         cwd: this.root,
         env: { HOME: this.root, USER: "user", TMPDIR: "/tmp" },
-        customCommands: [
-          ...missingCommands(this.jb.defineCommand, NATIVE_BUFFER, runtimeCommandNames(this.runtimes)),
-          ...runtimeCommands(this.jb.defineCommand, this.runtimes, {
-            root: this.root,
-            timeoutMs: () => this.current.timeoutMs,
-            progress: (text) => this.current.progress?.(text),
-          }),
-        ],
+        customCommands: guardCustom(custom, check),
         executionLimits: { ...this.limits, maxExecutionTimeMs: timeoutMs },
       };
       bash = new this.jb.Bash(options);
+      guardBundled(this.jb, bash, new Set(custom.map((c) => c.name)), check);
       if (this.shells.size > 8) this.shells.clear();
       this.shells.set(timeoutMs, bash);
     }
@@ -141,6 +162,9 @@ export class LocalSandbox implements Sandbox {
     let stdout = "";
     let stderr = "";
     let exitCode: number;
+    this.guard = opts.guard;
+    this.seen = new Map();
+    this.refusals = [];
     this.current = { timeoutMs, progress: opts.onOutput };
     try {
       const r = await this.shell(timeoutMs).exec(command, { cwd: opts.cwd ?? this.root, env: opts.env, signal });
@@ -148,7 +172,8 @@ export class LocalSandbox implements Sandbox {
       stderr = r.stderr;
       exitCode = r.exitCode;
     } catch (e) {
-      stderr = `${describeThrown(e)}\n`;
+      // A refused redirection ends the whole line in just-bash (its earlier output is not returned): say so.
+      stderr = e instanceof PathRefused ? `${e.message} (the command line stopped here)\n` : `${describeThrown(e)}\n`;
       exitCode = 1;
     } finally {
       clearTimeout(handle);
@@ -156,6 +181,7 @@ export class LocalSandbox implements Sandbox {
     }
     const aborted = opts.signal?.aborted === true;
     const timedOut = !aborted && (timer.signal.aborted || (exitCode === 124 && Date.now() - started >= timeoutMs));
+    for (const r of this.refusals) opts.guard?.pathRefused?.(r);
     const combined = stdout + stderr;
     if (combined) opts.onOutput?.(combined);
     return { stdout, stderr, combined, exitCode, timedOut, aborted };

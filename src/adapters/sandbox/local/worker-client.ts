@@ -8,9 +8,9 @@
  *   which reloads the workspace from IndexedDB (changes of the killed command
  *   that were not flushed yet are lost).
  */
-import type { ExecOptions, ExecResult, FileEntry, ReplaceTextResult, Sandbox, SandboxFS } from "../../../core/ports/sandbox";
+import type { ExecGuard, ExecOptions, ExecResult, FileEntry, ReplaceTextResult, Sandbox, SandboxFS } from "../../../core/ports/sandbox";
 import { DEFAULT_EXEC_TIMEOUT_MS, LOCAL_ROOT } from "./local-sandbox";
-import type { FsMethod, WorkerRequest, WorkerResponse } from "./worker-protocol";
+import type { FsMethod, GuardEvent, WorkerRequest, WorkerResponse } from "./worker-protocol";
 
 /** The part of `Worker` the client uses (a fake in tests). */
 export interface WorkerLike {
@@ -31,6 +31,7 @@ interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
   onOutput?: (chunk: string) => void;
+  onGuard?: (event: GuardEvent) => void;
   /** For exec calls: the result to report when the Worker is killed. */
   onKill?: (reason: "timeout" | "abort") => ExecResult;
 }
@@ -112,6 +113,10 @@ export class WorkerSandbox implements Sandbox {
       p.onOutput?.(msg.chunk);
       return;
     }
+    if (msg.type === "guard") {
+      p.onGuard?.(msg.event);
+      return;
+    }
     this.pending.delete(msg.id);
     if (msg.ok) p.resolve(msg.value);
     else {
@@ -163,8 +168,8 @@ export class WorkerSandbox implements Sandbox {
     try {
       const result = (await this.send(
         w,
-        { id: 0, op: "exec", command, cwd: opts.cwd, env: opts.env, timeoutMs },
-        { onOutput: opts.onOutput, onKill: (reason) => killedResult(reason, timeoutMs) },
+        { id: 0, op: "exec", command, cwd: opts.cwd, env: opts.env, timeoutMs, policy: opts.guard?.policy, asks: opts.guard?.ask !== undefined },
+        { onOutput: opts.onOutput, onGuard: (e) => this.onGuard(w, execId, opts.guard, e), onKill: (reason) => killedResult(reason, timeoutMs) },
       )) as ExecResult;
       // The Worker cannot tell an abort from its own signal apart from the caller's: fix the flags here.
       return opts.signal?.aborted ? { ...result, aborted: true, timedOut: false } : result;
@@ -172,6 +177,20 @@ export class WorkerSandbox implements Sandbox {
       clearTimeout(deadline);
       clearTimeout(abortTimer);
       opts.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Relays the Worker's guard events to the caller's guard; answers asks. */
+  private onGuard(w: WorkerLike, execId: number, guard: ExecGuard | undefined, e: GuardEvent): void {
+    if (e.kind === "denied") guard?.denied?.(e.command, e.message, e.rule);
+    else if (e.kind === "path") guard?.pathRefused?.(e.refusal);
+    else {
+      const asked = guard?.ask ? guard.ask(e.command) : Promise.resolve("Nobody can be asked about this command.");
+      void asked
+        .catch((err: unknown) => (err instanceof Error ? err.message : "Refused."))
+        .then((refusal) => {
+          if (this.worker === w) w.postMessage({ id: 0, op: "answer", target: execId, ask: e.ask, refusal });
+        });
     }
   }
 

@@ -2,10 +2,10 @@
  * The Worker side of the local sandbox: owns one `LocalSandbox` and answers
  * requests. Kept free of Worker globals so it can be driven from tests.
  */
-import type { SandboxFS } from "../../../core/ports/sandbox";
+import type { ExecGuard, SandboxFS } from "../../../core/ports/sandbox";
 import { replace } from "../../../core/tools/replacers";
 import type { LocalSandbox } from "./local-sandbox";
-import type { WireError, WorkerRequest, WorkerResponse } from "./worker-protocol";
+import type { GuardEvent, WireError, WorkerRequest, WorkerResponse } from "./worker-protocol";
 
 export type OpenSandbox = (workspace: string, dbName?: string) => Promise<LocalSandbox>;
 
@@ -17,6 +17,8 @@ function toWire(e: unknown): WireError {
 export class WorkerHost {
   private sandbox?: Promise<LocalSandbox>;
   private readonly running = new Map<number, AbortController>();
+  private readonly answers = new Map<string, (refusal: string | undefined) => void>();
+  private nextAsk = 1;
 
   constructor(
     private readonly post: (msg: WorkerResponse) => void,
@@ -26,6 +28,12 @@ export class WorkerHost {
   async handle(req: WorkerRequest): Promise<void> {
     if (req.op === "abort") {
       this.running.get(req.target)?.abort();
+      return;
+    }
+    if (req.op === "answer") {
+      const key = `${req.target}:${req.ask}`;
+      this.answers.get(key)?.(req.refusal);
+      this.answers.delete(key);
       return;
     }
     try {
@@ -41,7 +49,28 @@ export class WorkerHost {
     return this.sandbox;
   }
 
-  private async run(req: Exclude<WorkerRequest, { op: "abort" }>): Promise<unknown> {
+  /** The exec guard of request `id`: rules evaluated here, asks and refusals sent to the page. */
+  private guardFor(req: Extract<WorkerRequest, { op: "exec" }>): ExecGuard | undefined {
+    if (!req.policy) return undefined;
+    const id = req.id;
+    const post = (event: GuardEvent) => this.post({ id, type: "guard", event });
+    return {
+      policy: req.policy,
+      ask: req.asks
+        ? (command) => {
+            const ask = this.nextAsk++;
+            return new Promise((resolve) => {
+              this.answers.set(`${id}:${ask}`, resolve);
+              post({ kind: "ask", ask, command });
+            });
+          }
+        : undefined,
+      denied: (command, message, rule) => post({ kind: "denied", command, message, rule }),
+      pathRefused: (refusal) => post({ kind: "path", refusal }),
+    };
+  }
+
+  private async run(req: Exclude<WorkerRequest, { op: "abort" } | { op: "answer" }>): Promise<unknown> {
     switch (req.op) {
       case "open":
         this.sandbox ??= this.openSandbox(req.workspace, req.dbName);
@@ -62,6 +91,7 @@ export class WorkerHost {
             env: req.env,
             timeoutMs: req.timeoutMs,
             signal: ac.signal,
+            guard: this.guardFor(req),
             onOutput: (chunk) => this.post({ id: req.id, type: "output", chunk }),
           });
         } finally {

@@ -1,0 +1,128 @@
+/**
+ * A redaction pass before a session leaves the browser (share link or export
+ * file): finds what looks like a secret in titles, messages, reasoning and
+ * tool inputs/outputs — API-key and token shapes, private keys, the values of
+ * `.env`-style assignments of keys/tokens/passwords — so the user can review
+ * them and remove the ones they choose. Each distinct value is one finding;
+ * removing it replaces every occurrence with `[redacted <kind>]`.
+ */
+import type { Part } from "../schema";
+import type { ExportFile } from "./types";
+
+export interface Finding {
+  /** The secret itself (kept in memory only, to replace it). */
+  value: string;
+  kind: string;
+  /** A masked preview safe to show: the first 4 characters and the length. */
+  preview: string;
+  /** Where it was first seen, in words ("message 3, tool bash output"). */
+  where: string;
+  /** How many times it occurs. */
+  count: number;
+}
+
+interface Shape {
+  kind: string;
+  re: RegExp;
+  /** Capture group holding the secret (default: the whole match). */
+  group?: number;
+}
+
+const SHAPES: Shape[] = [
+  { kind: "private key", re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]{16,}?-----END [A-Z0-9 ]*PRIVATE KEY-----/g },
+  { kind: "Anthropic API key", re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
+  { kind: "OpenAI-style API key", re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
+  { kind: "GitHub token", re: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})/g },
+  { kind: "AWS access key", re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
+  { kind: "Google API key", re: /\bAIza[0-9A-Za-z_-]{35}/g },
+  { kind: "Slack token", re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
+  { kind: "Stripe key", re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
+  { kind: "Hugging Face token", re: /\bhf_[A-Za-z0-9]{30,}/g },
+  { kind: "JSON Web Token", re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  { kind: "bearer token", re: /\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)/g, group: 1 },
+  {
+    kind: ".env secret",
+    re: /^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Za-z0-9_]*[ \t]*[=:][ \t]*["']?(?!Bearer\b|Basic\b|\[redacted)([^\s"'#]{6,})/gim,
+    group: 1,
+  },
+];
+
+const PLACEHOLDER = /^\[redacted [^\]]+\]$/;
+
+function mask(v: string): string {
+  return `${v.slice(0, 4)}… (${v.length} characters)`;
+}
+
+/** Every string inside a part that could carry a secret, with where it is. */
+function* texts(p: Part): Generator<[string, string]> {
+  switch (p.type) {
+    case "text":
+      yield [p.text, "text"];
+      break;
+    case "reasoning":
+      yield [p.text, "reasoning"];
+      break;
+    case "tool": {
+      yield [JSON.stringify(p.state.input), `tool ${p.tool} input`];
+      if (p.state.status === "completed") yield [p.state.output, `tool ${p.tool} output`];
+      if (p.state.status === "error") yield [p.state.error, `tool ${p.tool} error`];
+      const out = p.state.status !== "pending" ? p.state.metadata?.output : undefined;
+      if (typeof out === "string") yield [out, `tool ${p.tool} output`];
+      break;
+    }
+    case "file":
+      if (p.mime.startsWith("text/")) yield [p.url, `file ${p.filename ?? ""}`.trim()];
+      break;
+    default:
+      break;
+  }
+}
+
+function scan(text: string, where: string, found: Map<string, Finding>): void {
+  for (const shape of SHAPES) {
+    shape.re.lastIndex = 0;
+    for (const m of text.matchAll(shape.re)) {
+      const value = m[shape.group ?? 0];
+      if (!value || PLACEHOLDER.test(value) || value.startsWith("[redacted")) continue;
+      const known = found.get(value);
+      if (known) known.count++;
+      else found.set(value, { value, kind: shape.kind, preview: mask(value), where, count: 1 });
+    }
+  }
+}
+
+/** The secrets a file seems to hold, in order of first appearance. */
+export function findSecrets(file: ExportFile): Finding[] {
+  const found = new Map<string, Finding>();
+  scan(file.info.title, "the title", found);
+  file.messages.forEach((m, i) => {
+    for (const p of m.parts) for (const [text, what] of texts(p)) scan(text, `message ${i + 1}, ${what}`, found);
+  });
+  if (file.workspace)
+    for (const [path, f] of Object.entries(file.workspace)) if (f.encoding === "utf8") scan(f.data, `workspace file ${path}`, found);
+  // A key that is a prefix of another (an OpenAI-shaped match inside a longer token) is the same secret.
+  const all = [...found.values()];
+  return all.filter((f) => !all.some((g) => g !== f && g.value.includes(f.value) && g.value.length > f.value.length));
+}
+
+function replaceAll(text: string, findings: readonly Finding[]): string {
+  let out = text;
+  for (const f of findings) out = out.split(f.value).join(`[redacted ${f.kind}]`);
+  return out;
+}
+
+/** Replaces a JSON value's strings, keeping its shape. */
+function redactValue(v: unknown, findings: readonly Finding[]): unknown {
+  if (typeof v === "string") return replaceAll(v, findings);
+  if (Array.isArray(v)) return v.map((x) => redactValue(x, findings));
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactValue(x, findings)]));
+  return v;
+}
+
+/** A copy of the file with every occurrence of the chosen findings replaced; ids and structure are kept. */
+export function redactFile(file: ExportFile, remove: readonly Finding[]): ExportFile {
+  if (remove.length === 0) return file;
+  // Longest first, so a secret containing another is replaced whole.
+  const sorted = [...remove].sort((a, b) => b.value.length - a.value.length);
+  return redactValue(file, sorted) as ExportFile;
+}
