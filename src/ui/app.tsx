@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { errorMessage } from "../core/errors";
 import { exportEverything, importFile, startDemo } from "../app/session-actions";
 import { download } from "./components/workspace/workspace-io";
@@ -13,21 +13,13 @@ import { ReplayRoute } from "./components/replay/replay-route";
 import { Samples } from "./components/samples";
 import { SharedView } from "./components/shared-view";
 import { Welcome } from "./components/welcome";
+import { PanelToggle, SidePanel } from "./components/layout/side-panel";
+import { Toasts, useNotices } from "./components/toasts";
+import { FILES_PANEL, LayoutContext, SESSIONS_PANEL } from "./hooks/layout";
+import { NARROW, useMedia } from "./hooks/use-media";
+import { usePanel } from "./hooks/use-panel";
 
-export interface NoticeAction {
-  label: string;
-  run: () => void;
-}
-
-interface Notice {
-  id: number;
-  text: string;
-  kind: "error" | "info";
-  action?: NoticeAction;
-}
-
-/** How long a notice with an action (e.g. Undo) stays. */
-const ACTION_NOTICE_MS = 8000;
+export type { NoticeAction } from "./components/toasts";
 
 /** The app shell: session list, the current session (from the URL), dialogs and notices. */
 export function App() {
@@ -39,17 +31,15 @@ export function App() {
   const online = useOnline();
   const localModel = settings.provider === "demo" || /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/|$)/.test(settings.baseURL);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const [notices, setNotices] = useState<Notice[]>([]);
+  const { notices, notify, dismiss } = useNotices();
+  const narrow = useMedia(NARROW);
+  const sessionsPanel = usePanel("tabcode.panel.sessions", SESSIONS_PANEL.width, SESSIONS_PANEL.min, SESSIONS_PANEL.max);
+  const filesPanel = usePanel("tabcode.panel.files", FILES_PANEL.width, FILES_PANEL.min, FILES_PANEL.max);
+  const layout = useMemo(() => ({ narrow, sessions: sessionsPanel, files: filesPanel }), [narrow, sessionsPanel, filesPanel]);
   const corrupt = useSyncExternalStore(
     (l) => store.subscribeCorrupt(l),
     () => store.corrupt(),
   );
-
-  const notify = useCallback((text: string, kind: Notice["kind"] = "error", action?: NoticeAction) => {
-    const id = Date.now() + Math.random();
-    setNotices((n) => [...n.filter((x) => x.text !== text), { id, text, kind, action }]);
-    if (action) setTimeout(() => setNotices((n) => n.filter((x) => x.id !== id)), ACTION_NOTICE_MS);
-  }, []);
 
   useEffect(
     () =>
@@ -95,6 +85,9 @@ export function App() {
   };
 
   const openSession = useCallback((id: string) => navigate({ name: "session", sessionID: id }), [navigate]);
+  const closeDrawer = () => {
+    if (narrow) sessionsPanel.setOpen(false);
+  };
 
   const newSession = async () => {
     try {
@@ -107,9 +100,10 @@ export function App() {
 
   const current = route.name === "session" ? route.sessionID : undefined;
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: dropping export files anywhere imports them; the Import button is the accessible path
+    <LayoutContext.Provider value={layout}>
+    {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping export files anywhere imports them; the Import button is the accessible path */}
     <div
-      className="app"
+      className={`app${narrow ? " narrow" : ""}`}
       onDragOver={(e) => {
         if (e.dataTransfer.types.includes("Files")) {
           e.preventDefault();
@@ -126,10 +120,17 @@ export function App() {
       }}
     >
       {dropping && <div className="drop-overlay">Drop an exported session (.json or .zip) to import it</div>}
+      <SidePanel side="left" label="Sessions" id={SESSIONS_PANEL.id} panel={sessionsPanel} narrow={narrow} min={SESSIONS_PANEL.min} max={SESSIONS_PANEL.max}>
       <Sidebar
         currentID={current}
-        onSelect={(id, messageID) => navigate({ name: "session", sessionID: id, messageID })}
-        onNew={() => void newSession()}
+        onSelect={(id, messageID) => {
+          closeDrawer();
+          navigate({ name: "session", sessionID: id, messageID });
+        }}
+        onNew={() => {
+          closeDrawer();
+          void newSession();
+        }}
         onDeleted={(id) => {
           if (id === current) navigate({ name: "home" }, true);
         }}
@@ -140,7 +141,21 @@ export function App() {
         onSettings={() => setSettingsOpen(true)}
         demo={settings.provider === "demo"}
       />
+      </SidePanel>
       <main className="main">
+        {(narrow || sessionsPanel.collapsed) && (
+          <div className="main-bar">
+            <PanelToggle label="Sessions" controls={SESSIONS_PANEL.id} panel={sessionsPanel} narrow={narrow}>
+              ☰ <span className="toggle-text">Sessions</span>
+            </PanelToggle>
+            <span className="brand small">
+              <span className="logo" aria-hidden="true">
+                ▸_
+              </span>
+              tabcode
+            </span>
+          </div>
+        )}
         {!online && (
           <div className="banner warn" role="status">
             You are offline. Your sessions, their files and exports still work{localModel ? ", and so does your model (it runs locally)" : "; the model cannot be reached until you are back online"}.
@@ -157,29 +172,10 @@ export function App() {
           <ReplayRoute sessionID={route.sessionID} onExit={() => navigate({ name: "session", sessionID: route.sessionID })} />
         ) : current ? <SessionView key={current} sessionID={current} focusMessageID={route.name === "session" ? route.messageID : undefined} onError={notify} onOpenSession={openSession} /> : <Welcome onNew={() => void newSession()} onSettings={() => setSettingsOpen(true)} onDemo={() => void demo()} samples={<Samples onOpen={openSession} onError={notify} />} />}
       </main>
-      <div className="notices" aria-live="assertive">
-        {notices.map((n) => (
-          <div key={n.id} className={`notice ${n.kind}`} role={n.kind === "error" ? "alert" : "status"}>
-            <span>{n.text}</span>
-            {n.action && (
-              <button
-                type="button"
-                onClick={() => {
-                  n.action?.run();
-                  setNotices((all) => all.filter((x) => x.id !== n.id));
-                }}
-              >
-                {n.action.label}
-              </button>
-            )}
-            <button type="button" className="icon" aria-label="Dismiss" onClick={() => setNotices((all) => all.filter((x) => x.id !== n.id))}>
-              ✕
-            </button>
-          </div>
-        ))}
-      </div>
+      <Toasts notices={notices} onDismiss={dismiss} />
       {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
       <PermissionDialog />
     </div>
+    </LayoutContext.Provider>
   );
 }

@@ -13,6 +13,8 @@ import { SessionHeader } from "./session-header";
 import { TodoPanel } from "./todo-panel";
 import { Tour } from "./tour";
 import { WorkspacePanel } from "./workspace/workspace-panel";
+import { SidePanel } from "./layout/side-panel";
+import { FILES_PANEL, useLayout } from "../hooks/layout";
 
 /** Changes whenever a tool finishes or the run ends, so the file tree re-reads the workspace. */
 function workspaceVersion(messages: MessageWithParts[], status: string, revertID: string | undefined): number {
@@ -31,6 +33,7 @@ interface Props {
 /** One session: header with usage, messages, todo list, files and the composer. */
 export function SessionView({ sessionID, focusMessageID, onError, onOpenSession }: Props) {
   const app = useServices();
+  const layout = useLayout();
   const { store, sessions } = app;
   const session = useLiveQuery(() => store.getSession(sessionID).then((s) => s ?? null), [store, sessionID]);
   const all = useMessages(sessionID);
@@ -133,20 +136,24 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           </div>
         )}
         <div className="session-body">
-          {messages.length === 0 ? (
-            <div className="empty-state small">
-              <h2>Start the conversation</h2>
-              <p>Describe a task below. The agent streams its answer, calls tools and shows every step here.</p>
-            </div>
-          ) : (
-            <MessageList messages={shown ?? messages} focusMessageID={focusMessageID} />
-          )}
-          <div className="side-column">
-            <TodoPanel messages={messages} />
-            <WorkspacePanel sessionID={sessionID} version={workspaceVersion(messages, status.type, revertID)} onError={onError} />
+          <div className="conversation">
+            {messages.length === 0 ? (
+              <div className="empty-state small">
+                <h2>Start the conversation</h2>
+                <p>Describe a task below. The agent streams its answer, calls tools and shows every step here.</p>
+              </div>
+            ) : (
+              <MessageList messages={shown ?? messages} focusMessageID={focusMessageID} />
+            )}
+            {session.demo && <Tour messages={messages} status={status} />}
           </div>
+          <SidePanel side="right" label="Files and todos" id={FILES_PANEL.id} panel={layout.files} narrow={layout.narrow} min={FILES_PANEL.min} max={FILES_PANEL.max}>
+            <aside className="side-column" aria-label="Files and todos">
+              <TodoPanel messages={messages} />
+              <WorkspacePanel sessionID={sessionID} version={workspaceVersion(messages, status.type, revertID)} onError={onError} />
+            </aside>
+          </SidePanel>
         </div>
-        {session.demo && <Tour messages={messages} status={status} />}
         <Composer sessionID={sessionID} initialAgent={session.agent} onError={onError} />
       </div>
     </MessageActionsContext.Provider>

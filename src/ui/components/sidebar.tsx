@@ -5,6 +5,8 @@ import { relativeTime } from "../format";
 import { useAllStatuses, useServices } from "../hooks/services";
 import { ConfirmDialog } from "./confirm-dialog";
 import { SearchBox } from "./search-box";
+import { PanelToggle } from "./layout/side-panel";
+import { SESSIONS_PANEL, useLayout } from "../hooks/layout";
 
 interface Props {
   onSettings: () => void;
@@ -98,6 +100,7 @@ function SessionItem({ session, current, busy, onSelect, onDelete, onError }: { 
 /** The session list: a navigation landmark named "Sessions". */
 export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNotify, onImport, onExportAll, onSettings, demo }: Props) {
   const { store, sessions, sandbox } = useServices();
+  const layout = useLayout();
   const [showArchived, setShowArchived] = useState(false);
   const list = useLiveQuery(() => store.listSessions({ archived: showArchived }), [store, showArchived]);
   const statuses = useAllStatuses();
@@ -140,6 +143,9 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
           <button type="button" onClick={onSettings}>
             Settings
           </button>
+          <PanelToggle label="Sessions" controls={SESSIONS_PANEL.id} panel={layout.sessions} narrow={layout.narrow}>
+            «
+          </PanelToggle>
         </span>
       </div>
       {demo && (
