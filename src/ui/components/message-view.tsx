@@ -3,6 +3,7 @@ import type { MessageWithParts, TextPart } from "../../core/schema";
 import { formatCost, formatTime } from "../format";
 import { useMessageActions } from "../hooks/message-actions";
 import { ErrorBox } from "./error-box";
+import { CopyButton } from "../markdown/copy-button";
 import { PartView } from "./parts/part-view";
 
 /** One message as an article; consecutive assistant steps of a turn share one header. */
@@ -16,6 +17,11 @@ export const MessageView = memo(function MessageView({ message, continued, highl
   const summaryText = isSummary ? (message.parts.filter((p): p is TextPart => p.type === "text" && !p.ignored).at(-1)?.text ?? "") : "";
   const branch = isUser ? actions?.branch(info.id) : undefined;
   const userText = message.parts.map((p) => (p.type === "text" && !p.synthetic ? p.text : "")).join("");
+  const copyText = message.parts
+    .filter((p): p is TextPart => p.type === "text" && !p.ignored && !p.synthetic)
+    .map((p) => p.text)
+    .join("\n\n")
+    .trim();
   return (
     <article className={`message ${info.role}${continued ? " continued" : ""}${info.role === "assistant" && info.summary ? " summary" : ""}${highlighted ? " highlighted" : ""}`} aria-label={label} data-message-id={info.id}>
       {!continued && (
@@ -87,6 +93,11 @@ export const MessageView = memo(function MessageView({ message, continued, highl
           {message.parts.map((p) => (
             <PartView key={p.id} part={p} role={info.role} />
           ))}
+        </div>
+      )}
+      {copyText && editing === null && (
+        <div className="message-foot">
+          <CopyButton text={() => copyText} label={isUser ? "Copy your message" : "Copy answer"} />
         </div>
       )}
       {info.role === "assistant" && info.error && <ErrorBox error={info.error} />}
