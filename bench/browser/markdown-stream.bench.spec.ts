@@ -6,7 +6,7 @@
  */
 import type { Page } from "@playwright/test";
 import { configure, newSession, openApp, send, waitIdle } from "../../e2e/app";
-import { type MockOpenAI, test } from "../../e2e/fixtures";
+import { expect, type MockOpenAI, test } from "../../e2e/fixtures";
 import { chunks, markdownDocument } from "./markdown-document";
 import { seedSession } from "./seed";
 
@@ -34,6 +34,8 @@ async function streamOnce(page: Page, mock: MockOpenAI, seedParts: number, run: 
   // The whole answer is on screen (its last words rendered), then the run ends.
   await page.getByRole("article").filter({ hasText: LAST }).waitFor({ timeout: 240_000 });
   const ms = Date.now() - t0;
+  // Counting the answer's tokens on a loaded machine can take a while after the last chunk.
+  await expect.poll(() => page.evaluate((id) => (globalThis as unknown as { __tabcode: { sessions: { isBusy(id: string): boolean } } }).__tabcode.sessions.isBusy(id), sid), { timeout: 120_000 }).toBe(false);
   await waitIdle(page, sid);
   const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
   return { count: long.length, longest: long.length ? Math.round(Math.max(...long)) : 0, rate: Math.round(CHUNKS.length / (ms / 1000)) };

@@ -18,6 +18,10 @@ import { Toasts, useNotices } from "./components/toasts";
 import { FILES_PANEL, LayoutContext, SESSIONS_PANEL } from "./hooks/layout";
 import { NARROW, useMedia } from "./hooks/use-media";
 import { usePanel } from "./hooks/use-panel";
+import { useAppShortcuts } from "./hooks/use-app-shortcuts";
+import { useAppEvent } from "./app-events";
+import { ShortcutsDialog } from "./components/shortcuts-dialog";
+import { resetTour } from "./components/tour";
 
 export type { NoticeAction } from "./components/toasts";
 
@@ -99,6 +103,17 @@ export function App() {
   };
 
   const current = route.name === "session" ? route.sessionID : undefined;
+  const [helpOpen, setHelpOpen] = useState(false);
+  useAppShortcuts(layout, current, openSession, () => void newSession(), () => setHelpOpen(true));
+  useAppEvent("help", () => setHelpOpen(true));
+  useAppEvent("open-settings", () => setSettingsOpen(true));
+  useAppEvent("new-session", () => void newSession());
+  // The tour lives in demo sessions: restarting it from elsewhere opens a new demo.
+  useAppEvent("tour-restart", () => {
+    resetTour();
+    const open = current ? store.getSession(current) : Promise.resolve(undefined);
+    open.then((s) => (s?.demo ? undefined : demo()), () => undefined);
+  });
   return (
     <LayoutContext.Provider value={layout}>
     {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping export files anywhere imports them; the Import button is the accessible path */}
@@ -174,6 +189,7 @@ export function App() {
       </main>
       <Toasts notices={notices} onDismiss={dismiss} />
       {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
+      {helpOpen && <ShortcutsDialog onClose={() => setHelpOpen(false)} />}
       <PermissionDialog />
     </div>
     </LayoutContext.Provider>

@@ -11,7 +11,7 @@ export interface MenuItem {
  * A menu button (WAI-ARIA menu pattern): opens on click, focus goes to the first item, ↑/↓ move,
  * Esc closes and returns focus to the button, a click outside closes.
  */
-export function MenuButton({ label, items, children, className }: { label: string; items: MenuItem[]; children?: ReactNode; className?: string }) {
+export function MenuButton({ label, items, children, className, buttonLabel }: { label: string; items: MenuItem[]; children?: ReactNode; className?: string; buttonLabel?: string }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -45,7 +45,7 @@ export function MenuButton({ label, items, children, className }: { label: strin
         }
       }}
     >
-      <button ref={button} type="button" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button ref={button} type="button" aria-haspopup="menu" aria-expanded={open} aria-label={buttonLabel} title={buttonLabel} onClick={() => setOpen(!open)}>
         {children ?? label}
       </button>
       {open && (

@@ -8,6 +8,7 @@ import { MessageActionsContext, type MessageActions } from "../hooks/message-act
 import { useServices, useSessionStatus } from "../hooks/services";
 import { useMessages } from "../hooks/use-messages";
 import { Composer } from "./composer";
+import { drafts } from "../app-events";
 import { MessageList } from "./message-list";
 import { SessionHeader } from "./session-header";
 import { TodoPanel } from "./todo-panel";
@@ -58,8 +59,14 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
     () => ({
       busy,
       fork: (messageID) => {
-        fork(app, sessionID, messageID).then(
-          (s) => onOpenSession(s.id),
+        // Forking from your own prompt: the fork stops before it and its text waits in the fork's composer.
+        const m = all?.find((x) => x.info.id === messageID);
+        const own = m?.info.role === "user" ? m.parts.map((p) => (p.type === "text" && !p.synthetic && !p.ignored ? p.text : "")).join("") : "";
+        fork(app, sessionID, messageID, own ? "before" : "through").then(
+          (s) => {
+            if (own) drafts.set(s.id, own);
+            onOpenSession(s.id);
+          },
           (e: unknown) => onError(`Could not fork: ${e instanceof Error ? e.message : String(e)}`),
         );
       },
@@ -154,7 +161,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             </aside>
           </SidePanel>
         </div>
-        <Composer sessionID={sessionID} initialAgent={session.agent} onError={onError} />
+        <Composer sessionID={sessionID} initialAgent={session.agent} onError={onError} onOpenSession={onOpenSession} />
       </div>
     </MessageActionsContext.Provider>
   );

@@ -6,6 +6,8 @@ import { useAllStatuses, useServices } from "../hooks/services";
 import { ConfirmDialog } from "./confirm-dialog";
 import { SearchBox } from "./search-box";
 import { PanelToggle } from "./layout/side-panel";
+import { MenuButton } from "./menu-button";
+import { emit } from "../app-events";
 import { SESSIONS_PANEL, useLayout } from "../hooks/layout";
 
 interface Props {
@@ -143,6 +145,16 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
           <button type="button" onClick={onSettings}>
             Settings
           </button>
+          <MenuButton
+            label="Help"
+            buttonLabel="Help"
+            items={[
+              { label: "Keyboard shortcuts", run: () => emit("help") },
+              { label: "Restart the tour", run: () => emit("tour-restart") },
+            ]}
+          >
+            ?
+          </MenuButton>
           <PanelToggle label="Sessions" controls={SESSIONS_PANEL.id} panel={layout.sessions} narrow={layout.narrow}>
             «
           </PanelToggle>
