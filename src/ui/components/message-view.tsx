@@ -5,9 +5,17 @@ import { useMessageActions } from "../hooks/message-actions";
 import { ErrorBox } from "./error-box";
 import { CopyButton } from "../markdown/copy-button";
 import { PartView } from "./parts/part-view";
+import { systemEventKind } from "./system-event";
+import { SystemEventView } from "./system-event-view";
 
 /** One message as an article; consecutive assistant steps of a turn share one header. */
 export const MessageView = memo(function MessageView({ message, continued, highlighted }: { message: MessageWithParts; continued: boolean; highlighted?: boolean }) {
+  const kind = systemEventKind(message);
+  if (kind) return <SystemEventView message={message} kind={kind} />;
+  return <ChatMessage message={message} continued={continued} highlighted={highlighted} />;
+});
+
+function ChatMessage({ message, continued, highlighted }: { message: MessageWithParts; continued: boolean; highlighted?: boolean }) {
   const info = message.info;
   const isUser = info.role === "user";
   const label = isUser ? "Your message" : info.summary ? "Summary" : "Assistant message";
@@ -104,4 +112,4 @@ export const MessageView = memo(function MessageView({ message, continued, highl
       {info.role === "assistant" && info.cost > 0 && info.time.completed && <div className="message-cost">{formatCost(info.cost)}</div>}
     </article>
   );
-});
+}

@@ -9,6 +9,7 @@ import { useServices, useSessionStatus } from "../hooks/services";
 import { useMessages } from "../hooks/use-messages";
 import { Composer } from "./composer";
 import { drafts } from "../app-events";
+import { compactedCounts } from "./system-event";
 import { MessageList } from "./message-list";
 import { SessionHeader } from "./session-header";
 import { TodoPanel } from "./todo-panel";
@@ -48,6 +49,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const [showReplaced, setShowReplaced] = useState(false);
   const sent = useMemo(() => (messages ? new Set(filterCompacted(messages).map((m) => m.info.id)) : new Set<string>()), [messages]);
   const replacedCount = messages ? messages.filter((m) => !sent.has(m.info.id)).length : 0;
+  const compacted = useMemo(() => (messages ? compactedCounts(messages, sent) : new Map<string, number>()), [messages, sent]);
   const focusReplaced = focusMessageID !== undefined && messages?.some((m) => m.info.id === focusMessageID) === true && !sent.has(focusMessageID);
   const shown = messages && replacedCount > 0 && !showReplaced && !focusReplaced ? messages.filter((m) => sent.has(m.info.id)) : messages;
 
@@ -76,6 +78,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
       edit: (messageID, text) => {
         sessions.prompt(sessionID, { text, editOf: messageID }).catch((e: unknown) => onError(`Could not send the edit: ${e instanceof Error ? e.message : String(e)}`));
       },
+      compacted: (messageID) => compacted.get(messageID),
       branch: (messageID) => {
         if (!all) return undefined;
         const s = siblings(all, messageID);
@@ -107,7 +110,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           .catch((e: unknown) => onError(`Could not switch branch: ${e instanceof Error ? e.message : String(e)}`));
       },
     }),
-    [app, sessionID, busy, onError, onOpenSession, all, sessions, store, revertID],
+    [app, sessionID, busy, onError, onOpenSession, all, sessions, store, revertID, compacted],
   );
 
   if (session === undefined || messages === undefined) return <div className="loading" aria-busy="true">Loading session…</div>;

@@ -11,6 +11,8 @@ export interface MessageActions {
   branch(messageID: string): { index: number; count: number } | undefined;
   /** Shows the previous (-1) or next (+1) alternative of a user message. */
   switchBranch(messageID: string, step: -1 | 1): void;
+  /** How many messages a compaction request folded into its summary. */
+  compacted(messageID: string): number | undefined;
   /** Replaces the text of a compaction summary (what the model sees from now on). */
   editSummary(messageID: string, text: string): void;
 }
