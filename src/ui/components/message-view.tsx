@@ -15,6 +15,9 @@ export const MessageView = memo(function MessageView({ message, continued, highl
   return <ChatMessage message={message} continued={continued} highlighted={highlighted} />;
 });
 
+/** Errors after which the model can pick up from what it already wrote. */
+const cutError = (name: string) => name === "MessageOutputLengthError" || name === "MessageAbortedError" || name === "StreamError";
+
 function ChatMessage({ message, continued, highlighted }: { message: MessageWithParts; continued: boolean; highlighted?: boolean }) {
   const info = message.info;
   const isUser = info.role === "user";
@@ -103,12 +106,31 @@ function ChatMessage({ message, continued, highlighted }: { message: MessageWith
           ))}
         </div>
       )}
-      {copyText && editing === null && (
+      {(copyText || (!isUser && info.role === "assistant" && info.finish && !info.summary)) && editing === null && (
         <div className="message-foot">
-          <CopyButton text={() => copyText} label={isUser ? "Copy your message" : "Copy answer"} />
+          {copyText && <CopyButton text={() => copyText} label={isUser ? "Copy your message" : "Copy answer"} />}
+          {actions && info.role === "assistant" && !info.summary && info.finish && !info.error && (
+            <button type="button" className="link" disabled={actions.busy} onClick={() => actions.regenerate(info.id)} title="Ask the same question again; the new answer is a new branch and this one stays">
+              Regenerate
+            </button>
+          )}
         </div>
       )}
-      {info.role === "assistant" && info.error && <ErrorBox error={info.error} />}
+      {info.role === "assistant" && info.finish === "length" && !info.error && actions && (
+        <div className="cut-note" role="note">
+          The answer was cut at the output limit.{" "}
+          <button type="button" disabled={actions.busy} onClick={() => actions.continueAnswer()}>
+            Continue
+          </button>
+        </div>
+      )}
+      {info.role === "assistant" && info.error && (
+        <ErrorBox
+          error={info.error}
+          onRetry={actions && !actions.busy && !info.summary ? () => actions.regenerate(info.id) : undefined}
+          onContinue={actions && !actions.busy && cutError(info.error.name) ? () => actions.continueAnswer() : undefined}
+        />
+      )}
       {info.role === "assistant" && info.cost > 0 && info.time.completed && <div className="message-cost">{formatCost(info.cost)}</div>}
     </article>
   );

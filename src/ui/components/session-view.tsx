@@ -9,7 +9,7 @@ import { useServices, useSessionStatus } from "../hooks/services";
 import { useMessages } from "../hooks/use-messages";
 import { Composer } from "./composer";
 import { drafts } from "../app-events";
-import { compactedCounts } from "./system-event";
+import { compactedCounts, systemEventKind } from "./system-event";
 import { MessageList } from "./message-list";
 import { SessionHeader } from "./session-header";
 import { TodoPanel } from "./todo-panel";
@@ -23,6 +23,20 @@ function workspaceVersion(messages: MessageWithParts[], status: string, revertID
   let n = (status === "idle" ? 0 : 1) + (revertID ? 7 : 0);
   for (const m of messages) for (const p of m.parts) if (p.type === "tool" && (p.state.status === "completed" || p.state.status === "error")) n += 2;
   return n;
+}
+
+const CONTINUE_TEXT = "Continue exactly where your last answer stopped.";
+
+/** The user's own question an answer belongs to (skipping system events such as the continue prompt). */
+function questionOf(all: MessageWithParts[], assistantID: string): { id: string; text: string } | undefined {
+  const i = all.findIndex((m) => m.info.id === assistantID);
+  for (let j = i - 1; j >= 0; j--) {
+    const m = all[j];
+    if (!m || m.info.role !== "user" || systemEventKind(m)) continue;
+    const text = m.parts.map((p) => (p.type === "text" && !p.synthetic && !p.ignored ? p.text : "")).join("");
+    if (text) return { id: m.info.id, text };
+  }
+  return undefined;
 }
 
 interface Props {
@@ -79,6 +93,17 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         sessions.prompt(sessionID, { text, editOf: messageID }).catch((e: unknown) => onError(`Could not send the edit: ${e instanceof Error ? e.message : String(e)}`));
       },
       compacted: (messageID) => compacted.get(messageID),
+      regenerate: (messageID) => {
+        const q = questionOf(all ?? [], messageID);
+        if (!q) {
+          onError("Could not find the question this answer belongs to.");
+          return;
+        }
+        sessions.prompt(sessionID, { text: q.text, editOf: q.id }).catch((e: unknown) => onError(`Could not regenerate: ${e instanceof Error ? e.message : String(e)}`));
+      },
+      continueAnswer: () => {
+        sessions.prompt(sessionID, { text: CONTINUE_TEXT }).catch((e: unknown) => onError(`Could not continue: ${e instanceof Error ? e.message : String(e)}`));
+      },
       branch: (messageID) => {
         if (!all) return undefined;
         const s = siblings(all, messageID);
