@@ -54,10 +54,10 @@ export function SidePanel({ side, label, id, panel, narrow, min, max, children }
       </>
     );
   return (
-    <div id={id} className={`side-panel side-panel-${side}`} style={{ width: panel.width }}>
+    <section id={id} className={`side-panel side-panel-${side}`} style={{ width: panel.width }} aria-label={`${label} panel`}>
       {children}
       <ResizeHandle label={`Resize ${label.toLowerCase()} panel`} side={side} width={panel.width} min={min} max={max} onResize={panel.setWidth} />
-    </div>
+    </section>
   );
 }
 
