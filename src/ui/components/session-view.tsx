@@ -1,5 +1,5 @@
 import { useLiveQuery } from "dexie-react-hooks";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { fork, revert, unrevert } from "../../app/session-actions";
 import type { MessageWithParts } from "../../core/schema";
 import { activePath, siblings } from "../../core/session/branches";
@@ -32,7 +32,7 @@ function questionOf(all: MessageWithParts[], assistantID: string): { id: string;
   const i = all.findIndex((m) => m.info.id === assistantID);
   for (let j = i - 1; j >= 0; j--) {
     const m = all[j];
-    if (!m || m.info.role !== "user" || systemEventKind(m)) continue;
+    if (m?.info.role !== "user" || systemEventKind(m)) continue;
     const text = m.parts.map((p) => (p.type === "text" && !p.synthetic && !p.ignored ? p.text : "")).join("");
     if (text) return { id: m.info.id, text };
   }
@@ -63,7 +63,9 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const [showReplaced, setShowReplaced] = useState(false);
   const sent = useMemo(() => (messages ? new Set(filterCompacted(messages).map((m) => m.info.id)) : new Set<string>()), [messages]);
   const replacedCount = messages ? messages.filter((m) => !sent.has(m.info.id)).length : 0;
-  const compacted = useMemo(() => (messages ? compactedCounts(messages, sent) : new Map<string, number>()), [messages, sent]);
+  // Kept stable across streamed frames (by value): the actions below must not change on every frame.
+  const compactedKey = JSON.stringify(messages ? [...compactedCounts(messages, sent)] : []);
+  const compacted = useMemo(() => new Map<string, number>(JSON.parse(compactedKey) as [string, number][]), [compactedKey]);
   const focusReplaced = focusMessageID !== undefined && messages?.some((m) => m.info.id === focusMessageID) === true && !sent.has(focusMessageID);
   const shown = messages && replacedCount > 0 && !showReplaced && !focusReplaced ? messages.filter((m) => sent.has(m.info.id)) : messages;
 
@@ -71,12 +73,16 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
     sessions.repair(sessionID).catch(() => undefined);
   }, [sessions, sessionID]);
 
+  // The actions read the newest messages through a ref, so the context does not change on every streamed
+  // frame (that would re-render every message on screen); any stored change re-renders the messages anyway.
+  const latest = useRef({ all, messages, revertID });
+  latest.current = { all, messages, revertID };
   const actions = useMemo<MessageActions>(
     () => ({
       busy,
       fork: (messageID) => {
         // Forking from your own prompt: the fork stops before it and its text waits in the fork's composer.
-        const m = all?.find((x) => x.info.id === messageID);
+        const m = latest.current.all?.find((x) => x.info.id === messageID);
         const own = m?.info.role === "user" ? m.parts.map((p) => (p.type === "text" && !p.synthetic && !p.ignored ? p.text : "")).join("") : "";
         fork(app, sessionID, messageID, own ? "before" : "through").then(
           (s) => {
@@ -94,7 +100,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
       },
       compacted: (messageID) => compacted.get(messageID),
       regenerate: (messageID) => {
-        const q = questionOf(all ?? [], messageID);
+        const q = questionOf(latest.current.messages ?? [], messageID);
         if (!q) {
           onError("Could not find the question this answer belongs to.");
           return;
@@ -105,12 +111,13 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         sessions.prompt(sessionID, { text: CONTINUE_TEXT }).catch((e: unknown) => onError(`Could not continue: ${e instanceof Error ? e.message : String(e)}`));
       },
       branch: (messageID) => {
+        const all = latest.current.all;
         if (!all) return undefined;
         const s = siblings(all, messageID);
         return s.ids.length > 1 ? { index: s.index, count: s.ids.length } : undefined;
       },
       editSummary: (messageID, text) => {
-        const part = all
+        const part = latest.current.all
           ?.find((m) => m.info.id === messageID)
           ?.parts.filter((p) => p.type === "text" && !p.ignored)
           .at(-1);
@@ -121,11 +128,12 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           .catch((e: unknown) => onError(`Could not save the summary: ${e instanceof Error ? e.message : String(e)}`));
       },
       switchBranch: (messageID, step) => {
+        const all = latest.current.all;
         if (!all) return;
         const s = siblings(all, messageID);
         const target = s.ids[s.index + step];
         if (!target) return;
-        if (revertID) {
+        if (latest.current.revertID) {
           onError("Unrevert first (or send a message to make the revert permanent) before switching branches.");
           return;
         }
@@ -135,7 +143,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           .catch((e: unknown) => onError(`Could not switch branch: ${e instanceof Error ? e.message : String(e)}`));
       },
     }),
-    [app, sessionID, busy, onError, onOpenSession, all, sessions, store, revertID, compacted],
+    [app, sessionID, busy, onError, onOpenSession, sessions, store, compacted],
   );
 
   if (session === undefined || messages === undefined) return <div className="loading" aria-busy="true">Loading session…</div>;
