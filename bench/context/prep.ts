@@ -12,8 +12,9 @@ import { applyCacheMarkers } from "../../src/core/compaction/cache-markers";
 import { DEFAULT_POLICY, DEFAULT_CACHE_PRICE } from "../../src/core/compaction/policy";
 import { compaction, History, reasoning, text, tool } from "../../src/core/compaction/test-fixtures";
 import type { MessageWithParts, Part } from "../../src/core/schema";
-import { activePath } from "../../src/core/session/branches";
-import { filterCompacted, toModelMessages } from "../../src/core/session/history";
+import { activePath } from "../../src/core/conversation/branches";
+import { toModelMessages } from "../../src/core/conversation/to-model";
+import { filterCompacted } from "../../src/core/conversation/view";
 import { CountMemo, measureRequest, type RequestSize } from "../../src/core/tokens/request-size";
 import { prng } from "./generate";
 

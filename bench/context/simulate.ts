@@ -8,15 +8,21 @@ import { type ContextPolicy, type PolicyDecision, type PolicyInput, SUMMARY_PROM
 import { COMPACTION_SYSTEM_PROMPT } from "../../src/core/compaction/summarize";
 import { TRANSCRIPT_TOOL_CHARS } from "../../src/core/compaction/transcript";
 import type { MessageWithParts } from "../../src/core/schema";
-import { filterCompacted } from "../../src/core/session/history";
+import { filterCompacted } from "../../src/core/conversation/view";
 import { estimateTokens } from "../../src/core/tokens/counter";
 import { REPLY_OVERHEAD } from "../../src/core/tokens/part-text";
 import { type Segment, SIM_ENCODING, SimSession } from "./session";
-import type { Trace } from "./trace";
+import type { Trace, TraceStep, TraceTool } from "./trace";
 
 export interface SimOptions {
   /** Price of a cached input token relative to an uncached one (told to the policy too). */
   cachePrice: number;
+  /** Price of an uncached input token, which the provider writes to its cache (1; Anthropic bills cache writes at 1.25). */
+  writePrice?: number;
+  /** Chance that one summary keeps a constraint it was given (deterministic per constraint and summary). */
+  retention?: number;
+  /** For policies whose app pins constraints: the share of stated constraints its detector finds (deterministic per constraint). */
+  pinRecall?: number;
   /** The provider forgets a prefix not used for this long (5 minutes: Anthropic's default, OpenAI's minimum). */
   cacheTtlSeconds?: number;
   /** How many recent requests' prefixes the provider can still serve. */
@@ -53,6 +59,31 @@ export interface SimResult {
   exceeded: number;
   /** 1-based turn of the first such request. */
   firstExceeded?: number;
+  /** Earlier tool outputs the model needed again but no longer had (pruned or summarised away): each cost a re-read. */
+  rereads: number;
+  /** Steps spent re-reading (one step may re-read several outputs). */
+  rereadSteps: number;
+  /** Input-token-equivalents of the re-read steps' requests (included in `billed`). */
+  rereadBilled: number;
+  /** Checks of a stated constraint that found it missing from the request. */
+  violations: number;
+}
+
+/** Summaries keep a constraint they were given with this chance each time (about 30 % of constraints lost per compaction, as measured for in-context constraints). */
+export const SUMMARY_RETENTION = 0.7;
+/** What one pinned constraint adds to the system prompt. */
+export const PIN_TOKENS = 30;
+/** What a re-read step writes besides the tool call's result (its reasoning and the call). */
+export const REREAD_OUTPUT = 60;
+
+/** A deterministic number in [0, 1) for a string (FNV-1a). */
+function unit(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) / 2 ** 32;
 }
 
 /** The fake summariser: 3 % of what it summarises, between 1k and 4k tokens. */
@@ -111,10 +142,21 @@ export function simulate(trace: Trace, policy: ContextPolicy, opts: SimOptions):
   const budget = inputBudget(model);
   const ttl = opts.cacheTtlSeconds ?? 300;
   const stepSeconds = opts.stepSeconds ?? 10;
-  const system: Segment = { key: "system", tokens: trace.header.system };
+  /** Constraints the app pinned (in the system prompt from the turn they were stated on). */
+  const pinned = new Set<string>();
+  const pinRecall = opts.pinRecall ?? 1;
+  let system: Segment = { key: "system", tokens: trace.header.system };
   const s = new SimSession();
   const cache = new PromptCache(opts.cacheMemory ?? 4);
-  const r: SimResult = { trace: trace.header.name, policy: policy.name, cachePrice: opts.cachePrice, billed: 0, uncached: 0, cached: 0, requests: 0, peak: 0, invalidations: 0, summaries: 0, prunes: 0, summaryBilled: 0, summaryOutput: 0, rebilled: 0, cold: 0, exceeded: 0 };
+  const writePrice = opts.writePrice ?? 1;
+  const retention = opts.retention ?? SUMMARY_RETENTION;
+  const r: SimResult = { trace: trace.header.name, policy: policy.name, cachePrice: opts.cachePrice, billed: 0, uncached: 0, cached: 0, requests: 0, peak: 0, invalidations: 0, summaries: 0, prunes: 0, summaryBilled: 0, summaryOutput: 0, rebilled: 0, cold: 0, exceeded: 0, rereads: 0, rereadSteps: 0, rereadBilled: 0, violations: 0 };
+  /** Trace tool-output id → the part that carries it now, and what it was. */
+  const outputs = new Map<string, { partID: string; tool: TraceTool }>();
+  /** Constraint id → the user message that stated it. */
+  const carriers = new Map<string, string>();
+  /** Summary message id → the constraints it kept. */
+  const kept = new Map<string, Set<string>>();
   let now = 0;
   let lastRequest: number | undefined;
   let turn = 0;
@@ -141,7 +183,7 @@ export function simulate(trace: Trace, policy: ContextPolicy, opts: SimOptions):
     r.requests++;
     r.cached += cached;
     r.uncached += total - cached;
-    r.billed += total - cached + cached * opts.cachePrice;
+    r.billed += (total - cached) * writePrice + cached * opts.cachePrice;
     r.peak = Math.max(r.peak, total);
     lastRequest = now;
     return { total, cached };
@@ -150,7 +192,7 @@ export function simulate(trace: Trace, policy: ContextPolicy, opts: SimOptions):
   const input = (moment: PolicyInput["moment"], view: MessageWithParts[]): PolicyInput => ({
     moment,
     view,
-    request: trace.header.system + s.size(view) + REPLY_OVERHEAD,
+    request: system.tokens + s.size(view) + REPLY_OVERHEAD,
     model,
     settings,
     cachePrice: opts.cachePrice,
@@ -180,8 +222,29 @@ export function simulate(trace: Trace, policy: ContextPolicy, opts: SimOptions):
     r.summaryOutput += out;
     r.summaries++;
     now += stepSeconds;
+    const given = constraintsIn(head);
+    const n = r.summaries;
     s.summary(out, d.tailStartID, now);
+    const summaryID = s.msgs[s.msgs.length - 2]?.info.id;
+    if (summaryID) kept.set(summaryID, new Set([...given].filter((c) => unit(`${c}#${n}`) < retention)));
   };
+  /** Constraints present in these messages: stated verbatim in one of them, or kept by a summary among them. */
+  function constraintsIn(msgs: MessageWithParts[]): Set<string> {
+    const ids = new Set(msgs.map((m) => m.info.id));
+    const out = new Set<string>();
+    for (const [c, msg] of carriers) if (ids.has(msg)) out.add(c);
+    for (const m of msgs) for (const c of kept.get(m.info.id) ?? []) out.add(c);
+    return out;
+  }
+  /** Tool-output ids whose content is in these messages, unpruned. */
+  function outputsIn(msgs: MessageWithParts[], wanted: string[]): Set<string> {
+    const live = new Set<string>();
+    for (const m of msgs) for (const p of m.parts) if (p.type === "tool" && p.state.status === "completed" && p.state.time.compacted === undefined) live.add(p.id);
+    return new Set(wanted.filter((id) => {
+      const o = outputs.get(id);
+      return o !== undefined && live.has(o.partID);
+    }));
+  }
 
   /** Asks the policy until it says send; returns what is sent. */
   const prepare = (): MessageWithParts[] => {
@@ -199,28 +262,65 @@ export function simulate(trace: Trace, policy: ContextPolicy, opts: SimOptions):
     return filterCompacted(s.msgs);
   };
 
+  /** One model call: prepare (policy), overflow handling, send, store the step. Returns the request's billed cost. */
+  const runStep = (step: TraceStep, userID: string, view: MessageWithParts[]): number => {
+    let size = input("step", view).request;
+    if (size > budget) {
+      // The provider rejects it (not billed); the policy may compact and try again.
+      overBudget();
+      const d = policy.decide(input("overflow", view));
+      if (d.kind === "summarize") {
+        summarize(d, view);
+        view = prepare();
+        size = input("step", view).request;
+        if (size > budget) overBudget();
+      }
+    }
+    const before = r.billed;
+    const sent = send(chatSegments(view));
+    now += stepSeconds;
+    const m = s.step(step, userID, now, { request: sent.total, cached: sent.cached });
+    const tools = m.parts.filter((p) => p.type === "tool");
+    step.tools.forEach((tool, i) => {
+      const part = tools[i];
+      if (tool.id && part) outputs.set(tool.id, { partID: part.id, tool });
+    });
+    return r.billed - before;
+  };
+
   for (const t of trace.turns) {
     turn++;
     now += t.idle;
     const user = s.user(t.user, now);
-    for (const step of t.steps) {
+    if (t.constraint) {
+      carriers.set(t.constraint, user.info.id);
+      if (policy.pins && unit(`pin:${t.constraint}`) < pinRecall) {
+        // A new pin changes the system prompt: the provider's cache is rebuilt from there.
+        pinned.add(t.constraint);
+        system = { key: `system#${pinned.size}`, tokens: trace.header.system + PIN_TOKENS * pinned.size };
+      }
+    }
+    t.steps.forEach((step, i) => {
       let view = prepare();
-      let size = input("step", view).request;
-      if (size > budget) {
-        // The provider rejects it (not billed); the policy may compact and try again.
-        overBudget();
-        const d = policy.decide(input("overflow", view));
-        if (d.kind === "summarize") {
-          summarize(d, view);
+      if (i === 0 && t.checks?.length) {
+        const present = constraintsIn(view);
+        for (const c of t.checks) if (carriers.has(c) && !present.has(c) && !pinned.has(c)) r.violations++;
+      }
+      const needs = step.needs ?? [];
+      if (needs.length) {
+        const have = outputsIn(view, needs);
+        const missing = needs.filter((id) => !have.has(id) && outputs.has(id));
+        if (missing.length) {
+          // The model reads them again: one more step calling the same tools with the same results.
+          const again: TraceStep = { output: REREAD_OUTPUT * missing.length, tools: missing.map((id) => outputs.get(id)?.tool as TraceTool) };
+          r.rereads += missing.length;
+          r.rereadSteps++;
+          r.rereadBilled += runStep(again, user.info.id, view);
           view = prepare();
-          size = input("step", view).request;
-          if (size > budget) overBudget();
         }
       }
-      const sent = send(chatSegments(view));
-      now += stepSeconds;
-      s.step(step, user.info.id, now, { request: sent.total, cached: sent.cached });
-    }
+      runStep(step, user.info.id, view);
+    });
     const d = policy.decide(input("idle", filterCompacted(s.msgs)));
     if (d.kind === "prune" && d.parts.length) {
       r.prunes++;

@@ -9,6 +9,8 @@ import { z } from "zod";
 export const TraceTool = z.object({
   tool: z.string().min(1),
   tokens: z.number().int().nonnegative(),
+  /** A name later steps use to say they need this output's content again (`steps[].needs`). */
+  id: z.string().min(1).optional(),
 });
 export type TraceTool = z.infer<typeof TraceTool>;
 
@@ -16,6 +18,12 @@ export type TraceTool = z.infer<typeof TraceTool>;
 export const TraceStep = z.object({
   output: z.number().int().nonnegative(),
   tools: z.array(TraceTool).default([]),
+  /**
+   * Ids of earlier tool outputs whose content this step needs. When one is no
+   * longer in the request (pruned, or summarised away), the model first reads
+   * it again: one more step with the same tool call and output (a re-read).
+   */
+  needs: z.array(z.string().min(1)).optional(),
 });
 export type TraceStep = z.infer<typeof TraceStep>;
 
@@ -24,6 +32,10 @@ export const TraceTurn = z.object({
   user: z.number().int().nonnegative(),
   idle: z.number().nonnegative().default(0),
   steps: z.array(TraceStep).min(1),
+  /** This prompt states a constraint ("never touch config/"), named by this id. */
+  constraint: z.string().min(1).optional(),
+  /** Constraints (ids) this turn depends on: each one missing from the turn's first request is a violation. */
+  checks: z.array(z.string().min(1)).optional(),
 });
 export type TraceTurn = z.infer<typeof TraceTurn>;
 
@@ -85,24 +97,32 @@ export function parseTrace(text: string, fallbackName = "trace"): ParseResult {
 
 /** Serialises a trace: the header, then one compact line per turn. */
 export function formatTrace(trace: Trace): string {
-  const turn = (t: TraceTurn) => JSON.stringify({ user: t.user, ...(t.idle ? { idle: t.idle } : {}), steps: t.steps.map((s) => (s.tools.length ? s : { output: s.output })) });
+  const step = (s: TraceStep) => ({ output: s.output, ...(s.tools.length ? { tools: s.tools } : {}), ...(s.needs?.length ? { needs: s.needs } : {}) });
+  const turn = (t: TraceTurn) =>
+    JSON.stringify({ user: t.user, ...(t.idle ? { idle: t.idle } : {}), ...(t.constraint ? { constraint: t.constraint } : {}), ...(t.checks?.length ? { checks: t.checks } : {}), steps: t.steps.map(step) });
   return `${[JSON.stringify(trace.header), ...trace.turns.map(turn)].join("\n")}\n`;
 }
 
 /** Totals for a quick look at a trace. */
-export function traceStats(trace: Trace): { turns: number; steps: number; tools: number; toolTokens: number; written: number } {
+export function traceStats(trace: Trace): { turns: number; steps: number; tools: number; toolTokens: number; written: number; needs: number; constraints: number; checks: number } {
   let steps = 0;
   let tools = 0;
   let toolTokens = 0;
   let written = 0;
+  let needs = 0;
+  let constraints = 0;
+  let checks = 0;
   for (const t of trace.turns) {
     written += t.user;
+    if (t.constraint) constraints++;
+    checks += t.checks?.length ?? 0;
     for (const s of t.steps) {
       steps++;
+      needs += s.needs?.length ?? 0;
       written += s.output;
       tools += s.tools.length;
       for (const c of s.tools) toolTokens += c.tokens;
     }
   }
-  return { turns: trace.turns.length, steps, tools, toolTokens, written };
+  return { turns: trace.turns.length, steps, tools, toolTokens, written, needs, constraints, checks };
 }

@@ -1,4 +1,4 @@
-import type { Locks } from "../core/session/loop";
+import type { Locks } from "../core/ports/locks";
 
 /**
  * Cross-tab run exclusivity with the Web Locks API: a session runs in at most

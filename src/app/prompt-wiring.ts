@@ -5,6 +5,7 @@
  */
 import { rulesFor, toolsFor } from "../core/agents/agents";
 import type { Clock } from "../core/ports/clock";
+import { effectivePins } from "../core/pins/pins";
 import { PromptAssembler } from "../core/prompt/assemble";
 import { loadedRules } from "../core/rules/nested";
 import type { Ruleset, Session } from "../core/schema";
@@ -49,6 +50,7 @@ export class PromptWiring {
       sandbox: input.sandbox,
       rules: [rulesFor(agent, this.settings().permissions, session.permission ?? [])],
       userSystem: input.userSystem,
+      pins: effectivePins(session.pins, input.history ?? []),
     });
     // Instruction files already in the prompt are not repeated by `read`.
     const report = await this.assembler.report(session.id);

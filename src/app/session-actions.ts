@@ -4,8 +4,7 @@
  * call these; they return values (or throw for bugs), never touch React.
  */
 import { exportAllZip, exportFileName, exportSession, importBundle, parseImportBytes, serializeExport, sessionHtml, sessionMarkdown, shareLink, stripForShare, ZIP_FILE_NAME } from "../core/export";
-import { activePath } from "../core/session/branches";
-import { applyRevert } from "../core/session/history";
+import { conversationView } from "../core/conversation/view";
 import { forkSession } from "../core/session/fork";
 import { revertSession, snapshotAfter, unrevertSession } from "../core/session/revert";
 import type { Session } from "../core/schema";
@@ -29,18 +28,17 @@ export async function exportOne(app: AppServices, sessionID: string, kind: Expor
   const workspace = kind === "json-files" ? await workspaceFiles(app, sessionID) : undefined;
   const file = await exportSession(app.store, sessionID, workspace ? { workspace } : {});
   if (!file) throw new Error("This session no longer exists.");
-  // Transcripts show the branch being viewed; the JSON keeps every branch.
-  const view = { info: file.info, messages: activePath(file.messages, file.info.branches) };
+  // Transcripts show the branch being viewed (the writers take it from the conversation view); the JSON keeps every branch.
   switch (kind) {
     case "json":
     case "json-files":
       return { name: exportFileName(file.info, "json"), data: serializeExport(file), mime: "application/json" };
     case "markdown":
-      return { name: exportFileName(file.info, "md"), data: sessionMarkdown(view, { thinking: true, toolDetails: true, assistantMetadata: true }), mime: "text/markdown" };
+      return { name: exportFileName(file.info, "md"), data: sessionMarkdown(file, { thinking: true, toolDetails: true, assistantMetadata: true }), mime: "text/markdown" };
     case "markdown-brief":
-      return { name: exportFileName(file.info, "md"), data: sessionMarkdown(view, { thinking: false, toolDetails: false, assistantMetadata: false }), mime: "text/markdown" };
+      return { name: exportFileName(file.info, "md"), data: sessionMarkdown(file, { thinking: false, toolDetails: false, assistantMetadata: false }), mime: "text/markdown" };
     case "html":
-      return { name: exportFileName(file.info, "html"), data: sessionHtml(view, { thinking: true }), mime: "text/html" };
+      return { name: exportFileName(file.info, "html"), data: sessionHtml(file, { thinking: true }), mime: "text/html" };
   }
 }
 
@@ -58,7 +56,7 @@ export async function share(app: AppServices, sessionID: string, origin: string)
   if (!file) throw new Error("This session no longer exists.");
   // A link carries only what is shown: no other branches, nothing hidden by a revert.
   const { revert: _revert, branches: _branches, ...info } = file.info;
-  const shown = applyRevert(activePath(file.messages, file.info.branches), file.info.revert?.messageID).map((m) => (m.info.role === "user" ? { ...m, info: { ...m.info, prev: undefined } } : m));
+  const shown = conversationView(file.info, file.messages).shown.map((m) => (m.info.role === "user" ? { ...m, info: { ...m.info, prev: undefined } } : m));
   const r = shareLink(origin, stripForShare({ ...file, info, messages: shown }));
   return r.ok ? { ok: true, url: r.url } : { ok: false, size: r.size };
 }
@@ -116,6 +114,29 @@ export async function unrevert(app: AppServices, sessionID: string): Promise<voi
   await app.sessions.assertIdleEverywhere(sessionID);
   const sandbox = await app.sandbox.sandboxFor(sessionID).catch(() => undefined);
   await unrevertSession(app.store, sandbox, sessionID);
+}
+
+/** How long a deleted session's files wait for an undo. */
+export const UNDO_DELETE_MS = 9000;
+
+/**
+ * Deletes a session (stopping its run first). Its rows are kept in memory
+ * and its files on disk for a few seconds: the returned function undoes it.
+ */
+export async function deleteSession(app: AppServices, s: Session): Promise<() => Promise<void>> {
+  await app.sessions.stop(s.id);
+  await app.sessions.assertIdleEverywhere(s.id);
+  await app.store.flush();
+  const kept = { session: (await app.store.getSession(s.id)) ?? s, messages: await app.store.messages(s.id) };
+  await app.store.deleteSession(s.id);
+  let undone = false;
+  setTimeout(() => {
+    if (!undone) app.sandbox.deleteWorkspace(s.id).catch(() => undefined);
+  }, UNDO_DELETE_MS);
+  return async () => {
+    undone = true;
+    await app.store.importSession(kept.session, kept.messages);
+  };
 }
 
 /** The guided demo: a session on the demo model over the sample project, with its first prompt sent. */

@@ -14,6 +14,10 @@ export type ErrorName =
   | "NetworkError"
   | "StreamError";
 
+/**
+ * What an `APIError`'s data holds (the adapters fill it).
+ * @public
+ */
 export interface APIErrorData {
   message: string;
   statusCode?: number;

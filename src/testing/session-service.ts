@@ -5,7 +5,7 @@ import { type Clock, systemClock } from "../core/ports/clock";
 import type { LLM } from "../core/ports/llm";
 import type { Sandbox } from "../core/ports/sandbox";
 import type { Ruleset } from "../core/schema";
-import { SessionService } from "../core/session/loop";
+import { SessionService, type SessionServiceDeps } from "../core/session/loop";
 import { defaultSettings, modelConfig, type Settings } from "../core/settings";
 import type { TokenCounter } from "../core/tokens/counter";
 import type { Tool } from "../core/tools/tool";
@@ -20,6 +20,8 @@ export interface TestServiceOptions {
   sandbox?: Sandbox;
   counter?: TokenCounter;
   clock?: Clock;
+  /** The system-prompt hook (default: the loop's built-in prompt). */
+  system?: SessionServiceDeps["system"];
 }
 
 /** The real session service over a memory store, for core tests. */
@@ -40,6 +42,7 @@ export function makeTestService(opts: TestServiceOptions) {
     tools: () => opts.tools,
     ...(sandbox ? { sandbox: async () => sandbox } : {}),
     counter: opts.counter,
+    ...(opts.system ? { system: opts.system } : {}),
     version: "test",
   });
   return { store, bus, service, permissions, settings };

@@ -3,7 +3,8 @@
  * allows everything unless `deny` says otherwise. Never imported by app code.
  */
 import type { Sandbox } from "../core/ports/sandbox";
-import { type PermissionAsk, PermissionRefused, type Tool, type ToolContext, type ToolResult } from "../core/tools/tool";
+import { type PermissionAsk, PermissionRefused } from "../core/permission/ask";
+import type { Tool, ToolContext, ToolResult } from "../core/tools/tool";
 
 export interface RecordingToolContext extends ToolContext {
   asks: PermissionAsk[];

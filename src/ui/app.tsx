@@ -23,7 +23,6 @@ import { useAppEvent } from "./app-events";
 import { ShortcutsDialog } from "./components/shortcuts-dialog";
 import { resetTour } from "./components/tour";
 
-export type { NoticeAction } from "./components/toasts";
 
 /** The app shell: session list, the current session (from the URL), dialogs and notices. */
 export function App() {

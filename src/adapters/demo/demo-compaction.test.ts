@@ -3,7 +3,8 @@ import { CONTINUE_PROMPT, processCompaction } from "../../core/compaction/proces
 import { createCompactionRequest } from "../../core/compaction/summarize";
 import { systemClock } from "../../core/ports/clock";
 import type { MessageWithParts } from "../../core/schema";
-import { COMPACTION_QUESTION, filterCompacted, toModelMessages } from "../../core/session/history";
+import { COMPACTION_QUESTION, toModelMessages } from "../../core/conversation/to-model";
+import { filterCompacted } from "../../core/conversation/view";
 import { modelConfig } from "../../core/settings";
 import { DEMO_FIXED_LINE } from "./sample-project";
 import { COMPACTED_NOTE } from "./texts";

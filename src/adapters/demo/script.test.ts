@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildSummaryRequest } from "../../core/compaction/summarize";
 import type { LLMMessage, LLMRequest } from "../../core/ports/llm";
-import { COMPACTION_QUESTION } from "../../core/session/history";
+import { COMPACTION_QUESTION } from "../../core/conversation/to-model";
 import { defaultSettings, modelConfig } from "../../core/settings";
 import { demoEvents } from "./demo-llm";
 import { classify } from "./steps";

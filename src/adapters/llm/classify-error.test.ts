@@ -71,6 +71,15 @@ describe("classifyError", () => {
     expect(isRetryable(classifyError(overloaded, ctx))).toBe(true);
   });
 
+  it("an empty-body 400 or 413 from a gateway is a context overflow (OpenCode's heuristic for proxies)", () => {
+    expect(classifyError(apiCall(400, "", { message: "Bad Request" }), ctx).name).toBe("ContextOverflowError");
+    expect(classifyError(apiCall(400, "  \n", { message: "400 status code (no body)" }), ctx).name).toBe("ContextOverflowError");
+    expect(classifyError(apiCall(413, "", { message: "" }), ctx).name).toBe("ContextOverflowError");
+    expect(classifyError({ name: "AI_APICallError", message: "400 status code (no body)", statusCode: 400, isRetryable: false }, ctx).name).toBe("ContextOverflowError");
+    // A 400 that says what is wrong is not an overflow.
+    expect(classifyError(apiCall(400, JSON.stringify({ error: { message: "Invalid tool schema" } })), ctx).name).not.toBe("ContextOverflowError");
+  });
+
   it("uses the status text when the body is empty and says HTTP <code> when even that is missing", () => {
     expect(classifyError(apiCall(502, "", { message: "Bad Gateway" }), ctx).data.message).toBe("Bad Gateway");
     expect(classifyError(apiCall(502, "", { message: "" }), ctx).data.message).toBe("HTTP 502");

@@ -227,6 +227,9 @@ function isContextOverflow(f: ErrorFacts, message: string): boolean {
   if (f.codes.some((c) => /context_length_exceeded|context_window_exceeded/i.test(c))) return true;
   if (f.statusCode === 413) return true;
   if (f.statusCode === 429) return false; // tokens-per-minute limits mention tokens too
+  // Gateways and proxies often answer a too-large request with a bare 400 and no body (OpenCode treats it so too).
+  if (f.statusCode === 400 && !f.responseBody?.trim()) return true;
+  if (/^4(00|13)\s*(status code)?\s*\(no body\)/i.test(f.message.trim())) return true;
   const texts = [message, f.message, f.responseBody ?? ""];
   return texts.some((t) => OVERFLOW_PATTERNS.some((re) => re.test(t)));
 }

@@ -11,7 +11,7 @@
  * for personal and open-source use; commercial production use needs a
  * commercial licence from StackBlitz.
  */
-import type { WebContainerLike } from "./webcontainer";
+import type { WebContainerLike } from "./webcontainer-like";
 
 /** Boot state, observable by the UI. */
 export type WebContainerState =

@@ -9,7 +9,7 @@
  */
 import type { FileEntry, SandboxFS } from "../../core/ports/sandbox";
 import { basename, dirname, isInside, joinPath, normalizePath } from "../../core/sandbox-path";
-import type { WebContainerLike } from "./webcontainer";
+import type { WebContainerLike } from "./webcontainer-like";
 
 /** FNV-1a over the bytes plus the length: a cheap change detector, not a content address. */
 function signature(bytes: Uint8Array): string {

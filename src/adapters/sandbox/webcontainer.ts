@@ -7,7 +7,7 @@
  * session's rows of that store after every change, so it survives reloads
  * and a switch to the local backend.
  */
-import type { WebContainer } from "@webcontainer/api";
+import type { WebContainerLike } from "./webcontainer-like";
 import type { ExecOptions, ExecResult, Sandbox, SandboxFS } from "../../core/ports/sandbox";
 import { joinPath, normalizePath } from "../../core/sandbox-path";
 import { FsSnapshotter } from "../../core/snapshot/fs-snapshotter";
@@ -15,8 +15,7 @@ import type { WorkspaceRow, WorkspaceStore } from "./local/workspace-store";
 import { bootWebContainer } from "./webcontainer-boot";
 import { WebContainerFS } from "./webcontainer-fs";
 
-/** The parts of a booted WebContainer this backend uses (the fake in tests has exactly these). */
-export type WebContainerLike = Pick<WebContainer, "workdir" | "fs" | "spawn" | "teardown">;
+export type { WebContainerLike } from "./webcontainer-like";
 
 export const DEFAULT_WC_TIMEOUT_MS = 120_000;
 /** Characters of output kept per command. */

@@ -3,12 +3,17 @@
  * multi-entry `words` index) maintained in the same transactions that write
  * parts, so a query is an index range scan, not a scan of every session.
  */
-import type { Transaction } from "dexie";
+import type { Table, Transaction } from "dexie";
 import type { Part } from "../../core/schema";
 import { matchesAll, partWords, searchableText, snippet, words } from "../../core/search/terms";
-import type { TabcodeDB } from "./db";
 
 /** One row of the `terms` table. */
+/** The tables the index reads and writes (the database's, or a transaction's). */
+export interface TermsTables {
+  terms: Table<TermsRow, string>;
+  parts: Table<Part, string>;
+}
+
 export interface TermsRow {
   partID: string;
   sessionID: string;
@@ -29,7 +34,7 @@ export function termsRow(part: Part): TermsRow | undefined {
 }
 
 /** Writes (or clears) the index rows of `parts`; call inside a transaction that includes `terms`. */
-export async function indexParts(db: TabcodeDB, parts: readonly Part[]): Promise<void> {
+export async function indexParts(db: TermsTables, parts: readonly Part[]): Promise<void> {
   const put: TermsRow[] = [];
   const del: string[] = [];
   for (const p of parts) {
@@ -63,7 +68,7 @@ export async function backfillTerms(tx: Transaction): Promise<void> {
  * Parts whose text contains every word of `query` (as word prefixes), newest
  * first, at most `limit`. The rarest-looking (longest) word drives the scan.
  */
-export async function searchParts(db: TabcodeDB, query: string, limit = 50): Promise<SearchHit[]> {
+export async function searchParts(db: TermsTables, query: string, limit = 50): Promise<SearchHit[]> {
   const q = words(query, 8);
   if (q.length === 0) return [];
   const driver = [...q].sort((a, b) => b.length - a.length)[0] ?? "";

@@ -1,6 +1,6 @@
 import type { ModelConfig } from "../ports/llm";
 import type { MessageWithParts, Tokens } from "../schema";
-import { contextUsed } from "../session/usage";
+import { contextUsed } from "../conversation/usage";
 import type { Settings } from "../settings";
 
 /**

@@ -1,8 +1,8 @@
 import type { ModelPrices } from "../ports/llm";
 import type { MessageWithParts, ToolPart } from "../schema";
-import { contextUsed } from "../session/usage";
 import { estimateTokens } from "../tokens/counter";
 import { messageTokens, partCost } from "../tokens/part-text";
+import { opencode2Limit, opencodeCount, opencodeUsable } from "./opencode-rules";
 import { type CompactionSettings, inputBudget, lastStepTokens, type ModelLimits, overflowAt, usable } from "./overflow";
 import { PRUNE_PROTECTED_TOOLS, planPrune, toolOutputTokens } from "./prune";
 import { previousSummary } from "./summarize";
@@ -69,6 +69,8 @@ export type PolicyDecision =
 export interface ContextPolicy {
   readonly name: string;
   decide(input: PolicyInput): PolicyDecision;
+  /** The app that runs it sends the user's pinned goal and constraints in every request's system prompt (core/pins). */
+  readonly pins?: boolean;
 }
 
 const SEND: PolicyDecision = { kind: "send" };
@@ -97,8 +99,9 @@ export function keepLastN(n: number): ContextPolicy {
  * OpenCode as specified: `planPrune` after each finished run (PRUNE_PROTECT
  * 40k, PRUNE_MINIMUM 20k, the last 2 turns, stop at a summary or at an
  * already pruned part); a summary of the whole history (classic request, no
- * tail) when the last finished step's reported usage (input + output)
- * reaches `usable` (window − output − min(20k, output)), checked before each
+ * tail) when the last finished step's reported usage (input + output +
+ * cache) reaches OpenCode's `usable` (`opencodeUsable`: window −
+ * min(20k, output); see opencode-rules.ts for the audit), checked before each
  * step, and after a provider overflow. It does not look at the request about
  * to be sent, so a large tool result can push that request past the window.
  */
@@ -114,7 +117,8 @@ export const opencodePolicy: ContextPolicy = {
     if (settings.compaction.auto === false || model.contextWindow === 0) return SEND;
     if (input.moment === "overflow") return { kind: "summarize", mode: "classic" };
     const last = lastStepTokens(view);
-    return last !== undefined && contextUsed(last) >= usable(model) ? { kind: "summarize", mode: "classic" } : SEND;
+    const limit = opencodeUsable(model);
+    return last !== undefined && limit > 0 && opencodeCount(last) >= limit ? { kind: "summarize", mode: "classic" } : SEND;
   },
 };
 
@@ -148,7 +152,7 @@ export const TABCODE_POLICY: Readonly<TabcodePolicyOptions> = {
   minimumShare: 0.08,
   lowWater: 0.75,
   coldAfterMs: 5 * 60_000,
-  summaryLoss: 1,
+  summaryLoss: 0.5,
   gate: 1.03,
   fill: 0,
   tail: 0,
@@ -314,8 +318,9 @@ export function summaryPoint(input: PolicyInput, growth: Growth | undefined, opt
   const margin = growth ? growth.maxStep : 0;
   const hard = at + Math.max(0, opts.fill * (inputBudget(model) - SUMMARY_PROMPT_TOKENS - margin - at));
   if (settings.compaction.auto === false || !growth || growth.steps < 3) return hard;
-  // Never sooner than OpenCode would summarise the same history unpruned (its test: the last step's usage).
-  if (request + growth.pruned - growth.sinceLastStep < at * opts.gate) return hard;
+  // Never sooner than OpenCode (1.x: the last step's usage against overflowAt; 2.x: the next request
+  // against context − max(output, 20k)) would summarise the same history unpruned.
+  if (request + growth.pruned - growth.sinceLastStep < opencode2Limit(model) * opts.gate) return hard;
   const p = input.cachePrice;
   const cost = opts.summaryLoss * usable(model) + (1 - p) * (ourTailBudget(model, opts) + SUMMARY_OUTPUT_TOKENS);
   const rate = Math.max(1, (request - growth.base) / growth.steps);
@@ -360,6 +365,7 @@ export function summaryPoint(input: PolicyInput, growth: Growth | undefined, opt
 export function tabcodePolicy(opts: TabcodePolicyOptions = TABCODE_POLICY): ContextPolicy {
   return {
     name: "tabcode",
+    pins: true,
     decide(input) {
       const { settings, model, view, request, cachePrice: p } = input;
       if (model.contextWindow === 0 || input.moment === "idle") return SEND;

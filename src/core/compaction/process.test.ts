@@ -6,9 +6,9 @@ import { namedError } from "../errors";
 import type { Clock } from "../ports/clock";
 import type { LLMRequest, ModelConfig } from "../ports/llm";
 import type { AssistantMessage, CompactionPart, MessageWithParts, TextPart } from "../schema";
-import { filterCompacted } from "../session/history";
+import { filterCompacted } from "../conversation/view";
 import { type CompactionDeps, COMPACTION_TOO_LARGE, CONTINUE_PROMPT, OVERFLOW_NOTE, processCompaction } from "./process";
-import { COMPACTION_SYSTEM_PROMPT, createCompactionRequest, pendingCompaction } from "./summarize";
+import { COMPACTION_SYSTEM_PROMPT, createCompactionRequest, pendingCompaction, SUMMARY_SECTIONS } from "./summarize";
 import { compaction, file, History, makeSession, sized, text, tool } from "./test-fixtures";
 
 const clock: Clock = { now: () => Date.now(), sleep: async () => undefined };
@@ -61,7 +61,9 @@ describe("processCompaction", () => {
     expect(prompt).toContain("[User]: one");
     expect(prompt).toContain("[User]: two");
     expect(prompt).not.toContain("[User]: three");
-    expect(prompt).toContain("## Goal");
+    // The newer template: every section, kept even when empty.
+    for (const section of SUMMARY_SECTIONS) expect(prompt).toContain(`## ${section}`);
+    expect(prompt).toContain("keep every one of them even when it is empty");
 
     const summary = summaryOf(all);
     expect(summary?.info).toMatchObject({ summary: true, agent: "compaction", parentID: req.message.id, finish: "stop" });

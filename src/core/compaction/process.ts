@@ -5,7 +5,8 @@ import type { Clock } from "../ports/clock";
 import type { LLM, LLMRequest, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Store } from "../ports/store";
 import { type AssistantMessage, type CompactionPart, emptyTokens, type MessageWithParts, type NamedErrorData, type TextPart, type UserMessage } from "../schema";
-import { applyRevert, filterCompacted, toModelMessages } from "../session/history";
+import { toModelMessages } from "../conversation/to-model";
+import { conversationView, filterCompacted } from "../conversation/view";
 import type { Calibration } from "../tokens/calibration";
 import { estimateCounter, estimateTokens, type TokenCounter } from "../tokens/counter";
 import { IMAGE_TOKENS, MESSAGE_OVERHEAD, PDF_TOKENS, REPLY_OVERHEAD } from "../tokens/part-text";
@@ -16,7 +17,6 @@ import { buildSummaryRequest, cachedPrefixInstructions, COMPACTION_AGENT, previo
 import { streamSummary } from "./summary-stream";
 import { selectTail, tailBudget } from "./tail";
 import { mediaOf, renderToolLog, splitSummary, toolLog } from "./transcript";
-import { activePath } from "../session/branches";
 
 /**
  * Runs a compaction request (spec §3.4–3.5): summarises the head of the
@@ -143,7 +143,7 @@ export async function processCompaction(deps: CompactionDeps, input: ProcessComp
   const { store, clock, model } = deps;
   const session = await store.getSession(input.sessionID);
   // Only the branch being shown is summarised.
-  const all = session ? applyRevert(activePath(await store.messages(input.sessionID), session.branches), session.revert?.messageID) : [];
+  const all = session ? conversationView(session, await store.messages(input.sessionID)).shown : [];
   const idx = all.findIndex((m) => m.info.id === input.messageID);
   const target = all[idx];
   const part = target?.parts.find((p): p is CompactionPart => p.type === "compaction");

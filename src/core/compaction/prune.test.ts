@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../testing/memory-store";
 import type { ToolPart } from "../schema";
-import { CLEARED_TOOL_OUTPUT, toModelMessages } from "../session/history";
+import { CLEARED_TOOL_OUTPUT, toModelMessages } from "../conversation/to-model";
 import { applyPrune, planPrune, pruneSession } from "./prune";
 import { compaction, History, makeSession, sized, text, tool } from "./test-fixtures";
 
@@ -9,8 +9,8 @@ import { compaction, History, makeSession, sized, text, tool } from "./test-fixt
 function history(opts: { first?: number; skill?: boolean } = {}) {
   const h = new History();
   const t = (id: string, tokens: number, name = "read") => tool(name, { filePath: id }, sized(tokens));
-  if (opts.skill) h.turn("zero", [t("t0", 10_000)]);
-  h.turn("one", opts.skill ? [t("t1", 10_000, "skill"), t("t2", 10_000)] : [t("t1", opts.first ?? 10_000), t("t2", 10_000)]);
+  if (opts.skill) h.turn("zero", [t("t0", 10_001)]);
+  h.turn("one", opts.skill ? [t("t1", 10_000, "skill"), t("t2", 10_000)] : [t("t1", opts.first ?? 10_001), t("t2", 10_000)]);
   h.turn("two", [t("t3", 10_000), t("t4", 10_000)]);
   h.turn("three", [t("t5", 10_000), t("t6", 10_000)]);
   h.turn("four", [t("r1", 50_000)]);
@@ -21,10 +21,10 @@ function history(opts: { first?: number; skill?: boolean } = {}) {
 const ids = (parts: ToolPart[]) => parts.map((p) => p.state.input.filePath);
 
 describe("planPrune", () => {
-  it("keeps the newest 40k tokens of tool output and prunes older ones once 20k would be freed", () => {
+  it("keeps the newest 40k tokens of tool output and prunes older ones once more than 20k would be freed", () => {
     const plan = planPrune(history().msgs);
     expect(ids(plan.parts)).toEqual(["t2", "t1"]);
-    expect(plan.pruned).toBe(20_000);
+    expect(plan.pruned).toBe(20_001);
     expect(plan.kept).toBe(40_000);
   });
 
@@ -37,6 +37,12 @@ describe("planPrune", () => {
     h.turn("a", [tool("read", { filePath: "x" }, sized(200_000))]);
     h.turn("b", [tool("read", { filePath: "y" }, sized(200_000))]);
     expect(planPrune(h.msgs)).toEqual({ parts: [], pruned: 0, kept: 0 });
+  });
+
+  it("prunes nothing at exactly 20,000 tokens: OpenCode's test is strict", () => {
+    const plan = planPrune(history({ first: 10_000 }).msgs);
+    expect(plan.pruned).toBe(20_000);
+    expect(plan.parts).toEqual([]);
   });
 
   it("prunes nothing when 19,999 tokens would be freed", () => {
@@ -54,7 +60,7 @@ describe("planPrune", () => {
     expect(planPrune(h.msgs).parts).toEqual([]);
     // A stale count (different size) is ignored.
     t1.tokenCount = { encoding: "o200k_base", count: 9_999, size: size + 1 };
-    expect(planPrune(h.msgs).pruned).toBe(20_000);
+    expect(planPrune(h.msgs).pruned).toBe(20_001);
   });
 
   it("never prunes skill output", () => {
@@ -76,14 +82,14 @@ describe("planPrune", () => {
   it("stops at an already pruned part", () => {
     const h = new History();
     h.turn("zero", [tool("read", { filePath: "x" }, sized(30_000))]);
-    h.turn("one", [tool("read", { filePath: "t1" }, sized(10_000), { compacted: 5 }), tool("read", { filePath: "t2" }, sized(20_000))]);
+    h.turn("one", [tool("read", { filePath: "t1" }, sized(10_000), { compacted: 5 }), tool("read", { filePath: "t2" }, sized(20_001))]);
     h.turn("two", [tool("read", { filePath: "t3" }, sized(10_000)), tool("read", { filePath: "t4" }, sized(10_000))]);
     h.turn("three", [tool("read", { filePath: "t5" }, sized(10_000)), tool("read", { filePath: "t6" }, sized(10_000))]);
     h.turn("four", []);
     h.turn("five", []);
     const plan = planPrune(h.msgs);
     expect(ids(plan.parts)).toEqual(["t2"]);
-    expect(plan.pruned).toBe(20_000);
+    expect(plan.pruned).toBe(20_001);
   });
 });
 

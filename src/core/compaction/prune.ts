@@ -1,9 +1,8 @@
 import type { Store } from "../ports/store";
 import type { MessageWithParts, ToolPart } from "../schema";
-import { applyRevert, filterCompacted } from "../session/history";
+import { conversationView } from "../conversation/view";
 import { estimateTokens } from "../tokens/counter";
 import { partCost } from "../tokens/part-text";
-import { activePath } from "../session/branches";
 
 /**
  * Prune (spec §3.3): hide old tool outputs from the model without an LLM
@@ -14,7 +13,7 @@ import { activePath } from "../session/branches";
  * (the last two turns); stop at a summary (the previous compaction boundary)
  * or at an already pruned part (everything older was pruned before). Of the
  * completed tool outputs met, the newest PRUNE_PROTECT tokens are kept; the
- * older ones are pruned, but only when that frees at least PRUNE_MINIMUM.
+ * older ones are pruned, but only when that frees more than PRUNE_MINIMUM.
  */
 
 export const PRUNE_MINIMUM = 20_000;
@@ -66,7 +65,8 @@ export function planPrune(msgs: MessageWithParts[]): PrunePlan {
       } else kept += tokens;
     }
   }
-  return { parts: pruned >= PRUNE_MINIMUM ? candidates : [], pruned, kept };
+  // OpenCode prunes only when it frees more than the minimum (strict).
+  return { parts: pruned > PRUNE_MINIMUM ? candidates : [], pruned, kept };
 }
 
 /** Marks the planned parts as pruned at `now` and persists them. Returns the updated parts. */
@@ -85,6 +85,6 @@ export async function applyPrune(store: Store, plan: PrunePlan, now: number): Pr
 export async function pruneSession(store: Store, sessionID: string, now: number): Promise<ToolPart[]> {
   const session = await store.getSession(sessionID);
   if (!session) return [];
-  const msgs = filterCompacted(applyRevert(activePath(await store.messages(sessionID), session.branches), session.revert?.messageID));
+  const msgs = conversationView(session, await store.messages(sessionID)).sent;
   return applyPrune(store, planPrune(msgs), now);
 }

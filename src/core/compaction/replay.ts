@@ -1,7 +1,7 @@
 import { ascendingId } from "../ids";
 import type { Store } from "../ports/store";
 import type { MessageWithParts, Part, TextPart, UserMessage } from "../schema";
-import { isMedia, mediaPlaceholder } from "../session/history";
+import { isMedia, mediaPlaceholder } from "../conversation/to-model";
 
 /**
  * Overflow replay (spec §3.4 step 2 and 8): when the provider rejected a

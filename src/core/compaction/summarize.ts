@@ -12,21 +12,32 @@ export const COMPACTION_SYSTEM_PROMPT = `You summarise a coding session between 
 Write only the summary. Do not answer questions from the conversation, do not call tools, do not add greetings.
 Keep exact file paths, identifiers, error messages and decisions. Prefer terse bullets. Carry forward only requests that are still open.`;
 
-const TEMPLATE = `Use exactly these sections, in this order (write "(none)" under an empty one):
+/** Sections of a summary, in order (OpenCode 2.x's template); every one is kept, even when empty. */
+export const SUMMARY_SECTIONS = ["Goal", "Constraints & Preferences", "Progress", "Key Decisions", "Next Steps", "Critical Context"] as const;
+
+const TEMPLATE = `Use exactly these sections, in this order, and keep every one of them even when it is empty (write "(none)"):
 
 ## Goal
 What the user wants to achieve overall.
 
-## Instructions
-What the user asked for and how: requirements, constraints, preferences, plans or specs to follow.
+## Constraints & Preferences
+Every rule, requirement, limit and preference the user stated, in the user's own words where possible. Never drop one that still holds.
 
-## Discoveries
-What was learned about the code and the environment that matters for the rest of the work.
+## Progress
+### Done
+### In Progress
+### Blocked
 
-## Accomplished
-Done; in progress; left to do, with the next step first.
+## Key Decisions
+Decisions taken and why, so they are not revisited.
 
-Do not write a "Relevant files" or "Commands run" section: they are added automatically from the tool log.`;
+## Next Steps
+What to do next, the first step first.
+
+## Critical Context
+Exact error messages, identifiers, values and facts the work depends on.
+
+Keep the summary under about 2,000 words. Do not write a "Relevant files" or "Commands run" section: they are added automatically from the tool log.`;
 
 /** Finds the compaction request the loop must process: the newest user message, with a compaction part and no summary answer yet. */
 export function pendingCompaction(msgs: MessageWithParts[]): { message: MessageWithParts & { info: UserMessage }; part: CompactionPart } | undefined {

@@ -5,8 +5,8 @@ import type { Clock } from "../ports/clock";
 import type { LLM, LLMRequest } from "../ports/llm";
 import type { Store } from "../ports/store";
 import type { AssistantMessage, NamedErrorData, RetryPart, StepFinishPart, TextPart } from "../schema";
-import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "../session/retry";
-import { addTokens, costOf, toTokens } from "../session/usage";
+import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "../conversation/retry";
+import { addTokens, costOf, toTokens } from "../conversation/usage";
 
 /**
  * One summary call: streams the model's text into a single text part of the

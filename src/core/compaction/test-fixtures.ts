@@ -29,7 +29,6 @@ export const compaction =
   (auto: boolean, extra: { overflow?: boolean; tail_start_id?: string } = {}): PartInit =>
   (ids) => ({ ...ids, type: "compaction", auto, ...extra });
 
-export const stepStart = (): PartInit => (ids) => ({ ...ids, type: "step-start" });
 
 export interface ToolOpts {
   compacted?: number;

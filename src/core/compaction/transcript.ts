@@ -1,5 +1,5 @@
 import type { MessageWithParts, ToolPart } from "../schema";
-import { CLEARED_TOOL_OUTPUT, INTERRUPTED_TOOL_OUTPUT, isMedia, keepAssistant, mediaPlaceholder } from "../session/history";
+import { CLEARED_TOOL_OUTPUT, INTERRUPTED_TOOL_OUTPUT, isMedia, keepAssistant, mediaPlaceholder } from "../conversation/to-model";
 
 /**
  * The head of a session as a plain transcript for the summary request

@@ -6,6 +6,7 @@ import { MESSAGE_OVERHEAD, REPLY_OVERHEAD } from "../tokens/part-text";
 import { CountMemo, toolSpecText } from "../tokens/request-size";
 import { compaction, file, History, sized, text, tool } from "./test-fixtures";
 import { contextXray } from "./xray";
+import { conversationView } from "../conversation/view";
 
 const model = { contextWindow: 128_000, maxOutputTokens: 16_384 }; // usable 95,232
 const settings = defaultSettings();
@@ -26,7 +27,7 @@ describe("contextXray", () => {
 
     const memo = new CountMemo();
     memo.set("enc", "SYSTEM", 7);
-    const x = contextXray({ messages: h.msgs, revertMessageID: reverted.info.id, system: ["SYSTEM", "env"], tools: [spec], model, settings, encoding: "enc", memo });
+    const x = contextXray({ view: conversationView({ revert: { messageID: reverted.info.id } }, h.msgs), system: ["SYSTEM", "env"], tools: [spec], model, settings, encoding: "enc", memo });
 
     const byKey = new Map(x.sections.map((sec) => [sec.key, sec]));
     expect(byKey.get("system:0")).toMatchObject({ tokens: 7, exact: true });
@@ -59,7 +60,7 @@ describe("contextXray", () => {
   it("applies the calibration ratio to the total", () => {
     const h = new History();
     h.user(text(sized(1_000)));
-    const x = contextXray({ messages: h.msgs, model, settings, encoding: "e", ratio: 1.5 });
+    const x = contextXray({ view: conversationView(undefined, h.msgs), model, settings, encoding: "e", ratio: 1.5 });
     expect(x.raw).toBe(1_000 + MESSAGE_OVERHEAD + REPLY_OVERHEAD);
     expect(x.total).toBe(Math.ceil(x.raw * 1.5));
     expect(x.boundary).toBeUndefined();
@@ -70,7 +71,7 @@ describe("contextXray", () => {
     const u = h.user(text("abcd"));
     const p = u.parts[0];
     if (p) p.tokenCount = { encoding: "e", count: 9, size: 4 };
-    const x = contextXray({ messages: h.msgs, model, settings, encoding: "e" });
+    const x = contextXray({ view: conversationView(undefined, h.msgs), model, settings, encoding: "e" });
     expect(x.exact).toBe(true);
     expect(x.raw).toBe(9 + MESSAGE_OVERHEAD + REPLY_OVERHEAD);
   });

@@ -1,6 +1,7 @@
 import type { LLMToolSpec } from "../ports/llm";
 import type { CompactionPart, MessageWithParts } from "../schema";
-import { applyRevert, filterCompacted, isMedia } from "../session/history";
+import { isMedia } from "../conversation/to-model";
+import type { ConversationView } from "../conversation/view";
 import { estimateTokens } from "../tokens/counter";
 import { isDropped, MESSAGE_OVERHEAD, messageTokens, REPLY_OVERHEAD } from "../tokens/part-text";
 import { type CountMemo, toolSpecText } from "../tokens/request-size";
@@ -47,9 +48,8 @@ export interface XraySection {
 }
 
 export interface XrayInput {
-  /** All messages of the session, chronological (`store.messages`). */
-  messages: MessageWithParts[];
-  revertMessageID?: string;
+  /** The session's conversation (`conversationView`): what is shown, sent and reverted. */
+  view: Pick<ConversationView, "path" | "shown" | "sent">;
   system?: string[];
   tools?: LLMToolSpec[];
   model: ModelLimits;
@@ -104,8 +104,7 @@ export function contextXray(input: XrayInput): Xray {
   const tools = input.tools ?? [];
   if (tools.length) sections.push(plainSection("tools", "tools", `Tools (${tools.length})`, tools.map(toolSpecText).join("\n"), input));
 
-  const visible = applyRevert(input.messages, input.revertMessageID);
-  const sent = filterCompacted(visible);
+  const { shown: visible, sent } = input.view;
   const sentIDs = new Set(sent.map((m) => m.info.id));
   const boundary = boundaryOf(sent);
   const message = (m: MessageWithParts, status: XrayStatus): XraySection => {
@@ -132,7 +131,7 @@ export function contextXray(input: XrayInput): Xray {
   };
   for (const m of visible) if (!sentIDs.has(m.info.id)) sections.push(message(m, "summarised"));
   for (const m of sent) sections.push(message(m, "sent"));
-  for (const m of input.messages) if (m.info.id >= (input.revertMessageID ?? "\uffff")) sections.push(message(m, "reverted"));
+  for (const m of input.view.path.slice(visible.length)) sections.push(message(m, "reverted"));
 
   const systemOverhead = sections.some((s) => s.kind === "system") ? MESSAGE_OVERHEAD : 0;
   const raw = sections.reduce((n, s) => n + s.tokens, REPLY_OVERHEAD + systemOverhead);

@@ -1,6 +1,6 @@
 import { errorMessage } from "../errors";
 import type { AssistantMessage, MessageWithParts, Part, Session, ToolPart } from "../schema";
-import { applyRevert } from "../session/history";
+import { conversationView } from "../conversation/view";
 import { HTML_EXPORT_CSS } from "./html-style";
 import { sessionTotals } from "./totals";
 
@@ -96,7 +96,7 @@ function messageHtml(m: MessageWithParts, opts: HtmlOptions): string {
 export function sessionHtml(file: { info: Session; messages: readonly MessageWithParts[] }, opts: HtmlOptions = {}): string {
   const date = opts.formatDate ?? ((ms: number) => new Date(ms).toLocaleString());
   const { info } = file;
-  const visible = applyRevert([...file.messages], info.revert?.messageID);
+  const visible = conversationView(info, [...file.messages]).shown;
   const totals = sessionTotals(visible);
   const meta = [
     info.id,

@@ -134,3 +134,18 @@ describe("parseImport rejects with the field path and the reason", () => {
     expect(z.ok ? "" : z.error).toMatch(/^The zip file is damaged/);
   });
 });
+
+describe("parseImport degrades unreadable attachments", () => {
+  it("a file part whose url is not a URL becomes a note, with a warning, instead of breaking every later request", () => {
+    const raw = mutable();
+    const user = raw.messages.find((m) => m.info.role === "user");
+    if (!user) throw new Error("fixture has a user message");
+    const ids = { sessionID: user.info.sessionID, messageID: user.info.id };
+    user.parts.push({ id: "prt_zzzzzzzzzzzzzzzzzzzzzzzzzz", ...ids, type: "file", mime: "image/png", filename: "shot.png", url: "not a url" });
+    const r = parseImport(JSON.stringify(raw));
+    if (!r.ok) throw new Error(r.error);
+    const parts = r.value.sessions[0]?.messages.find((m) => m.info.id === user.info.id)?.parts ?? [];
+    expect(parts.at(-1)).toMatchObject({ type: "text", text: "[Attached image/png: shot.png (its data could not be read)]", synthetic: true });
+    expect(r.value.warnings.join("\n")).toMatch(/shot\.png.*no readable data/);
+  });
+});

@@ -11,7 +11,7 @@ import { isObject } from "./opencode";
 import { ARCHIVE_FORMAT, FORMAT_VERSION, type ImportBundle, type ImportedSession, MAX_IMPORT_BYTES, MAX_IMPORT_PARTS, type Result, SESSION_FORMAT } from "./types";
 import { type ValidateContext, validateSession } from "./validate";
 
-export { type ImportResult, importBundle } from "./import-write";
+export { importBundle } from "./import-write";
 
 const MAX_ZIP_ENTRIES = 10_000;
 

@@ -1,8 +1,7 @@
 /** Session lifecycle data: export (JSON, zip, markdown, HTML), import, share links. */
-export { sessionHtml, type HtmlOptions } from "./html";
-export { importBundle, type ImportResult, parseImport, parseImportBytes, parseImportValue } from "./import";
-export { type ExportOptions, exportAll, exportAllZip, exportFileName, exportSession, serializeExport, ZIP_FILE_NAME } from "./json";
-export { type MarkdownOptions, sessionMarkdown } from "./markdown";
-export { decodeShare, encodeShare, SHARE_ROUTE, type ShareLinkResult, shareLink, stripForShare } from "./share";
-export { sessionTotals } from "./totals";
+export { sessionHtml } from "./html";
+export { importBundle, parseImport, parseImportBytes } from "./import";
+export { exportAllZip, exportFileName, exportSession, serializeExport, ZIP_FILE_NAME } from "./json";
+export { sessionMarkdown } from "./markdown";
+export { decodeShare, shareLink, stripForShare } from "./share";
 export * from "./types";

@@ -1,6 +1,6 @@
 import { errorMessage } from "../errors";
 import type { AssistantMessage, MessageWithParts, Part, Session } from "../schema";
-import { applyRevert } from "../session/history";
+import { conversationView } from "../conversation/view";
 
 /** Options of the markdown transcript (spec §5.4). */
 export interface MarkdownOptions {
@@ -93,7 +93,7 @@ export function sessionMarkdown(file: { info: Session; messages: readonly Messag
     `**Created:** ${date(info.time.created)}`,
     `**Updated:** ${date(info.time.updated)}`,
   ].join("\n");
-  const visible = applyRevert([...file.messages], info.revert?.messageID);
+  const visible = conversationView(info, [...file.messages]).shown;
   const sections = [head, ...visible.map((m) => messageBlock(m, opts))];
   return `${sections.join("\n\n---\n\n")}\n`;
 }

@@ -1,5 +1,5 @@
 import { emptyTokens, type MessageWithParts, type Tokens } from "../schema";
-import { addTokens } from "../session/usage";
+import { addTokens } from "../conversation/usage";
 
 /**
  * A session's running totals recomputed from its messages: the sum over every

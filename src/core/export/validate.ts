@@ -1,3 +1,4 @@
+import { isReadableURL, unreadablePlaceholder } from "../conversation/to-model";
 import { z } from "zod";
 import { Message, type MessageWithParts, Part, type Session, Session as SessionSchema } from "../schema";
 import { base64ToBytes } from "./base64";
@@ -105,6 +106,12 @@ function validateParts(
     if (pd.sessionID !== sessionID) return fail(`${here}.sessionID: ${show(pd.sessionID)} does not match the session id ${show(sessionID)}`);
     const dup = duplicate(ctx, `${here}.id`, pd.id, "part");
     if (dup) return fail(dup);
+    if (pd.type === "file" && !isReadableURL(pd.url)) {
+      // Kept as words, so the history still says what was attached, and every later request can be sent.
+      ctx.warnings.push(`${here}.url: the attachment ${show(pd.filename ?? pd.mime)} has no readable data; it was replaced by a note.`);
+      parts.push({ id: pd.id, sessionID: pd.sessionID, messageID: pd.messageID, type: "text", text: unreadablePlaceholder(pd.mime, pd.filename), synthetic: true });
+      continue;
+    }
     parts.push(pd);
   }
   return { ok: true, value: parts };

@@ -9,7 +9,7 @@
 
 import { backtickBody, decodeAnsiC, hasGlob, heredocBody, isArithmeticAt, type ParseResult, type RawCommand, type Redirect, type Word } from "./bash-syntax";
 
-export type { ParseResult, RawCommand, Redirect, Word } from "./bash-syntax";
+export type { ParseResult, RawCommand, Word } from "./bash-syntax";
 
 /** Nesting limit across substitutions, subshell scripts and here-documents. */
 const MAX_LEVEL = 64;

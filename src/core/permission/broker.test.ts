@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Ruleset } from "../schema";
-import { PermissionRefused } from "../tools/tool";
+import { PermissionRefused } from "./ask";
 import { bashPatterns } from "./arity";
 import { PermissionBroker } from "./broker";
 

@@ -1,6 +1,6 @@
 import { ascendingId } from "../ids";
 import type { PermissionRule, Ruleset } from "../schema";
-import { PermissionRefused, type PermissionAsk } from "../tools/tool";
+import { type PermissionAsk, PermissionRefused } from "./ask";
 import { decideAsk } from "./evaluate";
 
 export type PermissionReply = { type: "once" } | { type: "always" } | { type: "reject"; feedback?: string };

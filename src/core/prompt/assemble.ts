@@ -18,7 +18,8 @@ import type { Clock } from "../ports/clock";
 import type { LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
 import { discoverRules } from "../rules/discover";
-import type { Ruleset } from "../schema";
+import { pinnedBlock } from "../pins/pins";
+import type { Pin, Ruleset } from "../schema";
 import { skillsBlock, visibleSkills } from "../skills/block";
 import { discoverSkills, type SettingsSkill, type Skill } from "../skills/discover";
 import type { Tool } from "../tools/tool";
@@ -64,6 +65,8 @@ export interface AssembleInput {
   rules: Ruleset[];
   /** The user message's own system text. */
   userSystem?: string;
+  /** The session's pins (`effectivePins`): the goal and constraints sent whatever compaction did. */
+  pins?: Pin[];
 }
 
 export function startupReport(scan: SessionScan): StartupReport {
@@ -131,8 +134,8 @@ export class PromptAssembler {
   }
 
   /**
-   * Everything after the environment block: instructions, mode reminder,
-   * skills block and user system text. Fits the session loop's
+   * Everything after the environment block: instructions, pinned goal and
+   * constraints, mode reminder, skills block and user system text. Fits the session loop's
    * `instructions(session, sandbox)` hook as it is.
    */
   async sections(input: AssembleInput): Promise<string[]> {
@@ -140,6 +143,7 @@ export class PromptAssembler {
     const agent = typeof input.agent === "string" ? agentByName(input.agent) : input.agent;
     return [
       ...scan.instructions,
+      pinnedBlock(input.pins ?? []),
       agent.reminder,
       skillsBlock(visibleSkills(scan.skills, input.rules)),
       input.userSystem?.trim() ?? "",

@@ -134,6 +134,7 @@ export type StepFinishPart = z.infer<typeof StepFinishPart>;
 
 /** Legacy snapshot marker, kept for imports of old files. */
 export const SnapshotPart = PartBase.extend({ type: z.literal("snapshot"), snapshot: z.string() });
+export type SnapshotPart = z.infer<typeof SnapshotPart>;
 
 export const PatchPart = PartBase.extend({
   type: z.literal("patch"),
@@ -194,7 +195,6 @@ export const Part = z.discriminatedUnion("type", [
 ]);
 export type Part = z.infer<typeof Part>;
 export type PartType = Part["type"];
-export type PartOf<T extends PartType> = Extract<Part, { type: T }>;
 
 /** Parts as written: ids are required, the rest follows the union. */
 export const PART_TYPES: readonly PartType[] = [

@@ -1,6 +1,24 @@
 import { z } from "zod";
 import { ModelRef, Ruleset, Tokens } from "./common";
 
+/**
+ * Something the user wants kept in every request, whatever compaction does:
+ * the session's goal or a constraint. Pins suggested from the user's own
+ * messages are derived on the fly (core/pins); a stored record overrides one
+ * (accepted, edited or dismissed) or adds the user's own.
+ */
+export const Pin = z.object({
+  id: z.string().min(1),
+  kind: z.enum(["goal", "constraint"]),
+  text: z.string().min(1).max(2_000),
+  /** `suggested`: found in a user message, in force until dismissed; `accepted`: confirmed or added by the user; `dismissed`: not sent. */
+  state: z.enum(["suggested", "accepted", "dismissed"]),
+  /** The user message it came from. */
+  messageID: z.string().optional(),
+  time: z.number(),
+});
+export type Pin = z.infer<typeof Pin>;
+
 /** A conversation: the root record that owns messages and their parts. */
 export const Session = z.object({
   id: z.string().startsWith("ses_"),
@@ -40,6 +58,8 @@ export const Session = z.object({
   cost: z.number().nonnegative(),
   agent: z.string().optional(),
   model: ModelRef.optional(),
+  /** Pinned goal and constraints the user accepted, edited, dismissed or added (suggestions live in the messages). */
+  pins: z.array(Pin).max(200).optional(),
 });
 export type Session = z.infer<typeof Session>;
 

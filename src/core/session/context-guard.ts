@@ -9,8 +9,8 @@ import type { AssistantMessage, MessageWithParts, Session, ToolPart } from "../s
 import type { Settings } from "../settings";
 import { Calibration, CountMemo, estimateCounter, measureRequest, reportedInputTokens, type RequestSize, type TokenCounter } from "../tokens";
 
-/** Compactions one run may start by itself before it gives up and lets the provider decide. */
-export const MAX_AUTO_COMPACTIONS_PER_RUN = 2;
+/** Compactions the loop may start by itself for one prompt before it gives up and lets the provider decide. */
+export const MAX_AUTO_COMPACTIONS_PER_PROMPT = 2;
 
 export interface ContextGuardDeps {
   store: Store;
@@ -35,6 +35,8 @@ export class ContextGuard {
   private readonly memo = new CountMemo();
   /** When each session's last request went out (the provider's cache cools down after a while). */
   private readonly lastSent = new Map<string, number>();
+  /** User messages compaction wrote itself (requests, replayed prompts, "continue" messages). */
+  private readonly made = new Set<string>();
 
   constructor(private readonly deps: ContextGuardDeps) {}
 
@@ -48,12 +50,28 @@ export class ContextGuard {
     if (!pending) return "none";
     const { store, llm, clock, bus } = this.deps;
     const r = await processCompaction({ store, llm, clock, model, counter: this.counter, calibration: this.calibration, bus }, { sessionID, messageID: pending.message.info.id, signal, prefix });
-    if (r.ok) this.lastSent.set(sessionID, clock.now());
+    this.made.add(pending.message.info.id);
+    if (r.ok) {
+      this.lastSent.set(sessionID, clock.now());
+      for (const m of [r.replayed, r.continued]) if (m) this.made.add(m.id);
+    }
     if (!r.ok) {
       if (r.error.name !== "MessageAbortedError") bus.publish({ type: "session.error", sessionID, error: r.error });
       return "stop";
     }
     return r.next;
+  }
+
+  /** The newest user message of `shown` a person sent (not one compaction wrote). */
+  latestPrompt(shown: MessageWithParts[]): string | undefined {
+    for (let i = shown.length - 1; i >= 0; i--) {
+      const m = shown[i];
+      if (m?.info.role !== "user" || this.made.has(m.info.id)) continue;
+      if (m.parts.some((p) => p.type === "compaction")) continue;
+      if (m.parts.some((p) => p.type === "text" && p.metadata?.compaction_continue)) continue;
+      return m.info.id;
+    }
+    return undefined;
   }
 
   /** Our count of the request about to be sent (cached per part; new counts are persisted). */

@@ -3,8 +3,7 @@ import type { Store } from "../ports/store";
 import type { Session } from "../schema";
 import { rebaseMessages } from "../export/remap";
 import { sessionTotals } from "../export/totals";
-import { activePath } from "./branches";
-import { applyRevert } from "./history";
+import { conversationView } from "../conversation/view";
 
 /** What to fork: the session, the message to cut at, and whether that message is kept. */
 export interface ForkInput {
@@ -50,7 +49,7 @@ export async function forkSession(store: Store, input: ForkInput, now: number): 
   const all = await store.messages(source.id);
   if (!all.some((m) => m.info.id === input.messageID))
     throw new ForkSourceError(`Message ${input.messageID} not found in session ${source.id}`);
-  const visible = applyRevert(activePath(all, source.branches), source.revert?.messageID);
+  const visible = conversationView(source, all).shown;
   const picked = visible.filter((m) => (input.include === "through" ? m.info.id <= input.messageID : m.info.id < input.messageID));
 
   const existing = [...(await store.listSessions()), ...(await store.listSessions({ archived: true }))];

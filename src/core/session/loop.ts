@@ -7,14 +7,20 @@ import type { Clock } from "../ports/clock";
 import type { LLM, LLMMessage, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
-import { type AssistantMessage, defaultTitle, emptyTokens, isDefaultTitle, type MessageWithParts, type Part, type Session, type ToolPart, type UserMessage } from "../schema";
+import { type AssistantMessage, defaultTitle, emptyTokens, isDefaultTitle, type MessageWithParts, type Part, type Ruleset, type Session, type ToolPart, type UserMessage } from "../schema";
 import type { Settings } from "../settings";
 import type { Tool } from "../tools/tool";
-import { applyRevert, filterCompacted, isTurnDone, latest, toModelMessages } from "./history";
+import { toModelMessages } from "../conversation/to-model";
+import { type ConversationView, conversationView } from "../conversation/view";
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import type { TokenCounter } from "../tokens/counter";
-import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_RUN } from "./context-guard";
-import { activePath, nextPrev, siblings } from "./branches";
+import type { RequestSize } from "../tokens/request-size";
+import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_PROMPT } from "./context-guard";
+import { MirrorStore } from "./mirror-store";
+import { type MovePolicy, nextMove } from "./next-move";
+import { siblings } from "../conversation/branches";
+import { editSummary, enterBranch, leaveBranch, renameSession, setArchived, setSessionRules, snapshotBefore, switchBranch } from "./edits";
+import { type Locks, noLocks } from "../ports/locks";
 import { repairSession } from "./repair";
 import { commitRevert } from "./revert";
 import { runStep, type StepResult } from "./step";
@@ -22,23 +28,6 @@ import { generateTitle } from "./title";
 
 export const MAX_STEPS_PROMPT =
   "I have reached the maximum number of steps for this turn. I must not call any more tools. I will now answer in text: a summary of what was done and what remains.";
-
-/** Cross-tab exclusivity for runs (Web Locks in the browser). */
-export interface Locks {
-  /**
-   * Runs `fn` holding the session's lock. When another tab holds it, calls
-   * `onBlocked` and waits for it (that tab answers queued prompts; what is left
-   * is answered here afterwards).
-   */
-  run<T>(sessionID: string, fn: () => Promise<T>, onBlocked: () => void): Promise<T>;
-  /** Whether some tab currently holds the session's lock. */
-  held(sessionID: string): Promise<boolean>;
-}
-
-export const noLocks: Locks = {
-  run: (_id, fn) => fn(),
-  held: async () => false,
-};
 
 export interface SessionServiceDeps {
   store: Store;
@@ -57,6 +46,8 @@ export interface SessionServiceDeps {
   locks?: Locks;
   /** Exact token counts (a tokenizer); estimates (chars/4) when absent. */
   counter?: TokenCounter;
+  /** Keep a running session's messages in memory (default); `false` re-reads storage on every look (benchmarks). */
+  mirror?: boolean;
   version: string;
 }
 
@@ -69,6 +60,8 @@ export interface SystemInput {
   userSystem?: string;
   /** The session's tool state (to seed what instruction files the prompt already holds). */
   toolState: Map<string, unknown>;
+  /** The shown branch as stored (before compaction): where pinned suggestions come from. */
+  history?: MessageWithParts[];
 }
 
 /** What the last request of a session held (for the debug view). */
@@ -106,9 +99,15 @@ export class SessionService {
   private statusSnapshot: ReadonlyMap<string, SessionStatus> = new Map();
 
   private readonly guard: ContextGuard;
+  /** The running sessions' messages in memory (see MirrorStore); off only to measure without it. */
+  private readonly mirror: MirrorStore | undefined;
+  /** Every read and write of the service goes through here. */
+  private readonly store: Store;
 
   constructor(private readonly deps: SessionServiceDeps) {
-    this.guard = new ContextGuard({ store: deps.store, llm: deps.llm, clock: deps.clock, bus: deps.bus, settings: deps.settings, counter: deps.counter });
+    this.mirror = deps.mirror === false ? undefined : new MirrorStore(deps.store);
+    this.store = this.mirror ?? deps.store;
+    this.guard = new ContextGuard({ store: this.store, llm: deps.llm, clock: deps.clock, bus: deps.bus, settings: deps.settings, counter: deps.counter });
     deps.bus.subscribe((ev) => {
       if (ev.type === "session.status") this.setStatus(ev.sessionID, ev.status);
     });
@@ -159,13 +158,14 @@ export class SessionService {
       cost: 0,
       ...(opts.demo ? { demo: true } : {}),
     };
-    await this.deps.store.createSession(session);
+    await this.store.createSession(session);
     return session;
   }
 
   /** Adds a user message and makes sure the loop runs. A prompt sent during a run is picked up by that run. */
   async prompt(sessionID: string, input: PromptInput): Promise<UserMessage> {
-    const { store, clock } = this.deps;
+    const store = this.store;
+    const { clock } = this.deps;
     const session = await store.getSession(sessionID);
     if (!session) throw new Error(`Session ${sessionID} not found`);
     // After a revert, the new prompt takes the reverted turn's place (in the branch that was reverted).
@@ -177,9 +177,13 @@ export class SessionService {
     const model = this.deps.model(session);
     const now = clock.now();
     const all = await store.messages(sessionID);
-    const path = activePath(all, session.branches);
-    if (input.editOf) await this.assertIdleEverywhere(sessionID);
-    const prev = input.editOf ? siblings(all, input.editOf).key : (revertKey ?? nextPrev(path));
+    // Edit-and-resend: the old branch keeps its files; the new one starts from the files as they were before the edited message.
+    const sandbox = input.editOf ? await this.sandboxOf(sessionID) : undefined;
+    if (input.editOf) {
+      await this.assertIdleEverywhere(sessionID);
+      await leaveBranch(store, sandbox, conversationView(session, all));
+    }
+    const prev = input.editOf ? siblings(all, input.editOf).key : (revertKey ?? conversationView(session, all).next);
     const user: UserMessage = {
       id: ascendingId("msg", now),
       sessionID,
@@ -194,7 +198,7 @@ export class SessionService {
     for (const f of input.files ?? [])
       await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "file", mime: f.mime, filename: f.filename, url: f.url });
     await store.upsertMessage(user);
-    await store.updateSession(sessionID, (s) => ({
+    const updated = await store.updateSession(sessionID, (s) => ({
       ...s,
       agent: user.agent,
       model: user.model,
@@ -202,14 +206,45 @@ export class SessionService {
       // A new branch (an edit, or the prompt that replaces a reverted turn) becomes the one shown.
       ...(input.editOf || revertKey !== undefined ? { branches: { ...s.branches, [prev]: user.id } } : {}),
     }));
+    if (input.editOf && updated) await enterBranch(sandbox, conversationView(updated, await store.messages(sessionID)).snapshot ?? snapshotBefore(all, input.editOf));
     this.maybeTitle(session, input.text);
     this.ensureRunning(sessionID);
     return user;
   }
 
+  private async sandboxOf(sessionID: string): Promise<Sandbox | undefined> {
+    return this.deps.sandbox?.(sessionID).catch(() => undefined);
+  }
+
+  /** Shows another alternative at a message's branch point (±1); the workspace follows the branch. */
+  async switchBranch(sessionID: string, messageID: string, step: number): Promise<void> {
+    await this.assertIdleEverywhere(sessionID);
+    await switchBranch(this.store, await this.sandboxOf(sessionID), sessionID, messageID, step);
+  }
+
+  /** Rewrites a summary's text (refused while the session runs anywhere). */
+  async editSummary(sessionID: string, messageID: string, text: string): Promise<void> {
+    await this.assertIdleEverywhere(sessionID);
+    await editSummary(this.store, sessionID, messageID, text);
+  }
+
+  rename(sessionID: string, title: string): Promise<Session | undefined> {
+    return renameSession(this.store, sessionID, title);
+  }
+
+  archive(sessionID: string, archived: boolean): Promise<Session | undefined> {
+    return setArchived(this.store, sessionID, archived, this.deps.clock.now());
+  }
+
+  setRules(sessionID: string, rules: Ruleset): Promise<Session | undefined> {
+    return setSessionRules(this.store, sessionID, rules);
+  }
+
   /** Starts the loop unless it is already running; returns when the run ends. */
   ensureRunning(sessionID: string): Promise<void> {
     const existing = this.runs.get(sessionID);
+    // A stopped run is unwinding: it will not look at new prompts, so a fresh run starts once it is gone.
+    if (existing?.controller.signal.aborted) return existing.done.then(() => this.ensureRunning(sessionID));
     if (existing) return existing.done;
     const controller = new AbortController();
     const locks = this.deps.locks ?? noLocks;
@@ -218,7 +253,15 @@ export class SessionService {
       try {
         await locks.run(
           sessionID,
-          () => this.loop(sessionID, controller.signal),
+          // Kept in memory only while this tab holds the session's lock (prompts other tabs queue are read before the run stops).
+          async () => {
+            this.mirror?.hold(sessionID);
+            try {
+              await this.loop(sessionID, controller.signal);
+            } finally {
+              this.mirror?.release(sessionID);
+            }
+          },
           () =>
             this.deps.bus.publish({
               type: "session.error",
@@ -260,130 +303,131 @@ export class SessionService {
   async repair(sessionID: string): Promise<number> {
     if (this.isBusy(sessionID)) return 0;
     if (await (this.deps.locks ?? noLocks).held(sessionID)) return 0;
-    return repairSession(this.deps.store, sessionID, this.deps.clock.now());
+    return repairSession(this.store, sessionID, this.deps.clock.now());
   }
 
+  /** The agent loop (spec §2.2): look at the conversation, let `nextMove` decide, do it, look again. */
   private async loop(sessionID: string, signal: AbortSignal): Promise<void> {
-    const { store, clock } = this.deps;
+    const { clock } = this.deps;
+    const store = this.store;
     await repairSession(store, sessionID, clock.now());
-    const maxSteps = this.deps.settings().maxSteps;
     const guard = this.guard;
-    let step = 0;
-    let stepsFor: string | undefined;
-    let autoCompactions = 0;
+    const turn = new TurnCounter(this.deps.settings().maxSteps);
+    let checkedElsewhere = false;
     while (!signal.aborted) {
       const session = await store.getSession(sessionID);
       if (!session) return;
-      const msgs = filterCompacted(applyRevert(activePath(await store.messages(sessionID), session.branches), session.revert?.messageID));
+      const view = conversationView(session, await store.messages(sessionID));
+      const user = view.latest.lastUser;
+      if (!user) break;
+      turn.look(guard.latestPrompt(view.shown), user.info.id);
+      const policy: MovePolicy = { decide: (v, size) => guard.decide(sessionID, v.sent, size, model), summariesLeft: turn.summariesLeft };
       const model = this.deps.model(session);
-      const l = latest(msgs);
-      if (!l.lastUser) break;
-      // Max steps counts the steps answering one prompt: a new prompt (queued, replayed) starts again.
-      if (l.lastUser.info.id !== stepsFor) {
-        stepsFor = l.lastUser.info.id;
-        step = 0;
-      }
-
-      // The next request's fixed parts: also what a cached-prefix summary re-sends.
-      const sandbox = await this.deps.sandbox?.(sessionID).catch(() => undefined);
-      const agent = l.lastUser.info.agent;
-      this.agents.set(sessionID, agent);
-      const tools = this.deps.tools(agent, session);
-      const toolState = this.stateFor(sessionID);
-      const system = this.deps.system
-        ? await this.deps.system({ session, model, sandbox, agent, userSystem: l.lastUser.info.system, toolState })
-        : buildSystem({ model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) });
-      const specs = tools.map((t) => t.spec());
-
-      // A compaction request (manual, or created below) is a task of its own.
-      const pending = await guard.runPending(sessionID, msgs, model, signal, { system, tools: specs, cacheKey: sessionID });
-      if (pending === "stop") {
-        // A prompt sent while the summary was written is still owed an answer.
-        const pendingID = msgs.filter((m) => m.info.role === "user").at(-1)?.info.id;
-        if (!signal.aborted && pendingID && (await this.newerPrompt(sessionID, pendingID))) continue;
-        break;
-      }
-      if (pending === "continue") continue;
-      if (isTurnDone(l)) break;
-
-      // Before the call: our exact count of what is about to be sent, and the policy's decision on it.
-      const size = await guard.measure(system, msgs, specs, model);
-      const decision = guard.decide(sessionID, msgs, size, model);
-      if (decision.kind === "prune" && decision.parts.length > 0) {
-        await guard.prune(decision.parts);
+      let move = nextMove(view, undefined, policy);
+      if (move.kind === "done") {
+        // Before stopping, look once at storage itself: another tab may have queued a prompt.
+        if (checkedElsewhere || !this.mirror) break;
+        this.mirror.refresh(sessionID);
+        checkedElsewhere = true;
         continue;
       }
-      if (decision.kind === "summarize" && autoCompactions < MAX_AUTO_COMPACTIONS_PER_RUN && msgs.length > 1) {
-        autoCompactions++;
-        await guard.request(session, { auto: true, mode: decision.mode === "cached-prefix" ? "cached-prefix" : "transcript", tailStartID: decision.tailStartID });
+      checkedElsewhere = false;
+      const req = await this.turnRequest(session, model, user.info.agent, user.info.system, view.shown);
+      if (move.kind === "compact") {
+        const pending = await guard.runPending(sessionID, view.sent, model, signal, { system: req.system, tools: req.specs, cacheKey: sessionID });
+        // After a manual summary, a prompt sent while it was written is still owed an answer.
+        if (pending === "stop" && (signal.aborted || !(await this.newerPrompt(sessionID, user.info.id)))) break;
         continue;
       }
-
-      step++;
-      const isLastStep = step >= maxSteps;
-      const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(msgs));
-      if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
-      this.requests.set(sessionID, { system, tools: specs, time: clock.now() });
-      guard.sent(sessionID);
-      const assistant: AssistantMessage = {
-        id: ascendingId("msg", clock.now()),
-        sessionID,
-        role: "assistant",
-        parentID: l.lastUser.info.id,
-        time: { created: clock.now() },
-        modelID: model.modelID,
-        providerID: model.provider,
-        agent,
-        cost: 0,
-        tokens: emptyTokens(),
-      };
-      await store.upsertMessage(assistant);
-      const result: StepResult = await runStep(
-        { store, llm: this.deps.llm, clock, bus: this.deps.bus, permissions: this.deps.permissions, autoCompact: this.deps.settings().compaction.auto },
-        {
-          session,
-          assistant,
-          model,
-          tools,
-          sandbox,
-          toolState,
-          recentTools: turnTools(msgs, l.lastUser.info.id),
-          signal,
-          request: { model, system, messages, tools: specs, maxOutputTokens: Math.min(model.maxOutputTokens, 32_000), cacheKey: sessionID, purpose: "chat" },
-        },
-      );
-      guard.observe(model, assistant, size);
+      const size = await guard.measure(req.system, view.sent, req.specs, model);
+      move = nextMove(view, size, policy);
+      if (move.kind === "prune") await guard.prune(move.parts);
+      else if (move.kind === "summarize") {
+        const { mode, tailStartID } = move;
+        await turn.summarize(() => guard.request(session, { auto: true, mode, tailStartID }));
+      }
+      if (move.kind !== "send") continue;
+      // Stopped while measuring or building the request: nothing was asked, so nothing is recorded.
+      if (signal.aborted) break;
+      const result = await this.sendStep(session, model, view, req, turn.step(), signal, size);
       if (result === "compact") {
-        // Reactive: the provider said the request was too large. Summarise, then replay the last prompt — once.
-        if (autoCompactions >= MAX_AUTO_COMPACTIONS_PER_RUN) break;
-        autoCompactions++;
-        await guard.request(session, { auto: true, overflow: true });
+        // Reactive: the provider said the request was too large. Summarise, then replay the last prompt — capped per prompt.
+        if (turn.summariesLeft <= 0) break;
+        await turn.summarize(() => guard.request(session, { auto: true, overflow: true }));
         continue;
       }
-      if (result === "stop" || isLastStep) {
-        // A prompt queued during this turn is still owed an answer, even if this turn stopped.
-        if (!signal.aborted && (await this.newerPrompt(sessionID, l.lastUser.info.id))) continue;
-        break;
-      }
+      // A prompt queued during this turn is still owed an answer, even if this turn stopped.
+      if ((result === "stop" || turn.lastStep) && (signal.aborted || !(await this.newerPrompt(sessionID, user.info.id)))) break;
     }
   }
 
+  /** The next request's fixed parts (also what a cached-prefix summary re-sends). */
+  private async turnRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[]): Promise<TurnRequest> {
+    const sandbox = await this.sandboxOf(session.id);
+    this.agents.set(session.id, agent);
+    const tools = this.deps.tools(agent, session);
+    const toolState = this.stateFor(session.id);
+    const system = this.deps.system
+      ? await this.deps.system({ session, model, sandbox, agent, userSystem, toolState, history })
+      : buildSystem({ model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) });
+    return { sandbox, agent, tools, toolState, system, specs: tools.map((t) => t.spec()) };
+  }
+
+  /** One step: a new assistant message answering the newest prompt, streamed and its tools run. */
+  private async sendStep(session: Session, model: ModelConfig, view: ConversationView, req: TurnRequest, isLastStep: boolean, signal: AbortSignal, size: RequestSize): Promise<StepResult> {
+    const { clock } = this.deps;
+    const store = this.store;
+    const parentID = view.latest.lastUser?.info.id ?? "";
+    const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(view.sent));
+    if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
+    this.requests.set(session.id, { system: req.system, tools: req.specs, time: clock.now() });
+    this.guard.sent(session.id);
+    const assistant: AssistantMessage = {
+      id: ascendingId("msg", clock.now()),
+      sessionID: session.id,
+      role: "assistant",
+      parentID,
+      time: { created: clock.now() },
+      modelID: model.modelID,
+      providerID: model.provider,
+      agent: req.agent,
+      cost: 0,
+      tokens: emptyTokens(),
+    };
+    await store.upsertMessage(assistant);
+    const result = await runStep(
+      { store, llm: this.deps.llm, clock, bus: this.deps.bus, permissions: this.deps.permissions, autoCompact: this.deps.settings().compaction.auto },
+      {
+        session,
+        assistant,
+        model,
+        tools: req.tools,
+        sandbox: req.sandbox,
+        toolState: req.toolState,
+        recentTools: turnTools(view.sent, parentID),
+        signal,
+        request: { model, system: req.system, messages, tools: req.specs, maxOutputTokens: Math.min(model.maxOutputTokens, 32_000), cacheKey: session.id, purpose: "chat" },
+      },
+    );
+    this.guard.observe(model, assistant, size);
+    return result;
+  }
+
   private async newerPrompt(sessionID: string, userID: string): Promise<boolean> {
-    const session = await this.deps.store.getSession(sessionID);
-    const path = activePath(await this.deps.store.messages(sessionID), session?.branches);
-    return path.some((m) => m.info.role === "user" && m.info.id > userID);
+    const session = await this.store.getSession(sessionID);
+    return conversationView(session, await this.store.messages(sessionID)).shown.some((m) => m.info.role === "user" && m.info.id > userID);
   }
 
   /** Asks for a summary of the session now (the "Compact now" button); runs even when auto-compaction is off. */
   async compact(sessionID: string): Promise<void> {
     await this.assertIdleEverywhere(sessionID);
-    const session = await this.deps.store.getSession(sessionID);
+    const session = await this.store.getSession(sessionID);
     if (!session) return;
-    const path = activePath(await this.deps.store.messages(sessionID), session.branches);
+    const { next } = conversationView(session, await this.store.messages(sessionID));
     await this.guard.request(session, { auto: false });
     // Attach the request to the branch being shown (it is the newest message, but maybe not on the newest branch).
-    const request = (await this.deps.store.messages(sessionID)).at(-1)?.info;
-    if (request?.role === "user") await this.deps.store.upsertMessage({ ...request, prev: nextPrev(path) });
+    const request = (await this.store.messages(sessionID)).at(-1)?.info;
+    if (request?.role === "user") await this.store.upsertMessage({ ...request, prev: next });
     await this.ensureRunning(sessionID);
   }
 
@@ -407,7 +451,8 @@ export class SessionService {
 
   private maybeTitle(session: Session, text: string): void {
     if (session.parentID || !isDefaultTitle(session.title)) return;
-    const { store, bus } = this.deps;
+    const store = this.store;
+    const { bus } = this.deps;
     void (async () => {
       const msgs = await store.messages(session.id);
       const realUsers = msgs.filter((m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && !p.synthetic));
@@ -437,4 +482,53 @@ function turnTools(msgs: MessageWithParts[], userID: string): ToolPart[] {
     if (m.info.role === "assistant" && m.info.parentID === userID)
       for (const p of m.parts as Part[]) if (p.type === "tool") out.push(p);
   return out;
+}
+
+/** The fixed parts of the next request. */
+interface TurnRequest {
+  sandbox: Sandbox | undefined;
+  agent: string;
+  tools: Tool[];
+  toolState: Map<string, unknown>;
+  system: string[];
+  specs: LLMToolSpec[];
+}
+
+/** Steps per prompt (max steps) and automatic summaries per prompt a person sent. */
+class TurnCounter {
+  private steps = 0;
+  private stepsFor: string | undefined;
+  private promptID: string | undefined;
+  private summaries = 0;
+  lastStep = false;
+
+  constructor(private readonly maxSteps: number) {}
+
+  /** Called with the newest prompt a person sent and the newest user message (replays and continues included). */
+  look(promptID: string | undefined, userID: string): void {
+    if (promptID !== this.promptID) {
+      this.promptID = promptID;
+      this.summaries = 0;
+    }
+    if (userID !== this.stepsFor) {
+      this.stepsFor = userID;
+      this.steps = 0;
+    }
+  }
+
+  get summariesLeft(): number {
+    return MAX_AUTO_COMPACTIONS_PER_PROMPT - this.summaries;
+  }
+
+  async summarize(request: () => Promise<void>): Promise<void> {
+    this.summaries++;
+    await request();
+  }
+
+  /** Counts a step; true when it is the last one allowed. */
+  step(): boolean {
+    this.steps++;
+    this.lastStep = this.steps >= this.maxSteps;
+    return this.lastStep;
+  }
 }

@@ -1,7 +1,8 @@
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import type { MessageWithParts, PatchPart, Session } from "../schema";
-import { activePath, branchTree } from "./branches";
+import { branchTree } from "../conversation/branches";
+import { conversationView } from "../conversation/view";
 
 /** The user message a revert of `messageID` starts at: the message itself, or the user message before it. */
 export function revertPoint(msgs: MessageWithParts[], messageID: string): string | undefined {
@@ -28,9 +29,8 @@ export function patchesFrom(msgs: MessageWithParts[], fromID: string): PatchPart
 export async function revertSession(store: Store, sandbox: Sandbox | undefined, sessionID: string, messageID: string): Promise<Session | undefined> {
   const session = await store.getSession(sessionID);
   if (!session) return undefined;
-  const msgs = activePath(await store.messages(sessionID), session.branches);
-  const visible = session.revert ? msgs.filter((m) => m.info.id < (session.revert?.messageID ?? "")) : msgs;
-  const point = revertPoint(visible, messageID);
+  const { path: msgs, shown } = conversationView(session, await store.messages(sessionID));
+  const point = revertPoint(shown, messageID);
   if (!point) return session;
   let snapshot = session.revert?.snapshot;
   if (sandbox) {
@@ -78,7 +78,8 @@ export async function commitRevert(store: Store, session: Session): Promise<void
   const revert = session.revert;
   if (!revert) return;
   const all = await store.messages(session.id);
-  const cut = new Set(activePath(all, session.branches).filter((m) => m.info.id >= revert.messageID).map((m) => m.info.id));
+  const { path, shown } = conversationView(session, all);
+  const cut = new Set(path.slice(shown.length).map((m) => m.info.id));
   const tree = branchTree(all);
   const turns = [...cut].filter((id) => tree.prevOf.has(id));
   while (turns.length) {

@@ -5,11 +5,12 @@ import type { Clock } from "../ports/clock";
 import type { LLM, LLMEvent, LLMRequest, ModelConfig } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
-import type { AssistantMessage, NamedErrorData, PatchPart, RetryPart, Session, StepFinishPart, StepStartPart, ToolPart } from "../schema";
-import { PermissionRefused, type Tool, type ToolContext } from "../tools/tool";
-import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "./retry";
+import type { AssistantMessage, NamedErrorData, PatchPart, RetryPart, Session, SnapshotPart, StepFinishPart, StepStartPart, ToolPart } from "../schema";
+import { PermissionRefused } from "../permission/ask";
+import type { Tool, ToolContext } from "../tools/tool";
+import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "../conversation/retry";
 import { StepWriter } from "./step-writer";
-import { addTokens, costOf, toTokens } from "./usage";
+import { addTokens, costOf, toTokens } from "../conversation/usage";
 
 export const DOOM_LOOP_THRESHOLD = 3;
 
@@ -57,6 +58,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
   let error: NamedErrorData | undefined;
   let blocked = false;
   let finished = false;
+  let finishPart: StepFinishPart | undefined;
 
   const stepStart = await w.add<StepStartPart>({ type: "step-start", snapshot: input.sandbox ? await safeSnapshot(input.sandbox) : undefined });
 
@@ -167,7 +169,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
         assistant.finish = ev.reason;
         assistant.cost += cost;
         assistant.tokens = tokens;
-        await w.add<StepFinishPart>({ type: "step-finish", reason: ev.reason, cost, tokens });
+        finishPart = await w.add<StepFinishPart>({ type: "step-finish", reason: ev.reason, cost, tokens });
         await store.upsertMessage(assistant);
         await store.updateSession(assistant.sessionID, (s) => ({ ...s, tokens: addTokens(s.tokens, tokens), cost: s.cost + cost, time: { ...s.time, updated: clock.now() } }));
         return;
@@ -227,6 +229,9 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
     if (after && after !== stepStart.snapshot) {
       const files = await input.sandbox.changed(stepStart.snapshot, after).catch(() => []);
       if (files.length) await w.add<PatchPart>({ type: "patch", hash: stepStart.snapshot, files });
+      // Where this step left the workspace, so a branch can be restored to it (files follow branches).
+      if (finishPart) await store.upsertPart({ ...finishPart, snapshot: after });
+      else await w.add<SnapshotPart>({ type: "snapshot", snapshot: after });
     }
   }
 

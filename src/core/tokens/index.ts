@@ -1,5 +1,4 @@
-/** Token counting: the counter port, per-part cached request sizes and calibration. */
+/** Token counting: the counter port, per-part cached request sizes and calibration (import the modules for the rest). */
 export { Calibration, reportedInputTokens } from "./calibration";
-export { type Encoding, encodingForModel, ESTIMATE_ENCODING, estimateCounter, estimateTokens, type TokenCounter } from "./counter";
-export { IMAGE_TOKENS, messageTokens, PDF_TOKENS } from "./part-text";
-export { CountMemo, finishRequestSize, measureRequest, planRequestSize, type RequestSize, type RequestSizeInput, type RequestSizePlan } from "./request-size";
+export { estimateCounter, type TokenCounter } from "./counter";
+export { CountMemo, measureRequest, type RequestSize } from "./request-size";

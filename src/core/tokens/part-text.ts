@@ -1,5 +1,5 @@
 import type { MessageWithParts, Part } from "../schema";
-import { COMPACTION_QUESTION, isMedia, keepAssistant, mediaPlaceholder, toolResult } from "../session/history";
+import { COMPACTION_QUESTION, isMedia, keepAssistant, mediaPlaceholder, toolResult } from "../conversation/to-model";
 import { estimateTokens } from "./counter";
 
 /**

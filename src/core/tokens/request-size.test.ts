@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { file, History, reasoning, text, tool } from "../compaction/test-fixtures";
 import type { LLMToolSpec } from "../ports/llm";
 import type { MessageWithParts, Part } from "../schema";
-import { toModelMessages } from "../session/history";
+import { toModelMessages } from "../conversation/to-model";
 import type { TokenCounter } from "./counter";
 import { IMAGE_TOKENS, MESSAGE_OVERHEAD, partCost, REPLY_OVERHEAD } from "./part-text";
 import { CountMemo, finishRequestSize, measureRequest, planRequestSize, toolSpecText } from "./request-size";

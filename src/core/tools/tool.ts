@@ -3,20 +3,8 @@ import { describeThrown } from "../errors";
 import type { LLMToolSpec } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
 import type { Attachment } from "../schema";
+import { type PermissionAsk, PermissionRefused } from "../permission/ask";
 import { truncateOutput } from "./truncate";
-
-/** A permission question a tool asks before acting. Resolves when allowed, rejects when refused. */
-export interface PermissionAsk {
-  /** Permission key: `bash`, `edit`, `read`… */
-  permission: string;
-  /** What exactly is asked for (commands, paths). */
-  patterns: string[];
-  /** Patterns stored when the user answers "always". */
-  always: string[];
-  metadata?: Record<string, unknown>;
-  /** Why the user must be asked even if rules allow (e.g. a shell command that cannot be analysed); a deny still wins. */
-  mustAsk?: string;
-}
 
 /** What a tool may use while it runs. */
 export interface ToolContext {
@@ -62,18 +50,6 @@ export interface Tool {
   spec(): LLMToolSpec;
   /** Validates raw arguments, runs, truncates, and captures errors as values. */
   run(rawInput: unknown, ctx: ToolContext): Promise<ToolOutcome>;
-}
-
-/** Thrown by `ctx.ask` when a rule or the user refuses. */
-export class PermissionRefused extends Error {
-  override readonly name = "PermissionRefused";
-  constructor(
-    message: string,
-    /** True when the turn must stop (plain reject); false when the model gets feedback and goes on. */
-    readonly stopsTurn: boolean,
-  ) {
-    super(message);
-  }
 }
 
 function formatIssues(error: z.ZodError): string {

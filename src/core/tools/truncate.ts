@@ -1,5 +1,5 @@
 import { ascendingId } from "../ids";
-import type { ToolContext } from "./tool";
+import type { Sandbox } from "../ports/sandbox";
 
 export const MAX_LINES = 2000;
 export const MAX_BYTES = 50 * 1024;
@@ -39,7 +39,7 @@ export function headPreview(text: string, maxLines = MAX_LINES, maxBytes = MAX_B
  * gets a preview and a note; the full text is saved in the workspace, where
  * `read` and `grep` can reach it.
  */
-export async function truncateOutput(text: string, ctx: Pick<ToolContext, "sandbox">): Promise<Truncated> {
+export async function truncateOutput(text: string, ctx: { sandbox?: Sandbox }): Promise<Truncated> {
   const { preview, cut, removed } = headPreview(text);
   if (!cut) return { output: text, truncated: false };
   let path: string | undefined;

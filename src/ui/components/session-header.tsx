@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts, Session } from "../../core/schema";
-import { activePath } from "../../core/session/branches";
-import { contextUsed } from "../../core/session/usage";
+import type { ConversationView } from "../../core/conversation/view";
+import { contextUsed } from "../../core/conversation/usage";
 import { demoModelConfig, modelConfig } from "../../core/settings";
 import { formatCost, formatTokens } from "../format";
 import { useServices, useSettings } from "../hooks/services";
@@ -43,22 +43,22 @@ function useDocumentTitle(title: string, busy: boolean) {
 /** Title, live status, context fill, token totals and cost of a session. */
 interface HeaderProps {
   session: Session;
-  /** Visible messages (revert applied). */
-  messages: MessageWithParts[];
+  /** The conversation as shown and sent (`conversationView`). */
+  view: ConversationView;
   /** Every message, for the X-ray (which shows reverted ones too). */
-  allMessages?: MessageWithParts[];
+  allMessages: MessageWithParts[];
   status: SessionStatus;
   onError: (m: string) => void;
 }
 
-export function SessionHeader({ session, messages, allMessages, status, onError }: HeaderProps) {
+export function SessionHeader({ session, view, allMessages, status, onError }: HeaderProps) {
   const [sharing, setSharing] = useState(false);
   const [dialog, setDialog] = useState<"debug" | "permissions" | "xray" | null>(null);
   const { sessions } = useServices();
   const compactNow = () => sessions.compact(session.id).catch((e: unknown) => onError(`Could not compact: ${e instanceof Error ? e.message : String(e)}`));
   const settings = useSettings();
   const model = session.demo ? demoModelConfig(settings) : modelConfig(settings);
-  const usage = lastUsage(messages);
+  const usage = lastUsage(view.shown);
   const used = usage ? contextUsed(usage) : 0;
   const pct = model.contextWindow ? Math.min(100, (used / model.contextWindow) * 100) : 0;
   const t = session.tokens;
@@ -70,7 +70,7 @@ export function SessionHeader({ session, messages, allMessages, status, onError 
         <span className={`status status-${status.type}`} role="status" aria-live="polite">
           {statusText(status)}
         </span>
-        <HeaderActions session={session} canCompact={status.type === "idle" && messages.length > 0 && session.revert === undefined} onCompact={() => void compactNow()} onShare={() => setSharing(true)} onDialog={setDialog} onError={onError} />
+        <HeaderActions session={session} canCompact={status.type === "idle" && view.shown.length > 0 && session.revert === undefined} onCompact={() => void compactNow()} onShare={() => setSharing(true)} onDialog={setDialog} onError={onError} />
       </div>
       {session.fork && (
         <p className="fork-origin">
@@ -78,7 +78,7 @@ export function SessionHeader({ session, messages, allMessages, status, onError 
         </p>
       )}
       {sharing && <ShareDialog sessionID={session.id} onClose={() => setSharing(false)} />}
-      {dialog === "xray" && <XrayDialog session={session} messages={allMessages ? activePath(allMessages, session.branches) : messages} onClose={() => setDialog(null)} />}
+      {dialog === "xray" && <XrayDialog session={session} messages={allMessages} onClose={() => setDialog(null)} />}
       {dialog === "debug" && <DebugDialog session={session} onClose={() => setDialog(null)} />}
       {dialog === "permissions" && <SessionPermissions session={session} onClose={() => setDialog(null)} />}
       <div className="meters">
@@ -113,7 +113,7 @@ export function SessionHeader({ session, messages, allMessages, status, onError 
         <span className="cost" data-testid="session-cost" title="Cost of this session">
           {formatCost(session.cost)}
         </span>
-        <StartupReportLine sessionID={session.id} version={messages.length} />
+        <StartupReportLine sessionID={session.id} version={view.shown.length} />
       </div>
     </header>
   );

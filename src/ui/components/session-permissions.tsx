@@ -6,7 +6,7 @@ import { useModal } from "../hooks/use-modal";
 
 /** A session's own rules, and the log of every permission decision with what decided it. */
 export function SessionPermissions({ session, onClose }: { session: Session; onClose: () => void }) {
-  const { permissions, store } = useServices();
+  const { permissions, sessions } = useServices();
   const ref = useModal();
   const [rules, setRules] = useState<Ruleset>(session.permission ?? []);
   useSyncExternalStore(
@@ -15,7 +15,7 @@ export function SessionPermissions({ session, onClose }: { session: Session; onC
   );
   const log = permissions.decisions(session.id);
   const save = async () => {
-    await store.updateSession(session.id, (s) => ({ ...s, permission: rules.filter((r) => r.permission && r.pattern) }));
+    await sessions.setRules(session.id, rules);
     onClose();
   };
   return (

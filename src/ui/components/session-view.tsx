@@ -2,8 +2,8 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { fork, revert, unrevert } from "../../app/session-actions";
 import type { MessageWithParts } from "../../core/schema";
-import { activePath, siblings } from "../../core/session/branches";
-import { applyRevert, filterCompacted } from "../../core/session/history";
+import { siblings } from "../../core/conversation/branches";
+import { conversationView } from "../../core/conversation/view";
 import { MessageActionsContext, type MessageActions } from "../hooks/message-actions";
 import { useServices, useSessionStatus } from "../hooks/services";
 import { useMessages } from "../hooks/use-messages";
@@ -39,6 +39,13 @@ function questionOf(all: MessageWithParts[], assistantID: string): { id: string;
   return undefined;
 }
 
+/** A number that changes with the branch shown (switching branches changes the files). */
+function branchKey(next: string): number {
+  let h = 0;
+  for (let i = 0; i < next.length; i++) h = (h * 31 + next.charCodeAt(i)) % 1_000_003;
+  return h * 1000;
+}
+
 interface Props {
   sessionID: string;
   focusMessageID?: string;
@@ -57,11 +64,12 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const busy = status.type !== "idle";
   const revertID = session?.revert?.messageID;
   const branches = session?.branches;
-  const messages = useMemo(() => (all ? applyRevert(activePath(all, branches), revertID) : undefined), [all, branches, revertID]);
-  const hidden = (all ? activePath(all, branches).length : 0) - (messages?.length ?? 0);
+  const view = useMemo(() => (all ? conversationView({ branches, revert: session?.revert }, all) : undefined), [all, branches, session?.revert]);
+  const messages = view?.shown;
+  const hidden = view?.reverted ?? 0;
   // Messages a summary replaced are folded away (the model no longer sees them); the user can unfold them.
   const [showReplaced, setShowReplaced] = useState(false);
-  const sent = useMemo(() => (messages ? new Set(filterCompacted(messages).map((m) => m.info.id)) : new Set<string>()), [messages]);
+  const sent = useMemo(() => new Set(view?.sent.map((m) => m.info.id)), [view]);
   const replacedCount = messages ? messages.filter((m) => !sent.has(m.info.id)).length : 0;
   // Kept stable across streamed frames (by value): the actions below must not change on every frame.
   const compactedKey = JSON.stringify(messages ? [...compactedCounts(messages, sent)] : []);
@@ -117,36 +125,20 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         return s.ids.length > 1 ? { index: s.index, count: s.ids.length } : undefined;
       },
       editSummary: (messageID, text) => {
-        const part = latest.current.all
-          ?.find((m) => m.info.id === messageID)
-          ?.parts.filter((p) => p.type === "text" && !p.ignored)
-          .at(-1);
-        if (part?.type !== "text") return;
         sessions
-          .assertIdleEverywhere(sessionID)
-          .then(() => store.upsertPart({ ...part, text, tokenCount: undefined }))
+          .editSummary(sessionID, messageID, text)
           .catch((e: unknown) => onError(`Could not save the summary: ${e instanceof Error ? e.message : String(e)}`));
       },
       switchBranch: (messageID, step) => {
-        const all = latest.current.all;
-        if (!all) return;
-        const s = siblings(all, messageID);
-        const target = s.ids[s.index + step];
-        if (!target) return;
-        if (latest.current.revertID) {
-          onError("Unrevert first (or send a message to make the revert permanent) before switching branches.");
-          return;
-        }
         sessions
-          .assertIdleEverywhere(sessionID)
-          .then(() => store.updateSession(sessionID, (x) => ({ ...x, branches: { ...x.branches, [s.key]: target } })))
+          .switchBranch(sessionID, messageID, step)
           .catch((e: unknown) => onError(`Could not switch branch: ${e instanceof Error ? e.message : String(e)}`));
       },
     }),
-    [app, sessionID, busy, onError, onOpenSession, sessions, store, compacted],
+    [app, sessionID, busy, onError, onOpenSession, sessions, compacted],
   );
 
-  if (session === undefined || messages === undefined) return <div className="loading" aria-busy="true">Loading session…</div>;
+  if (session === undefined || messages === undefined || view === undefined || all === undefined) return <div className="loading" aria-busy="true">Loading session…</div>;
   if (session === null)
     return (
       <div className="empty-state">
@@ -157,7 +149,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   return (
     <MessageActionsContext.Provider value={actions}>
       <div className="session-view">
-        <SessionHeader session={session} messages={messages} allMessages={all} status={status} onError={onError} />
+        <SessionHeader session={session} view={view} allMessages={all} status={status} onError={onError} />
         {revertID && (
           <div className="banner revert" role="status">
             <span>
@@ -193,7 +185,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           <SidePanel side="right" label="Files and todos" id={FILES_PANEL.id} panel={layout.files} narrow={layout.narrow} min={FILES_PANEL.min} max={FILES_PANEL.max}>
             <aside className="side-column" aria-label="Files and todos">
               <TodoPanel messages={messages} />
-              <WorkspacePanel sessionID={sessionID} version={workspaceVersion(messages, status.type, revertID)} onError={onError} />
+              <WorkspacePanel sessionID={sessionID} version={workspaceVersion(messages, status.type, revertID) + branchKey(view.next)} onError={onError} />
             </aside>
           </SidePanel>
         </div>

@@ -1,6 +1,7 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { type KeyboardEvent, useState } from "react";
 import type { Session } from "../../core/schema";
+import { deleteSession } from "../../app/session-actions";
 import { relativeTime } from "../format";
 import { groupSessions, usePins } from "./session-groups";
 import { useAllStatuses, useServices } from "../hooks/services";
@@ -57,7 +58,7 @@ interface ItemProps {
 }
 
 function SessionItem({ session, current, busy, pinned, onSelect, onDelete, onPin, onError }: ItemProps) {
-  const { store } = useServices();
+  const { sessions } = useServices();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(session.title);
   const commit = async () => {
@@ -65,7 +66,7 @@ function SessionItem({ session, current, busy, pinned, onSelect, onDelete, onPin
     const title = draft.trim();
     if (!title || title === session.title) return;
     try {
-      await store.updateSession(session.id, (s) => ({ ...s, title }));
+      await sessions.rename(session.id, title);
     } catch (e) {
       onError(e instanceof Error ? e.message : String(e));
     }
@@ -80,7 +81,7 @@ function SessionItem({ session, current, busy, pinned, onSelect, onDelete, onPin
   const archived = session.time.archived !== undefined;
   const archive = async () => {
     try {
-      await store.updateSession(session.id, (s) => ({ ...s, time: { ...s.time, archived: archived ? undefined : Date.now() } }));
+      await sessions.archive(session.id, !archived);
     } catch (e) {
       onError(e instanceof Error ? e.message : String(e));
     }
@@ -152,7 +153,8 @@ function SessionItem({ session, current, busy, pinned, onSelect, onDelete, onPin
 
 /** The session list: a navigation landmark named "Sessions". */
 export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNotify, onImport, onExportAll, onSettings, demo }: Props) {
-  const { store, sessions, sandbox } = useServices();
+  const app = useServices();
+  const { store } = app;
   const layout = useLayout();
   const [showArchived, setShowArchived] = useState(false);
   const list = useLiveQuery(() => store.listSessions({ archived: showArchived }), [store, showArchived]);
@@ -163,22 +165,12 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
   const remove = async (s: Session) => {
     setConfirm(null);
     try {
-      await sessions.stop(s.id);
-      await sessions.assertIdleEverywhere(s.id);
-      await store.flush();
-      // Kept in memory for a few seconds so the delete can be undone; the files go only after that.
-      const kept = { session: (await store.getSession(s.id)) ?? s, messages: await store.messages(s.id) };
-      await store.deleteSession(s.id);
+      const undo = await deleteSession(app, s);
       onDeleted(s.id);
-      let undone = false;
-      setTimeout(() => {
-        if (!undone) sandbox.deleteWorkspace(s.id).catch(() => undefined);
-      }, 9000);
       onNotify(`Deleted “${s.title}”.`, "info", {
         label: "Undo",
         run: () => {
-          undone = true;
-          store.importSession(kept.session, kept.messages).catch((e: unknown) => onError(`Could not undo: ${e instanceof Error ? e.message : String(e)}`));
+          undo().catch((e: unknown) => onError(`Could not undo: ${e instanceof Error ? e.message : String(e)}`));
         },
       });
     } catch (e) {

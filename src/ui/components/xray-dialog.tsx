@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { applyCacheMarkers } from "../../core/compaction/cache-markers";
-import { activePath } from "../../core/session/branches";
-import { applyRevert, filterCompacted, toModelMessages } from "../../core/session/history";
+import { toModelMessages } from "../../core/conversation/to-model";
+import { conversationView } from "../../core/conversation/view";
 import type { MessageWithParts, Session } from "../../core/schema";
 import { demoModelConfig, modelConfig } from "../../core/settings";
 import { useServices, useSettings } from "../hooks/services";
@@ -9,16 +9,17 @@ import { XrayView } from "./xray-view";
 import { useModal } from "../hooks/use-modal";
 
 /** The Context X-ray of a session, live as it changes. */
-export function XrayDialog({ session, messages, onClose }: { session: Session; messages: MessageWithParts[]; onClose: () => void }) {
+export function XrayDialog({ session, messages, onClose }: { session: Session; /** Every message of the session. */ messages: MessageWithParts[]; onClose: () => void }) {
   const { sessions, counter } = useServices();
   const settings = useSettings();
   const ref = useModal();
+  const view = conversationView(session, messages);
   const model = session.demo ? demoModelConfig(settings) : modelConfig(settings);
   const last = sessions.lastRequest(session.id);
   const [copied, setCopied] = useState<{ ok: boolean; json: string }>();
   /** The next request as tabcode hands it to the provider adapter (never includes the API key). */
   const copy = async () => {
-    const history = filterCompacted(applyRevert(activePath(messages, session.branches), session.revert?.messageID));
+    const history = view.sent;
     const body = { model: model.modelID, provider: model.provider, system: last?.system ?? [], messages: applyCacheMarkers(toModelMessages(history)), tools: last?.tools ?? [], maxOutputTokens: Math.min(model.maxOutputTokens, 32_000) };
     const json = JSON.stringify(body, null, 2);
     try {
@@ -34,8 +35,7 @@ export function XrayDialog({ session, messages, onClose }: { session: Session; m
       <XrayView
         showCache
         prices={model.prices}
-        messages={messages}
-        revertMessageID={session.revert?.messageID}
+        view={view}
         system={last?.system}
         tools={last?.tools}
         model={model}

@@ -1,6 +1,6 @@
 import { contextXray, type XraySection } from "../../core/compaction/xray";
 import type { LLMToolSpec, ModelConfig, ModelPrices } from "../../core/ports/llm";
-import type { MessageWithParts } from "../../core/schema";
+import type { ConversationView } from "../../core/conversation/view";
 import type { Settings } from "../../core/settings";
 import { Fragment } from "react";
 import { formatCost, formatTokens } from "../format";
@@ -32,8 +32,7 @@ interface Props {
   prices?: ModelPrices;
   /** Mark the prefix the provider can serve from its cache (the sections the previous request already sent). */
   showCache?: boolean;
-  messages: MessageWithParts[];
-  revertMessageID?: string;
+  view: ConversationView;
   system?: string[];
   tools?: LLMToolSpec[];
   model: ModelConfig;
@@ -50,7 +49,7 @@ export function XrayView(props: Props) {
   const rest = x.sections.filter((s) => s.status !== "summarised");
   const firstMessage = rest.findIndex((s) => s.kind === "message");
   // The previous request ended before the newest assistant step: what comes before it is the cached prefix.
-  const lastStep = [...props.messages].reverse().find((m) => m.info.role === "assistant" && !m.info.summary)?.info.id;
+  const lastStep = [...props.view.shown].reverse().find((m) => m.info.role === "assistant" && !m.info.summary)?.info.id;
   const cacheEnd = props.showCache && lastStep ? rest.findIndex((s) => s.kind === "message" && s.key >= lastStep) : -1;
   const cachedTokens = cacheEnd > 0 ? rest.slice(0, cacheEnd).reduce((n, s) => n + s.tokens, 0) : 0;
   const cost = props.prices ? ((x.total - cachedTokens) * props.prices.input + cachedTokens * props.prices.cacheRead) / 1_000_000 : undefined;

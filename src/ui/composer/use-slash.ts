@@ -1,6 +1,5 @@
 import { exportOne, fork, revert, unrevert } from "../../app/session-actions";
-import { activePath } from "../../core/session/branches";
-import { applyRevert } from "../../core/session/history";
+import { conversationView } from "../../core/conversation/view";
 import { emit } from "../app-events";
 import { download } from "../components/workspace/workspace-io";
 import { useServices } from "../hooks/services";
@@ -13,7 +12,7 @@ export function useSlashRunner(sessionID: string, switchAgent: (to?: Agent) => v
   const app = useServices();
   const lastUserMessage = async () => {
     const [all, session] = await Promise.all([app.store.messages(sessionID), app.store.getSession(sessionID)]);
-    const shown = applyRevert(activePath(all, session?.branches), session?.revert?.messageID);
+    const { shown } = conversationView(session, all);
     return shown.findLast((m) => m.info.role === "user")?.info.id;
   };
   const jobs: Record<SlashName, (arg: string) => Promise<void> | void> = {

@@ -10,7 +10,6 @@ import { DexieWorkspaceStore } from "./dexie-workspace-store";
 import { WorkerSandbox } from "./worker-client";
 import { copyWorkspace as copyRows, type SeedFiles, seedWorkspace as seedRows } from "./workspace-ops";
 
-export { createLocalSandboxForTests } from "./testing";
 export type { SeedFiles } from "./workspace-ops";
 export { LOCAL_ROOT } from "./local-sandbox";
 

@@ -3,7 +3,7 @@
  * Every request carries an id; the Worker answers with one `result` (and,
  * for exec, `output` messages before it).
  */
-import type { ExecResult, SandboxFS } from "../../../core/ports/sandbox";
+import type { SandboxFS } from "../../../core/ports/sandbox";
 
 export type FsMethod = keyof SandboxFS;
 
@@ -29,4 +29,4 @@ export type WorkerResponse =
   | { id: number; type: "result"; ok: false; error: WireError }
   | { id: number; type: "output"; chunk: string };
 
-export type ExecReply = ExecResult;
+

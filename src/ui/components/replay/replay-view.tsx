@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useState } from "react";
 import type { MessageWithParts, Session } from "../../../core/schema";
-import { activePath } from "../../../core/session/branches";
-import { applyRevert } from "../../../core/session/history";
+import { conversationView } from "../../../core/conversation/view";
 import { demoModelConfig, modelConfig } from "../../../core/settings";
 import { useServices, useSettings } from "../../hooks/services";
 import { MessageList } from "../message-list";
@@ -19,7 +18,7 @@ const BASE_MS = 900;
 export function ReplayView({ session, messages: all, onExit }: { session: Session; messages: MessageWithParts[]; onExit: () => void }) {
   const { counter } = useServices();
   const settings = useSettings();
-  const messages = useMemo(() => applyRevert(activePath(all, session.branches), session.revert?.messageID), [all, session]);
+  const messages = useMemo(() => conversationView(session, all).shown, [all, session]);
   const frames = useMemo(() => timeline(messages), [messages]);
   const [count, setCount] = useState(1);
   const [playing, setPlaying] = useState(false);
@@ -100,7 +99,7 @@ export function ReplayView({ session, messages: all, onExit }: { session: Sessio
         <MessageList messages={shown} />
         <aside className="side-column replay-xray" aria-label="What the model saw">
           <h2>What the model saw for this step</h2>
-          <XrayView past messages={seen} model={model} settings={settings} encoding={counter.encodingFor(model.modelID)} ratio={1} />
+          <XrayView past view={conversationView(undefined, seen)} model={model} settings={settings} encoding={counter.encodingFor(model.modelID)} ratio={1} />
         </aside>
       </div>
     </div>

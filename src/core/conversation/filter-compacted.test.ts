@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { namedError } from "../errors";
-import { filterCompacted, toModelMessages } from "../session/history";
-import { compaction, History, text } from "./test-fixtures";
+import { toModelMessages } from "./to-model";
+import { filterCompacted } from "./view";
+import { compaction, History, text } from "../compaction/test-fixtures";
 
 const texts = (h: History, ids: string[]) => ids.map((id) => h.msgs.find((m) => m.info.id === id)?.parts.map((p) => (p.type === "text" ? p.text : p.type)).join("|"));
 

@@ -1,0 +1,112 @@
+import type { LLMAssistantContent, LLMMessage, LLMToolResult, LLMUserContent } from "../ports/llm";
+import type { AssistantMessage, MessageWithParts, ToolPart } from "../schema";
+
+export const CLEARED_TOOL_OUTPUT = "[Old tool result content cleared]";
+export const INTERRUPTED_TOOL_OUTPUT = "[Tool execution was interrupted]";
+export const COMPACTION_QUESTION = "What did we do so far?";
+
+export interface ToModelOptions {
+  stripMedia?: boolean;
+}
+
+/** The text that stands in for a media attachment the model does not receive. */
+export function mediaPlaceholder(mime: string, name: string | undefined): string {
+  return `[Attached ${mime}: ${name ?? "file"}]`;
+}
+
+/** Whether an attachment's `url` can be read (a data: URL or another absolute URL); imports and shares may carry anything. */
+export function isReadableURL(url: string): boolean {
+  try {
+    new URL(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The text that stands in for an attachment whose data cannot be read. */
+export function unreadablePlaceholder(mime: string, name: string | undefined): string {
+  return `[Attached ${mime}: ${name ?? "file"} (its data could not be read)]`;
+}
+
+/** Images and PDFs: the attachments `stripMedia` replaces by a placeholder. */
+export function isMedia(mime: string): boolean {
+  return mime.startsWith("image/") || mime === "application/pdf";
+}
+
+function userContent(m: MessageWithParts, opts: ToModelOptions): LLMUserContent[] {
+  const content: LLMUserContent[] = [];
+  for (const p of m.parts) {
+    if (p.type === "text" && !p.ignored && p.text.length > 0) content.push({ type: "text", text: p.text });
+    else if (p.type === "file") {
+      if (p.mime === "text/plain" || p.mime === "application/x-directory") continue;
+      if (!isReadableURL(p.url)) content.push({ type: "text", text: unreadablePlaceholder(p.mime, p.filename) });
+      else if (opts.stripMedia && isMedia(p.mime)) content.push({ type: "text", text: mediaPlaceholder(p.mime, p.filename) });
+      else content.push({ type: "file", mime: p.mime, url: p.url, filename: p.filename });
+    } else if (p.type === "compaction") content.push({ type: "text", text: COMPACTION_QUESTION });
+    else if (p.type === "subtask") content.push({ type: "text", text: "The following tool was executed by the user" });
+  }
+  return content;
+}
+
+/** Whether an assistant message is sent: errored ones are dropped unless aborted with real content. */
+export function keepAssistant(m: MessageWithParts, info: AssistantMessage): boolean {
+  // A summary counts only when it finished: a stopped or failed one's partial text is never sent.
+  if (info.summary && (info.error || !info.finish)) return false;
+  if (!info.error) return true;
+  if (info.error.name !== "MessageAbortedError") return false;
+  return m.parts.some((p) => p.type === "text" || p.type === "tool");
+}
+
+/**
+ * The provider metadata a text or reasoning part carries (reasoning
+ * signatures, item ids), sent back so the provider can continue its own
+ * state: the `{ provider: { … } }` entries of the part's metadata.
+ */
+function providerMetadata(metadata: Record<string, unknown> | undefined): { providerMetadata?: Record<string, unknown> } {
+  if (!metadata) return {};
+  const entries = Object.entries(metadata).filter(([, v]) => v !== null && typeof v === "object" && !Array.isArray(v));
+  return entries.length ? { providerMetadata: Object.fromEntries(entries) } : {};
+}
+
+/** Converts stored history to provider-neutral model messages (spec §2.6). */
+export function toModelMessages(msgs: MessageWithParts[], opts: ToModelOptions = {}): LLMMessage[] {
+  const out: LLMMessage[] = [];
+  for (const m of msgs) {
+    if (m.info.role === "user") {
+      const content = userContent(m, opts);
+      if (content.length) out.push({ role: "user", content });
+      continue;
+    }
+    if (!keepAssistant(m, m.info)) continue;
+    const content: LLMAssistantContent[] = [];
+    const results: LLMToolResult[] = [];
+    for (const p of m.parts) {
+      if (p.type === "text" && !p.ignored && p.text.length > 0) content.push({ type: "text", text: p.text, ...providerMetadata(p.metadata) });
+      else if (p.type === "reasoning" && p.text.length > 0) content.push({ type: "reasoning", text: p.text, ...providerMetadata(p.metadata) });
+      else if (p.type === "tool") {
+        content.push({ type: "tool-call", callID: p.callID, tool: p.tool, input: p.state.input });
+        results.push(toolResult(p));
+      }
+    }
+    if (content.length === 0) continue;
+    out.push({ role: "assistant", content });
+    if (results.length) out.push({ role: "tool", content: results });
+  }
+  return out;
+}
+
+/** The result a tool part sends back to the model (pruned output → placeholder; unfinished → interrupted). */
+export function toolResult(p: ToolPart): LLMToolResult {
+  const s = p.state;
+  if (s.status === "completed") {
+    let output = s.time.compacted ? CLEARED_TOOL_OUTPUT : s.output;
+    if (!s.time.compacted && s.attachments?.length) output += `\n${s.attachments.map((a) => mediaPlaceholder(a.mime, a.filename)).join("\n")}`;
+    return { type: "tool-result", callID: p.callID, tool: p.tool, output };
+  }
+  if (s.status === "error") {
+    const partial = s.metadata?.interrupted && typeof s.metadata.output === "string" ? s.metadata.output : undefined;
+    return { type: "tool-result", callID: p.callID, tool: p.tool, output: partial ?? s.error, isError: !partial };
+  }
+  return { type: "tool-result", callID: p.callID, tool: p.tool, output: INTERRUPTED_TOOL_OUTPUT, isError: true };
+}

@@ -1,0 +1,155 @@
+import type { AssistantMessage, MessageWithParts, Session, UserMessage } from "../schema";
+import { activePath, nextPrev } from "./branches";
+
+/**
+ * The one view of a conversation (what the user sees, what the model is
+ * sent, whether the turn is done, where the workspace stands). Every caller —
+ * the loop, compaction, prune, revert, fork, exports, the UI — takes it from
+ * `conversationView`, so they cannot disagree.
+ */
+
+/** Hides messages at or after a soft revert point (spec §4.2). */
+export function applyRevert(msgs: MessageWithParts[], revertMessageID: string | undefined): MessageWithParts[] {
+  if (!revertMessageID) return msgs;
+  return msgs.filter((m) => m.info.id < revertMessageID);
+}
+
+/**
+ * The history visible after the last completed summary (spec §3.5).
+ * Input and output are chronological.
+ */
+export function filterCompacted(msgs: MessageWithParts[]): MessageWithParts[] {
+  const out: MessageWithParts[] = [];
+  let summaryParent: string | undefined;
+  let tailStart: string | undefined;
+  let tailKept = false;
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i];
+    if (!m) continue;
+    out.push(m);
+    const info = m.info;
+    if (info.role === "assistant" && info.summary && info.finish && !info.error && !summaryParent) summaryParent = info.parentID;
+    if (tailStart !== undefined) {
+      if (info.id <= tailStart) {
+        // Ids sort chronologically: passing below the tail start (its message was deleted) ends the tail too.
+        if (info.id < tailStart) out.pop();
+        tailKept = true;
+        break;
+      }
+      continue;
+    }
+    if (summaryParent && info.id === summaryParent) {
+      const compaction = m.parts.find((p) => p.type === "compaction");
+      if (compaction) {
+        if (compaction.tail_start_id && compaction.tail_start_id < info.id) {
+          tailStart = compaction.tail_start_id;
+          continue;
+        }
+        break;
+      }
+    }
+  }
+  out.reverse();
+  if (!tailKept || !summaryParent) return out;
+  // Reorder: [compaction-user, summary, …tail…, …newer…]
+  const cIdx = out.findIndex((m) => m.info.id === summaryParent);
+  const sIdx = out.findIndex((m) => m.info.role === "assistant" && m.info.summary && m.info.parentID === summaryParent);
+  const head = [out[cIdx], out[sIdx]].filter((m): m is MessageWithParts => m !== undefined);
+  const rest = out.filter((_, i) => i !== cIdx && i !== sIdx);
+  return [...head, ...rest];
+}
+
+export interface Latest {
+  lastUser?: MessageWithParts & { info: UserMessage };
+  lastAssistant?: MessageWithParts & { info: AssistantMessage };
+  lastFinished?: MessageWithParts & { info: AssistantMessage };
+}
+
+export function latest(msgs: MessageWithParts[]): Latest {
+  const r: Latest = {};
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i];
+    if (!m) continue;
+    const info = m.info;
+    if (info.role === "user" && !r.lastUser) r.lastUser = { info, parts: m.parts };
+    if (info.role === "assistant") {
+      if (!r.lastAssistant) r.lastAssistant = { info, parts: m.parts };
+      if (!r.lastFinished && info.finish) r.lastFinished = { info, parts: m.parts };
+    }
+    if (r.lastUser && r.lastAssistant && r.lastFinished) break;
+  }
+  return r;
+}
+
+/**
+ * Whether the newest user message is answered (spec §2.2.4): its last answer
+ * finished (or failed), and no tool result in it is still unread by the model
+ * — whatever finish reason the provider reported (some say `stop` after tool
+ * calls, some `tool-calls` after none).
+ */
+export function isTurnDone(l: Latest): boolean {
+  const a = l.lastAssistant;
+  if (!a || !l.lastUser) return false;
+  if (a.info.parentID !== l.lastUser.info.id) return false;
+  if (a.info.error) return true;
+  if (!a.info.finish) return false;
+  return !a.parts.some((p) => p.type === "tool");
+}
+
+/** The session fields the view depends on. */
+export type ViewSession = Pick<Session, "branches" | "revert">;
+
+export interface ConversationView {
+  /** The active branch: at each branch point the selected alternative, with its answers (hidden ones included). */
+  path: MessageWithParts[];
+  /** What the user sees: the path before the soft revert point. */
+  shown: MessageWithParts[];
+  /** Messages of the path hidden by a soft revert. */
+  reverted: number;
+  /** What the model is sent: the shown messages from the last completed summary on (chronological, summary first). */
+  sent: MessageWithParts[];
+  /** The newest user/assistant/finished messages of `sent`. */
+  latest: Latest;
+  /** Whether the newest user message has its finished answer with no tool result left unread. */
+  done: boolean;
+  /** The branch point a new prompt continues: the last turn shown. */
+  next: string;
+  /**
+   * The workspace snapshot the shown branch stands at (the state its last step
+   * left), or undefined when no step recorded one after the last change.
+   */
+  snapshot: string | undefined;
+}
+
+/** The workspace snapshot a list of messages ends at (see `ConversationView.snapshot`). */
+export function snapshotAt(msgs: MessageWithParts[]): string | undefined {
+  let at: string | undefined;
+  for (const m of msgs) {
+    for (const p of m.parts) {
+      if (p.type === "step-start" && p.snapshot) at = p.snapshot;
+      else if (p.type === "step-finish" && p.snapshot) at = p.snapshot;
+      else if (p.type === "snapshot") at = p.snapshot;
+      // Files changed and the step recorded no state after: unknown until a later step or marker says.
+      else if (p.type === "patch") at = undefined;
+    }
+  }
+  return at;
+}
+
+/** The conversation of a session as shown and as sent. `all` is every stored message, in id order. */
+export function conversationView(session: ViewSession | undefined, all: MessageWithParts[]): ConversationView {
+  const path = activePath(all, session?.branches);
+  const shown = applyRevert(path, session?.revert?.messageID);
+  const sent = filterCompacted(shown);
+  const l = latest(sent);
+  return {
+    path,
+    shown,
+    reverted: path.length - shown.length,
+    sent,
+    latest: l,
+    done: isTurnDone(l),
+    next: nextPrev(shown),
+    snapshot: snapshotAt(shown),
+  };
+}

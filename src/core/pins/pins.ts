@@ -1,0 +1,121 @@
+/**
+ * Pinned context: the session's goal and the user's constraints, sent in
+ * every request's fixed prefix (the system prompt), so no prune or summary
+ * can drop them. Suggestions come from the user's own messages (rule-like
+ * sentences: "never touch config/", "answer in English", budgets) and are in
+ * force until the user dismisses them; stored `Pin` records (session.pins)
+ * accept, edit or dismiss a suggestion, or add the user's own.
+ *
+ * Everything here is a pure function of the stored conversation, so a
+ * suggestion survives compaction by construction: it is derived from the
+ * stored messages, which compaction never changes.
+ */
+import type { MessageWithParts, Pin } from "../schema";
+
+/** Words that make a sentence a rule the user set. */
+const RULE = /\b(never|always|don't|dont|do not|must|mustn't|should not|shouldn't|only|avoid|make sure|ensure|without|no more than|at most|at least|keep it|prefer|answer in|respond in|reply in|write in|instead of|budget|limit|under no circumstances|not allowed|forbidden)\b/i;
+/** The most suggestions taken from one message, and the longest sentence taken. */
+const PER_MESSAGE = 5;
+const MAX_SENTENCE = 300;
+const MAX_GOAL = 240;
+
+/** A user message's own words: its non-synthetic text parts. */
+export function userText(m: MessageWithParts): string {
+  if (m.info.role !== "user") return "";
+  return m.parts
+    .filter((p) => p.type === "text" && !p.synthetic)
+    .map((p) => (p.type === "text" ? p.text : ""))
+    .join("\n")
+    .trim();
+}
+
+/** Sentences of a text (lines and sentence ends), code blocks left out. */
+export function sentences(text: string): string[] {
+  const prose = text.replace(/```[\s\S]*?(```|$)/g, " ");
+  return prose
+    .split(/\n+|(?<=[.!;])\s+/)
+    .map((s) => s.replace(/^[-*>\d.)\s]+/, "").trim())
+    .filter((s) => s.length >= 6);
+}
+
+/** Rule-like sentences of one message, in order (questions are not rules). */
+export function constraintsIn(text: string): string[] {
+  const out: string[] = [];
+  for (const s of sentences(text)) {
+    if (out.length >= PER_MESSAGE) break;
+    if (s.endsWith("?") || s.length > MAX_SENTENCE || !RULE.test(s)) continue;
+    out.push(s);
+  }
+  return out;
+}
+
+/** The id of the n-th suggestion of a message (stable, so a stored record can override it). */
+export function suggestionID(messageID: string, n: number): string {
+  return `sug_${messageID}_${n}`;
+}
+
+/**
+ * Suggested pins from the user's messages in `history` (the branch as stored,
+ * not the compacted view): the first message's first sentence as the goal,
+ * and every rule-like sentence as a constraint.
+ */
+export function suggestPins(history: MessageWithParts[]): Pin[] {
+  const out: Pin[] = [];
+  let goal = false;
+  for (const m of history) {
+    if (m.info.role !== "user") continue;
+    const text = userText(m);
+    if (!text) continue;
+    const rules = constraintsIn(text);
+    if (!goal) {
+      goal = true;
+      const first = sentences(text)[0];
+      if (first && !rules.includes(first)) out.push({ id: suggestionID(m.info.id, 0), kind: "goal", text: first.slice(0, MAX_GOAL), state: "suggested", messageID: m.info.id, time: m.info.time.created });
+    }
+    rules.forEach((r, i) => {
+      out.push({ id: suggestionID(m.info.id, i + 1), kind: "constraint", text: r, state: "suggested", messageID: m.info.id, time: m.info.time.created });
+    });
+  }
+  return out;
+}
+
+/**
+ * The pins of a session: stored records override suggestions with the same
+ * id; the user's own come after. Dismissed ones are kept (the panel shows
+ * them) but never sent. Only the newest goal is kept.
+ */
+export function effectivePins(stored: Pin[] | undefined, history: MessageWithParts[]): Pin[] {
+  const own = new Map((stored ?? []).map((p) => [p.id, p]));
+  const out: Pin[] = [];
+  for (const s of suggestPins(history)) {
+    out.push(own.get(s.id) ?? s);
+    own.delete(s.id);
+  }
+  out.push(...own.values());
+  const goals = out.filter((p) => p.kind === "goal" && p.state !== "dismissed");
+  const keep = goals.find((g) => g.state === "accepted") ?? goals[goals.length - 1];
+  return out.filter((p) => p.kind !== "goal" || p.state === "dismissed" || p === keep);
+}
+
+/** The pins in force (not dismissed). */
+export function activePins(pins: Pin[]): Pin[] {
+  return pins.filter((p) => p.state !== "dismissed");
+}
+
+/** The system-prompt section for the pins in force ("" when none). Byte-stable for the same pins. */
+export function pinnedBlock(pins: Pin[]): string {
+  const live = activePins(pins);
+  if (live.length === 0) return "";
+  const goal = live.find((p) => p.kind === "goal");
+  const rules = live.filter((p) => p.kind === "constraint");
+  const lines = ["# Pinned by the user (kept through every compaction; follow these even if the conversation below no longer shows them)"];
+  if (goal) lines.push(`Goal: ${goal.text}`);
+  if (rules.length) lines.push("Constraints and preferences:", ...rules.map((r) => `- ${r.text}`));
+  return lines.join("\n");
+}
+
+/** Stores a user decision about a pin (accept, edit, dismiss, add): returns the new `session.pins`. */
+export function setPin(stored: Pin[] | undefined, pin: Pin): Pin[] {
+  const rest = (stored ?? []).filter((p) => p.id !== pin.id);
+  return [...rest, pin];
+}

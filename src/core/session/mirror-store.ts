@@ -1,0 +1,149 @@
+import type { CorruptRecord, ImportRows, PartDelta, Store } from "../ports/store";
+import type { Message, MessageWithParts, Part, Session } from "../schema";
+
+/**
+ * The loop's view of a running session, kept in memory (issue: every step
+ * re-read and re-validated the whole session from IndexedDB several times
+ * before its first token). While a session is held (its run is in this tab),
+ * `messages()` answers from memory and every write made through this store is
+ * applied to that copy as well as passed on. Sessions that are not held read
+ * straight through. Messages returned are shared objects: treat them as read-only.
+ */
+interface Held {
+  count: number;
+  /** The session's messages by id, once loaded. */
+  rows?: Map<string, MessageWithParts>;
+  /** Parts written before their message (a prompt writes its text first). */
+  early: Map<string, Part[]>;
+}
+
+export class MirrorStore implements Store {
+  private readonly held = new Map<string, Held>();
+
+  constructor(private readonly inner: Store) {}
+
+  /** Keeps the session's messages in memory until `release` (calls nest). */
+  hold(sessionID: string): void {
+    const h = this.held.get(sessionID);
+    if (h) h.count++;
+    else this.held.set(sessionID, { count: 1, early: new Map() });
+  }
+
+  release(sessionID: string): void {
+    const h = this.held.get(sessionID);
+    if (!h) return;
+    if (--h.count <= 0) this.held.delete(sessionID);
+  }
+
+  /** Drops the copy: the next read goes to storage (other tabs may have written). */
+  refresh(sessionID: string): void {
+    const h = this.held.get(sessionID);
+    if (h) {
+      h.rows = undefined;
+      h.early.clear();
+    }
+  }
+
+  async messages(sessionID: string): Promise<MessageWithParts[]> {
+    const h = this.held.get(sessionID);
+    if (!h) return this.inner.messages(sessionID);
+    if (!h.rows) {
+      const loaded = await this.inner.messages(sessionID);
+      h.rows = new Map(loaded.map((m) => [m.info.id, m]));
+    }
+    return [...h.rows.values()].sort((a, b) => (a.info.id < b.info.id ? -1 : a.info.id > b.info.id ? 1 : 0)).map((m) => ({ info: m.info, parts: [...m.parts] }));
+  }
+
+  async upsertMessage(message: Message): Promise<void> {
+    await this.inner.upsertMessage(message);
+    const h = this.held.get(message.sessionID);
+    if (!h?.rows) return;
+    const info = structuredClone(message);
+    const cur = h.rows.get(message.id);
+    if (cur) cur.info = info;
+    else {
+      h.rows.set(message.id, { info, parts: h.early.get(message.id) ?? [] });
+      h.early.delete(message.id);
+    }
+  }
+
+  private applyPart(part: Part): void {
+    const h = this.held.get(part.sessionID);
+    if (!h?.rows) return;
+    const copy = structuredClone(part);
+    const m = h.rows.get(part.messageID);
+    const list = m?.parts ?? h.early.get(part.messageID) ?? [];
+    if (!m) h.early.set(part.messageID, list);
+    const i = list.findIndex((p) => p.id === part.id);
+    if (i >= 0) list[i] = copy;
+    else {
+      list.push(copy);
+      list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    }
+  }
+
+  async upsertPart(part: Part): Promise<void> {
+    await this.inner.upsertPart(part);
+    this.applyPart(part);
+  }
+
+  async saveCounts(parts: Part[]): Promise<void> {
+    if (this.inner.saveCounts) await this.inner.saveCounts(parts);
+    else for (const p of parts) await this.inner.upsertPart(p);
+    for (const p of parts) this.applyPart(p);
+  }
+
+  appendDelta(delta: PartDelta): void {
+    this.inner.appendDelta(delta);
+    const h = this.held.get(delta.sessionID);
+    const part = (h?.rows?.get(delta.messageID)?.parts ?? h?.early.get(delta.messageID))?.find((p) => p.id === delta.partID);
+    if (part && (part.type === "text" || part.type === "reasoning")) part.text += delta.delta;
+  }
+
+  async deleteMessages(sessionID: string, messageIDs: string[]): Promise<void> {
+    await this.inner.deleteMessages(sessionID, messageIDs);
+    const h = this.held.get(sessionID);
+    for (const id of messageIDs) {
+      h?.rows?.delete(id);
+      h?.early.delete(id);
+    }
+  }
+
+  async importSession(session: Session, messages: MessageWithParts[]): Promise<void> {
+    await this.inner.importSession(session, messages);
+    this.refresh(session.id);
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.inner.deleteSession(id);
+    this.refresh(id);
+  }
+
+  // Pass-through: sessions are single rows, always read fresh.
+  createSession(session: Session): Promise<void> {
+    return this.inner.createSession(session);
+  }
+  listSessions(opts?: { archived?: boolean }): Promise<Session[]> {
+    return this.inner.listSessions(opts);
+  }
+  getSession(id: string): Promise<Session | undefined> {
+    return this.inner.getSession(id);
+  }
+  updateSession(id: string, patch: (s: Session) => Session): Promise<Session | undefined> {
+    return this.inner.updateSession(id, patch);
+  }
+  getMessage(id: string): Promise<Message | undefined> {
+    return this.inner.getMessage(id);
+  }
+  flush(): Promise<void> {
+    return this.inner.flush();
+  }
+  importSessions(sessions: ImportRows[]): Promise<void> {
+    if (!this.inner.importSessions) return Promise.all(sessions.map((s) => this.importSession(s.session, s.messages))).then(() => undefined);
+    for (const s of sessions) this.refresh(s.session.id);
+    return this.inner.importSessions(sessions);
+  }
+  corrupt(): CorruptRecord[] {
+    return this.inner.corrupt();
+  }
+}
