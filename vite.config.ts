@@ -1,6 +1,8 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
+import { engineAssets } from "./build-plugins/engine-assets";
+import { ENGINE_CACHE } from "./src/adapters/sandbox/local/runtimes/engine-files";
 
 /** Cross-origin isolation: WebContainer needs it; LLM fetches only need CORS. */
 const isolation = {
@@ -11,6 +13,7 @@ const isolation = {
 export default defineConfig({
   plugins: [
     react(),
+    engineAssets(),
     // Offline history: after one visit the shell, workers and tokenizer ranks come from the service worker.
     VitePWA({
       registerType: "autoUpdate",
@@ -27,6 +30,15 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ["**/*.{js,css,html,svg,wasm,json,webmanifest}"],
+        // The sandbox engines (Python: ~12 MB) are cached on first use, not at install ("Make available offline" pre-fetches them).
+        globIgnores: ["pyodide/**"],
+        runtimeCaching: [
+          {
+            urlPattern: ({ url }) => url.pathname.includes("/pyodide/"),
+            handler: "CacheFirst",
+            options: { cacheName: ENGINE_CACHE, cacheableResponse: { statuses: [200] } },
+          },
+        ],
         maximumFileSizeToCacheInBytes: 12 * 1024 * 1024,
         clientsClaim: true,
         skipWaiting: true,

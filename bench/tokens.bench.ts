@@ -9,7 +9,7 @@ import { countTexts, loadEncoder } from "../src/adapters/tokens/tiktoken-counter
 import { History, reasoning, text, tool } from "../src/core/compaction/test-fixtures";
 import type { MessageWithParts, Part } from "../src/core/schema";
 import { type TokenCounter, encodingForModel } from "../src/core/tokens/counter";
-import { measureRequest } from "../src/core/tokens/request-size";
+import { estimateRequestSize, measureRequest } from "../src/core/tokens/request-size";
 
 const MIB = 1024 * 1024;
 
@@ -59,7 +59,9 @@ await loadEncoder("cl100k_base");
 const tokens = enc.encode(TEXT, [], []).length;
 const parts = uncached.reduce((n, m) => n + m.parts.length, 0);
 const chars = uncached.reduce((n, m) => n + m.parts.reduce((k, p) => k + (p.type === "text" || p.type === "reasoning" ? p.text.length : p.type === "tool" && p.state.status === "completed" ? p.state.output.length : 0), 0), 0);
+const estimated = estimateRequestSize({ system, tools: [], messages: cached.slice(0, -1).concat(uncached.slice(-1)), encoding });
 console.table({
+  estimate: { size: `last message new, the rest cached: estimate ${estimated.total} vs exact ${first.total} tokens, bound ${estimated.estimate?.upper}`, tokens_o200k: estimated.total },
   corpus: { size: `${(TEXT.length / MIB).toFixed(2)} MiB`, tokens_o200k: tokens },
   session: { size: `${parts} parts, ${(chars / MIB).toFixed(2)} MiB`, tokens_o200k: first.total },
 });
@@ -77,6 +79,10 @@ describe("prepare a request for a 2,000-part session", () => {
   bench("cached counts (counts nothing)", async () => {
     const size = await measureRequest(counter, { system, tools: [], messages: cached, encoding });
     if (size.counted > system.length) throw new Error("cache missed");
+  });
+  bench("estimate while the tokenizer loads (first send after a page load)", () => {
+    const size = estimateRequestSize({ system, tools: [], messages: uncached, encoding });
+    if (!size.estimate || size.estimate.upper < first.total) throw new Error("the bound is below the exact count");
   });
   bench("uncached (counts every part)", async () => {
     await measureRequest(counter, { system, tools: [], messages: uncached, encoding });

@@ -91,3 +91,47 @@ test("a runaway command is stopped by the sandbox's limits and the page stays re
   await bash.getByRole("button").first().click();
   await expect(bash).toContainText(/limit|exit code 12[46]|stopped|timed out/i);
 });
+
+test("files follow branches: an edited message starts from the files before it, and switching branches switches the files", async ({ page, mock }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  const ws = page.getByRole("region", { name: "Workspace" });
+  const content = async (expected: string) => {
+    const viewer = await openFile(page, "app.txt");
+    await expect(viewer).toContainText(expected, { timeout: 15_000 });
+    await viewer.getByRole("button", { name: "Close" }).click();
+  };
+
+  mock.setScript([{ toolCalls: [{ name: "bash", args: { command: "echo first > app.txt", description: "write" } }] }, { text: "Wrote first." }]);
+  await send(page, "Write first");
+  await waitIdle(page, id);
+  await expect(page.getByRole("article").filter({ hasText: "Wrote first." })).toBeVisible({ timeout: 30_000 });
+  mock.setScript([{ toolCalls: [{ name: "bash", args: { command: "echo second A > app.txt && echo a > only-a.txt", description: "write" } }] }, { text: "Wrote A." }]);
+  await send(page, "Write A");
+  await waitIdle(page, id);
+  await expect(page.getByRole("article").filter({ hasText: "Wrote A." })).toBeVisible({ timeout: 30_000 });
+  await content("second A");
+
+  // Edit "Write A": the new branch starts from the files as "Write first" left them.
+  const msg = page.getByRole("article", { name: "Your message" }).filter({ hasText: "Write A" });
+  await msg.hover();
+  await msg.getByRole("button", { name: "Edit this message" }).click();
+  await page.getByRole("textbox", { name: "Edited message" }).fill("Write B");
+  mock.setScript([{ toolCalls: [{ name: "bash", args: { command: "cat app.txt && echo second B > app.txt", description: "look and write" } }] }, { text: "Wrote B." }]);
+  await page.getByRole("button", { name: "Send as a new branch" }).click();
+  await waitIdle(page, id);
+  await expect(page.getByRole("article").filter({ hasText: "Wrote B." })).toBeVisible({ timeout: 30_000 });
+  const bash = page.getByRole("region", { name: "Tool bash: done" }).last();
+  await bash.getByRole("button").first().click();
+  await expect(bash).toContainText("first");
+  await expect(ws.getByRole("button", { name: "only-a.txt", exact: true })).toHaveCount(0);
+  await content("second B");
+
+  // Back to the first branch: its files come back.
+  const branches = page.getByRole("navigation", { name: "Branches of this message" });
+  await branches.getByRole("button", { name: "Previous branch" }).click();
+  await expect(branches).toContainText("1/2");
+  await content("second A");
+  await expect(ws.getByRole("button", { name: "only-a.txt", exact: true })).toBeVisible({ timeout: 15_000 });
+});

@@ -3,6 +3,7 @@ import { createRoot } from "react-dom/client";
 import { bootstrap } from "./app/bootstrap";
 import { App } from "./ui/app";
 import { ServicesProvider } from "./ui/hooks/services";
+import { Markdown } from "./ui/lazy-markdown";
 import "./ui/styles.css";
 
 function Fatal({ message }: { message: string }) {
@@ -18,6 +19,8 @@ function Fatal({ message }: { message: string }) {
 const rootEl = document.getElementById("root");
 if (rootEl) {
   const root = createRoot(rootEl);
+  // Not needed for the first screen, but for the first message: fetched while the database opens.
+  void Markdown.preload().catch(() => undefined);
   bootstrap()
     .then((r) => {
       root.render(

@@ -1,13 +1,20 @@
 /**
  * Streaming and long-session benchmarks in Chromium (built app):
- * 1. stream ~200 chunks/s into a session that already holds 2,000 parts and count long tasks (> 50 ms);
- * 2. time to open a 5,000-part session (navigation → last message rendered).
+ * 1. stream ~200 chunks/s into a session that already holds 2,000 parts and count long tasks (> 50 ms),
+ *    and the store's writes per second meanwhile (journal appends, merges into parts);
+ * 2. the same with ~30 KB of realistic markdown (headings, paragraphs, lists, code fences, tables),
+ *    into an empty session and into the 2,000-part one;
+ * 3. open a 5,000-part session: cold (a fresh page load → the newest message painted) and in-app
+ *    (from the home screen), three runs each.
  * Prints a table; asserts nothing about speed.
  */
-import { configure, openApp, send, waitIdle } from "../../e2e/app";
-import { test } from "../../e2e/fixtures";
+import type { Page } from "@playwright/test";
+import { configure, newSession, openApp, send, waitIdle } from "../../e2e/app";
+import { type MockOpenAI, test } from "../../e2e/fixtures";
+import { realisticMarkdown } from "./markdown-stream";
+import { printRows, summary } from "./table";
 
-async function seedSession(page: import("@playwright/test").Page, parts: number): Promise<string> {
+async function seedSession(page: Page, parts: number): Promise<{ id: string; last: number }> {
   return page.evaluate(async (parts) => {
     const t = (globalThis as unknown as { __tabcode: { sessions: { createSession(): Promise<{ id: string }> }; store: { importSession(s: unknown, m: unknown[]): Promise<void>; getSession(id: string): Promise<unknown> } } }).__tabcode;
     const s = await t.sessions.createSession();
@@ -16,7 +23,9 @@ async function seedSession(page: import("@playwright/test").Page, parts: number)
     let n = 0;
     const id = (p: string) => `${p}_${(0x100000000 + n++).toString(16).padStart(12, "0")}000abcdefghijk`;
     // Each exchange: user (1 text part) + assistant (step-start, text, tool, step-finish) = 5 parts.
+    let last = 0;
     for (let i = 0; n < parts * 2; i++) {
+      last = i;
       const u = id("msg");
       msgs.push({ info: { id: u, sessionID: s.id, role: "user", time: { created: i }, agent: "build", model: { providerID: "x", modelID: "y" } }, parts: [{ id: id("prt"), sessionID: s.id, messageID: u, type: "text", text: `Question ${i}: please look at file${i}.ts` }] });
       const a = id("msg");
@@ -33,19 +42,12 @@ async function seedSession(page: import("@playwright/test").Page, parts: number)
       if (msgs.length * 2.5 >= parts) break;
     }
     await t.store.importSession(session, msgs);
-    return s.id;
+    return { id: s.id, last };
   }, parts);
 }
 
-test("streaming into a long session; opening a 5,000-part session", async ({ page, mock }) => {
-  const rows: [string, string][] = [];
-  await openApp(page);
-  await configure(page, mock, "openai-compatible");
-
-  // 1. Stream 1,000 chunks at ~200 chunks/s into a 2,000-part session.
-  const sid = await seedSession(page, 2000);
-  await page.goto(`/#/s/${sid}`);
-  await page.getByRole("article").last().waitFor();
+/** Installs a long-task observer; `longTasks(page)` reads what it saw. */
+async function watchLongTasks(page: Page): Promise<void> {
   await page.evaluate(() => {
     const w = window as unknown as { __long: number[] };
     w.__long = [];
@@ -53,39 +55,102 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
       for (const e of list.getEntries()) w.__long.push(e.duration);
     }).observe({ type: "longtask", buffered: false });
   });
-  const chunks = Array.from({ length: 1000 }, (_, i) => `w${i} `);
-  mock.setScript([{ text: chunks, chunkDelayMs: 3 }]);
-  const t0 = Date.now();
-  await send(page, "stream please");
-  await page.getByRole("article").filter({ hasText: "w999" }).waitFor({ timeout: 60_000 });
-  await waitIdle(page, sid);
-  const streamMs = Date.now() - t0;
-  const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
-  rows.push(["stream: chunks", "1,000"]);
-  rows.push(["stream: wall time", `${streamMs} ms (${Math.round(1000 / (streamMs / 1000))} chunks/s)`]);
-  rows.push(["stream: long tasks > 50 ms", `${long.length}`]);
-  rows.push(["stream: longest task", `${long.length ? Math.round(Math.max(...long)) : 0} ms`]);
+}
+const longTasks = (page: Page) => page.evaluate(() => (window as unknown as { __long: number[] }).__long);
+const writes = (page: Page) => page.evaluate(() => ({ ...(globalThis as unknown as { __tabcode: { store: { writes: { journal: number; merge: number } } } }).__tabcode.store.writes }));
 
-  // 2. Open a 5,000-part session.
+/** Streams `chunks` into the open session; returns wall time, long tasks and store writes per second. */
+async function stream(page: Page, mock: MockOpenAI, sid: string, chunks: string[], until: string) {
+  await watchLongTasks(page);
+  const before = await writes(page);
+  mock.setScript([{ text: chunks, chunkDelayMs: 5 }]);
+  const t0 = Date.now();
+  await send(page, `stream please ${t0}`);
+  await page.getByRole("article").filter({ hasText: until }).first().waitFor({ timeout: 120_000 });
+  await waitIdle(page, sid);
+  const ms = Date.now() - t0;
+  const after = await writes(page);
+  const long = await longTasks(page);
+  return { ms, long, journal: ((after.journal - before.journal) * 1000) / ms, merge: ((after.merge - before.merge) * 1000) / ms };
+}
+
+/** Records (page time) the first animation frame in which an article holds `text`. */
+async function paintedAt(page: Page, text: string): Promise<number> {
+  return page.evaluate(
+    (text) =>
+      new Promise<number>((resolve) => {
+        const look = () => {
+          for (const a of document.querySelectorAll("article")) if (a.textContent?.includes(text)) return resolve(performance.now());
+          requestAnimationFrame(look);
+        };
+        look();
+      }),
+    text,
+  );
+}
+
+test("streaming into a long session; opening a 5,000-part session", async ({ page, mock }) => {
+  test.setTimeout(600_000);
+  const rows: [string, string][] = [];
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+
+  // 1. Stream 1,000 short chunks at ~200 chunks/s into a 2,000-part session.
+  const long = await seedSession(page, 2000);
+  await page.goto(`/#/s/${long.id}`);
+  await page.getByRole("article").last().waitFor();
+  const plain = await stream(page, mock, long.id, Array.from({ length: 1000 }, (_, i) => `w${i} `), "w999");
+  rows.push(["plain words: 1,000 chunks, wall time", `${plain.ms} ms (${Math.round(1000 / (plain.ms / 1000))} chunks/s)`]);
+  rows.push(["plain words: long tasks > 50 ms / longest", `${plain.long.length} / ${plain.long.length ? Math.round(Math.max(...plain.long)) : 0} ms`]);
+  rows.push(["plain words: store writes per second (journal + merges)", `${plain.journal.toFixed(1)} + ${plain.merge.toFixed(1)}`]);
+
+  // 2. ~30 KB of realistic markdown, in an empty session and in the 2,000-part one.
+  const md = realisticMarkdown(30_000);
+  const chunks = md.match(/[\s\S]{1,30}/g) ?? [md];
+  for (const where of ["empty session", "2,000-part session"] as const) {
+    let sid = long.id;
+    if (where === "empty session") sid = await newSession(page);
+    else {
+      await page.goto(`/#/s/${long.id}`);
+      await page.getByRole("article").last().waitFor();
+    }
+    const r = await stream(page, mock, sid, chunks, "End of the answer.");
+    rows.push([`markdown ${Math.round(md.length / 1000)} KB (${chunks.length} chunks) into an ${where}: long tasks > 50 ms / longest`, `${r.long.length} / ${r.long.length ? Math.round(Math.max(...r.long)) : 0} ms (${Math.round(chunks.length / (r.ms / 1000))} chunks/s)`]);
+  }
+
+  // 3. Open a 5,000-part session: cold (fresh page load) and in-app (from home).
   const big = await seedSession(page, 5000);
-  await page.goto("/");
-  await page.getByRole("navigation", { name: "Sessions" }).waitFor();
-  const opens: number[] = [];
+  const newest = `Answer ${big.last} with`;
+  const cold: number[] = [];
+  const warm: number[] = [];
+  // Watches from the document's start, so a paint before the page's load event is not missed.
+  await page.addInitScript((text) => {
+    const w = window as unknown as { __coldPaint?: number };
+    const look = () => {
+      for (const a of document.querySelectorAll("article"))
+        if (a.textContent?.includes(text)) {
+          w.__coldPaint = performance.now();
+          return;
+        }
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  }, newest);
   for (let i = 0; i < 3; i++) {
+    await page.goto(`/?cold=${i}#/s/${big.id}`);
+    await page.waitForFunction(() => (window as unknown as { __coldPaint?: number }).__coldPaint !== undefined, undefined, { timeout: 60_000 });
+    cold.push(await page.evaluate(() => (window as unknown as { __coldPaint: number }).__coldPaint));
     await page.goto("/");
     await page.getByRole("navigation", { name: "Sessions" }).waitFor();
-    const start = Date.now();
-    await page.evaluate((id) => {
+    const start = await page.evaluate((id) => {
+      const t = performance.now();
       window.location.hash = `#/s/${id}`;
-    }, big);
-    await page.getByRole("article").last().waitFor();
-    opens.push(Date.now() - start);
+      return t;
+    }, big.id);
+    warm.push((await paintedAt(page, newest)) - start);
   }
-  const dom = await page.locator("article").count();
-  rows.push(["open 5,000-part session (3 runs)", opens.map((o) => `${o} ms`).join(", ")]);
-  rows.push(["articles in the DOM (virtualised)", String(dom)]);
-
-  const w = Math.max(...rows.map((r) => r[0].length));
-  console.log(`\n| ${"measure".padEnd(w)} | result |\n|${"-".repeat(w + 2)}|--------|`);
-  for (const [k, v] of rows) console.log(`| ${k.padEnd(w)} | ${v} |`);
+  rows.push(["open a 5,000-part session, cold: page load → newest message painted", summary(cold)]);
+  rows.push(["open a 5,000-part session, in-app: click → newest message painted", summary(warm)]);
+  rows.push(["articles in the DOM (virtualised)", String(await page.locator("article").count())]);
+  printRows("streaming and long sessions", rows);
 });

@@ -2,7 +2,6 @@
  * The composition root: the only place that picks concrete adapters and wires
  * them into the core services.
  */
-import { createDemoLLM } from "../adapters/demo/demo-llm";
 import { DexieStore, getSetting, installFlushOnPageHide, openDatabase, putSetting, type TabcodeDB } from "../adapters/storage";
 import { Bus } from "../core/bus";
 import { PermissionBroker } from "../core/permission/broker";
@@ -16,6 +15,7 @@ import type { TokenCounter } from "../core/tokens/counter";
 import { webLocks } from "./locks";
 import { PromptWiring } from "./prompt-wiring";
 import { SettingsStore } from "./settings-store";
+import { warmUp } from "./warm-up";
 
 export const APP_VERSION = "0.1.0";
 
@@ -35,22 +35,42 @@ export interface AppServices {
 
 export type BootResult = { ok: true; services: AppServices } | { ok: false; error: string };
 
-/** Routes each call to the demo model or the AI SDK adapter (loaded lazily) by the configured provider. */
-function routerLLM(): LLM {
-  const demo = createDemoLLM();
+/**
+ * Routes each call to the demo model or the AI SDK adapter by the configured
+ * provider. Both are loaded on first use (dynamic imports: neither is in the
+ * entry bundle); `preload` fetches one ahead of the first send, when the app is idle.
+ */
+export function routerLLM(): LLM & { preload(provider: string): Promise<void> } {
+  let demo: Promise<LLM> | undefined;
   let real: Promise<LLM> | undefined;
-  const loadReal = () => {
-    real ??= import("../adapters/llm/ai-sdk-llm").then((m) => m.createAiSdkLLM());
+  // A failed load (a chunk that could not be fetched) is forgotten, so the next call tries again.
+  const load = (provider: string): Promise<LLM> => {
+    if (provider === "demo") {
+      demo ??= import("../adapters/demo/demo-llm").then(
+        (m) => m.createDemoLLM(),
+        (e: unknown) => {
+          demo = undefined;
+          throw e;
+        },
+      );
+      return demo;
+    }
+    real ??= import("../adapters/llm/ai-sdk-llm").then(
+      (m) => m.createAiSdkLLM(),
+      (e: unknown) => {
+        real = undefined;
+        throw e;
+      },
+    );
     return real;
   };
   return {
     async *stream(req) {
-      if (req.model.provider === "demo") {
-        yield* demo.stream(req);
-        return;
-      }
-      const llm = await loadReal();
+      const llm = await load(req.model.provider);
       yield* llm.stream(req);
+    },
+    async preload(provider) {
+      await load(provider);
     },
   };
 }
@@ -60,6 +80,8 @@ export async function bootstrap(): Promise<BootResult> {
   if (!opened.ok) return opened;
   const db = opened.value;
   const store = new DexieStore(db);
+  // Streamed text a killed tab journaled but had not merged yet goes into its part before anything reads it.
+  await store.recoverJournal().catch((e: unknown) => console.warn("tabcode: could not recover streamed text", e));
   installFlushOnPageHide(store);
   const settings = await SettingsStore.load({
     load: () => getSetting(db, "settings"),
@@ -89,6 +111,8 @@ export async function bootstrap(): Promise<BootResult> {
     version: APP_VERSION,
   });
   agentOf = (id) => sessions.agentOf(id);
+  // When idle after the first render: the model adapter, the tools and the tokenizer, ahead of the first send.
+  void warmUp({ settings: settings.get, llm, wiring, counter });
   const services: AppServices = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring, counter };
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).
   Object.defineProperty(globalThis, "__tabcode", { value: services, configurable: true });

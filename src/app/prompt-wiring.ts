@@ -11,16 +11,24 @@ import { loadedRules } from "../core/rules/nested";
 import type { Ruleset, Session } from "../core/schema";
 import type { SystemInput } from "../core/session/loop";
 import type { Settings } from "../core/settings";
-import { workspaceTools } from "../core/tools/index";
-import { createSkillTool } from "../core/tools/skill";
-import { todoWriteTool } from "../core/tools/todo";
 import type { Tool } from "../core/tools/tool";
+
+/**
+ * The tool implementations (with glob matching and the diff engine) are not
+ * needed for the first screen: they load on the first request, or earlier
+ * through `preload` when the app is idle after start-up.
+ */
+async function loadTools(skills: PromptAssembler): Promise<Tool[]> {
+  const [{ workspaceTools }, { createSkillTool }, { todoWriteTool }] = await Promise.all([import("../core/tools/index"), import("../core/tools/skill"), import("../core/tools/todo")]);
+  const skillTool = createSkillTool((ctx) => skills.skills(ctx.sessionID, ctx.sandbox));
+  return [todoWriteTool, ...workspaceTools, skillTool];
+}
 
 export class PromptWiring {
   readonly assembler: PromptAssembler;
   /** Session rules as of each session's last step (the broker needs them synchronously). */
   private sessionRules = new Map<string, Ruleset>();
-  private readonly allTools: Tool[];
+  private allTools: Promise<Tool[]> | undefined;
 
   constructor(
     clock: Clock,
@@ -28,16 +36,23 @@ export class PromptWiring {
     private readonly agentOf: (sessionID: string) => string | undefined,
   ) {
     this.assembler = new PromptAssembler({ clock, sources: () => ({ globalRules: settings().globalRules, skills: settings().skills }) });
-    const skillTool = createSkillTool((ctx) => this.assembler.skills(ctx.sessionID, ctx.sandbox));
-    this.allTools = [todoWriteTool, ...workspaceTools, skillTool];
   }
+
+  /** Loads the tools (once; a failed load is tried again next time). */
+  preload = (): Promise<Tool[]> => {
+    this.allTools ??= loadTools(this.assembler).catch((e: unknown) => {
+      this.allTools = undefined;
+      throw e;
+    });
+    return this.allTools;
+  };
 
   /** The rulesets in force for a session: defaults → agent → global settings → session. */
   rules = (sessionID: string): Ruleset[] => [rulesFor(this.agentOf(sessionID) ?? "build", this.settings().permissions, this.sessionRules.get(sessionID) ?? [])];
 
-  tools = (agent: string, session: Session): Tool[] => {
+  tools = async (agent: string, session: Session): Promise<Tool[]> => {
     this.sessionRules.set(session.id, session.permission ?? []);
-    return toolsFor(agent, this.allTools, [this.settings().permissions, session.permission ?? []]);
+    return toolsFor(agent, await this.preload(), [this.settings().permissions, session.permission ?? []]);
   };
 
   system = async (input: SystemInput): Promise<string[]> => {

@@ -2,13 +2,13 @@
  * User actions on whole sessions that span the store, the sandbox and the
  * export module: fork, revert/unrevert, export, share, import. UI components
  * call these; they return values (or throw for bugs), never touch React.
+ * The export module, the zip codec and the demo project are loaded on first
+ * use (dynamic imports), so none of them is in the entry bundle.
  */
-import { exportAllZip, exportFileName, exportSession, importBundle, parseImportBytes, serializeExport, sessionHtml, sessionMarkdown, shareLink, stripForShare, ZIP_FILE_NAME } from "../core/export";
 import { conversationView } from "../core/conversation/view";
 import { forkSession } from "../core/session/fork";
 import { revertSession, snapshotAfter, unrevertSession } from "../core/session/revert";
 import type { Session } from "../core/schema";
-import { allFiles } from "../core/workspace/files";
 import type { AppServices } from "./bootstrap";
 
 export type ExportKind = "json" | "json-files" | "markdown" | "markdown-brief" | "html";
@@ -19,12 +19,17 @@ export interface Download {
   mime: string;
 }
 
+/** The export/import module, loaded on first use. */
+const exporter = () => import("../core/export");
+
 async function workspaceFiles(app: AppServices, sessionID: string): Promise<Record<string, Uint8Array>> {
+  const { allFiles } = await import("../core/workspace/files");
   return Object.fromEntries(await allFiles(await app.sandbox.sandboxFor(sessionID)));
 }
 
 export async function exportOne(app: AppServices, sessionID: string, kind: ExportKind): Promise<Download> {
   await app.store.flush();
+  const { exportFileName, exportSession, serializeExport, sessionHtml, sessionMarkdown } = await exporter();
   const workspace = kind === "json-files" ? await workspaceFiles(app, sessionID) : undefined;
   const file = await exportSession(app.store, sessionID, workspace ? { workspace } : {});
   if (!file) throw new Error("This session no longer exists.");
@@ -44,6 +49,7 @@ export async function exportOne(app: AppServices, sessionID: string, kind: Expor
 
 export async function exportEverything(app: AppServices): Promise<Download> {
   await app.store.flush();
+  const { exportAllZip, ZIP_FILE_NAME } = await exporter();
   return { name: ZIP_FILE_NAME, data: await exportAllZip(app.store), mime: "application/zip" };
 }
 
@@ -52,6 +58,7 @@ export type ShareResult = { ok: true; url: string } | { ok: false; size: number 
 /** A link that carries the session in its fragment, or `ok:false` when it would be too long. */
 export async function share(app: AppServices, sessionID: string, origin: string): Promise<ShareResult> {
   await app.store.flush();
+  const { exportSession, shareLink, stripForShare } = await exporter();
   const file = await exportSession(app.store, sessionID);
   if (!file) throw new Error("This session no longer exists.");
   // A link carries only what is shown: no other branches, nothing hidden by a revert.
@@ -69,6 +76,7 @@ export interface ImportOutcome {
 
 /** Validates, then writes in one transaction; workspace files carried by the file are restored. */
 export async function importFile(app: AppServices, bytes: Uint8Array): Promise<{ ok: true; value: ImportOutcome } | { ok: false; error: string }> {
+  const { importBundle, parseImportBytes } = await exporter();
   const parsed = parseImportBytes(bytes);
   if (!parsed.ok) return parsed;
   const written = await importBundle(app.store, parsed.value);

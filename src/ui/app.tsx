@@ -7,11 +7,8 @@ import { useOnline } from "./hooks/use-online";
 import { useRoute } from "./hooks/use-route";
 import { PermissionDialog } from "./components/permission-dialog";
 import { SessionView } from "./components/session-view";
-import { SettingsDialog } from "./components/settings-dialog";
 import { Sidebar } from "./components/sidebar";
-import { ReplayRoute } from "./components/replay/replay-route";
 import { Samples } from "./components/samples";
-import { SharedView } from "./components/shared-view";
 import { Welcome } from "./components/welcome";
 import { PanelToggle, SidePanel } from "./components/layout/side-panel";
 import { Toasts, useNotices } from "./components/toasts";
@@ -22,6 +19,7 @@ import { useAppShortcuts } from "./hooks/use-app-shortcuts";
 import { useAppEvent } from "./app-events";
 import { ShortcutsDialog } from "./components/shortcuts-dialog";
 import { resetTour } from "./components/tour";
+import { ReplayRoute, SettingsDialog, SharedView } from "./lazy";
 
 
 /** The app shell: session list, the current session (from the URL), dialogs and notices. */

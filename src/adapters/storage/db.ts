@@ -8,6 +8,7 @@
  *               `sessionID`: every part of a session in one query.
  * - `settings`  pk `key`; `value` is validated by whoever reads it.
  * - `terms`     pk `partID`; multi-entry `words`: the full-text search index.
+ * - `deltas`    pk `++seq`; `[owner+batch]`: the journal of streamed text not yet merged into its part.
  *
  * Rows are the core schema records as they are; they are validated on read.
  */
@@ -26,6 +27,19 @@ export interface SettingRow {
   value: unknown;
 }
 
+/** One journal row: text appended to a part by one batch of one tab. */
+export interface JournalRow {
+  seq?: number;
+  /** The writing tab (see `delta-journal.ts`), alive while it holds `ownerLock(owner)`. */
+  owner: string;
+  /** The store's batch the text belongs to (rows of a merged batch are deleted with the merge). */
+  batch: number;
+  sessionID: string;
+  messageID: string;
+  partID: string;
+  text: string;
+}
+
 /** The Dexie database with tabcode's tables. */
 export type TabcodeDB = Dexie & {
   sessions: Table<Session, string>;
@@ -33,6 +47,7 @@ export type TabcodeDB = Dexie & {
   parts: Table<Part, string>;
   settings: Table<SettingRow, string>;
   terms: Table<TermsRow, string>;
+  deltas: Table<JournalRow, number>;
 };
 
 /** Where the database lives; tests pass a fresh fake-indexeddb factory. */

@@ -6,15 +6,19 @@
  *   are skipped and reported in `corrupt()`, never thrown.
  * - Multi-table writes (delete, import) run in one transaction, so a failure
  *   leaves what was stored untouched; quota failures become `QuotaError`.
- * - Streamed text deltas are buffered (`delta-buffer.ts`) and written at most
- *   every `flushDelayMs` (250 ms) and on `flush()`; `pendingText()` tells what
- *   is still waiting. (The UI shows live tokens from the core's `part.live` events.)
+ * - Streamed text deltas are buffered (`delta-buffer.ts`) and written into
+ *   their parts at most every `flushDelayMs` (250 ms) and on `flush()`;
+ *   `pendingText()` tells what is still waiting. Meanwhile they are journaled
+ *   at most every `journalDelayMs` (50 ms, `delta-journal.ts`), so a killed
+ *   tab loses about that much; `recoverJournal()` merges what a dead tab left.
+ *   (The UI shows live tokens from the core's `part.live` events.)
  */
 import Dexie from "dexie";
 import type { CorruptRecord, ImportRows, PartDelta, Store } from "../../core/ports/store";
 import { Message, type MessageWithParts, Part, Session } from "../../core/schema";
-import type { TabcodeDB } from "./db";
+import type { JournalRow, TabcodeDB } from "./db";
 import { type Batch, DeltaBuffer } from "./delta-buffer";
+import { appendJournal, deleteBatch, JOURNAL_DELAY_MS, journalOwner, liveOwners, recoverJournal } from "./delta-journal";
 import { guardWrite } from "./errors";
 import { indexParts, type SearchHit, searchParts } from "./search-index";
 import { CorruptLog } from "./validate";
@@ -25,6 +29,10 @@ export interface DexieStoreOptions {
   flushDelayMs?: number;
   /** Where warnings go (corrupt rows, failed background writes). Default `console.warn`. */
   warn?: (message: string) => void;
+  /** Longest time a delta stays only in memory (then it is journaled). Default `JOURNAL_DELAY_MS`; 0 turns the journal off. */
+  journalDelayMs?: number;
+  /** This tab's journal owner id (tests); by default a fresh one held by a Web Lock. */
+  owner?: string;
 }
 
 
@@ -50,6 +58,23 @@ export class DexieStore implements Store {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Tail of the serial queue of delta writes. */
   private tail: Promise<void> = Promise.resolve();
+  private readonly journalDelayMs: number;
+  private readonly owner: string;
+  private journalTimer: ReturnType<typeof setTimeout> | undefined;
+  private journalFrame = 0;
+  /** Id of the open batch; closed batches keep theirs in `batchIds`. */
+  private openBatch = 1;
+  private readonly batchIds = new WeakMap<Batch, number>();
+  /** Deltas of the open batch not journaled yet. */
+  private unjournaled: JournalRow[] = [];
+  /** When the journal was last written. */
+  private lastJournal = 0;
+  /** Batch ids with journal rows (deleted when the batch is merged). */
+  private readonly journaled = new Set<number>();
+  /** Batches whose merge failed: their text went forward, their journal rows go with the next merge. */
+  private carried: number[] = [];
+  /** Writes while streaming, for benchmarks: journal appends and merges into parts. */
+  readonly writes = { journal: 0, merge: 0 };
 
   constructor(
     private readonly db: TabcodeDB,
@@ -58,6 +83,8 @@ export class DexieStore implements Store {
     this.warn = options.warn ?? ((m) => console.warn(m));
     this.log = new CorruptLog(this.warn);
     this.flushDelayMs = options.flushDelayMs ?? 250;
+    this.journalDelayMs = options.journalDelayMs ?? JOURNAL_DELAY_MS;
+    this.owner = options.owner ?? journalOwner();
   }
 
   // ── sessions ──────────────────────────────────────────────────────────────
@@ -187,7 +214,7 @@ export class DexieStore implements Store {
       );
     }
     this.clearTimer();
-    const batch = this.buffer.close();
+    const batch = this.closeBatch();
     return this.serial(() => this.writeBatch(batch, part));
   }
 
@@ -210,6 +237,23 @@ export class DexieStore implements Store {
   appendDelta(delta: PartDelta): void {
     if (delta.delta === "") return;
     this.buffer.append(delta);
+    if (this.journalDelayMs > 0) {
+      this.unjournaled.push({ owner: this.owner, batch: this.openBatch, sessionID: delta.sessionID, messageID: delta.messageID, partID: delta.partID, text: delta.delta });
+      const wait = this.lastJournal + this.journalDelayMs - Date.now();
+      if (wait <= 0) this.writeJournal();
+      else {
+        this.journalTimer ??= setTimeout(() => {
+          this.journalTimer = undefined;
+          this.writeJournal();
+        }, wait);
+        // Before the next frame renders (a long render would hold the timer back), whichever comes first.
+        if (!this.journalFrame && typeof requestAnimationFrame === "function")
+          this.journalFrame = requestAnimationFrame(() => {
+            this.journalFrame = 0;
+            this.writeJournal();
+          });
+      }
+    }
     if (this.timer === undefined) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
@@ -222,8 +266,41 @@ export class DexieStore implements Store {
 
   flush(): Promise<void> {
     this.clearTimer();
-    const batch = this.buffer.close();
+    const batch = this.closeBatch();
     return this.serial(() => this.writeBatch(batch));
+  }
+
+  /** Merges streamed text that a tab killed mid-stream left in the journal (call once at start-up). */
+  async recoverJournal(): Promise<number> {
+    return recoverJournal(this.db, await liveOwners(this.owner));
+  }
+
+  /** Closes the open batch: its deltas not journaled yet go straight into the merge. */
+  private closeBatch(): Batch {
+    const batch = this.buffer.close();
+    this.batchIds.set(batch, this.openBatch);
+    this.openBatch++;
+    this.unjournaled = [];
+    if (this.journalTimer !== undefined) {
+      clearTimeout(this.journalTimer);
+      this.journalTimer = undefined;
+    }
+    return batch;
+  }
+
+  /** Appends the open batch's new deltas to the journal now (one small write, nothing read). */
+  private writeJournal(): void {
+    if (this.journalTimer !== undefined) {
+      clearTimeout(this.journalTimer);
+      this.journalTimer = undefined;
+    }
+    const rows = this.unjournaled;
+    this.unjournaled = [];
+    if (rows.length === 0) return;
+    this.lastJournal = Date.now();
+    this.journaled.add(this.openBatch);
+    this.writes.journal++;
+    appendJournal(this.db, rows, (e) => this.warn(`tabcode: could not journal streamed text: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   /** Text appended to `partID` and not yet committed, or `undefined`. Render it after the stored text. */
@@ -248,10 +325,14 @@ export class DexieStore implements Store {
 
   /** Appends a batch's text to the stored parts, then writes `part`, in one transaction. */
   private async writeBatch(batch: Batch, part?: Part): Promise<void> {
-    if (batch.size === 0 && !part) return;
+    const id = this.batchIds.get(batch) ?? 0;
+    const drop = [...this.carried, ...(this.journaled.has(id) ? [id] : [])];
+    if (batch.size === 0 && !part && drop.length === 0) return;
     try {
       await guardWrite(() =>
-        this.db.transaction("rw", [this.db.parts, this.db.terms], async () => {
+        this.db.transaction("rw", [this.db.parts, this.db.terms, this.db.deltas], async () => {
+          // The batch's journal rows go with the merge: never both in the part and in the journal.
+          for (const b of drop) await deleteBatch(this.db, this.owner, b);
           const pending = [...batch.values()];
           const rows = await this.db.parts.bulkGet(pending.map((p) => p.partID));
           const updated: Part[] = [];
@@ -268,8 +349,13 @@ export class DexieStore implements Store {
           await indexParts(this.db, part ? [...updated.filter((u) => u.id !== part.id), part] : updated);
         }),
       );
+      this.journaled.delete(id);
+      this.carried = this.carried.filter((b) => !drop.includes(b));
+      if (batch.size > 0) this.writes.merge++;
       this.buffer.settle(batch, true);
     } catch (e) {
+      // The text moves forward to a later batch; its journal rows are deleted with that batch's merge.
+      if (this.journaled.delete(id)) this.carried.push(id);
       this.buffer.settle(batch, false);
       throw e;
     }

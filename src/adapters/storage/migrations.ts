@@ -24,6 +24,10 @@
  * - v3: full-text search. A `terms` table holds each part's distinct words
  *   (multi-entry index) and is written in the same transactions as the parts;
  *   the upgrade builds it for every stored part.
+ * - v4: a `deltas` journal of streamed text (auto-increment `seq`,
+ *   `[owner+batch]` = the writing tab and its batch): small appends every 50 ms while a part streams, merged
+ *   into the part (and deleted) in the part's own, rarer writes; what a killed
+ *   tab left behind is merged on the next start. No data to migrate.
  */
 import type { Transaction } from "dexie";
 import type { Tokens } from "../../core/schema";
@@ -58,6 +62,11 @@ const V2_STORES = {
 const V3_STORES = {
   ...V2_STORES,
   terms: "partID, sessionID, messageID, *words",
+} as const;
+
+const V4_STORES = {
+  ...V3_STORES,
+  deltas: "++seq, [owner+batch]",
 } as const;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -135,6 +144,11 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
     stores: V3_STORES,
     notes: "Full-text search: a terms table (one row per part, multi-entry words index) backfilled from stored parts.",
     upgrade: (tx) => backfillTerms(tx),
+  },
+  {
+    version: 4,
+    stores: V4_STORES,
+    notes: "A journal of streamed text deltas (deltas: ++seq, [owner+batch]), so a killed tab loses at most ~50 ms of a streaming answer.",
   },
 ];
 

@@ -18,7 +18,7 @@ describe("schema upgrades", () => {
     expect(SCHEMA_VERSIONS[0]?.version).toBe(1);
     expect(SCHEMA_VERSIONS[0]?.stores).toEqual(V1_LAYOUT);
     expect(SCHEMA_VERSIONS.map((v) => v.version)).toEqual(SCHEMA_VERSIONS.map((_, i) => i + 1));
-    expect(CURRENT_VERSION).toBe(3);
+    expect(CURRENT_VERSION).toBe(4);
   });
 
   it("v1 session rows are not valid today: the upgrade is what makes them readable", () => {
@@ -36,6 +36,7 @@ describe("schema upgrades", () => {
     expect(db.messages.schema.indexes.map((i) => i.name)).toContain("[sessionID+id]");
     expect(db.parts.schema.indexes.map((i) => i.name)).toEqual(expect.arrayContaining(["[messageID+id]", "sessionID"]));
     expect(db.sessions.schema.indexes.map((i) => i.name)).toContain("time.updated");
+    expect(await db.deltas.count()).toBe(0);
 
     const warn = vi.fn();
     const store = new DexieStore(db, { warn });

@@ -61,6 +61,27 @@ describe("WorkerTokenCounter", () => {
     expect(workers).toHaveLength(2);
   });
 
+  it("is ready for an encoding once it has answered a count in it; warm loads one ahead, once", async () => {
+    const { counter, workers } = setup();
+    expect(counter.ready("o200k_base")).toBe(false);
+    expect(workers).toHaveLength(0);
+    counter.warm("o200k_base");
+    counter.warm("o200k_base");
+    expect(workers[0]?.sent).toHaveLength(1);
+    await expect.poll(() => counter.ready("o200k_base")).toBe(true);
+    expect(counter.ready("cl100k_base")).toBe(false);
+    counter.warm("o200k_base");
+    expect(workers[0]?.sent).toHaveLength(1);
+  });
+
+  it("a crashed worker is no longer ready (the next one loads its ranks again)", async () => {
+    const { counter, workers } = setup();
+    expect(await counter.count(["a"], "o200k_base")).toEqual([1]);
+    expect(counter.ready("o200k_base")).toBe(true);
+    workers[0]?.crash("gone");
+    expect(counter.ready("o200k_base")).toBe(false);
+  });
+
   it("dispose rejects pending counts", async () => {
     const { counter, workers } = setup();
     expect(await counter.count(["a"], "o200k_base")).toEqual([1]);

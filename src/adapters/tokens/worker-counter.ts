@@ -3,7 +3,10 @@
  * created on the first count (its ranks load then: ~0.8 s once), requests
  * are matched to answers by id, and a worker failure rejects what is in
  * flight and drops the worker so the next count starts a fresh one; callers
- * (`measureRequest`) fall back to estimates on rejection.
+ * (`measureRequest`) fall back to estimates on rejection. `ready` tells
+ * whether an encoding has answered a count already; `warm` loads one ahead
+ * of need (the app calls it when idle after start-up), so the first request
+ * need not wait for the ranks (the loop sends on an estimate meanwhile).
  */
 import { encodingForModel, type TokenCounter } from "../../core/tokens/counter";
 import type { CountRequest, CountResponse } from "./tokenizer-protocol";
@@ -29,6 +32,10 @@ export class WorkerTokenCounter implements TokenCounter {
   private worker: WorkerLike | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  /** Encodings that have answered a count in the current worker. */
+  private readonly loaded = new Set<string>();
+  /** Encodings being warmed (their first count is in flight). */
+  private readonly warming = new Set<string>();
 
   constructor(private readonly spawn: () => WorkerLike = createTokenizerWorker) {}
 
@@ -40,10 +47,29 @@ export class WorkerTokenCounter implements TokenCounter {
     if (texts.length === 0) return Promise.resolve([]);
     const worker = this.ensure();
     const id = this.nextId++;
+    const generation = worker;
     return new Promise<number[]>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, {
+        resolve: (counts) => {
+          if (this.worker === generation) this.loaded.add(encoding);
+          resolve(counts);
+        },
+        reject,
+      });
       worker.postMessage({ id, texts, encoding });
     });
+  }
+
+  ready(encoding: string): boolean {
+    return this.loaded.has(encoding);
+  }
+
+  warm(encoding: string): void {
+    if (this.loaded.has(encoding) || this.warming.has(encoding)) return;
+    this.warming.add(encoding);
+    void this.count(["tabcode"], encoding)
+      .catch(() => undefined)
+      .finally(() => this.warming.delete(encoding));
   }
 
   /** Stops the worker; pending counts reject. */
@@ -70,6 +96,7 @@ export class WorkerTokenCounter implements TokenCounter {
   private fail(e: Error): void {
     this.worker?.terminate();
     this.worker = undefined;
+    this.loaded.clear();
     const all = [...this.pending.values()];
     this.pending.clear();
     for (const p of all) p.reject(e);

@@ -19,6 +19,10 @@ export interface EnvironmentInfo {
   date: string;
 }
 
+/** What the local sandbox can run, so the model does not try what cannot work there. */
+export const LOCAL_SANDBOX_PROGRAMS =
+  "a bash-like shell with common Unix commands, python3/python (standard library only, no pip), git (local repositories: init, status, add, rm, commit, log, diff, show, branch, checkout, switch, restore, reset, rev-parse, config); no node, npm, network or package installs";
+
 export function environmentBlock(env: EnvironmentInfo): string {
   return [
     `You are powered by the model ${env.model.modelID} (provider: ${env.model.provider}).`,
@@ -26,6 +30,7 @@ export function environmentBlock(env: EnvironmentInfo): string {
     "<env>",
     `  Working directory: ${env.directory}`,
     `  Sandbox: ${env.sandbox}`,
+    ...(env.sandbox.startsWith("local") ? [`  Programs: ${LOCAL_SANDBOX_PROGRAMS}`] : []),
     "  Platform: browser",
     `  Today's date: ${env.date}`,
     "</env>",

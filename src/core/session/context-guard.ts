@@ -1,5 +1,6 @@
 import type { Bus } from "../bus";
 import { applyPrune, createCompactionRequest, pendingCompaction, processCompaction } from "../compaction";
+import { overflowAt } from "../compaction/overflow";
 import { cachePriceOf, type ContextPolicy, DEFAULT_POLICY, type PolicyDecision } from "../compaction/policy";
 import type { RequestPrefix } from "../compaction/process";
 import type { Clock } from "../ports/clock";
@@ -7,7 +8,7 @@ import type { LLM, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Store } from "../ports/store";
 import type { AssistantMessage, MessageWithParts, Session, ToolPart } from "../schema";
 import type { Settings } from "../settings";
-import { Calibration, CountMemo, estimateCounter, measureRequest, reportedInputTokens, type RequestSize, type TokenCounter } from "../tokens";
+import { Calibration, CountMemo, estimateCounter, estimateRequestSize, measureRequest, reportedInputTokens, type RequestSize, type TokenCounter } from "../tokens";
 
 /** Compactions the loop may start by itself for one prompt before it gives up and lets the provider decide. */
 export const MAX_AUTO_COMPACTIONS_PER_PROMPT = 2;
@@ -74,9 +75,25 @@ export class ContextGuard {
     return undefined;
   }
 
-  /** Our count of the request about to be sent (cached per part; new counts are persisted). */
-  async measure(system: string[], msgs: MessageWithParts[], tools: LLMToolSpec[], model: ModelConfig): Promise<RequestSize> {
-    const size = await measureRequest(this.counter, { system, messages: msgs, tools, encoding: this.counter.encodingFor(model.modelID) }, this.memo);
+  /**
+   * Our count of the request about to be sent (cached per part; new counts are persisted).
+   * With `sessionID`, a request is not held back while the tokenizer loads
+   * (the first send after a page load): if even the upper bound of the
+   * estimate (calibrated) is below the auto-compaction point and gets "send"
+   * from the policy, the estimate is used (`exact:
+   * false`, `estimate` set) and the tokenizer keeps loading for the next one;
+   * near the window the loop waits for the exact count.
+   */
+  async measure(system: string[], msgs: MessageWithParts[], tools: LLMToolSpec[], model: ModelConfig, sessionID?: string): Promise<RequestSize> {
+    const input = { system, messages: msgs, tools, encoding: this.counter.encodingFor(model.modelID) };
+    if (sessionID !== undefined && this.counter.ready?.(input.encoding) === false) {
+      this.counter.warm?.(input.encoding);
+      const quick = estimateRequestSize(input, this.memo);
+      const upper = quick.estimate?.upper ?? Number.POSITIVE_INFINITY;
+      const far = this.calibration.apply(model.modelID, upper) < overflowAt(model, this.deps.settings());
+      if (far && this.decide(sessionID, msgs, { ...quick, total: upper }, model).kind === "send") return quick;
+    }
+    const size = await measureRequest(this.counter, input, this.memo);
     const { store } = this.deps;
     if (store.saveCounts) await store.saveCounts(size.upserts);
     else for (const p of size.upserts) await store.upsertPart(p);
@@ -110,7 +127,8 @@ export class ContextGuard {
 
   /** Learns how our count compares with what the provider reported for the same request. */
   observe(model: ModelConfig, assistant: AssistantMessage, size: RequestSize): void {
-    if (!assistant.error && assistant.finish) this.calibration.observe(model.modelID, reportedInputTokens(assistant.tokens), size.total);
+    // Calibrating on an estimate would teach the ratio the estimate's error.
+    if (!assistant.error && assistant.finish && !size.estimate) this.calibration.observe(model.modelID, reportedInputTokens(assistant.tokens), size.total);
   }
 
   async request(session: Session, opts: { auto: boolean; overflow?: boolean; mode?: "transcript" | "cached-prefix"; tailStartID?: string }): Promise<void> {

@@ -81,8 +81,7 @@ export async function switchBranch(store: Store, sandbox: Sandbox | undefined, s
   const target = s.ids[s.index + step];
   if (!target) return session;
   await leaveBranch(store, sandbox, conversationView(session, all));
-  const updated = await store.updateSession(sessionID, (x) => ({ ...x, branches: { ...x.branches, [s.key]: target } }));
-  const view = conversationView(updated, await store.messages(sessionID));
-  await enterBranch(sandbox, view.snapshot);
-  return updated;
+  // Files first, then the selection: whoever sees the new branch sees its files.
+  await enterBranch(sandbox, conversationView({ ...session, branches: { ...session.branches, [s.key]: target } }, all).snapshot);
+  return store.updateSession(sessionID, (x) => ({ ...x, branches: { ...x.branches, [s.key]: target } }));
 }

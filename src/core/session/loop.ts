@@ -11,7 +11,7 @@ import { type AssistantMessage, defaultTitle, emptyTokens, isDefaultTitle, type 
 import type { Settings } from "../settings";
 import type { Tool } from "../tools/tool";
 import { toModelMessages } from "../conversation/to-model";
-import { type ConversationView, conversationView } from "../conversation/view";
+import { type ConversationView, conversationView, snapshotAt } from "../conversation/view";
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import type { TokenCounter } from "../tokens/counter";
 import type { RequestSize } from "../tokens/request-size";
@@ -38,8 +38,8 @@ export interface SessionServiceDeps {
   settings(): Settings;
   /** The model a session runs on (the settings' model, or the demo model for demo sessions). */
   model(session?: Session): ModelConfig;
-  /** Tools offered to the model for an agent in a session (tools denied by `deny *` removed). */
-  tools(agent: string, session: Session): Tool[];
+  /** Tools offered to the model for an agent in a session (tools denied by `deny *` removed); may load them first. */
+  tools(agent: string, session: Session): Tool[] | Promise<Tool[]>;
   sandbox?(sessionID: string): Promise<Sandbox | undefined>;
   /** The system prompt sections ([header, rest]); defaults to the base prompt and environment. */
   system?(input: SystemInput): Promise<string[]>;
@@ -69,6 +69,8 @@ export interface RequestRecord {
   system: string[];
   tools: LLMToolSpec[];
   time: number;
+  /** How the request was sized: the tokenizer's exact count, or an estimate (tokenizer still loading, or failed). */
+  count: "exact" | "estimate";
 }
 
 export interface PromptInput {
@@ -181,7 +183,11 @@ export class SessionService {
     const sandbox = input.editOf ? await this.sandboxOf(sessionID) : undefined;
     if (input.editOf) {
       await this.assertIdleEverywhere(sessionID);
-      await leaveBranch(store, sandbox, conversationView(session, all));
+      const v = conversationView(session, all);
+      await leaveBranch(store, sandbox, v);
+      // The new branch starts from the files as they were before the edited message (files first, then the branch).
+      const at = v.shown.findIndex((m) => m.info.id === input.editOf);
+      await enterBranch(sandbox, snapshotBefore(all, input.editOf) ?? (at >= 0 ? snapshotAt(v.shown.slice(0, at)) : undefined));
     }
     const prev = input.editOf ? siblings(all, input.editOf).key : (revertKey ?? conversationView(session, all).next);
     const user: UserMessage = {
@@ -198,7 +204,7 @@ export class SessionService {
     for (const f of input.files ?? [])
       await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "file", mime: f.mime, filename: f.filename, url: f.url });
     await store.upsertMessage(user);
-    const updated = await store.updateSession(sessionID, (s) => ({
+    await store.updateSession(sessionID, (s) => ({
       ...s,
       agent: user.agent,
       model: user.model,
@@ -206,7 +212,6 @@ export class SessionService {
       // A new branch (an edit, or the prompt that replaces a reverted turn) becomes the one shown.
       ...(input.editOf || revertKey !== undefined ? { branches: { ...s.branches, [prev]: user.id } } : {}),
     }));
-    if (input.editOf && updated) await enterBranch(sandbox, conversationView(updated, await store.messages(sessionID)).snapshot ?? snapshotBefore(all, input.editOf));
     this.maybeTitle(session, input.text);
     this.ensureRunning(sessionID);
     return user;
@@ -339,7 +344,7 @@ export class SessionService {
         if (pending === "stop" && (signal.aborted || !(await this.newerPrompt(sessionID, user.info.id)))) break;
         continue;
       }
-      const size = await guard.measure(req.system, view.sent, req.specs, model);
+      const size = await guard.measure(req.system, view.sent, req.specs, model, sessionID);
       move = nextMove(view, size, policy);
       if (move.kind === "prune") await guard.prune(move.parts);
       else if (move.kind === "summarize") {
@@ -365,7 +370,7 @@ export class SessionService {
   private async turnRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[]): Promise<TurnRequest> {
     const sandbox = await this.sandboxOf(session.id);
     this.agents.set(session.id, agent);
-    const tools = this.deps.tools(agent, session);
+    const tools = await this.deps.tools(agent, session);
     const toolState = this.stateFor(session.id);
     const system = this.deps.system
       ? await this.deps.system({ session, model, sandbox, agent, userSystem, toolState, history })
@@ -380,7 +385,7 @@ export class SessionService {
     const parentID = view.latest.lastUser?.info.id ?? "";
     const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(view.sent));
     if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
-    this.requests.set(session.id, { system: req.system, tools: req.specs, time: clock.now() });
+    this.requests.set(session.id, { system: req.system, tools: req.specs, time: clock.now(), count: size.exact ? "exact" : "estimate" });
     this.guard.sent(session.id);
     const assistant: AssistantMessage = {
       id: ascendingId("msg", clock.now()),

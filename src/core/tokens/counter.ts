@@ -14,6 +14,13 @@ export interface TokenCounter {
    * May reject (worker failure): callers fall back to `estimateTokens`.
    */
   count(texts: string[], encoding: string): Promise<number[]>;
+  /**
+   * False while counting in `encoding` would first have to load the
+   * tokenizer (seconds on a slow connection); absent means always ready.
+   */
+  ready?(encoding: string): boolean;
+  /** Starts loading the tokenizer for `encoding` in the background (idempotent). */
+  warm?(encoding: string): void;
 }
 
 /** The pseudo-encoding of `estimateTokens`; counts stamped with it are never persisted. */

@@ -56,6 +56,11 @@ export interface RequestSize {
   counted: number;
   /** False when the counter failed and estimates were used. */
   exact: boolean;
+  /**
+   * Set when the request was sized by `estimateRequestSize` (the tokenizer
+   * was not ready): `upper` is a bound the true count cannot exceed.
+   */
+  estimate?: { upper: number; charsPerToken: number };
 }
 
 /** Bounded memo of counts for texts that are not parts (system sections, tool specs). */
@@ -145,4 +150,59 @@ export async function measureRequest(counter: TokenCounter, input: RequestSizeIn
   } catch {
     return finishRequestSize(plan, plan.jobs.map((j) => estimateTokens(j.text)), memo, false);
   }
+}
+
+/** Characters per token of `estimateTokens` (used when nothing better is known). */
+export const DEFAULT_CHARS_PER_TOKEN = 4;
+
+/** UTF-8 length of a string: an upper bound on its tokens in any byte-level BPE (every token is at least one byte). */
+export function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/**
+ * Characters per token measured on the history's own exact counts (parts
+ * whose cached `tokenCount` is fresh in this encoding): the calibration of
+ * the estimate. Falls back to `DEFAULT_CHARS_PER_TOKEN` below `minChars`.
+ */
+export function charsPerToken(messages: MessageWithParts[], encoding: string, minChars = 2_000): number {
+  let chars = 0;
+  let tokens = 0;
+  for (const m of messages)
+    for (const p of m.parts) {
+      const c = p.tokenCount;
+      if (c && c.encoding === encoding && c.count > 0) {
+        chars += c.size;
+        tokens += c.count;
+      }
+    }
+  return chars >= minChars && tokens > 0 ? chars / tokens : DEFAULT_CHARS_PER_TOKEN;
+}
+
+/**
+ * The request's size without a tokenizer: what is cached stays exact, every
+ * text still to count is estimated at the history's own characters per token
+ * (`charsPerToken`), and `estimate.upper` bounds the true count (UTF-8 bytes
+ * of those texts). Nothing is persisted or memoised from an estimate. The
+ * loop sends on it only when even the bound is far from the window (the
+ * context policy decides the same on the bound as on the exact count).
+ */
+export function estimateRequestSize(input: RequestSizeInput, memo?: CountMemo): RequestSize {
+  const plan = planRequestSize(input, memo);
+  const rate = charsPerToken(input.messages, input.encoding);
+  const estimates = plan.jobs.map((j) => Math.ceil(j.text.length / rate));
+  const size = finishRequestSize(plan, estimates, memo, false);
+  const known = plan.known.system + plan.known.tools + plan.known.messages;
+  const upper = known + plan.jobs.reduce((n, j) => n + utf8Length(j.text), 0);
+  return { ...size, estimate: { upper, charsPerToken: rate } };
 }

@@ -21,7 +21,7 @@ export function DebugDialog({ session, onClose }: { session: Session; onClose: (
     void (async () => {
       const sandbox = await app.sandbox.sandboxFor(session.id).catch(() => undefined);
       const system = await app.wiring.system({ session, model: session.demo ? demoModelConfig(app.settings.get()) : modelConfig(app.settings.get()), sandbox, agent, toolState: new Map() });
-      const tools = app.wiring.tools(agent, session).map((t) => t.spec());
+      const tools = (await app.wiring.tools(agent, session)).map((t) => t.spec());
       setView({ system, tools, source: "for the next request" });
     })();
   }, [app, session]);

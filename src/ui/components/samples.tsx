@@ -1,7 +1,6 @@
 import { useState } from "react";
 import { SAMPLES, SAMPLES_PATH } from "../../adapters/demo/samples";
 import { importFile } from "../../app/session-actions";
-import { parseImport } from "../../core/export";
 import { useServices } from "../hooks/services";
 
 /** Sample sessions shipped with the app: they open instantly (a second open reuses the first copy). */
@@ -14,6 +13,7 @@ export function Samples({ onOpen, onError }: { onOpen: (id: string) => void; onE
       const res = await fetch(`${import.meta.env.BASE_URL}${SAMPLES_PATH}${file}`);
       if (!res.ok) throw new Error(`the sample could not be loaded (HTTP ${res.status})`);
       const text = await res.text();
+      const { parseImport } = await import("../../core/export");
       const parsed = parseImport(text);
       const id = parsed.ok ? parsed.value.sessions[0]?.info.id : undefined;
       if (id && (await app.store.getSession(id))) return onOpen(id);

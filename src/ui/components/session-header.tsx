@@ -6,12 +6,9 @@ import { contextUsed } from "../../core/conversation/usage";
 import { demoModelConfig, modelConfig } from "../../core/settings";
 import { formatCost, formatTokens } from "../format";
 import { useServices, useSettings } from "../hooks/services";
-import { DebugDialog } from "./debug-dialog";
 import { HeaderActions } from "./header-actions";
-import { SessionPermissions } from "./session-permissions";
 import { StartupReportLine } from "./startup-report";
-import { XrayDialog } from "./xray-dialog";
-import { ShareDialog } from "./share-dialog";
+import { DebugDialog, SessionPermissions, ShareDialog, XrayDialog } from "../lazy";
 
 function lastUsage(messages: MessageWithParts[]) {
   for (let i = messages.length - 1; i >= 0; i--) {

@@ -1,4 +1,5 @@
 import type { Settings } from "../../core/settings";
+import { OfflineEngines } from "./offline-engines";
 import { RulesEditor } from "./rules-editor";
 
 interface Props {
@@ -19,10 +20,11 @@ export function SettingsAdvanced({ draft, set }: Props) {
           <select id="set-sandbox" value={draft.sandbox} onChange={(e) => set({ sandbox: e.target.value as Settings["sandbox"] })}>
             <option value="auto">Automatic (WebContainer when it boots, else local)</option>
             <option value="webcontainer">WebContainer (node, npm; needs the network)</option>
-            <option value="local">Local (built-in shell; works offline)</option>
+            <option value="local">Local (built-in shell, python3, git; works offline)</option>
           </select>
           <small>Takes effect after a reload. WebContainer loads StackBlitz's hosted runtime (free for personal and open-source use; commercial production use needs their licence).</small>
         </div>
+        <OfflineEngines />
         <label className="check">
           <input type="checkbox" checked={draft.compaction.auto} onChange={(e) => set({ compaction: { ...draft.compaction, auto: e.target.checked } })} />
           Compact automatically when the context window fills up

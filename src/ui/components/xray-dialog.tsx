@@ -43,6 +43,7 @@ export function XrayDialog({ session, messages, onClose }: { session: Session; /
         encoding={counter.encodingFor(model.modelID)}
         ratio={sessions.calibrationRatio(model.modelID)}
       />
+      {last && <p className="hint">This tab's last request in this session was sized by {last.count === "exact" ? "the tokenizer's exact count" : "an estimate (the tokenizer was not ready yet; far from the window that is enough)"}.</p>}
       {!last && <p className="hint">The system prompt and tools are added once this tab has sent a request in this session.</p>}
       {copied && (
         <p role="status" className="hint">

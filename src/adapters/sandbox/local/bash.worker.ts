@@ -5,6 +5,7 @@
  */
 import { DexieWorkspaceStore } from "./dexie-workspace-store";
 import { LocalSandbox } from "./local-sandbox";
+import { browserRuntimes } from "./runtimes/browser";
 import { WorkerHost } from "./worker-host";
 import type { WorkerRequest, WorkerResponse } from "./worker-protocol";
 
@@ -12,7 +13,7 @@ const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 const host = new WorkerHost(
   (msg: WorkerResponse) => scope.postMessage(msg),
-  (workspace, dbName) => LocalSandbox.open({ workspace, store: new DexieWorkspaceStore(dbName) }),
+  (workspace, dbName) => LocalSandbox.open({ workspace, store: new DexieWorkspaceStore(dbName), runtimes: browserRuntimes() }),
 );
 
 scope.onmessage = (e: MessageEvent<WorkerRequest>) => {

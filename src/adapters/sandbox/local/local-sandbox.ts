@@ -15,6 +15,7 @@ import { changedBetween, readAtSnapshot, requireTree } from "../../../core/snaps
 import { isSnapshotExcluded, type SnapshotTree, treeHash } from "../../../core/snapshot/tree";
 import { LocalFS } from "./local-fs";
 import { missingCommands } from "./missing-commands";
+import { type LocalRuntimes, runtimeCommandNames, runtimeCommands } from "./runtimes/commands";
 import { changeFor } from "./persist";
 import { TrackedFs } from "./tracked-fs";
 import type { WorkspaceRow, WorkspaceStore } from "./workspace-store";
@@ -22,6 +23,8 @@ import type { WorkspaceRow, WorkspaceStore } from "./workspace-store";
 /** Where every local workspace lives inside its own filesystem. */
 export const LOCAL_ROOT = "/workspace";
 export const DEFAULT_EXEC_TIMEOUT_MS = 120_000;
+/** Whether the platform has Node's Buffer (read before git installs its polyfill, which just-bash's gzip cannot use). */
+const NATIVE_BUFFER = "Buffer" in globalThis;
 
 /** Runaway protection handed to just-bash (the per-call time limit comes from `timeoutMs`). */
 export interface LocalLimits {
@@ -42,6 +45,8 @@ export interface LocalSandboxOptions {
   workspace: string;
   store: WorkspaceStore;
   limits?: Partial<LocalLimits>;
+  /** Engines behind python3/git/… (absent ones report what they need). */
+  runtimes?: LocalRuntimes;
 }
 
 type JustBash = typeof import("just-bash");
@@ -53,6 +58,8 @@ export class LocalSandbox implements Sandbox {
   private readonly rows = new Map<string, WorkspaceRow>();
   private readonly shells = new Map<number, Bash>();
   private chain: Promise<unknown> = Promise.resolve();
+  /** The running exec's timeout and live-output sink, read by the engine commands. */
+  private current: { timeoutMs: number; progress?: (text: string) => void } = { timeoutMs: DEFAULT_EXEC_TIMEOUT_MS };
 
   private constructor(
     private readonly jb: JustBash,
@@ -61,6 +68,7 @@ export class LocalSandbox implements Sandbox {
     readonly workspace: string,
     private readonly store: WorkspaceStore,
     private readonly limits: LocalLimits,
+    private readonly runtimes: LocalRuntimes = {},
   ) {
     this.fs = new LocalFS(tracked, () => this.flush());
   }
@@ -73,7 +81,7 @@ export class LocalSandbox implements Sandbox {
     mem.mkdirSync("/tmp", { recursive: true });
     const rows = await opts.store.loadRows(opts.workspace);
     await loadRows(mem, opts.store, rows);
-    const sb = new LocalSandbox(jb, mem, new TrackedFs(mem), opts.workspace, opts.store, { ...DEFAULT_LOCAL_LIMITS, ...opts.limits });
+    const sb = new LocalSandbox(jb, mem, new TrackedFs(mem), opts.workspace, opts.store, { ...DEFAULT_LOCAL_LIMITS, ...opts.limits }, opts.runtimes);
     for (const r of rows) sb.rows.set(r.path, r);
     return sb;
   }
@@ -106,7 +114,14 @@ export class LocalSandbox implements Sandbox {
         fs: this.tracked,
         cwd: this.root,
         env: { HOME: this.root, USER: "user", TMPDIR: "/tmp" },
-        customCommands: missingCommands(this.jb.defineCommand),
+        customCommands: [
+          ...missingCommands(this.jb.defineCommand, NATIVE_BUFFER, runtimeCommandNames(this.runtimes)),
+          ...runtimeCommands(this.jb.defineCommand, this.runtimes, {
+            root: this.root,
+            timeoutMs: () => this.current.timeoutMs,
+            progress: (text) => this.current.progress?.(text),
+          }),
+        ],
         executionLimits: { ...this.limits, maxExecutionTimeMs: timeoutMs },
       };
       bash = new this.jb.Bash(options);
@@ -126,6 +141,7 @@ export class LocalSandbox implements Sandbox {
     let stdout = "";
     let stderr = "";
     let exitCode: number;
+    this.current = { timeoutMs, progress: opts.onOutput };
     try {
       const r = await this.shell(timeoutMs).exec(command, { cwd: opts.cwd ?? this.root, env: opts.env, signal });
       stdout = r.stdout;

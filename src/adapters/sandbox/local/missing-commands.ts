@@ -7,15 +7,24 @@ import type { CustomCommand, defineCommand as DefineCommand } from "just-bash";
 /** Commands that need a real runtime (the WebContainer backend). */
 export const RUNTIME_COMMANDS = ["node", "npm", "npx", "git", "python", "python3", "pip", "pip3", "yarn", "pnpm"] as const;
 
+/** Node.js and its package managers: no engine in the local sandbox runs them. */
+export const NODE_COMMANDS = ["node", "npm", "npx", "yarn", "pnpm"] as const;
+
 export function missingCommandMessage(cmd: string): string {
+  if ((NODE_COMMANDS as readonly string[]).includes(cmd))
+    return `${cmd}: the local sandbox has no Node.js (it has a built-in shell, python3 and git); the WebContainer backend (Settings → Sandbox) runs full Node.js and npm.`;
   return `${cmd} needs the WebContainer backend (Settings → Sandbox); the local sandbox runs a built-in shell with common Unix commands only.`;
 }
 
 /** just-bash's gzip commands use Node's `Buffer`, which browsers (and Workers) lack. */
 export const BUFFER_COMMANDS = ["gzip", "gunzip", "zcat"] as const;
 
-export function missingCommands(defineCommand: typeof DefineCommand, hasBuffer: boolean = "Buffer" in globalThis): CustomCommand[] {
-  const runtime = RUNTIME_COMMANDS.map((name) =>
+export function missingCommands(
+  defineCommand: typeof DefineCommand,
+  hasBuffer: boolean = "Buffer" in globalThis,
+  provided: readonly string[] = [],
+): CustomCommand[] {
+  const runtime = RUNTIME_COMMANDS.filter((name) => !provided.includes(name)).map((name) =>
     defineCommand(name, async () => ({ stdout: "", stderr: `${missingCommandMessage(name)}\n`, exitCode: 127 })),
   );
   if (hasBuffer) return runtime;

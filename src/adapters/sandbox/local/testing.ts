@@ -3,6 +3,7 @@
  * (or the store given), optionally seeded with files.
  */
 import { LocalSandbox, type LocalLimits } from "./local-sandbox";
+import type { LocalRuntimes } from "./runtimes/commands";
 import { type SeedFiles, seedWorkspace } from "./workspace-ops";
 import { MemoryWorkspaceStore, type WorkspaceStore } from "./workspace-store";
 
@@ -11,11 +12,12 @@ export interface TestSandboxOptions {
   store?: WorkspaceStore;
   workspace?: string;
   limits?: Partial<LocalLimits>;
+  runtimes?: LocalRuntimes;
 }
 
 export async function createLocalSandboxForTests(opts: TestSandboxOptions = {}): Promise<LocalSandbox> {
   const store = opts.store ?? new MemoryWorkspaceStore();
   const workspace = opts.workspace ?? "test";
   if (opts.files) await seedWorkspace(store, workspace, opts.files);
-  return LocalSandbox.open({ workspace, store, limits: opts.limits });
+  return LocalSandbox.open({ workspace, store, limits: opts.limits, runtimes: opts.runtimes });
 }

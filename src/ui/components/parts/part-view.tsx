@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import type { Part } from "../../../core/schema";
 import { assertNever } from "../../../core/util/assert";
 import { formatCost, formatTokens } from "../../format";
-import { Markdown } from "../markdown";
+import { Markdown } from "../../lazy-markdown";
 import { useMessageActions } from "../../hooks/message-actions";
 import { ToolPartView } from "./tool-part";
 

@@ -3,7 +3,6 @@ import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
 import { useSandbox, useSandboxStatus } from "../../hooks/use-sandbox";
 import { FileViewer } from "./file-viewer";
 import { FileTree } from "./file-tree";
-import { workspaceZip } from "../../../core/workspace/files";
 import { download, droppedFiles, uploadPath } from "./workspace-io";
 
 function SandboxLine() {
@@ -54,6 +53,7 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
   const zip = async () => {
     if (!sandbox) return;
     try {
+      const { workspaceZip } = await import("../../../core/workspace/files");
       download(`workspace-${sessionID.slice(4, 16)}.zip`, await workspaceZip(sandbox), "application/zip");
     } catch (e) {
       onError(`Could not build the zip: ${e instanceof Error ? e.message : String(e)}`);

@@ -1,0 +1,56 @@
+/**
+ * First send after a page load (built app, Chromium, the mock provider): the time from the click on
+ * Send to the model request leaving the browser (Playwright's request start), for the first send
+ * right after a fresh page load and for a later send in the same page. Three runs each; prints a table.
+ */
+import type { Page, Request } from "@playwright/test";
+import { configure, openApp, waitIdle } from "../../e2e/app";
+import { test } from "../../e2e/fixtures";
+import { TITLE_REQUEST_MARKER } from "../../e2e/mock-openai/server";
+import { printRows, summary } from "./table";
+
+/** Clicks Send and resolves with the ms from the click to the start of the model request that carries `text`. */
+async function timedSend(page: Page, text: string): Promise<number> {
+  await page.getByRole("textbox", { name: "Message" }).fill(text);
+  const request = page.waitForRequest((r: Request) => r.method() === "POST" && (r.postData() ?? "").includes(text) && !(r.postData() ?? "").includes(TITLE_REQUEST_MARKER), { timeout: 30_000 });
+  await page.evaluate(() => {
+    const w = window as unknown as { __clickAt?: number };
+    w.__clickAt = undefined;
+    document.addEventListener(
+      "click",
+      () => {
+        w.__clickAt = performance.timeOrigin + performance.now();
+      },
+      { capture: true, once: true },
+    );
+  });
+  await page.getByRole("button", { name: "Send" }).click();
+  const req = await request;
+  await req.response();
+  const clickAt = await page.evaluate(() => (window as unknown as { __clickAt?: number }).__clickAt ?? Number.NaN);
+  return req.timing().startTime - clickAt;
+}
+
+test("first send after a page load", async ({ page, mock }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const sid = await page.evaluate(async () => (await (globalThis as unknown as { __tabcode: { sessions: { createSession(): Promise<{ id: string }> } } }).__tabcode.sessions.createSession()).id);
+  const first: number[] = [];
+  const later: number[] = [];
+  const counters: string[] = [];
+  for (let run = 0; run < 3; run++) {
+    mock.setScript([{ text: ["Hello", " there."] }, { text: ["Again", "."] }]);
+    await page.goto(`/?run=${run}#/s/${sid}`);
+    await page.getByRole("textbox", { name: "Message" }).waitFor();
+    first.push(await timedSend(page, `first send ${run}`));
+    await waitIdle(page, sid);
+    counters.push(await page.evaluate((id) => (globalThis as unknown as { __tabcode: { sessions: { lastRequest(id: string): { count?: string } | undefined } } }).__tabcode.sessions.lastRequest(id)?.count ?? "?", sid));
+    later.push(await timedSend(page, `later send ${run}`));
+    await waitIdle(page, sid);
+  }
+  printRows("first send", [
+    ["first send after a page load → request leaves (3 runs)", summary(first)],
+    ["later send in the same page (3 runs)", summary(later)],
+    ["token count used by the first send", counters.join(", ")],
+  ]);
+});

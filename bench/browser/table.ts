@@ -1,0 +1,20 @@
+/** Shared printing for the browser benchmarks: `| measure | result |` tables, runs as "median (min–max)". */
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? Number.NaN) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+}
+
+/** "median X ms (min–max, n runs)". */
+export function summary(xs: number[], unit = "ms"): string {
+  if (xs.length === 0) return "no runs";
+  const r = (x: number) => (Math.abs(x) >= 10 ? Math.round(x) : Math.round(x * 10) / 10);
+  return `median ${r(median(xs))} ${unit} (${r(Math.min(...xs))}–${r(Math.max(...xs))}, ${xs.length} runs)`;
+}
+
+export function printRows(title: string, rows: [string, string][]): void {
+  const w = Math.max("measure".length, ...rows.map((r) => r[0].length));
+  console.log(`\n${title}\n| ${"measure".padEnd(w)} | result |\n|${"-".repeat(w + 2)}|--------|`);
+  for (const [k, v] of rows) console.log(`| ${k.padEnd(w)} | ${v} |`);
+}

@@ -1,0 +1,126 @@
+import { configure, newSession, openApp, send, storedMessages, waitIdle } from "./app";
+import { expect, test } from "./fixtures";
+
+const CALC_BUG = "def add(a, b):\n    return a - b\n";
+const TEST = "import unittest\nfrom calc import add\n\n\nclass AddTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n";
+
+/** What the model saw as the result of the last tool call of request `i`. */
+function lastToolOutput(body: string): string {
+  return body.slice(body.lastIndexOf('"role":"tool"'));
+}
+
+test("python3 runs a failing unittest, the fix passes, git commits; files, history and offline survive", async ({ page, mock, context }) => {
+  test.setTimeout(240_000);
+  await openApp(page);
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker?.controller)), { timeout: 30_000 }).toBe(true);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  const ws = page.getByRole("region", { name: "Workspace" });
+
+  mock.setScript([
+    { toolCalls: [{ name: "write", args: { filePath: "calc.py", content: CALC_BUG } }] },
+    { toolCalls: [{ name: "write", args: { filePath: "test_calc.py", content: TEST } }] },
+    { toolCalls: [{ name: "bash", args: { command: "python3 -m unittest", description: "run the tests" } }] },
+    { toolCalls: [{ name: "edit", args: { filePath: "calc.py", oldString: "a - b", newString: "a + b" } }] },
+    { toolCalls: [{ name: "bash", args: { command: "python3 -m unittest -v", description: "run the tests again" } }] },
+    { toolCalls: [{ name: "bash", args: { command: "git init && git add -A && git commit -m 'Add calc with tests'", description: "commit" } }] },
+    { toolCalls: [{ name: "bash", args: { command: "git log --oneline", description: "show history" } }] },
+    { text: "Fixed add() and committed." },
+  ]);
+  await send(page, "Write calc.py with a test, run it, fix it, commit");
+  await expect(page.getByRole("article").filter({ hasText: "Fixed add() and committed." })).toBeVisible({ timeout: 180_000 });
+  await waitIdle(page, id);
+
+  const bodies = mock.modelRequests().map((r) => r.rawBody);
+  expect(lastToolOutput(bodies[3] ?? "")).toContain("FAILED (failures=1)");
+  expect(lastToolOutput(bodies[3] ?? "")).toContain("Exit code: 1");
+  expect(lastToolOutput(bodies[5] ?? "")).toContain("test_add (test_calc.AddTest.test_add) ... ok");
+  expect(lastToolOutput(bodies[5] ?? "")).toContain("Exit code: 0");
+  expect(lastToolOutput(bodies[6] ?? "")).toMatch(/Initialized empty Git repository in \/workspace\/\.git\/.*\[main \(root-commit\) [0-9a-f]{7}\] Add calc with tests/s);
+  expect(lastToolOutput(bodies[7] ?? "")).toMatch(/[0-9a-f]{7} Add calc with tests/);
+
+  // The tool card shows the test run's output.
+  const cards = page.getByRole("region", { name: "Tool bash: done" });
+  await cards.first().getByRole("button").first().click();
+  await expect(cards.first()).toContainText("FAILED (failures=1)");
+
+  // Files panel: the module and its test (the repository itself is hidden).
+  await expect(ws.getByRole("button", { name: "calc.py", exact: true })).toBeVisible();
+  await expect(ws.getByRole("button", { name: "test_calc.py", exact: true })).toBeVisible();
+  await expect(ws.getByRole("button", { name: ".git", exact: true })).toHaveCount(0);
+  const stored = await storedMessages(page, id);
+  expect(stored.flatMap((m) => m.parts).some((p) => p.type === "patch")).toBe(true);
+
+  // Reload keeps files and git history; then cut the network: python and git still work.
+  await page.reload();
+  await expect(ws.getByRole("button", { name: "calc.py", exact: true })).toBeVisible();
+  await context.setOffline(true);
+  await page.reload();
+  await expect(ws.getByRole("button", { name: "calc.py", exact: true })).toBeVisible();
+  // Offline also cuts the scripted model (it is a network server), so the engines are driven through the
+  // app's own sandbox service, the one the bash tool uses: no request may leave the page.
+  const offline = await page.evaluate(async (sessionID) => {
+    const t = (globalThis as unknown as { __tabcode: { sandbox: { sandboxFor(id: string): Promise<{ exec(c: string): Promise<{ combined: string; exitCode: number }> } | undefined> } } }).__tabcode;
+    const sb = await t.sandbox.sandboxFor(sessionID);
+    return sb?.exec("git log --oneline && git status --short && python3 -m unittest");
+  }, id);
+  expect(offline?.combined).toMatch(/^[0-9a-f]{7} Add calc with tests\n/);
+  expect(offline?.combined).toContain("Ran 1 test");
+  expect(offline?.combined).toContain("OK");
+  expect(offline?.exitCode).toBe(0);
+  await context.setOffline(false);
+});
+
+test("a runaway Python script is stopped by the command timeout; the page stays responsive and Python restarts", async ({ page, mock }) => {
+  test.setTimeout(240_000);
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  mock.setScript([
+    { toolCalls: [{ name: "write", args: { filePath: "keep.txt", content: "safe\n" } }] },
+    { toolCalls: [{ name: "bash", args: { command: "python3 -c 'while True: pass'", description: "spin", timeout: 15_000 } }] },
+    { toolCalls: [{ name: "bash", args: { command: "python3 -c 'print(6 * 7)' && cat keep.txt", description: "after the restart" } }] },
+    { text: "Recovered." },
+  ]);
+  await send(page, "spin forever");
+  // While Python spins in its Worker, the page keeps answering: a dialog opens and closes mid-run.
+  const spinning = page.getByRole("region", { name: "Tool bash: running" });
+  await expect(spinning).toBeVisible({ timeout: 120_000 });
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await expect(dialog).toBeVisible();
+  await expect(spinning).toBeVisible();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("article").filter({ hasText: "Recovered." })).toBeVisible({ timeout: 180_000 });
+  await waitIdle(page, id);
+  const bodies = mock.modelRequests().map((r) => r.rawBody);
+  expect(lastToolOutput(bodies[2] ?? "")).toContain("bash tool terminated the command after exceeding the timeout of 15000 ms");
+  expect(lastToolOutput(bodies[2] ?? "")).toContain("Exit code: 124");
+  expect(lastToolOutput(bodies[3] ?? "")).toContain("42\\nsafe\\n");
+});
+
+test("Make available offline pre-fetches Python, so it runs offline without having run before", async ({ page, context }) => {
+  test.setTimeout(240_000);
+  await openApp(page);
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker?.controller)), { timeout: 30_000 }).toBe(true);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByText("Sandbox and context").click();
+  await expect(dialog.getByRole("status").filter({ hasText: "downloads the first time" })).toBeVisible();
+  await dialog.getByRole("button", { name: "Make available offline" }).click();
+  await expect(dialog.getByRole("status").filter({ hasText: "Python is available offline." })).toBeVisible({ timeout: 120_000 });
+  await expect(dialog.getByRole("button", { name: "Make available offline" })).toBeDisabled();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  await context.setOffline(true);
+  await page.reload();
+  const id = await newSession(page);
+  const r = await page.evaluate(async (sessionID) => {
+    const t = (globalThis as unknown as { __tabcode: { sandbox: { sandboxFor(id: string): Promise<{ exec(c: string): Promise<{ combined: string; exitCode: number }> } | undefined> } } }).__tabcode;
+    const sb = await t.sandbox.sandboxFor(sessionID);
+    return sb?.exec(`python3 -c "import json; print(json.dumps({'ok': True}))"`);
+  }, id);
+  expect(r?.combined).toBe('{"ok": true}\n');
+  await context.setOffline(false);
+});

@@ -1,0 +1,84 @@
+/**
+ * isomorphic-git's filesystem over the sandbox's own filesystem (the one
+ * every shell command uses), so git's reads and writes are tracked,
+ * persisted and subject to the same rules as `echo > file`.
+ */
+import type { IFileSystem } from "just-bash";
+
+/** Node-style error with `code`, recognised by isomorphic-git. */
+function withCode(e: unknown): Error {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const code = /^([A-Z]+):/.exec(err.message)?.[1];
+  if (code) Object.assign(err, { code });
+  return err;
+}
+
+async function wrap<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw withCode(e);
+  }
+}
+
+export interface GitStat {
+  type: "file" | "dir" | "symlink";
+  mode: number;
+  size: number;
+  ino: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  uid: number;
+  gid: number;
+  dev: number;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+function toStat(s: Awaited<ReturnType<IFileSystem["stat"]>>): GitStat {
+  const type = s.isSymbolicLink ? "symlink" : s.isDirectory ? "dir" : "file";
+  const mtimeMs = s.mtime.getTime();
+  return {
+    type,
+    mode: s.isDirectory ? 0o40000 | (s.mode & 0o777) : s.isSymbolicLink ? 0o120000 : 0o100000 | (s.mode & 0o777),
+    size: s.size,
+    ino: 0,
+    mtimeMs,
+    ctimeMs: mtimeMs,
+    uid: 1,
+    gid: 1,
+    dev: 1,
+    isFile: () => type === "file",
+    isDirectory: () => type === "dir",
+    isSymbolicLink: () => type === "symlink",
+  };
+}
+
+type Data = Uint8Array | string;
+
+/** The promise-style fs object isomorphic-git accepts as `fs`. */
+export function gitFs(fs: IFileSystem) {
+  const promises = {
+    readFile: (path: string, opts?: { encoding?: string } | string) =>
+      wrap(async (): Promise<Data> => {
+        const enc = typeof opts === "string" ? opts : opts?.encoding;
+        return enc === "utf8" || enc === "utf-8" ? fs.readFile(path, "utf8") : fs.readFileBuffer(path);
+      }),
+    writeFile: (path: string, data: Data, _opts?: unknown) => wrap(() => fs.writeFile(path, data)),
+    unlink: (path: string) =>
+      wrap(async () => {
+        if (!(await fs.exists(path))) throw new Error(`ENOENT: no such file or directory, unlink '${path}'`);
+        await fs.rm(path);
+      }),
+    readdir: (path: string) => wrap(() => fs.readdir(path)),
+    mkdir: (path: string, _opts?: unknown) => wrap(() => fs.mkdir(path)),
+    rmdir: (path: string) => wrap(() => fs.rm(path, { recursive: false })),
+    stat: (path: string) => wrap(async () => toStat(await fs.stat(path))),
+    lstat: (path: string) => wrap(async () => toStat(await fs.lstat(path))),
+    readlink: (path: string) => wrap(() => fs.readlink(path)),
+    symlink: (target: string, path: string) => wrap(() => fs.symlink(target, path)),
+    chmod: (path: string, mode: number) => wrap(() => fs.chmod(path, mode)),
+  };
+  return { promises };
+}

@@ -1,0 +1,187 @@
+/**
+ * Runs one `python3 …` invocation inside a loaded Pyodide: mirrors the
+ * workspace view into Pyodide's filesystem at the workspace root, runs the
+ * script like CPython's command line would, and reports the changed files.
+ * Pure over the Pyodide instance, so Node tests and the Worker share it.
+ */
+import type { PyodideAPI } from "pyodide";
+import type { FileView, PythonRequest, PythonResult } from "./python-protocol";
+
+export const PY_ROOT = "/workspace";
+
+/** The command line, in Python: `-c`, `-m`, a script path, or stdin. */
+const DRIVER = `
+import sys, os, runpy, traceback, io
+def __tabcode_main(args, stdin_text, env, cwd):
+    os.chdir(cwd)
+    os.environ.clear()
+    os.environ.update(env)
+    sys.stdin = io.StringIO(stdin_text)
+    for m in [m for m in list(sys.modules) if getattr(sys.modules[m], "__file__", None) and str(sys.modules[m].__file__).startswith("${PY_ROOT}/")]:
+        del sys.modules[m]
+    code = 0
+    saved_path = list(sys.path)
+    try:
+        i = 0
+        while i < len(args) and args[i].startswith("-") and args[i] not in ("-", "-c", "-m"):
+            if args[i] in ("-V", "--version"):
+                print("Python " + sys.version.split()[0])
+                return 0
+            i += 1
+        rest = args[i:]
+        if rest and rest[0] == "-c":
+            if len(rest) < 2:
+                print("Argument expected for the -c option", file=sys.stderr)
+                return 2
+            sys.argv = ["-c"] + rest[2:]
+            sys.path.insert(0, cwd)
+            exec(compile(rest[1], "<string>", "exec"), {"__name__": "__main__", "__builtins__": __builtins__})
+        elif rest and rest[0] == "-m":
+            if len(rest) < 2:
+                print("Argument expected for the -m option", file=sys.stderr)
+                return 2
+            sys.argv = [rest[1]] + rest[2:]
+            sys.path.insert(0, cwd)
+            runpy.run_module(rest[1], run_name="__main__", alter_sys=True)
+        elif rest and rest[0] != "-":
+            path = os.path.abspath(rest[0])
+            if not os.path.exists(path):
+                print("python3: can't open file " + repr(path) + ": [Errno 2] No such file or directory", file=sys.stderr)
+                return 2
+            sys.argv = rest
+            sys.path.insert(0, os.path.dirname(path))
+            runpy.run_path(rest[0], run_name="__main__")
+        else:
+            sys.argv = [""]
+            exec(compile(stdin_text, "<stdin>", "exec"), {"__name__": "__main__", "__builtins__": __builtins__})
+    except SystemExit as e:
+        c = e.code
+        if c is None:
+            code = 0
+        elif isinstance(c, int):
+            code = c
+        else:
+            print(c, file=sys.stderr)
+            code = 1
+    except RecursionError as e:
+        traceback.print_exception(type(e), e, e.__traceback__.tb_next if e.__traceback__ else None, limit=-8)
+        code = 1
+    except MemoryError:
+        print("MemoryError: the script used more memory than the sandbox allows", file=sys.stderr)
+        code = 1
+    except BaseException as e:
+        # Skip this driver's own frame, as CPython's command line shows none of its own.
+        tb = e.__traceback__.tb_next if e.__traceback__ else None
+        traceback.print_exception(type(e), e, tb)
+        code = 1
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except Exception:
+            pass
+        sys.path[:] = saved_path
+    return code
+__tabcode_main
+`;
+
+type PyFS = PyodideAPI["FS"];
+
+function isDir(fs: PyFS, path: string): boolean {
+  const st = fs.analyzePath(path);
+  return st.exists && fs.isDir(st.object.mode);
+}
+
+function walk(fs: PyFS, dir: string, rel: string, out: Map<string, Uint8Array>): void {
+  for (const name of fs.readdir(dir)) {
+    if (name === "." || name === ".." || name === "__pycache__") continue;
+    const p = `${dir}/${name}`;
+    const r = rel ? `${rel}/${name}` : name;
+    if (isDir(fs, p)) walk(fs, p, r, out);
+    else out.set(r, fs.readFile(p));
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Makes the interpreter's workspace directory equal to the view, writing only what differs from the last run. */
+export function mirrorFiles(fs: PyFS, files: FileView): void {
+  if (!isDir(fs, PY_ROOT)) fs.mkdirTree(PY_ROOT);
+  const have = new Map<string, Uint8Array>();
+  walk(fs, PY_ROOT, "", have);
+  for (const rel of have.keys()) if (!(rel in files)) fs.unlink(`${PY_ROOT}/${rel}`);
+  for (const [rel, data] of Object.entries(files)) {
+    const old = have.get(rel);
+    if (old && sameBytes(old, data)) continue;
+    const abs = `${PY_ROOT}/${rel}`;
+    fs.mkdirTree(abs.slice(0, abs.lastIndexOf("/")));
+    fs.writeFile(abs, data);
+  }
+}
+
+/** What the run changed, compared with the view it started from. */
+export function diffFiles(fs: PyFS, before: FileView): Pick<PythonResult, "writes" | "removes"> {
+  const after = new Map<string, Uint8Array>();
+  walk(fs, PY_ROOT, "", after);
+  const writes: FileView = {};
+  for (const [rel, data] of after) {
+    const old = before[rel];
+    if (!old || !sameBytes(old, data)) writes[rel] = data;
+  }
+  const removes = Object.keys(before).filter((rel) => !after.has(rel));
+  return { writes, removes };
+}
+
+/** Collects text written to a stream; `limit` caps what is kept (bytes of UTF-16, roughly). */
+class Sink {
+  text = "";
+  dropped = false;
+  constructor(private readonly limit: number) {}
+  write = (buf: Uint8Array): number => {
+    if (this.text.length < this.limit) this.text += new TextDecoder().decode(buf);
+    else this.dropped = true;
+    return buf.length;
+  };
+}
+
+export const MAX_PY_OUTPUT = 4 * 1024 * 1024;
+
+type Driver = (args: unknown, stdin: string, env: unknown, cwd: string) => number;
+/** The compiled driver per interpreter (compiling it each run costs more than a small script). */
+const drivers = new WeakMap<PyodideAPI, Driver>();
+
+export function runInPyodide(py: PyodideAPI, req: PythonRequest): PythonResult {
+  mirrorFiles(py.FS, req.files);
+  const out = new Sink(MAX_PY_OUTPUT);
+  const err = new Sink(MAX_PY_OUTPUT);
+  py.setStdout({ write: out.write });
+  py.setStderr({ write: err.write });
+  let main = drivers.get(py);
+  if (!main) {
+    main = py.runPython(DRIVER) as Driver;
+    drivers.set(py, main);
+  }
+  let exitCode: number;
+  const args = py.toPy(req.args);
+  const env = py.toPy(req.env);
+  try {
+    exitCode = Number(main(args, req.stdin, env, req.cwd));
+  } catch (e) {
+    err.text += `${e instanceof Error ? e.message : String(e)}\n`;
+    exitCode = 1;
+  } finally {
+    args.destroy?.();
+    env.destroy?.();
+  }
+  if (out.dropped) err.text += "python3: output truncated (more than 4 MB)\n";
+  return {
+    stdout: out.text,
+    stderr: err.text,
+    exitCode,
+    ...diffFiles(py.FS, req.files),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The Python Worker: loads Pyodide from this app's own origin (the files are
+ * copied into the build under `pyodide/`) and runs one request at a time.
+ */
+import type { PyodideAPI } from "pyodide";
+import { runInPyodide } from "./python-driver";
+import type { PythonWorkerReply, PythonWorkerRequest } from "./python-host";
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+let py: Promise<PyodideAPI> | undefined;
+
+function post(msg: PythonWorkerReply): void {
+  scope.postMessage(msg);
+}
+
+async function load(): Promise<PyodideAPI> {
+  const { loadPyodide } = await import("pyodide");
+  const indexURL = new URL(`${import.meta.env.BASE_URL}pyodide/`, scope.location.origin).href;
+  return loadPyodide({ indexURL });
+}
+
+scope.onmessage = async (e: MessageEvent<PythonWorkerRequest>) => {
+  const { id, req } = e.data;
+  try {
+    py ??= load();
+    const result = runInPyodide(await py, req);
+    post({ id, type: "result", ok: true, result });
+  } catch (err) {
+    py = undefined;
+    post({
+      id,
+      type: "result",
+      ok: false,
+      message: err instanceof Error ? err.message : String(err),
+    });
+  }
+};

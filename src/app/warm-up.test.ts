@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { defaultSettings } from "../core/settings";
+import { encodingForModel } from "../core/tokens/counter";
+import { warmUp } from "./warm-up";
+
+describe("warm-up after start-up", () => {
+  it("waits for idle, then loads the configured provider's adapter, the tools and the model's tokenizer", async () => {
+    const log: string[] = [];
+    let idleTask: (() => void) | undefined;
+    const settings = { ...defaultSettings(), provider: "openai-compatible" as const, modelID: "gpt-4o-mini" };
+    const done = warmUp({
+      settings: () => settings,
+      llm: { preload: async (p) => void log.push(`llm:${p}`) },
+      wiring: { preload: async () => log.push("tools") },
+      counter: { encodingFor: encodingForModel, count: async () => [], warm: (e) => log.push(`tokenizer:${e}`) },
+      idle: (task) => {
+        idleTask = task;
+      },
+    });
+    expect(log).toEqual([]);
+    idleTask?.();
+    await done;
+    expect(log.sort()).toEqual(["llm:openai-compatible", "tokenizer:o200k_base", "tools"]);
+  });
+
+  it("a failed load does not reject (the first send tries again and reports it)", async () => {
+    const settings = defaultSettings();
+    await expect(
+      warmUp({
+        settings: () => settings,
+        llm: { preload: () => Promise.reject(new Error("offline")) },
+        wiring: { preload: () => Promise.reject(new Error("offline")) },
+        counter: { encodingFor: encodingForModel, count: async () => [] },
+        idle: (task) => task(),
+      }),
+    ).resolves.toBeUndefined();
+  });
+});

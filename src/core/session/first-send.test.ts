@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { FakeLLM, textTurn } from "../../testing/fake-llm";
+import { makeTestService } from "../../testing/session-service";
+import { createTiktokenCounter } from "../../adapters/tokens/tiktoken-counter";
+import type { TokenCounter } from "../tokens/counter";
+
+/** The real tokenizer behind a gate: not ready (and every count pending) until `release()`, like ranks still downloading. */
+class LoadingCounter implements TokenCounter {
+  private readonly real = createTiktokenCounter();
+  private open = false;
+  private waiters: (() => void)[] = [];
+  counts = 0;
+  warmed: string[] = [];
+  encodingFor(modelID: string): string {
+    return this.real.encodingFor(modelID);
+  }
+  ready(): boolean {
+    return this.open;
+  }
+  warm(encoding: string): void {
+    this.warmed.push(encoding);
+  }
+  async count(texts: string[], encoding: string): Promise<number[]> {
+    this.counts++;
+    if (!this.open) await new Promise<void>((r) => this.waiters.push(r));
+    return this.real.count(texts, encoding);
+  }
+  release(): void {
+    this.open = true;
+    for (const w of this.waiters.splice(0)) w();
+  }
+}
+
+const TINY = { contextWindow: 4000, maxOutputTokens: 500, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+const tick = () => new Promise((r) => setTimeout(r, 20));
+
+describe("the first send does not wait for the tokenizer", () => {
+  it("far from the window, the request goes out on the estimate and the X-ray record says so; later ones are exact", async () => {
+    const counter = new LoadingCounter();
+    const llm = new FakeLLM([textTurn("Hello."), textTurn("Again.")]);
+    const { service } = makeTestService({ llm, tools: [], counter });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "Explain the project in two sentences." });
+    await service.ensureRunning(s.id);
+    expect(llm.requests).toHaveLength(1);
+    expect(counter.counts).toBe(0);
+    expect(counter.warmed).toEqual(["o200k_base"]);
+    expect(service.lastRequest(s.id)?.count).toBe("estimate");
+
+    counter.release();
+    await service.prompt(s.id, { text: "And the tests?" });
+    await service.ensureRunning(s.id);
+    expect(llm.requests).toHaveLength(2);
+    expect(counter.counts).toBeGreaterThan(0);
+    expect(service.lastRequest(s.id)?.count).toBe("exact");
+  });
+
+  it("near the window, the loop waits for the exact count", async () => {
+    const counter = new LoadingCounter();
+    const llm = new FakeLLM([textTurn("Done.")]);
+    const { service } = makeTestService({ llm, tools: [], counter, settings: { modelID: "tiny", models: { tiny: TINY } } });
+    const s = await service.createSession();
+    // ~2,000 tokens of text but 8,000 bytes: the bound is past this small window's compaction point.
+    await service.prompt(s.id, { text: "lorem ipsum dolor sit amet ".repeat(300) });
+    const run = service.ensureRunning(s.id);
+    await tick();
+    expect(llm.requests).toHaveLength(0);
+    expect(counter.counts).toBeGreaterThan(0);
+    counter.release();
+    await run;
+    expect(llm.requests.map((r) => r.purpose)).toContain("chat");
+    expect(service.lastRequest(s.id)?.count).toBe("exact");
+  });
+
+  it("an estimated request does not calibrate the count against the provider's report", async () => {
+    const counter = new LoadingCounter();
+    const llm = new FakeLLM([textTurn("Hello.", { inputTokens: 50_000, outputTokens: 5 })]);
+    const { service } = makeTestService({ llm, tools: [], counter });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: `Please read this: ${"some words here ".repeat(100)}` });
+    await service.ensureRunning(s.id);
+    expect(service.lastRequest(s.id)?.count).toBe("estimate");
+    expect(service.calibrationRatio("gpt-4o-mini")).toBe(1);
+  });
+});

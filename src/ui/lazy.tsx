@@ -1,0 +1,21 @@
+/**
+ * Screens and dialogs the first screen does not need, loaded on demand
+ * (each is its own chunk, never in the entry bundle); see `on-demand.tsx`.
+ */
+import type { ComponentProps } from "react";
+import type { DebugDialog as DebugDialogT } from "./components/debug-dialog";
+import type { ReplayRoute as ReplayRouteT } from "./components/replay/replay-route";
+import type { SessionPermissions as SessionPermissionsT } from "./components/session-permissions";
+import type { SettingsDialog as SettingsDialogT } from "./components/settings-dialog";
+import type { ShareDialog as ShareDialogT } from "./components/share-dialog";
+import type { SharedView as SharedViewT } from "./components/shared-view";
+import type { XrayDialog as XrayDialogT } from "./components/xray-dialog";
+import { onDemand } from "./on-demand";
+
+export const SettingsDialog = onDemand<ComponentProps<typeof SettingsDialogT>>("Settings", () => import("./components/settings-dialog"), "SettingsDialog");
+export const ReplayRoute = onDemand<ComponentProps<typeof ReplayRouteT>>("The replay", () => import("./components/replay/replay-route"), "ReplayRoute");
+export const SharedView = onDemand<ComponentProps<typeof SharedViewT>>("The shared session", () => import("./components/shared-view"), "SharedView");
+export const XrayDialog = onDemand<ComponentProps<typeof XrayDialogT>>("The X-ray", () => import("./components/xray-dialog"), "XrayDialog");
+export const ShareDialog = onDemand<ComponentProps<typeof ShareDialogT>>("Sharing", () => import("./components/share-dialog"), "ShareDialog");
+export const DebugDialog = onDemand<ComponentProps<typeof DebugDialogT>>("The debug view", () => import("./components/debug-dialog"), "DebugDialog");
+export const SessionPermissions = onDemand<ComponentProps<typeof SessionPermissionsT>>("Session permissions", () => import("./components/session-permissions"), "SessionPermissions");
