@@ -77,10 +77,11 @@ test("a long session prunes old tool outputs, then summarises; it continues, the
   await page.reload();
   await expect(page.getByRole("article", { name: "Summary" })).toContainText("Read big.txt repeatedly");
 
-  // Undo the compaction like any turn: revert its request message.
-  const request = page.getByRole("article", { name: "Your message" }).filter({ hasText: "compaction" });
-  await request.hover();
-  await request.getByRole("button", { name: "Revert this turn" }).click();
+  // The request is a system event (never "You"), with the number of messages it folded; undo reverts it.
+  const request = page.getByRole("article", { name: "System event" }).filter({ hasText: /Compacted automatically: \d+ messages? → summary/ });
+  await expect(request).toBeVisible();
+  await expect(page.getByRole("article", { name: "Your message" }).filter({ hasText: /compaction|Continue if you have next steps/ })).toHaveCount(0);
+  await request.getByRole("button", { name: "Undo this compaction" }).click();
   await expect(page.getByRole("article", { name: "Summary" })).toHaveCount(0);
   await expect(page.getByRole("status").filter({ hasText: "reverted" })).toBeVisible();
 });

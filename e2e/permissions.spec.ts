@@ -102,7 +102,7 @@ test("plan agent: read-only, edits outside plan files are denied, the agent is r
   ]);
   const box = page.getByRole("textbox", { name: "Message" });
   await box.focus();
-  await page.keyboard.press("Tab");
+  await page.keyboard.press("Control+Period");
   await expect(page.getByRole("combobox", { name: "Agent" })).toHaveValue("plan");
   await send(page, "plan the refactor");
   await expect(page.getByRole("article").filter({ hasText: "Here is a plan." })).toBeVisible();

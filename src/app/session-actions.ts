@@ -115,10 +115,13 @@ export async function importFile(app: AppServices, bytes: Uint8Array, opts: { tr
   return { ok: true, value: { sessionIDs: written.value.sessionIDs, copied: written.value.copied.length, warnings } };
 }
 
-/** Forks at a message (kept), with the workspace as it was right after that message. */
-export async function fork(app: AppServices, sessionID: string, messageID: string): Promise<Session> {
+/**
+ * Forks at a message, with the workspace as it was right after that message. `before` leaves the message
+ * itself out (forking from your own prompt: the UI puts its text in the fork's composer).
+ */
+export async function fork(app: AppServices, sessionID: string, messageID: string, include: "before" | "through" = "through"): Promise<Session> {
   app.sessions.assertIdle(sessionID);
-  const session = await forkSession(app.store, { sessionID, messageID, include: "through" }, Date.now());
+  const session = await forkSession(app.store, { sessionID, messageID, include }, Date.now());
   try {
     const msgs = await app.store.messages(sessionID);
     await app.sandbox.copyWorkspace(sessionID, session.id, snapshotAfter(msgs, messageID));

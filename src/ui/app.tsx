@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useState, useSyncExternalStore } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import type { DroppedFile } from "../app/history-import";
 import { errorMessage } from "../core/errors";
 import { exportEverything, importFile, startDemo } from "../app/session-actions";
@@ -11,6 +11,15 @@ import { SessionView } from "./components/session-view";
 import { Sidebar } from "./components/sidebar";
 import { Samples } from "./components/samples";
 import { Welcome } from "./components/welcome";
+import { PanelToggle, SidePanel } from "./components/layout/side-panel";
+import { Toasts, useNotices } from "./components/toasts";
+import { FILES_PANEL, LayoutContext, SESSIONS_PANEL } from "./hooks/layout";
+import { NARROW, useMedia } from "./hooks/use-media";
+import { usePanel } from "./hooks/use-panel";
+import { useAppShortcuts } from "./hooks/use-app-shortcuts";
+import { useAppEvent } from "./app-events";
+import { ShortcutsDialog } from "./components/shortcuts-dialog";
+import { resetTour } from "./components/tour";
 import { ReplayRoute, SettingsDialog, SharedView } from "./lazy";
 import { droppedFiles, isHistoryDrop } from "./drop-files";
 
@@ -20,20 +29,6 @@ interface LaunchParams {
   files: { getFile(): Promise<File> }[];
 }
 
-export interface NoticeAction {
-  label: string;
-  run: () => void;
-}
-
-interface Notice {
-  id: number;
-  text: string;
-  kind: "error" | "info";
-  action?: NoticeAction;
-}
-
-/** How long a notice with an action (e.g. Undo) stays. */
-const ACTION_NOTICE_MS = 8000;
 
 /** The app shell: session list, the current session (from the URL), dialogs and notices. */
 export function App() {
@@ -45,17 +40,15 @@ export function App() {
   const online = useOnline();
   const localModel = settings.provider === "demo" || /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/|$)/.test(settings.baseURL);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const [notices, setNotices] = useState<Notice[]>([]);
+  const { notices, notify, dismiss } = useNotices();
+  const narrow = useMedia(NARROW);
+  const sessionsPanel = usePanel("tabcode.panel.sessions", SESSIONS_PANEL.width, SESSIONS_PANEL.min, SESSIONS_PANEL.max);
+  const filesPanel = usePanel("tabcode.panel.files", FILES_PANEL.width, FILES_PANEL.min, FILES_PANEL.max);
+  const layout = useMemo(() => ({ narrow, sessions: sessionsPanel, files: filesPanel }), [narrow, sessionsPanel, filesPanel]);
   const corrupt = useSyncExternalStore(
     (l) => store.subscribeCorrupt(l),
     () => store.corrupt(),
   );
-
-  const notify = useCallback((text: string, kind: Notice["kind"] = "error", action?: NoticeAction) => {
-    const id = Date.now() + Math.random();
-    setNotices((n) => [...n.filter((x) => x.text !== text), { id, text, kind, action }]);
-    if (action) setTimeout(() => setNotices((n) => n.filter((x) => x.id !== id)), ACTION_NOTICE_MS);
-  }, []);
 
   const resetOnLoad = services.settings.resetOnLoad;
   useEffect(() => {
@@ -120,6 +113,9 @@ export function App() {
   };
 
   const openSession = useCallback((id: string) => navigate({ name: "session", sessionID: id }), [navigate]);
+  const closeDrawer = () => {
+    if (narrow) sessionsPanel.setOpen(false);
+  };
 
   const newSession = async () => {
     try {
@@ -131,10 +127,22 @@ export function App() {
   };
 
   const current = route.name === "session" ? route.sessionID : undefined;
+  const [helpOpen, setHelpOpen] = useState(false);
+  useAppShortcuts(layout, current, openSession, () => void newSession(), () => setHelpOpen(true));
+  useAppEvent("help", () => setHelpOpen(true));
+  useAppEvent("open-settings", () => setSettingsOpen(true));
+  useAppEvent("new-session", () => void newSession());
+  // The tour lives in demo sessions: restarting it from elsewhere opens a new demo.
+  useAppEvent("tour-restart", () => {
+    resetTour();
+    const open = current ? store.getSession(current) : Promise.resolve(undefined);
+    open.then((s) => (s?.demo ? undefined : demo()), () => undefined);
+  });
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: dropping export files anywhere imports them; the Import button is the accessible path
+    <LayoutContext.Provider value={layout}>
+    {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping export files anywhere imports them; the Import button is the accessible path */}
     <div
-      className="app"
+      className={`app${narrow ? " narrow" : ""}`}
       onDragOver={(e) => {
         if (e.dataTransfer.types.includes("Files")) {
           e.preventDefault();
@@ -152,10 +160,17 @@ export function App() {
       }}
     >
       {dropping && <div className="drop-overlay">Drop an export, an opencode.db, or a history folder to import it</div>}
+      <SidePanel side="left" label="Sessions" id={SESSIONS_PANEL.id} panel={sessionsPanel} narrow={narrow} min={SESSIONS_PANEL.min} max={SESSIONS_PANEL.max}>
       <Sidebar
         currentID={current}
-        onSelect={(id, messageID) => navigate({ name: "session", sessionID: id, messageID })}
-        onNew={() => void newSession()}
+        onSelect={(id, messageID) => {
+          closeDrawer();
+          navigate({ name: "session", sessionID: id, messageID });
+        }}
+        onNew={() => {
+          closeDrawer();
+          void newSession();
+        }}
         onDeleted={(id) => {
           if (id === current) navigate({ name: "home" }, true);
         }}
@@ -167,7 +182,21 @@ export function App() {
         onSettings={() => setSettingsOpen(true)}
         demo={settings.provider === "demo"}
       />
+      </SidePanel>
       <main className="main">
+        {(narrow || sessionsPanel.collapsed) && (
+          <div className="main-bar">
+            <PanelToggle label="Sessions" controls={SESSIONS_PANEL.id} panel={sessionsPanel} narrow={narrow}>
+              ☰ <span className="toggle-text">Sessions</span>
+            </PanelToggle>
+            <span className="brand small">
+              <span className="logo" aria-hidden="true">
+                ▸_
+              </span>
+              tabcode
+            </span>
+          </div>
+        )}
         {!online && (
           <div className="banner warn" role="status">
             You are offline. Your sessions, their files and exports still work{localModel ? ", and so does your model (it runs locally)" : "; the model cannot be reached until you are back online"}.
@@ -184,27 +213,7 @@ export function App() {
           <ReplayRoute sessionID={route.sessionID} onExit={() => navigate({ name: "session", sessionID: route.sessionID })} />
         ) : current ? <SessionView key={current} sessionID={current} focusMessageID={route.name === "session" ? route.messageID : undefined} onError={notify} onOpenSession={openSession} /> : <Welcome onNew={() => void newSession()} onSettings={() => setSettingsOpen(true)} onDemo={() => void demo()} samples={<Samples onOpen={openSession} onError={notify} />} />}
       </main>
-      <div className="notices" aria-live="assertive">
-        {notices.map((n) => (
-          <div key={n.id} className={`notice ${n.kind}`} role={n.kind === "error" ? "alert" : "status"}>
-            <span>{n.text}</span>
-            {n.action && (
-              <button
-                type="button"
-                onClick={() => {
-                  n.action?.run();
-                  setNotices((all) => all.filter((x) => x.id !== n.id));
-                }}
-              >
-                {n.action.label}
-              </button>
-            )}
-            <button type="button" className="icon" aria-label="Dismiss" onClick={() => setNotices((all) => all.filter((x) => x.id !== n.id))}>
-              ✕
-            </button>
-          </div>
-        ))}
-      </div>
+      <Toasts notices={notices} onDismiss={dismiss} />
       {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
       {history && (
         <Suspense fallback={null}>
@@ -218,7 +227,9 @@ export function App() {
           />
         </Suspense>
       )}
+      {helpOpen && <ShortcutsDialog onClose={() => setHelpOpen(false)} />}
       <PermissionDialog />
     </div>
+    </LayoutContext.Provider>
   );
 }

@@ -12,8 +12,16 @@ export function formatCost(usd: number): string {
   return `$${usd.toFixed(2)}`;
 }
 
-export function formatTime(ms: number): string {
-  return new Date(ms).toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+/** A day, the same way everywhere: "Dec 1" (with the year when it is not this year). */
+export function formatDay(ms: number, now = Date.now()): string {
+  const d = new Date(ms);
+  const sameYear = d.getFullYear() === new Date(now).getFullYear();
+  return d.toLocaleDateString(undefined, { month: "short", day: "numeric", ...(sameYear ? {} : { year: "numeric" }) });
+}
+
+/** A moment: "Dec 1, 14:05" style (day as in formatDay, then the time). */
+export function formatTime(ms: number, now = Date.now()): string {
+  return `${formatDay(ms, now)}, ${new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })}`;
 }
 
 export function relativeTime(ms: number, now = Date.now()): string {
@@ -21,7 +29,22 @@ export function relativeTime(ms: number, now = Date.now()): string {
   if (s < 60) return "just now";
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
   if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
-  return new Date(ms).toLocaleDateString();
+  return formatDay(ms, now);
+}
+
+export type DateGroup = "Today" | "Yesterday" | "Earlier";
+
+/** The session list's date groups, by local calendar day. */
+export function dateGroup(ms: number, now = Date.now()): DateGroup {
+  const day = (t: number) => {
+    const d = new Date(t);
+    return new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  };
+  const today = day(now);
+  const that = day(ms);
+  if (that >= today) return "Today";
+  const yesterday = day(today - 12 * 3600_000);
+  return that >= yesterday ? "Yesterday" : "Earlier";
 }
 
 export function formatDuration(ms: number): string {

@@ -38,13 +38,21 @@ export function errorHeadline(e: NamedErrorData): string {
   }
 }
 
-export function ErrorBox({ error }: { error: NamedErrorData }) {
+export function ErrorBox({ error, onRetry, onContinue }: { error: NamedErrorData; onRetry?: () => void; onContinue?: () => void }) {
   const message = typeof error.data.message === "string" ? error.data.message : "";
   const hint = typeof error.data.hint === "string" ? error.data.hint : "";
   if (error.name === "MessageAbortedError")
     return (
       <div className="notice-aborted" role="note">
         {message || "Stopped"}
+        {onContinue && (
+          <>
+            {" "}
+            <button type="button" className="link" onClick={onContinue}>
+              Continue
+            </button>
+          </>
+        )}
       </div>
     );
   return (
@@ -52,6 +60,20 @@ export function ErrorBox({ error }: { error: NamedErrorData }) {
       <strong>{errorHeadline(error)}</strong>
       {message && <pre className="provider-message">{message}</pre>}
       {hint && <p className="hint">{hint}</p>}
+      {(onRetry || onContinue) && (
+        <div className="error-actions">
+          {onContinue && (
+            <button type="button" onClick={onContinue}>
+              Continue
+            </button>
+          )}
+          {onRetry && (
+            <button type="button" className="primary" onClick={onRetry} title="Ask the same question again (as a new branch)">
+              Retry
+            </button>
+          )}
+        </div>
+      )}
     </div>
   );
 }

@@ -4,7 +4,10 @@ import { formatCost, formatTime } from "../format";
 import { useMessageActions } from "../hooks/message-actions";
 import { finishNotice } from "../../core/session/finish-notice";
 import { ErrorBox } from "./error-box";
+import { CopyButton } from "../markdown/copy-button";
 import { PartView } from "./parts/part-view";
+import { systemEventKind } from "./system-event";
+import { SystemEventView } from "./system-event-view";
 
 /** What the user should know about how an answer ended: cut at the output limit (with Continue) or stopped by the provider's filter. */
 function FinishNotice({ message, onContinue }: { message: MessageWithParts; onContinue: (() => void) | undefined }) {
@@ -24,6 +27,15 @@ function FinishNotice({ message, onContinue }: { message: MessageWithParts; onCo
 
 /** One message as an article; consecutive assistant steps of a turn share one header. */
 export const MessageView = memo(function MessageView({ message, continued, highlighted }: { message: MessageWithParts; continued: boolean; highlighted?: boolean }) {
+  const kind = systemEventKind(message);
+  if (kind) return <SystemEventView message={message} kind={kind} />;
+  return <ChatMessage message={message} continued={continued} highlighted={highlighted} />;
+});
+
+/** Errors after which the model can pick up from what it already wrote. */
+const cutError = (name: string) => name === "MessageOutputLengthError" || name === "MessageAbortedError" || name === "StreamError";
+
+function ChatMessage({ message, continued, highlighted }: { message: MessageWithParts; continued: boolean; highlighted?: boolean }) {
   const info = message.info;
   const isUser = info.role === "user";
   const label = isUser ? "Your message" : info.summary ? "Summary" : "Assistant message";
@@ -33,6 +45,11 @@ export const MessageView = memo(function MessageView({ message, continued, highl
   const summaryText = isSummary ? (message.parts.filter((p): p is TextPart => p.type === "text" && !p.ignored).at(-1)?.text ?? "") : "";
   const branch = isUser ? actions?.branch(info.id) : undefined;
   const userText = message.parts.map((p) => (p.type === "text" && !p.synthetic ? p.text : "")).join("");
+  const copyText = message.parts
+    .filter((p): p is TextPart => p.type === "text" && !p.ignored && !p.synthetic)
+    .map((p) => p.text)
+    .join("\n\n")
+    .trim();
   return (
     <article className={`message ${info.role}${continued ? " continued" : ""}${info.role === "assistant" && info.summary ? " summary" : ""}${highlighted ? " highlighted" : ""}`} aria-label={label} data-message-id={info.id}>
       {!continued && (
@@ -106,9 +123,25 @@ export const MessageView = memo(function MessageView({ message, continued, highl
           ))}
         </div>
       )}
+      {(copyText || (!isUser && info.role === "assistant" && info.finish && !info.summary)) && editing === null && (
+        <div className="message-foot">
+          {copyText && <CopyButton text={() => copyText} label={isUser ? "Copy your message" : "Copy answer"} />}
+          {actions && info.role === "assistant" && !info.summary && info.finish && !info.error && (
+            <button type="button" className="link" disabled={actions.busy} onClick={() => actions.regenerate(info.id)} title="Ask the same question again; the new answer is a new branch and this one stays">
+              Regenerate
+            </button>
+          )}
+        </div>
+      )}
       {info.role === "assistant" && !info.error && <FinishNotice message={message} onContinue={actions && !actions.busy ? actions.continueAnswer : undefined} />}
-      {info.role === "assistant" && info.error && <ErrorBox error={info.error} />}
+      {info.role === "assistant" && info.error && (
+        <ErrorBox
+          error={info.error}
+          onRetry={actions && !actions.busy && !info.summary ? () => actions.regenerate(info.id) : undefined}
+          onContinue={actions && !actions.busy && cutError(info.error.name) ? () => actions.continueAnswer() : undefined}
+        />
+      )}
       {info.role === "assistant" && info.cost > 0 && info.time.completed && <div className="message-cost">{formatCost(info.cost)}</div>}
     </article>
   );
-});
+}

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts, Session } from "../../core/schema";
 import type { ConversationView } from "../../core/conversation/view";
@@ -6,7 +6,7 @@ import { contextUsed } from "../../core/conversation/usage";
 import { sessionModelConfig } from "../../core/settings";
 import { formatCost, formatTokens } from "../format";
 import { useServices, useSettings } from "../hooks/services";
-import { ExportMenu } from "./export-menu";
+import { HeaderActions } from "./header-actions";
 import { StartupReportLine } from "./startup-report";
 import { DebugDialog, SessionPermissions, ShareDialog, XrayDialog } from "../lazy";
 import { SessionModel } from "./session-model";
@@ -23,6 +23,19 @@ function statusText(s: SessionStatus): string {
   if (s.type === "busy") return "Working…";
   if (s.type === "retry") return `${s.message} — retry ${s.attempt}`;
   return "Idle";
+}
+
+/** The tab shows the session, and a mark while it works. */
+function useDocumentTitle(title: string, busy: boolean) {
+  useEffect(() => {
+    document.title = `${busy ? "● Working… · " : ""}${title} — tabcode`;
+  }, [title, busy]);
+  useEffect(
+    () => () => {
+      document.title = "tabcode";
+    },
+    [],
+  );
 }
 
 /** Title, live status, context fill, token totals and cost of a session. */
@@ -47,6 +60,7 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
   const used = usage ? contextUsed(usage) : 0;
   const pct = model.contextWindow ? Math.min(100, (used / model.contextWindow) * 100) : 0;
   const t = session.tokens;
+  useDocumentTitle(session.title, status.type !== "idle");
   return (
     <header className="session-header">
       <div className="title-row">
@@ -54,27 +68,7 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
         <span className={`status status-${status.type}`} role="status" aria-live="polite">
           {statusText(status)}
         </span>
-        <div className="header-actions">
-          <ExportMenu sessionID={session.id} onError={onError} />
-          <button type="button" onClick={() => setSharing(true)}>
-            Share
-          </button>
-          <a className="button-like replay-link" href={`#/s/${session.id}/replay`}>
-            Replay
-          </a>
-          <button type="button" onClick={() => setDialog("xray")}>
-            Context X-ray
-          </button>
-          <button type="button" disabled={status.type !== "idle" || view.shown.length === 0 || session.revert !== undefined} onClick={() => void compactNow()} title="Summarise the conversation so far (even when auto-compaction is off)">
-            Compact now
-          </button>
-          <button type="button" onClick={() => setDialog("permissions")}>
-            Permissions
-          </button>
-          <button type="button" onClick={() => setDialog("debug")}>
-            Debug
-          </button>
-        </div>
+        <HeaderActions session={session} canCompact={status.type === "idle" && view.shown.length > 0 && session.revert === undefined} onCompact={() => void compactNow()} onShare={() => setSharing(true)} onDialog={setDialog} onError={onError} />
       </div>
       {session.fork && (
         <p className="fork-origin">

@@ -1,6 +1,6 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { CONTINUE_PROMPT } from "../../core/session/finish-notice";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { fork, revert, unrevert } from "../../app/session-actions";
 import type { MessageWithParts } from "../../core/schema";
 import { siblings } from "../../core/conversation/branches";
@@ -9,17 +9,34 @@ import { MessageActionsContext, type MessageActions } from "../hooks/message-act
 import { useServices, useSessionStatus } from "../hooks/services";
 import { useMessages } from "../hooks/use-messages";
 import { Composer } from "./composer";
+import { drafts } from "../app-events";
+import { compactedCounts, systemEventKind } from "./system-event";
 import { MessageList } from "./message-list";
 import { SessionHeader } from "./session-header";
 import { TodoPanel } from "./todo-panel";
 import { Tour } from "./tour";
 import { WorkspacePanel } from "./workspace/workspace-panel";
+import { SidePanel } from "./layout/side-panel";
+import { FILES_PANEL, useLayout } from "../hooks/layout";
 
 /** Changes whenever a tool finishes or the run ends, so the file tree re-reads the workspace. */
 function workspaceVersion(messages: MessageWithParts[], status: string, revertID: string | undefined): number {
   let n = (status === "idle" ? 0 : 1) + (revertID ? 7 : 0);
   for (const m of messages) for (const p of m.parts) if (p.type === "tool" && (p.state.status === "completed" || p.state.status === "error")) n += 2;
   return n;
+}
+
+
+/** The user's own question an answer belongs to (skipping system events such as the continue prompt). */
+function questionOf(all: MessageWithParts[], assistantID: string): { id: string; text: string } | undefined {
+  const i = all.findIndex((m) => m.info.id === assistantID);
+  for (let j = i - 1; j >= 0; j--) {
+    const m = all[j];
+    if (m?.info.role !== "user" || systemEventKind(m)) continue;
+    const text = m.parts.map((p) => (p.type === "text" && !p.synthetic && !p.ignored ? p.text : "")).join("");
+    if (text) return { id: m.info.id, text };
+  }
+  return undefined;
 }
 
 /** A number that changes with the branch shown (switching branches changes the files). */
@@ -39,6 +56,7 @@ interface Props {
 /** One session: header with usage, messages, todo list, files and the composer. */
 export function SessionView({ sessionID, focusMessageID, onError, onOpenSession }: Props) {
   const app = useServices();
+  const layout = useLayout();
   const { store, sessions } = app;
   const session = useLiveQuery(() => store.getSession(sessionID).then((s) => s ?? null), [store, sessionID]);
   const all = useMessages(sessionID);
@@ -53,6 +71,9 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const [showReplaced, setShowReplaced] = useState(false);
   const sent = useMemo(() => new Set(view?.sent.map((m) => m.info.id)), [view]);
   const replacedCount = messages ? messages.filter((m) => !sent.has(m.info.id)).length : 0;
+  // Kept stable across streamed frames (by value): the actions below must not change on every frame.
+  const compactedKey = JSON.stringify(messages ? [...compactedCounts(messages, sent)] : []);
+  const compacted = useMemo(() => new Map<string, number>(JSON.parse(compactedKey) as [string, number][]), [compactedKey]);
   const focusReplaced = focusMessageID !== undefined && messages?.some((m) => m.info.id === focusMessageID) === true && !sent.has(focusMessageID);
   const shown = messages && replacedCount > 0 && !showReplaced && !focusReplaced ? messages.filter((m) => sent.has(m.info.id)) : messages;
 
@@ -60,12 +81,22 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
     sessions.repair(sessionID).catch(() => undefined);
   }, [sessions, sessionID]);
 
+  // The actions read the newest messages through a ref, so the context does not change on every streamed
+  // frame (that would re-render every message on screen); any stored change re-renders the messages anyway.
+  const latest = useRef({ all, messages, revertID });
+  latest.current = { all, messages, revertID };
   const actions = useMemo<MessageActions>(
     () => ({
       busy,
       fork: (messageID) => {
-        fork(app, sessionID, messageID).then(
-          (s) => onOpenSession(s.id),
+        // Forking from your own prompt: the fork stops before it and its text waits in the fork's composer.
+        const m = latest.current.all?.find((x) => x.info.id === messageID);
+        const own = m?.info.role === "user" ? m.parts.map((p) => (p.type === "text" && !p.synthetic && !p.ignored ? p.text : "")).join("") : "";
+        fork(app, sessionID, messageID, own ? "before" : "through").then(
+          (s) => {
+            if (own) drafts.set(s.id, own);
+            onOpenSession(s.id);
+          },
           (e: unknown) => onError(`Could not fork: ${e instanceof Error ? e.message : String(e)}`),
         );
       },
@@ -75,7 +106,17 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
       edit: (messageID, text) => {
         sessions.prompt(sessionID, { text, editOf: messageID }).catch((e: unknown) => onError(`Could not send the edit: ${e instanceof Error ? e.message : String(e)}`));
       },
+      compacted: (messageID) => compacted.get(messageID),
+      regenerate: (messageID) => {
+        const q = questionOf(latest.current.messages ?? [], messageID);
+        if (!q) {
+          onError("Could not find the question this answer belongs to.");
+          return;
+        }
+        sessions.prompt(sessionID, { text: q.text, editOf: q.id }).catch((e: unknown) => onError(`Could not regenerate: ${e instanceof Error ? e.message : String(e)}`));
+      },
       branch: (messageID) => {
+        const all = latest.current.all;
         if (!all) return undefined;
         const s = siblings(all, messageID);
         return s.ids.length > 1 ? { index: s.index, count: s.ids.length } : undefined;
@@ -94,7 +135,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           .catch((e: unknown) => onError(`Could not switch branch: ${e instanceof Error ? e.message : String(e)}`));
       },
     }),
-    [app, sessionID, busy, onError, onOpenSession, all, sessions],
+    [app, sessionID, busy, onError, onOpenSession, sessions, compacted],
   );
 
   if (session === undefined || messages === undefined || view === undefined || all === undefined) return <div className="loading" aria-busy="true">Loading session…</div>;
@@ -130,21 +171,25 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           </div>
         )}
         <div className="session-body">
-          {messages.length === 0 ? (
-            <div className="empty-state small">
-              <h2>Start the conversation</h2>
-              <p>Describe a task below. The agent streams its answer, calls tools and shows every step here.</p>
-            </div>
-          ) : (
-            <MessageList messages={shown ?? messages} focusMessageID={focusMessageID} />
-          )}
-          <div className="side-column">
-            <TodoPanel messages={messages} />
-            <WorkspacePanel sessionID={sessionID} version={workspaceVersion(messages, status.type, revertID) + branchKey(view.next)} onError={onError} />
+          <div className="conversation">
+            {messages.length === 0 ? (
+              <div className="empty-state small">
+                <h2>Start the conversation</h2>
+                <p>Describe a task below. The agent streams its answer, calls tools and shows every step here.</p>
+              </div>
+            ) : (
+              <MessageList messages={shown ?? messages} focusMessageID={focusMessageID} />
+            )}
+            {session.demo && <Tour messages={messages} status={status} />}
           </div>
+          <SidePanel side="right" label="Files and todos" id={FILES_PANEL.id} panel={layout.files} narrow={layout.narrow} min={FILES_PANEL.min} max={FILES_PANEL.max}>
+            <aside className="side-column" aria-label="Files and todos">
+              <TodoPanel messages={messages} />
+              <WorkspacePanel sessionID={sessionID} version={workspaceVersion(messages, status.type, revertID) + branchKey(view.next)} onError={onError} />
+            </aside>
+          </SidePanel>
         </div>
-        {session.demo && <Tour messages={messages} status={status} />}
-        <Composer sessionID={sessionID} initialAgent={session.agent} onError={onError} />
+        <Composer sessionID={sessionID} initialAgent={session.agent} onError={onError} onOpenSession={onOpenSession} />
       </div>
     </MessageActionsContext.Provider>
   );

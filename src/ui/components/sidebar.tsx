@@ -3,9 +3,14 @@ import { type KeyboardEvent, useState } from "react";
 import type { Session } from "../../core/schema";
 import { deleteSession } from "../../app/session-actions";
 import { relativeTime } from "../format";
+import { groupSessions, usePins } from "./session-groups";
 import { useAllStatuses, useServices } from "../hooks/services";
 import { ConfirmDialog } from "./confirm-dialog";
 import { SearchBox } from "./search-box";
+import { PanelToggle } from "./layout/side-panel";
+import { MenuButton } from "./menu-button";
+import { emit } from "../app-events";
+import { SESSIONS_PANEL, useLayout } from "../hooks/layout";
 
 interface Props {
   onSettings: () => void;
@@ -23,7 +28,38 @@ interface Props {
   onError: (m: string) => void;
 }
 
-function SessionItem({ session, current, busy, onSelect, onDelete, onError }: { session: Session; current: boolean; busy: boolean; onSelect: () => void; onDelete: () => void; onError: (m: string) => void }) {
+/** An archive box (with an arrow out of it for "unarchive"): not a download arrow. */
+function ArchiveIcon({ out }: { out: boolean }) {
+  return (
+    <svg width="15" height="15" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5">
+      <rect x="1.5" y="2" width="13" height="3.5" rx="1" />
+      <path d="M2.5 5.5v7.5a1 1 0 0 0 1 1h9a1 1 0 0 0 1-1V5.5" />
+      {out ? <path d="M8 12.5V8M6 10l2-2 2 2" /> : <path d="M6 8.5h4" />}
+    </svg>
+  );
+}
+
+function PinIcon() {
+  return (
+    <svg width="15" height="15" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5">
+      <path d="M6 2h4l-.5 4 2.5 2.5H4L6.5 6z" />
+      <path d="M8 8.5V14" />
+    </svg>
+  );
+}
+
+interface ItemProps {
+  session: Session;
+  current: boolean;
+  busy: boolean;
+  pinned: boolean;
+  onSelect: () => void;
+  onDelete: () => void;
+  onPin: () => void;
+  onError: (m: string) => void;
+}
+
+function SessionItem({ session, current, busy, pinned, onSelect, onDelete, onPin, onError }: ItemProps) {
   const { sessions } = useServices();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(session.title);
@@ -66,8 +102,24 @@ function SessionItem({ session, current, busy, onSelect, onDelete, onError }: { 
           onBlur={() => void commit()}
         />
       ) : (
-        <button type="button" className="session-link" aria-current={current ? "page" : undefined} onClick={onSelect} onDoubleClick={() => setEditing(true)}>
-          <span className="session-name">{session.title}</span>
+        <button type="button" className="session-link" aria-current={current ? "page" : undefined} onClick={onSelect} onDoubleClick={() => setEditing(true)} title={session.title}>
+          <span className="session-name">
+            {pinned && (
+              <span className="session-mark" role="img" aria-label="pinned">
+                📌
+              </span>
+            )}
+            {session.fork ? (
+              <span className="session-mark" role="img" aria-label="fork">
+                ⑂
+              </span>
+            ) : / \(copy\)$/.test(session.title) ? (
+              <span className="session-mark" role="img" aria-label="imported copy">
+                ⧉
+              </span>
+            ) : null}
+            {session.title}
+          </span>
           <span className="session-meta">
             {busy && <span className="busy-dot" role="img" aria-label="running" />}
             {relativeTime(session.time.updated)}
@@ -87,8 +139,11 @@ function SessionItem({ session, current, busy, onSelect, onDelete, onError }: { 
         >
           ✎
         </button>
-        <button type="button" className="icon" aria-label={`${archived ? "Unarchive" : "Archive"} ${session.title}`} title={archived ? "Unarchive" : "Archive"} onClick={() => void archive()}>
-          {archived ? "⤒" : "⤓"}
+        <button type="button" className="icon" aria-label={`${pinned ? "Unpin" : "Pin"} ${session.title}`} aria-pressed={pinned} title={pinned ? "Unpin" : "Pin to the top"} onClick={onPin}>
+          <PinIcon />
+        </button>
+        <button type="button" className="icon" aria-label={`${archived ? "Unarchive" : "Archive"} ${session.title}`} title={archived ? "Unarchive: back to the list" : "Archive: hide from the list (kept, searchable)"} onClick={() => void archive()}>
+          <ArchiveIcon out={archived} />
         </button>
         <button type="button" className="icon" aria-label={`Delete ${session.title}`} title="Delete" onClick={onDelete}>
           ✕
@@ -102,9 +157,11 @@ function SessionItem({ session, current, busy, onSelect, onDelete, onError }: { 
 export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNotify, onImport, onImportHistory, onExportAll, onSettings, demo }: Props) {
   const app = useServices();
   const { store } = app;
+  const layout = useLayout();
   const [showArchived, setShowArchived] = useState(false);
   const list = useLiveQuery(() => store.listSessions({ archived: showArchived }), [store, showArchived]);
   const statuses = useAllStatuses();
+  const pins = usePins();
   const [confirm, setConfirm] = useState<Session | null>(null);
 
   const remove = async (s: Session) => {
@@ -134,6 +191,19 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
           <button type="button" onClick={onSettings}>
             Settings
           </button>
+          <MenuButton
+            label="Help"
+            buttonLabel="Help"
+            items={[
+              { label: "Keyboard shortcuts", run: () => emit("help") },
+              { label: "Restart the tour", run: () => emit("tour-restart") },
+            ]}
+          >
+            ?
+          </MenuButton>
+          <PanelToggle label="Sessions" controls={SESSIONS_PANEL.id} panel={layout.sessions} narrow={layout.narrow}>
+            «
+          </PanelToggle>
         </span>
       </div>
       {demo && (
@@ -152,11 +222,28 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
         </button>
       </div>
       {list && list.length === 0 && <p className="list-empty">{showArchived ? "No archived sessions." : "No sessions yet. Start one with “New session”."}</p>}
-      <ul className="session-list">
-        {list?.map((s) => (
-          <SessionItem key={s.id} session={s} current={s.id === currentID} busy={statuses.has(s.id)} onSelect={() => onSelect(s.id)} onDelete={() => setConfirm(s)} onError={onError} />
+      <div className="session-list">
+        {groupSessions(list ?? [], pins.ids).map((g) => (
+          <section key={g.label} aria-label={g.label}>
+            <h3 className="group-head">{g.label}</h3>
+            <ul>
+              {g.sessions.map((s) => (
+                <SessionItem
+                  key={s.id}
+                  session={s}
+                  current={s.id === currentID}
+                  busy={statuses.has(s.id)}
+                  pinned={pins.ids.has(s.id)}
+                  onSelect={() => onSelect(s.id)}
+                  onDelete={() => setConfirm(s)}
+                  onPin={() => pins.toggle(s.id)}
+                  onError={onError}
+                />
+              ))}
+            </ul>
+          </section>
         ))}
-      </ul>
+      </div>
       <div className="sidebar-footer">
         <label className="button-like">
           Import
@@ -181,7 +268,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
       {confirm && (
         <ConfirmDialog
           title="Delete this session?"
-          body={`“${confirm.title}” and all its messages will be deleted from this browser. This cannot be undone; export it first if you want a copy.`}
+          body={`“${confirm.title}” and all its messages and files will be deleted from this browser. You can undo it for a few seconds right after; export it first if you want to keep a copy.`}
           confirmLabel="Delete"
           onConfirm={() => void remove(confirm)}
           onCancel={() => setConfirm(null)}

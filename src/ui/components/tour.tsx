@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts } from "../../core/schema";
+import { useAppEvent } from "../app-events";
 
 interface Tip {
   id: string;
@@ -24,6 +25,15 @@ export const TIPS: Tip[] = [
 
 const STORAGE_KEY = "tabcode.tour.dismissed";
 
+/** Forgets what was dismissed: the next demo session starts the tour from its first step. */
+export function resetTour(): void {
+  try {
+    localStorage.removeItem(STORAGE_KEY);
+  } catch {
+    // Storage unavailable: nothing was remembered.
+  }
+}
+
 function dismissedSet(): Set<string> {
   try {
     const raw = localStorage.getItem(STORAGE_KEY);
@@ -36,7 +46,10 @@ function dismissedSet(): Set<string> {
 /** The guided tour of a demo session: one callout at a time, each dismissible, the whole tour too. */
 export function Tour({ messages, status }: { messages: MessageWithParts[]; status: SessionStatus }) {
   const [dismissed, setDismissed] = useState<Set<string>>(dismissedSet);
-  const tip = TIPS.filter((t) => !dismissed.has(t.id) && t.when(messages, status)).at(-1);
+  useAppEvent("tour-restart", () => setDismissed(new Set()));
+  // In order: the first step whose moment has come and that was not dismissed yet.
+  const index = TIPS.findIndex((t) => !dismissed.has(t.id) && t.when(messages, status));
+  const tip = TIPS[index];
   useEffect(() => {
     try {
       localStorage.setItem(STORAGE_KEY, JSON.stringify([...dismissed]));
@@ -47,7 +60,7 @@ export function Tour({ messages, status }: { messages: MessageWithParts[]; statu
   if (!tip || dismissed.has("all")) return null;
   return (
     <aside className="tour" aria-label="Guided tour" aria-live="polite">
-      <strong>{tip.title}</strong>
+      <strong>{tip.title}</strong> <span className="tour-step">· step {index + 1} of {TIPS.length}</span>
       <p>{tip.text}</p>
       <div className="tour-actions">
         <button type="button" className="link" onClick={() => setDismissed(new Set([...dismissed, "all"]))}>

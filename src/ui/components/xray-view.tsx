@@ -64,7 +64,8 @@ export function XrayView(props: Props) {
         <span style={{ width: `${Math.min(100, x.fraction * 100)}%` }} className={x.total >= x.overflowAt ? "hot" : ""} />
         <i style={{ left: `${Math.min(100, (x.overflowAt / Math.max(1, x.usable)) * 100)}%` }} />
       </div>
-      <ol className="xray-list" aria-label="Context sections">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling list must be reachable by keyboard to scroll it */}
+      <ol className="xray-list" aria-label="Context sections" tabIndex={0}>
         {rest.slice(0, firstMessage < 0 ? rest.length : firstMessage).map((s) => (
           <Row key={s.key} s={s} max={max} />
         ))}

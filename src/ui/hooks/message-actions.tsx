@@ -11,6 +11,12 @@ export interface MessageActions {
   branch(messageID: string): { index: number; count: number } | undefined;
   /** Shows the previous (-1) or next (+1) alternative of a user message. */
   switchBranch(messageID: string, step: -1 | 1): void;
+  /** Asks the answered question again, as a new branch (the old answer stays one click away). */
+  regenerate(assistantMessageID: string): void;
+  /** Asks the model to go on where an answer was cut. */
+  continueAnswer(): void;
+  /** How many messages a compaction request folded into its summary. */
+  compacted(messageID: string): number | undefined;
   /** Replaces the text of a compaction summary (what the model sees from now on). */
   editSummary(messageID: string, text: string): void;
   /** Asks the model to go on after an answer cut at the output limit. */

@@ -37,21 +37,24 @@ export function useMessages(sessionID: string): MessageWithParts[] | undefined {
   return useMemo(() => {
     if (!stored) return undefined;
     if (live.size === 0) return stored;
-    const seen = new Set<string>();
-    const merged = stored.map((m) => ({
-      info: m.info,
-      parts: m.parts.map((p) => {
-        const l = live.get(p.id);
-        seen.add(p.id);
+    // Only messages with a live part get new objects: the others keep their identity, so their
+    // (memoised) views do not re-render on every streamed frame.
+    const byMessage = new Map<string, Part[]>();
+    for (const l of live.values()) byMessage.set(l.messageID, [...(byMessage.get(l.messageID) ?? []), l]);
+    const merged = stored.map((m) => {
+      const lives = byMessage.get(m.info.id);
+      if (!lives) return m;
+      const overlay = new Map(lives.map((l) => [l.id, l]));
+      const parts = m.parts.map((p) => {
+        const l = overlay.get(p.id);
+        overlay.delete(p.id);
         return l ? pickNewer(p, l) : p;
-      }),
-    }));
-    // Live parts whose first write has not landed yet.
-    for (const l of live.values()) {
-      if (seen.has(l.id)) continue;
-      const msg = merged.find((m) => m.info.id === l.messageID);
-      if (msg) msg.parts = [...msg.parts, l].sort((a, b) => (a.id < b.id ? -1 : 1));
-    }
+      });
+      // Live parts whose first write has not landed yet.
+      if (overlay.size > 0) parts.push(...overlay.values());
+      parts.sort((a, b) => (a.id < b.id ? -1 : 1));
+      return { info: m.info, parts };
+    });
     return merged;
   }, [stored, live]);
 }

@@ -3,6 +3,7 @@ import type { Part, StepFinishPart } from "../../../core/schema";
 import { assertNever } from "../../../core/util/assert";
 import { formatCost, formatTokens } from "../../format";
 import { Markdown } from "../../lazy-markdown";
+import { useMessageActions } from "../../hooks/message-actions";
 import { ToolPartView } from "./tool-part";
 
 function Countdown({ until }: { until: number }) {
@@ -43,11 +44,12 @@ function StepFinishView({ part }: { part: StepFinishPart }) {
 
 /** One renderer per part type; exhaustive over the union. */
 export function PartView({ part, role }: { part: Part; role: "user" | "assistant" }) {
+  const streaming = useMessageActions()?.busy === true;
   switch (part.type) {
     case "text":
       if (part.ignored) return null;
       if (role === "user") return <div className={`user-text${part.synthetic ? " synthetic" : ""}`}>{part.text}</div>;
-      return <Markdown text={part.text} />;
+      return <Markdown text={part.text} streaming={streaming && part.time !== undefined && part.time.end === undefined} />;
     case "reasoning":
       return (
         <details className="reasoning">

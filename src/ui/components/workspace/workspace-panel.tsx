@@ -1,4 +1,4 @@
-import { type DragEvent, useEffect, useRef, useState } from "react";
+import { type DragEvent, useState } from "react";
 import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
 import { writeUserFile } from "../../../core/snapshot/user-writes";
 import { useSandbox, useSandboxStatus } from "../../hooks/use-sandbox";
@@ -24,11 +24,6 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
   const [bump, setBump] = useState(0);
   const [viewing, setViewing] = useState<FileEntry | null>(null);
   const [dragging, setDragging] = useState(false);
-  const folderInput = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    folderInput.current?.setAttribute("webkitdirectory", "");
-  }, []);
 
   const write = async (sb: Sandbox, files: [string, File][]) => {
     let skipped = 0;
@@ -93,7 +88,7 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
             </label>
             <label className="button-like">
               Upload folder
-              <input ref={folderInput} type="file" multiple className="visually-hidden" onChange={(e) => upload(e.target.files)} />
+              <input ref={(el) => el?.setAttribute("webkitdirectory", "")} type="file" multiple className="visually-hidden" onChange={(e) => upload(e.target.files)} />
             </label>
             <button type="button" onClick={() => void zip()}>
               Download zip

@@ -1,0 +1,139 @@
+import { expect, test } from "./fixtures";
+
+test.describe("phone (390×844)", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("sessions and files are drawers: toggle buttons, Esc closes, focus returns; the conversation gets the width", async ({ page }) => {
+    await page.goto("/");
+    const toggle = page.getByRole("button", { name: "Show sessions" });
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await expect(page.getByRole("navigation", { name: "Sessions" })).toBeHidden();
+
+    await toggle.click();
+    const nav = page.getByRole("navigation", { name: "Sessions" });
+    await expect(nav).toBeVisible();
+    await expect(page.getByRole("button", { name: "Hide sessions" }).first()).toHaveAttribute("aria-expanded", "true");
+    await page.keyboard.press("Escape");
+    await expect(nav).toBeHidden();
+    await expect(toggle).toBeFocused();
+
+    // Picking "New session" in the drawer closes it and opens the session.
+    await toggle.click();
+    await nav.getByRole("button", { name: "New session", exact: true }).click();
+    await expect(page).toHaveURL(/#\/s\/ses_/);
+    await expect(nav).toBeHidden();
+
+    const composer = page.getByRole("textbox", { name: "Message" });
+    const box = await composer.boundingBox();
+    expect(box?.width ?? 0).toBeGreaterThan(300);
+    await expect(page.getByRole("complementary", { name: "Files and todos" })).toBeHidden();
+
+    const files = page.getByRole("button", { name: "Show files and todos" });
+    await files.click();
+    const panel = page.getByRole("complementary", { name: "Files and todos" });
+    await expect(panel).toBeVisible();
+    await expect(panel.getByRole("heading", { name: "Files" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(panel).toBeHidden();
+    await expect(files).toBeFocused();
+
+    // No trap: from inside an open drawer, Tab eventually leaves it.
+    await files.click();
+    let left = false;
+    for (let i = 0; i < 40 && !left; i++) {
+      await page.keyboard.press("Tab");
+      left = await page.evaluate(() => !document.getElementById("files-panel")?.contains(document.activeElement));
+    }
+    expect(left).toBe(true);
+  });
+
+  test("the demo's tour popover stays on screen", async ({ page }) => {
+    test.setTimeout(60_000);
+    await page.goto("/");
+    await page.getByRole("button", { name: "Start the demo" }).click();
+    const tour = page.getByRole("complementary", { name: "Guided tour" });
+    await expect(tour).toBeVisible({ timeout: 30_000 });
+    const b = await tour.boundingBox();
+    expect(b).not.toBeNull();
+    if (!b) return;
+    expect(b.x).toBeGreaterThanOrEqual(0);
+    expect(b.y).toBeGreaterThanOrEqual(0);
+    expect(b.x + b.width).toBeLessThanOrEqual(390);
+    expect(b.y + b.height).toBeLessThanOrEqual(844);
+  });
+});
+
+test.describe("tablet (1024×768)", () => {
+  test.use({ viewport: { width: 1024, height: 768 } });
+
+  test("the header keeps Share and folds the rest into a More menu", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("navigation", { name: "Sessions" }).getByRole("button", { name: "New session", exact: true }).click();
+    await expect(page).toHaveURL(/#\/s\/ses_/);
+    const header = page.getByRole("main");
+    await expect(header.getByRole("button", { name: "Share" })).toBeVisible();
+    await expect(header.getByRole("button", { name: "Context X-ray" })).toHaveCount(0);
+    const title = await page.getByRole("heading", { level: 1 }).boundingBox();
+    const share = await header.getByRole("button", { name: "Share" }).boundingBox();
+    // One row: the actions sit beside the title.
+    expect(Math.abs((title?.y ?? 0) - (share?.y ?? 100))).toBeLessThan(20);
+
+    const more = page.getByRole("button", { name: "More ▾" });
+    await more.click();
+    await expect(page.getByRole("menu", { name: "More actions" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("menu", { name: "More actions" })).toBeHidden();
+    await expect(more).toBeFocused();
+    await more.click();
+    await page.getByRole("menuitem", { name: "Context X-ray" }).click();
+    await expect(page.getByRole("dialog", { name: /Context X-ray/ })).toBeVisible();
+  });
+});
+
+test.describe("desktop (1400×900)", () => {
+  test.use({ viewport: { width: 1400, height: 900 } });
+
+  test("both side panels collapse and resize (pointer and keyboard), and remember it", async ({ page }) => {
+    await page.goto("/");
+    const nav = page.getByRole("navigation", { name: "Sessions" });
+    await nav.getByRole("button", { name: "New session", exact: true }).click();
+    await expect(page).toHaveURL(/#\/s\/ses_/);
+
+    const handle = page.getByRole("separator", { name: "Resize sessions panel" });
+    const before = Number(await handle.getAttribute("aria-valuenow"));
+    await handle.focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await expect(handle).toHaveAttribute("aria-valuenow", String(before + 32));
+    const hb = await handle.boundingBox();
+    if (hb) {
+      await page.mouse.move(hb.x + hb.width / 2, hb.y + 200);
+      await page.mouse.down();
+      await page.mouse.move(hb.x + hb.width / 2 + 60, hb.y + 200, { steps: 4 });
+      await page.mouse.up();
+    }
+    await expect(handle).toHaveAttribute("aria-valuenow", String(before + 92));
+
+    const filesHandle = page.getByRole("separator", { name: "Resize files and todos panel" });
+    const fw = Number(await filesHandle.getAttribute("aria-valuenow"));
+    await filesHandle.focus();
+    await page.keyboard.press("ArrowLeft");
+    await expect(filesHandle).toHaveAttribute("aria-valuenow", String(fw + 16));
+
+    await nav.getByRole("button", { name: "Hide sessions" }).click();
+    await expect(nav).toBeHidden();
+    await page.getByRole("button", { name: "Hide files and todos" }).click();
+    await expect(page.getByRole("complementary", { name: "Files and todos" })).toBeHidden();
+
+    await page.reload();
+    await expect(page.getByRole("button", { name: "Show sessions" })).toBeVisible();
+    await expect(nav).toBeHidden();
+    await page.getByRole("button", { name: "Show sessions" }).click();
+    await expect(nav).toBeVisible();
+    await expect(page.getByRole("separator", { name: "Resize sessions panel" })).toHaveAttribute("aria-valuenow", String(before + 92));
+    await page.getByRole("button", { name: "Show files and todos" }).click();
+    await expect(page.getByRole("complementary", { name: "Files and todos" })).toBeVisible();
+    // "Upload folder" picks a folder, not files.
+    await expect(page.locator('input[type="file"][webkitdirectory]')).toHaveCount(1);
+  });
+});

@@ -1,0 +1,54 @@
+import { configure, newSession, openApp, send, waitIdle } from "./app";
+import { expect, test } from "./fixtures";
+
+const ANSWER = [
+  "The function returns Promise<void> and the markup was <div class=\"card\">.",
+  "",
+  "Do not click [this](javascript:alert(document.domain)).",
+  "",
+  "```ts",
+  "export async function save(): Promise<void> {",
+  '  const name = "x"; // a comment',
+  "  return;",
+  "}",
+  "```",
+  "",
+  "Done.",
+].join("\n");
+
+test("model text: HTML-looking text shows literally, unsafe links open nothing, code is highlighted with copy, wrap and a language label", async ({ page, mock, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  mock.setScript([{ text: ANSWER }]);
+  await send(page, "explain");
+  await waitIdle(page, id);
+
+  const answer = page.getByRole("article", { name: "Assistant message" }).last();
+  await expect(answer).toContainText("The function returns Promise<void> and the markup was <div class=\"card\">.");
+  await expect(answer.locator("div.card")).toHaveCount(0);
+
+  // The neutralised link is plain text: no link, nothing opens.
+  await expect(answer.getByRole("link")).toHaveCount(0);
+  const pages = context.pages().length;
+  await answer.getByText("this", { exact: true }).click();
+  await page.waitForTimeout(300);
+  expect(context.pages().length).toBe(pages);
+
+  // The code block: label, highlighted once finished (the highlighter loads on demand), copy, wrap.
+  await expect(answer.getByText("ts", { exact: true })).toBeVisible();
+  await expect(answer.locator("code .hljs-keyword").first()).toBeVisible();
+  await expect(answer.locator("code .hljs-comment")).toHaveText("// a comment");
+  await answer.getByRole("button", { name: "Copy ts code" }).click();
+  await expect(answer.getByRole("button", { name: "Copy ts code" })).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('export async function save(): Promise<void> {\n  const name = "x"; // a comment\n  return;\n}');
+  const wrap = answer.getByRole("button", { name: "Wrap" });
+  await wrap.click();
+  await expect(wrap).toHaveAttribute("aria-pressed", "true");
+
+  // Copy the whole answer (its markdown source).
+  await answer.hover();
+  await answer.getByRole("button", { name: "Copy answer" }).click();
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(ANSWER);
+});

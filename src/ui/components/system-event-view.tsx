@@ -1,0 +1,34 @@
+import type { MessageWithParts } from "../../core/schema";
+import { formatTime } from "../format";
+import { useMessageActions } from "../hooks/message-actions";
+import type { SystemEventKind } from "./system-event";
+
+/** A compact divider for a message the user never typed (compaction, continue prompt, injected text). */
+export function SystemEventView({ message, kind }: { message: MessageWithParts; kind: SystemEventKind }) {
+  const actions = useMessageActions();
+  const info = message.info;
+  const auto = message.parts.some((p) => p.type === "compaction" && p.auto);
+  const count = actions?.compacted(info.id);
+  const text =
+    kind === "compaction"
+      ? `${auto ? "Compacted automatically" : "Compacted"}${count ? `: ${count} message${count === 1 ? "" : "s"}` : ""} → summary`
+      : kind === "continue"
+        ? "tabcode asked the model to carry on after the summary"
+        : "tabcode added context for the model";
+  const detail = message.parts.map((p) => (p.type === "text" && !p.ignored ? p.text : "")).join("\n\n");
+  return (
+    <article className="message system-event" aria-label="System event" data-message-id={info.id}>
+      <div className="system-line">
+        <span className="system-text" title={detail || undefined}>
+          {text}
+        </span>
+        <time dateTime={new Date(info.time.created).toISOString()}>{formatTime(info.time.created)}</time>
+        {kind === "compaction" && actions && (
+          <button type="button" className="link" disabled={actions.busy} onClick={() => actions.revert(info.id)} aria-label="Undo this compaction" title="Go back to before the summary (files included); Unrevert brings it back">
+            undo
+          </button>
+        )}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,81 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+
+export interface NoticeAction {
+  label: string;
+  run: () => void;
+}
+
+export interface Notice {
+  id: number;
+  text: string;
+  kind: "error" | "info";
+  action?: NoticeAction;
+}
+
+/** How long a toast stays (paused while hovered or focused). Errors stay longer: they need reading. */
+export const TOAST_MS = { info: 6000, error: 12000, action: 8000 } as const;
+/** At most this many toasts at once; the oldest goes first. */
+export const TOAST_LIMIT = 3;
+
+/** The toast queue: newest last, deduplicated by text, capped at TOAST_LIMIT. */
+export function pushNotice(list: Notice[], n: Notice): Notice[] {
+  return [...list.filter((x) => x.text !== n.text), n].slice(-TOAST_LIMIT);
+}
+
+export function useNotices() {
+  const [notices, setNotices] = useState<Notice[]>([]);
+  const notify = useCallback((text: string, kind: Notice["kind"] = "error", action?: NoticeAction) => {
+    setNotices((n) => pushNotice(n, { id: Date.now() + Math.random(), text, kind, action }));
+  }, []);
+  const dismiss = useCallback((id: number) => setNotices((all) => all.filter((x) => x.id !== id)), []);
+  return { notices, notify, dismiss };
+}
+
+function Toast({ notice, onDismiss }: { notice: Notice; onDismiss: () => void }) {
+  const [paused, setPaused] = useState(false);
+  const dismissRef = useRef(onDismiss);
+  dismissRef.current = onDismiss;
+  useEffect(() => {
+    if (paused) return;
+    const t = setTimeout(() => dismissRef.current(), notice.action ? TOAST_MS.action : TOAST_MS[notice.kind]);
+    return () => clearTimeout(t);
+  }, [paused, notice]);
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: hover/focus only pause the timer; the buttons inside are the controls
+    <div
+      className={`notice ${notice.kind}`}
+      role={notice.kind === "error" ? "alert" : "status"}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
+    >
+      <span>{notice.text}</span>
+      {notice.action && (
+        <button
+          type="button"
+          onClick={() => {
+            notice.action?.run();
+            onDismiss();
+          }}
+        >
+          {notice.action.label}
+        </button>
+      )}
+      <button type="button" className="icon" aria-label="Dismiss" onClick={onDismiss}>
+        ✕
+      </button>
+    </div>
+  );
+}
+
+/** The toast region: top right (away from the composer); modal dialogs sit above it in the top layer. */
+export function Toasts({ notices, onDismiss }: { notices: Notice[]; onDismiss: (id: number) => void }) {
+  return (
+    <section className="notices" aria-label="Notifications">
+      {notices.map((n) => (
+        <Toast key={n.id} notice={n} onDismiss={() => onDismiss(n.id)} />
+      ))}
+    </section>
+  );
+}

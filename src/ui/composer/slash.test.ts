@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { parseSlash, SLASH_COMMANDS, slashMatches } from "./slash";
+
+describe("slash commands", () => {
+  it("the palette filters by prefix while a single /word is typed", () => {
+    expect(slashMatches("/").map((c) => c.name)).toEqual(SLASH_COMMANDS.map((c) => c.name));
+    expect(slashMatches("/co").map((c) => c.name)).toEqual(["compact"]);
+    expect(slashMatches("/zz")).toEqual([]);
+    expect(slashMatches("/agent plan")).toEqual([]);
+    expect(slashMatches("hello /co")).toEqual([]);
+  });
+
+  it("parses commands with arguments; other text is a normal prompt", () => {
+    expect(parseSlash("/compact")).toEqual({ ok: true, name: "compact", arg: "" });
+    expect(parseSlash("  /Agent plan ")).toEqual({ ok: true, name: "agent", arg: "plan" });
+    expect(parseSlash("fix /etc/hosts")).toBeUndefined();
+    expect(parseSlash("/etc/hosts is broken")).toBeUndefined();
+    expect(parseSlash("/tmp is full")).toBeUndefined();
+    expect(parseSlash("/compcat")).toEqual({ ok: false, error: "There is no /compcat command. Type / to see the commands." });
+    expect(parseSlash("/agent deploy")).toEqual({ ok: false, error: "/agent takes build or plan, not “deploy”." });
+  });
+});

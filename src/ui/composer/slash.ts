@@ -1,0 +1,44 @@
+/** Slash commands typed in the composer: `/name [argument]`. */
+export type SlashName = "compact" | "fork" | "undo" | "redo" | "export" | "model" | "agent" | "new" | "help";
+
+export interface SlashCommand {
+  name: SlashName;
+  hint: string;
+  /** Shown after the name in the palette, e.g. "[build|plan]". */
+  arg?: string;
+}
+
+export const SLASH_COMMANDS: SlashCommand[] = [
+  { name: "compact", hint: "Summarise the conversation so far" },
+  { name: "fork", hint: "Copy this session (and its files) into a new one" },
+  { name: "undo", hint: "Revert the last turn, files included" },
+  { name: "redo", hint: "Bring back what /undo reverted" },
+  { name: "export", hint: "Download this session as JSON" },
+  { name: "model", hint: "Choose the provider and model (Settings)" },
+  { name: "agent", hint: "Switch agent: Build may change files, Plan is read-only", arg: "[build|plan]" },
+  { name: "new", hint: "Start a new session" },
+  { name: "help", hint: "Keyboard shortcuts and commands" },
+];
+
+/** The commands the palette offers for what is typed (only while the text is a single `/word`). */
+export function slashMatches(text: string): SlashCommand[] {
+  const m = /^\/([a-z]*)$/i.exec(text);
+  if (!m) return [];
+  const q = (m[1] ?? "").toLowerCase();
+  return SLASH_COMMANDS.filter((c) => c.name.startsWith(q));
+}
+
+export type ParsedSlash = { ok: true; name: SlashName; arg: string } | { ok: false; error: string };
+
+/** Parses a whole message as a slash command; undefined when it is not one (a normal prompt). */
+export function parseSlash(text: string): ParsedSlash | undefined {
+  const m = /^\/([a-z]+)(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  if (!m) return undefined;
+  const name = (m[1] ?? "").toLowerCase();
+  const cmd = SLASH_COMMANDS.find((c) => c.name === name);
+  const arg = (m[2] ?? "").trim();
+  // "/tmp is full" is a prompt; a lone unknown "/word" is most likely a mistyped command.
+  if (!cmd) return arg ? undefined : { ok: false, error: `There is no /${name} command. Type / to see the commands.` };
+  if (cmd.name === "agent" && arg && arg !== "build" && arg !== "plan") return { ok: false, error: `/agent takes build or plan, not “${arg}”.` };
+  return { ok: true, name: cmd.name, arg };
+}
