@@ -43,7 +43,10 @@ function toStat(s: Awaited<ReturnType<IFileSystem["stat"]>>): GitStat {
     type,
     mode: s.isDirectory ? 0o40000 | (s.mode & 0o777) : s.isSymbolicLink ? 0o120000 : 0o100000 | (s.mode & 0o777),
     size: s.size,
-    ino: 0,
+    // git's index compares modification times in whole seconds, so a same-size rewrite within the
+    // second of a commit looked unchanged ("racy git"). The milliseconds stand in for the inode,
+    // which the index also compares.
+    ino: mtimeMs % 2 ** 31,
     mtimeMs,
     ctimeMs: mtimeMs,
     uid: 1,
