@@ -14,7 +14,13 @@ test("with no settings at all: the demo streams, edits a file, runs a command, c
 
   // The guided tour points at the mechanisms as they happen.
   const tour = page.getByRole("complementary", { name: "Guided tour" });
-  await expect(tour).toContainText("Tool states", { timeout: 20_000 });
+  // The tour goes step by step, in order ("Got it" moves on once the step's moment has come).
+  const tourTo = (title: string) =>
+    expect(async () => {
+      if (!((await tour.textContent()) ?? "").includes(title)) await tour.getByRole("button", { name: "Got it" }).click({ timeout: 2_000 });
+      await expect(tour).toContainText(title, { timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
+  await tourTo("Tool states");
   await expect(page.getByRole("complementary", { name: "Todo list" })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole("region", { name: "Tool edit: done" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole("region", { name: /Tool bash: done/ }).first()).toBeVisible({ timeout: 30_000 });
@@ -32,7 +38,7 @@ test("with no settings at all: the demo streams, edits a file, runs a command, c
     return (await t.sandbox.sandboxFor(id)).fs.readText("/workspace/src/dates.js");
   }, id);
   expect(bash).toContain("getMonth() + 1");
-  await expect(tour).toContainText("Fork, revert, replay");
+  await tourTo("Fork, revert, replay");
   await tour.getByRole("button", { name: "Got it" }).click();
 
   // Replay the same session step by step, with what the model saw at each step.

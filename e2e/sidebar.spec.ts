@@ -61,7 +61,7 @@ test("answers: Retry on an error card, Regenerate as a new branch, Continue wher
 
   await send(page, "tell a long story");
   await waitIdle(page, id);
-  const cut = page.getByRole("note").filter({ hasText: "cut at the output limit" });
+  const cut = page.getByRole("status").filter({ hasText: "cut at the output limit" });
   await cut.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByRole("article").filter({ hasText: "…dle and goes on." })).toBeVisible();
 });
