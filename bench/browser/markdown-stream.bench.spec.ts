@@ -17,7 +17,7 @@ const DOC = `${markdownDocument()}\n\n${LAST}`;
 const CHUNKS = chunks(DOC);
 
 async function streamOnce(page: Page, mock: MockOpenAI, seedParts: number, run: number) {
-  const sid = seedParts > 0 ? await seedSession(page, seedParts) : await newSession(page);
+  const sid = seedParts > 0 ? (await seedSession(page, seedParts)).id : await newSession(page);
   await page.goto(`/#/s/${sid}`);
   await page.getByRole("textbox", { name: "Message" }).waitFor();
   if (seedParts > 0) await page.getByRole("article").last().waitFor();
