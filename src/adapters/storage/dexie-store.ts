@@ -16,11 +16,12 @@
 import Dexie from "dexie";
 import { QuotaError } from "../../core/errors";
 import type { CorruptRecord, ImportRows, PartDelta, Store } from "../../core/ports/store";
-import { Message, type MessageWithParts, Part, Session } from "../../core/schema";
+import { Message, type MessageWithParts, type Part, Session } from "../../core/schema";
 import type { JournalRow, TabcodeDB } from "./db";
 import { type Batch, DeltaBuffer } from "./delta-buffer";
 import { appendJournal, deleteBatch, JOURNAL_DELAY_MS, journalOwner, liveOwners, recoverJournal } from "./delta-journal";
 import { guardWrite } from "./errors";
+import { LiveMessages, type MessagesSnapshot } from "./live-messages";
 import { indexParts, type SearchHit, searchParts } from "./search-index";
 import { CorruptLog } from "./validate";
 
@@ -81,6 +82,8 @@ export class DexieStore implements Store {
   private carried: number[] = [];
   /** Writes while streaming, for benchmarks: journal appends and merges into parts. */
   readonly writes = { journal: 0, merge: 0 };
+  /** Watched sessions in memory, patched by this store's writes (the UI reads these). */
+  private readonly live: LiveMessages;
 
   constructor(
     private readonly db: TabcodeDB,
@@ -93,6 +96,20 @@ export class DexieStore implements Store {
     this.retryDelay = this.quotaRetryMs;
     this.journalDelayMs = options.journalDelayMs ?? JOURNAL_DELAY_MS;
     this.owner = options.owner ?? journalOwner();
+    this.live = new LiveMessages(db, this.log);
+  }
+
+  /**
+   * Watches a session's messages: `listener` runs whenever `messagesSnapshot` changes
+   * (a write of this tab or another one). Returns the unsubscribe function.
+   */
+  watchMessages(sessionID: string, listener: () => void): () => void {
+    return this.live.watch(sessionID, listener);
+  }
+
+  /** The watched session's messages (newest first read, then all), or `undefined` before the first read. */
+  messagesSnapshot(sessionID: string): MessagesSnapshot | undefined {
+    return this.live.snapshot(sessionID);
   }
 
   /**
@@ -170,6 +187,7 @@ export class DexieStore implements Store {
       }),
     );
     this.log.forgetSession(id);
+    this.live.sessionsReplaced([id]);
   }
 
   // ── messages ──────────────────────────────────────────────────────────────
@@ -188,20 +206,7 @@ export class DexieStore implements Store {
         // One query for the whole session; the index yields parts in id order.
         this.db.parts.where("sessionID").equals(sessionID).toArray(),
       ]);
-      const out: MessageWithParts[] = [];
-      const byID = new Map<string, MessageWithParts>();
-      for (const row of messageRows) {
-        const info = this.log.parse(Message, "messages", row);
-        if (!info) continue;
-        const entry: MessageWithParts = { info, parts: [] };
-        out.push(entry);
-        byID.set(info.id, entry);
-      }
-      for (const row of partRows) {
-        const part = this.log.parse(Part, "parts", row);
-        if (part) byID.get(part.messageID)?.parts.push(part);
-      }
-      return out;
+      return this.live.assemble(messageRows, partRows);
     });
   }
 
@@ -213,7 +218,7 @@ export class DexieStore implements Store {
   upsertMessage(message: Message): Promise<void> {
     return guardWrite(async () => {
       await this.db.messages.put(message);
-    });
+    }).then(() => this.live.messagesWritten(message.sessionID, [message]));
   }
 
   async deleteMessages(sessionID: string, messageIDs: string[]): Promise<void> {
@@ -231,6 +236,7 @@ export class DexieStore implements Store {
         await this.db.messages.bulkDelete([...ids]);
       }),
     );
+    this.live.messagesDeleted(sessionID, [...ids]);
   }
 
   // ── parts and deltas ──────────────────────────────────────────────────────
@@ -243,7 +249,7 @@ export class DexieStore implements Store {
           await this.db.parts.put(part);
           await indexParts(this.db, [part]);
         }),
-      );
+      ).then(() => this.live.partsWritten([part]));
     }
     this.clearTimer();
     const batch = this.closeBatch();
@@ -262,8 +268,9 @@ export class DexieStore implements Store {
           return row !== undefined && canonical({ ...row, tokenCount: undefined }) === canonical({ ...p, tokenCount: undefined });
         });
         if (fresh.length) await this.db.parts.bulkPut(fresh);
+        return fresh;
       }),
-    );
+    ).then((fresh) => this.live.partsWritten(fresh));
   }
 
   appendDelta(delta: PartDelta): void {
@@ -304,7 +311,9 @@ export class DexieStore implements Store {
 
   /** Merges streamed text that a tab killed mid-stream left in the journal (call once at start-up). */
   async recoverJournal(): Promise<number> {
-    return recoverJournal(this.db, await liveOwners(this.owner));
+    const n = await recoverJournal(this.db, await liveOwners(this.owner));
+    if (n > 0) this.live.everythingChanged();
+    return n;
   }
 
   /** Closes the open batch: its deltas not journaled yet go straight into the merge. */
@@ -378,9 +387,11 @@ export class DexieStore implements Store {
           });
           if (updated.length > 0) await this.db.parts.bulkPut(updated);
           if (part) await this.db.parts.put(part);
-          await indexParts(this.db, part ? [...updated.filter((u) => u.id !== part.id), part] : updated);
+          const written = part ? [...updated.filter((u) => u.id !== part.id), part] : updated;
+          await indexParts(this.db, written);
+          return written;
         }),
-      );
+      ).then((written) => this.live.partsWritten(written));
       this.journaled.delete(id);
       this.carried = this.carried.filter((b) => !drop.includes(b));
       if (batch.size > 0) this.writes.merge++;
@@ -403,7 +414,7 @@ export class DexieStore implements Store {
         await this.db.parts.bulkPut(parts);
         await indexParts(this.db, parts);
       }),
-    );
+    ).then(() => this.live.sessionsReplaced([session.id]));
   }
 
   /**
@@ -419,7 +430,7 @@ export class DexieStore implements Store {
         await this.db.parts.bulkAdd(parts);
         await indexParts(this.db, parts);
       }),
-    );
+    ).then(() => this.live.sessionsReplaced(rows.map((r) => r.session.id)));
   }
 
   corrupt(): CorruptRecord[] {

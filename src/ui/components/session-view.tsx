@@ -59,7 +59,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const layout = useLayout();
   const { store, sessions } = app;
   const session = useLiveQuery(() => store.getSession(sessionID).then((s) => s ?? null), [store, sessionID]);
-  const all = useMessages(sessionID);
+  const loaded = useMessages(sessionID);
+  const all = loaded?.messages;
   const status = useSessionStatus(sessionID);
   const busy = status.type !== "idle";
   const revertID = session?.revert?.messageID;

@@ -1,15 +1,19 @@
-import { useLiveQuery } from "dexie-react-hooks";
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import type { MessageWithParts, Part } from "../../core/schema";
 import { useServices } from "./services";
 
 /**
- * Messages of a session from IndexedDB (live), with streaming parts overlaid
- * from the bus so tokens show up before the batched writes land.
+ * Messages of a session from IndexedDB, kept in memory by the store and patched
+ * by each write (`DexieStore.watchMessages`: a write re-reads nothing, and only
+ * the messages it touched get new objects), with streaming parts overlaid from
+ * the bus so tokens show up before the batched writes land. `complete` is false
+ * while only the newest messages of a long session are read.
  */
-export function useMessages(sessionID: string): MessageWithParts[] | undefined {
+export function useMessages(sessionID: string): { messages: MessageWithParts[]; complete: boolean } | undefined {
   const { store, bus } = useServices();
-  const stored = useLiveQuery(() => store.messages(sessionID), [store, sessionID]);
+  const subscribe = useCallback((listener: () => void) => store.watchMessages(sessionID, listener), [store, sessionID]);
+  const snapshot = useSyncExternalStore(subscribe, () => store.messagesSnapshot(sessionID));
+  const stored = snapshot?.messages;
   const [live, setLive] = useState<ReadonlyMap<string, Part>>(new Map());
 
   useEffect(() => {
@@ -34,7 +38,8 @@ export function useMessages(sessionID: string): MessageWithParts[] | undefined {
     };
   }, [bus, sessionID]);
 
-  return useMemo(() => {
+  const complete = snapshot?.complete ?? false;
+  const messages = useMemo(() => {
     if (!stored) return undefined;
     if (live.size === 0) return stored;
     // Only messages with a live part get new objects: the others keep their identity, so their
@@ -57,6 +62,7 @@ export function useMessages(sessionID: string): MessageWithParts[] | undefined {
     });
     return merged;
   }, [stored, live]);
+  return useMemo(() => (messages ? { messages, complete } : undefined), [messages, complete]);
 }
 
 const rank = { pending: 0, running: 1, completed: 2, error: 2 } as const;

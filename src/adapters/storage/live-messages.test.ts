@@ -1,0 +1,149 @@
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { describe, expect, it, vi } from "vitest";
+import type { MessageWithParts, Session } from "../../core/schema";
+import { createDatabase, type TabcodeDB } from "./db";
+import { DexieStore } from "./dexie-store";
+import type { MessagesSnapshot } from "./live-messages";
+import { assistantMessage, conversation, makeSession, textPart, userMessage } from "./test-fixtures";
+
+function open(factory = new IDBFactory(), name = `live-${Math.random()}`): { db: TabcodeDB; store: DexieStore; factory: IDBFactory; name: string } {
+  const db = createDatabase({ name, indexedDB: factory, IDBKeyRange });
+  return { db, store: new DexieStore(db, { warn: vi.fn(), journalDelayMs: 0 }), factory, name };
+}
+
+/** Watches a session and records every snapshot published. */
+function watch(store: DexieStore, sessionID: string) {
+  const seen: MessagesSnapshot[] = [];
+  const stop = store.watchMessages(sessionID, () => {
+    const s = store.messagesSnapshot(sessionID);
+    if (s) seen.push(s);
+  });
+  const until = (ok: (s: MessagesSnapshot) => boolean) => vi.waitFor(() => {
+    const s = store.messagesSnapshot(sessionID);
+    if (!s || !ok(s)) throw new Error("not yet");
+    return s;
+  });
+  return { seen, stop, until };
+}
+
+async function seeded(turns: number, over: Partial<Session> = {}) {
+  const t = open();
+  const s = makeSession(over);
+  await t.store.createSession(s);
+  const all: MessageWithParts[] = [];
+  for (let i = 0; i < turns; i++) all.push(...conversation(s.id));
+  await t.store.importSession(s, all);
+  return { ...t, session: s, all };
+}
+
+const texts = (s: MessagesSnapshot) => s.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])));
+
+describe("DexieStore.watchMessages (the UI's in-memory sessions)", () => {
+  it("reads the session once and then answers writes without reading it again", async () => {
+    const { db, store, session, all } = await seeded(3);
+    const w = watch(store, session.id);
+    const first = await w.until((s) => s.complete && s.messages.length === 6);
+    expect(first.messages.map((m) => m.info.id)).toEqual(all.map((m) => m.info.id));
+
+    const whole = vi.spyOn(db.parts, "where");
+    const last = all[5];
+    if (!last) throw new Error("no last message");
+    await store.upsertPart(textPart(last.info, "a new paragraph"));
+    const next = await w.until((s) => texts(s).includes("a new paragraph"));
+    expect(whole).not.toHaveBeenCalled();
+    // Only the message that changed is a new object: the others keep their identity (their views do not re-render).
+    expect(next.messages.slice(0, 5)).toEqual(first.messages.slice(0, 5));
+    for (const [i, m] of next.messages.slice(0, 5).entries()) expect(m).toBe(first.messages[i]);
+    expect(next.messages[5]).not.toBe(first.messages[5]);
+    w.stop();
+  });
+
+  it("paints the newest messages of a long session first, then fills in the rest", async () => {
+    const { store, session } = await seeded(40); // 80 messages, tail 40
+    const w = watch(store, session.id);
+    const full = await w.until((s) => s.complete);
+    expect(full.messages).toHaveLength(80);
+    const partial = w.seen.find((s) => !s.complete);
+    expect(partial?.messages).toHaveLength(40);
+    expect(partial?.messages.map((m) => m.info.id)).toEqual(full.messages.slice(40).map((m) => m.info.id));
+    // The partial messages come with all their parts.
+    expect(partial?.messages.map((m) => m.parts.length)).toEqual(full.messages.slice(40).map((m) => m.parts.length));
+  });
+
+  it("waits for the whole session when it has branches or a revert (what is shown needs every message)", async () => {
+    const { store, session, all } = await seeded(40, { branches: { root: "x" } });
+    const w = watch(store, session.id);
+    await w.until((s) => s.complete);
+    expect(w.seen.every((s) => s.complete)).toBe(true);
+    expect(store.messagesSnapshot(session.id)?.messages).toHaveLength(all.length);
+  });
+
+  it("keeps writes made while the first read is under way", async () => {
+    const { store, session, all } = await seeded(30);
+    const last = all[all.length - 1];
+    if (!last) throw new Error("no last message");
+    const w = watch(store, session.id);
+    await store.upsertPart(textPart(last.info, "written during the read"));
+    const s = await w.until((x) => x.complete);
+    expect(texts(s)).toContain("written during the read");
+  });
+
+  it("merges streamed text as it is flushed, and shows parts written before their message once it is", async () => {
+    const { store, session } = await seeded(1);
+    const w = watch(store, session.id);
+    await w.until((s) => s.complete);
+    // A prompt writes its text part before the message.
+    const u = userMessage(session.id);
+    await store.upsertPart(textPart(u, "the question"));
+    expect(texts(store.messagesSnapshot(session.id) ?? { messages: [], complete: true })).not.toContain("the question");
+    await store.upsertMessage(u);
+    await w.until((s) => texts(s).includes("the question"));
+    const a = assistantMessage(session.id, u.id);
+    const p = textPart(a, "");
+    await store.upsertMessage(a);
+    await store.upsertPart(p);
+    for (const d of ["Hel", "lo ", "there"]) store.appendDelta({ sessionID: session.id, messageID: a.id, partID: p.id, field: "text", delta: d });
+    await store.flush();
+    await w.until((s) => texts(s).includes("Hello there"));
+  });
+
+  it("follows deletes, a deleted session and an import that replaces a session", async () => {
+    const { store, session, all } = await seeded(2);
+    const w = watch(store, session.id);
+    await w.until((s) => s.complete && s.messages.length === 4);
+    const [first] = all;
+    if (!first) throw new Error("no message");
+    await store.deleteMessages(session.id, [first.info.id]);
+    await w.until((s) => s.messages.length === 3);
+    await store.importSession(session, conversation(session.id));
+    await w.until((s) => s.messages.length === 5);
+    await store.deleteSession(session.id);
+    await w.until((s) => s.messages.length === 0);
+  });
+
+  it("sees what another tab writes to the same database, reading only what it names", async () => {
+    const a = await seeded(2);
+    const b = open(a.factory, a.name);
+    const w = watch(a.store, a.session.id);
+    await w.until((s) => s.complete);
+    const last = a.all[a.all.length - 1];
+    if (!last) throw new Error("no last message");
+    const whole = vi.spyOn(a.db.parts, "where");
+    await b.store.upsertPart(textPart(last.info, "from the other tab"));
+    await w.until((s) => texts(s).includes("from the other tab"));
+    const u = userMessage(a.session.id);
+    await b.store.upsertPart(textPart(u, "a prompt from the other tab"));
+    await b.store.upsertMessage(u);
+    await w.until((s) => texts(s).includes("a prompt from the other tab"));
+    expect(whole).not.toHaveBeenCalled();
+  });
+
+  it("shows no messages for a session whose stored record is damaged, as messages() does", async () => {
+    const { db, store, session } = await seeded(1);
+    await db.sessions.put({ ...session, title: 42 } as unknown as Session);
+    const w = watch(store, session.id);
+    const s = await w.until((x) => x.complete);
+    expect(s.messages).toEqual([]);
+    expect(await store.messages(session.id)).toEqual([]);
+  });
+});

@@ -1,0 +1,319 @@
+/**
+ * Sessions on screen, kept in memory and patched by the writes themselves.
+ *
+ * A live query over a whole session re-reads and re-validates every row after
+ * every write: while an answer streams into a 2,000-part session that is a
+ * full read every 250 ms, and the long tasks it causes are what the user sees.
+ * Here a watched session is read once (the newest messages first, so a long
+ * session paints before the rest is read), and then every write this tab makes
+ * through `DexieStore` patches the copy: only the messages that changed get new
+ * objects, the rest keep their identity (memoised views do not re-render).
+ * Writes of other tabs arrive as the ids they touched on a BroadcastChannel and
+ * are re-read by id.
+ *
+ * The snapshot's arrays and objects are shared: treat them as read-only.
+ */
+import Dexie from "dexie";
+import { Message, type MessageWithParts, Part, Session } from "../../core/schema";
+import type { TabcodeDB } from "./db";
+import type { CorruptLog } from "./validate";
+
+/** What a watcher sees: the session's messages in id order, and whether all of them are there yet. */
+export interface MessagesSnapshot {
+  messages: MessageWithParts[];
+  /** False while only the newest messages are loaded (the rest follows in the background). */
+  complete: boolean;
+}
+
+/** A change, as this tab applies it and as it is announced to other tabs (ids only). */
+type Op = { kind: "messages"; infos: Message[] } | { kind: "parts"; parts: Part[] } | { kind: "delete"; ids: string[] } | { kind: "reload" };
+
+type Notice = { sessionID: string; messages?: string[]; parts?: string[]; deleted?: string[]; reload?: boolean } | { all: true };
+
+interface Entry {
+  listeners: Set<() => void>;
+  snapshot?: MessagesSnapshot;
+  byId: Map<string, MessageWithParts>;
+  /** Parts written before their message (a prompt writes its text first). */
+  early: Map<string, Part[]>;
+  /** Changes that arrived while a read was under way: applied again on top of what it read. */
+  pending?: Op[];
+  loading: boolean;
+  /** Bumped by a reload, so a read that a newer one replaced is dropped. */
+  generation: number;
+  used: number;
+}
+
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byInfoId = (a: MessageWithParts, b: MessageWithParts) => byId(a.info, b.info);
+
+/** Options (tests set them). */
+export interface LiveMessagesOptions {
+  /** How many of the newest messages the first read brings (the rest follows). Default 40. */
+  tail?: number;
+  /** Sessions kept in memory when nobody watches them any more (quick switching back). Default 2. */
+  keep?: number;
+}
+
+export class LiveMessages {
+  private readonly entries = new Map<string, Entry>();
+  private readonly channel: BroadcastChannel | undefined;
+  private readonly tail: number;
+  private readonly keep: number;
+  private clock = 0;
+
+  constructor(
+    private readonly db: TabcodeDB,
+    private readonly log: CorruptLog,
+    options: LiveMessagesOptions = {},
+  ) {
+    this.tail = options.tail ?? 40;
+    this.keep = options.keep ?? 2;
+    this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(`tabcode-store:${db.name}`) : undefined;
+    if (this.channel) this.channel.onmessage = (ev: MessageEvent<Notice>) => this.received(ev.data);
+  }
+
+  /** Watches a session; the first watcher starts the read. Returns the unsubscribe function. */
+  watch(sessionID: string, listener: () => void): () => void {
+    let e = this.entries.get(sessionID);
+    if (!e) {
+      e = { listeners: new Set(), byId: new Map(), early: new Map(), loading: false, generation: 0, used: 0 };
+      this.entries.set(sessionID, e);
+      this.load(sessionID, e);
+    }
+    e.listeners.add(listener);
+    e.used = ++this.clock;
+    const entry = e;
+    return () => {
+      entry.listeners.delete(listener);
+      entry.used = ++this.clock;
+      this.evict();
+    };
+  }
+
+  /** The session's messages as last read and patched, or `undefined` before the first read. */
+  snapshot(sessionID: string): MessagesSnapshot | undefined {
+    return this.entries.get(sessionID)?.snapshot;
+  }
+
+  // ── writes made by this tab (called after they committed) ────────────────
+
+  messagesWritten(sessionID: string, infos: Message[]): void {
+    if (infos.length === 0) return;
+    this.apply(sessionID, { kind: "messages", infos: infos.map((m) => structuredClone(m)) });
+    this.announce({ sessionID, messages: infos.map((m) => m.id) });
+  }
+
+  partsWritten(parts: Part[]): void {
+    const bySession = new Map<string, Part[]>();
+    for (const p of parts) bySession.set(p.sessionID, [...(bySession.get(p.sessionID) ?? []), p]);
+    for (const [sessionID, list] of bySession) {
+      this.apply(sessionID, { kind: "parts", parts: list.map((p) => structuredClone(p)) });
+      this.announce({ sessionID, parts: list.map((p) => p.id) });
+    }
+  }
+
+  messagesDeleted(sessionID: string, ids: string[]): void {
+    this.apply(sessionID, { kind: "delete", ids });
+    this.announce({ sessionID, deleted: ids });
+  }
+
+  /** Whole sessions were replaced (import, delete): read them again. */
+  sessionsReplaced(sessionIDs: string[]): void {
+    for (const sessionID of sessionIDs) {
+      this.apply(sessionID, { kind: "reload" });
+      this.announce({ sessionID, reload: true });
+    }
+  }
+
+  /** Something changed rows without saying which (journal recovery): every watched session is read again. */
+  everythingChanged(): void {
+    for (const sessionID of this.entries.keys()) this.apply(sessionID, { kind: "reload" });
+    this.announce({ all: true });
+  }
+
+  // ── internals ────────────────────────────────────────────────────────────
+
+  private announce(notice: Notice): void {
+    try {
+      this.channel?.postMessage(notice);
+    } catch {
+      // A closed channel (page going away): other tabs re-read on their next open.
+    }
+  }
+
+  /** Another tab wrote: re-read what it names, for the sessions watched here. */
+  private received(n: Notice): void {
+    if ("all" in n) {
+      for (const sessionID of this.entries.keys()) this.apply(sessionID, { kind: "reload" });
+      return;
+    }
+    if (!this.entries.has(n.sessionID)) return;
+    if (n.reload) {
+      this.apply(n.sessionID, { kind: "reload" });
+      return;
+    }
+    if (n.deleted?.length) this.apply(n.sessionID, { kind: "delete", ids: n.deleted });
+    const read = async () => {
+      const [messageRows, partRows] = await Promise.all([this.db.messages.bulkGet(n.messages ?? []), this.db.parts.bulkGet(n.parts ?? [])]);
+      const infos = messageRows.flatMap((r) => (r === undefined ? [] : [this.log.parse(Message, "messages", r)].filter((x): x is Message => x !== undefined)));
+      const parts = partRows.flatMap((r) => (r === undefined ? [] : [this.log.parse(Part, "parts", r)].filter((x): x is Part => x !== undefined)));
+      if (infos.length) this.apply(n.sessionID, { kind: "messages", infos });
+      if (parts.length) this.apply(n.sessionID, { kind: "parts", parts });
+    };
+    read().catch(() => this.apply(n.sessionID, { kind: "reload" }));
+  }
+
+  private apply(sessionID: string, op: Op): void {
+    const e = this.entries.get(sessionID);
+    if (!e) return;
+    if (op.kind === "reload") {
+      this.load(sessionID, e);
+      return;
+    }
+    if (e.loading) e.pending?.push(op);
+    if (!e.snapshot) return;
+    this.patch(e, op);
+    this.publish(e, e.snapshot.complete);
+  }
+
+  /** Applies one change to the in-memory rows (not yet published). */
+  private patch(e: Entry, op: Exclude<Op, { kind: "reload" }>): void {
+    if (op.kind === "messages") {
+      for (const info of op.infos) {
+        const cur = e.byId.get(info.id);
+        const parts = cur?.parts ?? (e.early.get(info.id) ?? []).sort(byId);
+        e.early.delete(info.id);
+        e.byId.set(info.id, { info, parts });
+      }
+    } else if (op.kind === "parts") {
+      const touched = new Map<string, Part[]>();
+      for (const part of op.parts) {
+        const m = e.byId.get(part.messageID);
+        if (!m) {
+          const list = (e.early.get(part.messageID) ?? []).filter((p) => p.id !== part.id);
+          e.early.set(part.messageID, [...list, part]);
+          continue;
+        }
+        const list = touched.get(part.messageID) ?? [...m.parts];
+        const i = list.findIndex((p) => p.id === part.id);
+        if (i >= 0) list[i] = part;
+        else list.push(part);
+        touched.set(part.messageID, list);
+      }
+      for (const [messageID, list] of touched) {
+        const m = e.byId.get(messageID);
+        if (m) e.byId.set(messageID, { info: m.info, parts: list.sort(byId) });
+      }
+    } else {
+      for (const id of op.ids) {
+        e.byId.delete(id);
+        e.early.delete(id);
+      }
+    }
+  }
+
+  private publish(e: Entry, complete: boolean): void {
+    e.snapshot = { messages: [...e.byId.values()].sort(byInfoId), complete };
+    for (const l of [...e.listeners]) l();
+  }
+
+  /** Reads the session: the newest messages first (published at once), then all of it. */
+  private load(sessionID: string, e: Entry): void {
+    const generation = ++e.generation;
+    e.loading = true;
+    e.pending = [];
+    const current = () => e.generation === generation && this.entries.get(sessionID) === e;
+    const settle = (rows: { messages: MessageWithParts[]; complete: boolean }) => {
+      if (!current()) return;
+      e.byId = new Map(rows.messages.map((m) => [m.info.id, m]));
+      e.early = new Map();
+      for (const op of e.pending ?? []) if (op.kind !== "reload") this.patch(e, op);
+      if (rows.complete) {
+        e.loading = false;
+        e.pending = undefined;
+      }
+      this.publish(e, rows.complete);
+    };
+    (async () => {
+      const newest = await this.readTail(sessionID);
+      if (!current()) return;
+      if (newest.complete) return settle(newest);
+      // Only a first paint: a branched or reverted session waits for the whole read (its shown path needs every message).
+      if (newest.messages.length > 0 && !e.snapshot) settle(newest);
+      settle({ messages: await this.readAll(sessionID), complete: true });
+    })().catch(() => {
+      if (!current()) return;
+      // The rows could not be read (the database went away): show what is known rather than spin forever.
+      e.loading = false;
+      e.pending = undefined;
+      if (!e.snapshot) this.publish(e, true);
+    });
+  }
+
+  /** Whether the session row is unusable (then the session shows no messages, as `Store.messages` does). */
+  private async sessionCorrupt(sessionID: string): Promise<{ corrupt: boolean; session?: Session }> {
+    const row = await this.db.sessions.get(sessionID);
+    if (row === undefined) return { corrupt: false };
+    const session = this.log.parse(Session, "sessions", row);
+    return session ? { corrupt: false, session } : { corrupt: true };
+  }
+
+  private async readTail(sessionID: string): Promise<{ messages: MessageWithParts[]; complete: boolean }> {
+    return this.db.transaction("r", [this.db.sessions, this.db.messages, this.db.parts], async () => {
+      const s = await this.sessionCorrupt(sessionID);
+      if (s.corrupt) return { messages: [], complete: true };
+      const range = this.db.messages.where("[sessionID+id]").between([sessionID, Dexie.minKey], [sessionID, Dexie.maxKey]);
+      const rows = (await range.reverse().limit(this.tail + 1).toArray()).reverse();
+      const complete = rows.length <= this.tail;
+      const kept = complete ? rows : rows.slice(1);
+      const first = kept[0];
+      const last = kept[kept.length - 1];
+      if (!first || !last) return { messages: [], complete };
+      // Branches and a soft revert need the whole session to know what is shown: no partial paint then.
+      if (!complete && (s.session?.branches !== undefined || s.session?.revert !== undefined)) return { messages: [], complete: false };
+      const partRows = await this.db.parts.where("[messageID+id]").between([first.id, Dexie.minKey], [last.id, Dexie.maxKey]).toArray();
+      return { messages: this.assemble(kept, partRows), complete };
+    });
+  }
+
+  private readAll(sessionID: string): Promise<MessageWithParts[]> {
+    return this.db.transaction("r", [this.db.sessions, this.db.messages, this.db.parts], async () => {
+      if ((await this.sessionCorrupt(sessionID)).corrupt) return [];
+      const [messageRows, partRows] = await Promise.all([
+        this.db.messages.where("[sessionID+id]").between([sessionID, Dexie.minKey], [sessionID, Dexie.maxKey]).toArray(),
+        this.db.parts.where("sessionID").equals(sessionID).toArray(),
+      ]);
+      return this.assemble(messageRows, partRows);
+    });
+  }
+
+  /** Validated messages with their validated parts, in id order. */
+  assemble(messageRows: unknown[], partRows: unknown[]): MessageWithParts[] {
+    const out: MessageWithParts[] = [];
+    const byID = new Map<string, MessageWithParts>();
+    for (const row of messageRows) {
+      const info = this.log.parse(Message, "messages", row);
+      if (!info) continue;
+      const entry: MessageWithParts = { info, parts: [] };
+      out.push(entry);
+      byID.set(info.id, entry);
+    }
+    for (const row of partRows) {
+      const part = this.log.parse(Part, "parts", row);
+      if (part) byID.get(part.messageID)?.parts.push(part);
+    }
+    for (const m of out) m.parts.sort(byId);
+    return out;
+  }
+
+  /** Drops sessions nobody watches, beyond the `keep` most recently used. */
+  private evict(): void {
+    const idle = [...this.entries].filter(([, e]) => e.listeners.size === 0).sort(([, a], [, b]) => b.used - a.used);
+    for (const [id] of idle.slice(this.keep)) this.entries.delete(id);
+  }
+
+  close(): void {
+    this.channel?.close();
+  }
+}
