@@ -12,16 +12,20 @@ export function formatCost(usd: number): string {
   return `$${usd.toFixed(2)}`;
 }
 
+// Intl formatters are costly to create (toLocale*String makes one per call): made once, reused.
+const dayFormat = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
+const dayYearFormat = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", year: "numeric" });
+const clockFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+
 /** A day, the same way everywhere: "Dec 1" (with the year when it is not this year). */
 export function formatDay(ms: number, now = Date.now()): string {
   const d = new Date(ms);
-  const sameYear = d.getFullYear() === new Date(now).getFullYear();
-  return d.toLocaleDateString(undefined, { month: "short", day: "numeric", ...(sameYear ? {} : { year: "numeric" }) });
+  return (d.getFullYear() === new Date(now).getFullYear() ? dayFormat : dayYearFormat).format(d);
 }
 
 /** A moment: "Dec 1, 14:05" style (day as in formatDay, then the time). */
 export function formatTime(ms: number, now = Date.now()): string {
-  return `${formatDay(ms, now)}, ${new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })}`;
+  return `${formatDay(ms, now)}, ${clockFormat.format(ms)}`;
 }
 
 export function relativeTime(ms: number, now = Date.now()): string {

@@ -22,6 +22,7 @@ import { type Batch, DeltaBuffer } from "./delta-buffer";
 import { appendJournal, deleteBatch, JOURNAL_DELAY_MS, journalOwner, liveOwners, recoverJournal } from "./delta-journal";
 import { guardWrite } from "./errors";
 import { LiveMessages, type MessagesSnapshot } from "./live-messages";
+import { StorageFullLog, type UnsavedAnswer } from "./storage-full";
 import { indexParts, type SearchHit, searchParts } from "./search-index";
 import { CorruptLog } from "./validate";
 
@@ -37,6 +38,8 @@ export interface DexieStoreOptions {
   journalDelayMs?: number;
   /** This tab's journal owner id (tests); by default a fresh one held by a Web Lock. */
   owner?: string;
+  /** Where refused answers are noted (tests); by default one backed by `localStorage`. */
+  storageFull?: StorageFullLog;
 }
 
 
@@ -84,6 +87,8 @@ export class DexieStore implements Store {
   readonly writes = { journal: 0, merge: 0 };
   /** Watched sessions in memory, patched by this store's writes (the UI reads these). */
   private readonly live: LiveMessages;
+  /** Answers whose streamed text storage refused (kept in memory, retried; noted for after a reload). */
+  private readonly full: StorageFullLog;
 
   constructor(
     private readonly db: TabcodeDB,
@@ -97,6 +102,21 @@ export class DexieStore implements Store {
     this.journalDelayMs = options.journalDelayMs ?? JOURNAL_DELAY_MS;
     this.owner = options.owner ?? journalOwner();
     this.live = new LiveMessages(db, this.log);
+    this.full = options.storageFull ?? new StorageFullLog();
+  }
+
+  /** Answers with streamed text only in memory because storage is full (the UI offers a download). */
+  unsavedAnswers(): UnsavedAnswer[] {
+    return this.full.list();
+  }
+
+  subscribeUnsaved(listener: () => void): () => void {
+    return this.full.subscribe(listener);
+  }
+
+  /** Whether this answer's text was refused by a full storage (also before a reload): repair says so. */
+  storageWasFull(messageID: string): boolean {
+    return this.full.wasFull(messageID);
   }
 
   /**
@@ -396,13 +416,28 @@ export class DexieStore implements Store {
       this.carried = this.carried.filter((b) => !drop.includes(b));
       if (batch.size > 0) this.writes.merge++;
       this.buffer.settle(batch, true);
+      if (batch.size > 0) this.full.saved();
     } catch (e) {
       // The text moves forward to a later batch; its journal rows are deleted with that batch's merge.
       if (this.journaled.delete(id)) this.carried.push(id);
       this.buffer.settle(batch, false);
-      if (e instanceof QuotaError) this.retryWhenSpaceReturns();
+      if (e instanceof QuotaError) {
+        this.full.refused(this.waiting(batch));
+        this.retryWhenSpaceReturns();
+      }
       throw e;
     }
+  }
+
+  /** The answers a refused batch leaves waiting, with all of their text still in memory. */
+  private waiting(batch: Batch): UnsavedAnswer[] {
+    const byMessage = new Map<string, UnsavedAnswer>();
+    for (const p of batch.values()) {
+      const cur = byMessage.get(p.messageID) ?? { sessionID: p.sessionID, messageID: p.messageID, chars: 0 };
+      cur.chars += this.buffer.text(p.partID)?.length ?? p.text.length;
+      byMessage.set(p.messageID, cur);
+    }
+    return [...byMessage.values()];
   }
 
   importSession(session: Session, messages: MessageWithParts[]): Promise<void> {

@@ -5,7 +5,9 @@ import { createDatabase } from "./db";
 import { DexieStore } from "./dexie-store";
 import { isQuotaExceeded, QUOTA_MESSAGE } from "./errors";
 import { putSetting } from "./settings";
-import { conversation, makeSession, textPart, userMessage } from "./test-fixtures";
+import { repairSession } from "../../core/session/repair";
+import { StorageFullLog } from "./storage-full";
+import { assistantMessage, conversation, makeSession, textPart, userMessage } from "./test-fixtures";
 
 const quota = () => new DOMException("The quota has been exceeded.", "QuotaExceededError");
 
@@ -133,4 +135,80 @@ describe("quota errors", () => {
     await vi.waitFor(async () => expect(await db.parts.get(p.id)).toMatchObject({ text: "shown but not stored" }), { timeout: 5000 });
     expect(store.pendingText(p.id)).toBeUndefined();
   });
+
+  it("an answer refused by a full storage is listed for download, noted across a reload, and repaired as 'storage was full'", async () => {
+    const factory = new IDBFactory();
+    const name = `full-${Math.random()}`;
+    const local = new MemoryStorage();
+    const db = createDatabase({ name, indexedDB: factory, IDBKeyRange });
+    const store = new DexieStore(db, { warn: vi.fn(), flushDelayMs: 5, quotaRetryMs: 60_000, storageFull: new StorageFullLog(local) });
+    const s = makeSession();
+    const u = userMessage(s.id);
+    const a = assistantMessage(s.id, u.id);
+    const p = textPart(a, "");
+    await store.importSession(s, [
+      { info: u, parts: [textPart(u, "question")] },
+      { info: a, parts: [p] },
+    ]);
+    const changes = vi.fn();
+    store.subscribeUnsaved(changes);
+    failWrites(isPart);
+    store.appendDelta({ sessionID: s.id, messageID: a.id, partID: p.id, field: "text", delta: "twelve chars" });
+    await vi.waitFor(() => expect(store.unsavedAnswers()).toEqual([{ sessionID: s.id, messageID: a.id, chars: 12 }]));
+    expect(changes).toHaveBeenCalled();
+    vi.restoreAllMocks();
+
+    // The tab is reloaded before space returned: a new store over the same database and localStorage.
+    const reloaded = new DexieStore(createDatabase({ name, indexedDB: factory, IDBKeyRange }), { warn: vi.fn(), storageFull: new StorageFullLog(local) });
+    expect(reloaded.storageWasFull(a.id)).toBe(true);
+    expect(reloaded.storageWasFull(u.id)).toBe(false);
+    await repairSession(reloaded, s.id, 1_700_000_009_000);
+    const repaired = (await reloaded.messages(s.id)).find((m) => m.info.id === a.id)?.info;
+    const error = repaired?.role === "assistant" ? repaired.error : undefined;
+    expect(error?.data.message).toMatch(/storage was full/);
+    expect(error?.data.message).not.toMatch(/closed/);
+  });
+
+  it("once the refused text is stored, the answer is no longer listed and a later interruption names the tab", async () => {
+    const local = new MemoryStorage();
+    const db = createDatabase({ indexedDB: new IDBFactory(), IDBKeyRange });
+    const store = new DexieStore(db, { warn: vi.fn(), flushDelayMs: 5, quotaRetryMs: 20, storageFull: new StorageFullLog(local) });
+    const s = makeSession();
+    const u = userMessage(s.id);
+    const a = assistantMessage(s.id, u.id);
+    const p = textPart(a, "");
+    await store.importSession(s, [{ info: a, parts: [p] }]);
+    failWrites(isPart);
+    store.appendDelta({ sessionID: s.id, messageID: a.id, partID: p.id, field: "text", delta: "later stored" });
+    await vi.waitFor(() => expect(store.unsavedAnswers()).toHaveLength(1));
+    vi.restoreAllMocks();
+    await vi.waitFor(() => expect(store.unsavedAnswers()).toEqual([]), { timeout: 5000 });
+    expect(store.storageWasFull(a.id)).toBe(false);
+    await repairSession(store, s.id, 1_700_000_009_000);
+    const info = (await store.messages(s.id))[0]?.info;
+    expect(info?.role === "assistant" ? info.error?.data.message : undefined).toMatch(/tab was closed or reloaded/);
+  });
 });
+
+/** A `Storage` in memory (Node has no localStorage). */
+class MemoryStorage implements Storage {
+  private readonly map = new Map<string, string>();
+  get length() {
+    return this.map.size;
+  }
+  clear() {
+    this.map.clear();
+  }
+  getItem(key: string) {
+    return this.map.get(key) ?? null;
+  }
+  key(i: number) {
+    return [...this.map.keys()][i] ?? null;
+  }
+  removeItem(key: string) {
+    this.map.delete(key);
+  }
+  setItem(key: string, value: string) {
+    this.map.set(key, value);
+  }
+}

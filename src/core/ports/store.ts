@@ -66,6 +66,12 @@ export interface Store {
    * imports fall back to `importSession` one session at a time when a store lacks it.
    */
   importSessions?(sessions: ImportRows[]): Promise<void>;
+  /**
+   * Whether the browser's storage refused this answer's streamed text (noted
+   * outside the database, so it survives a reload). Optional: repair then names
+   * both possible causes of an interruption.
+   */
+  storageWasFull?(messageID: string): boolean;
 
   /** Rows that failed validation since start-up. */
   corrupt(): CorruptRecord[];

@@ -143,6 +143,9 @@ export class MirrorStore implements Store {
     for (const s of sessions) this.refresh(s.session.id);
     return this.inner.importSessions(sessions);
   }
+  storageWasFull(messageID: string): boolean {
+    return this.inner.storageWasFull?.(messageID) ?? false;
+  }
   corrupt(): CorruptRecord[] {
     return this.inner.corrupt();
   }

@@ -21,6 +21,15 @@ async function missingPatch(store: Store, m: MessageWithParts, sandbox: Sandbox 
   }
 }
 
+/** Why an answer was left unfinished, in words: a full storage is named when the store noted it. */
+function interruptedBecause(store: Store, messageID: string): string {
+  if (store.storageWasFull === undefined)
+    return "Interrupted: this answer stopped before it was completely saved (the tab was closed or reloaded, or the browser's storage was full while it streamed).";
+  if (store.storageWasFull(messageID))
+    return "Interrupted: the browser's storage was full while this answer streamed, so its end could not be saved. Free some space (export, then delete old sessions), then ask again to continue.";
+  return "Interrupted: this answer stopped before it was completely saved (the tab was closed or reloaded while it streamed).";
+}
+
 /**
  * Crash safety: after a tab was closed mid-stream, assistant messages without
  * `time.completed` are marked interrupted and their unfinished tool calls become
@@ -48,7 +57,7 @@ export async function repairSession(store: Store, sessionID: string, now: number
     await store.upsertMessage({
       ...info,
       time: { ...info.time, completed: now },
-      error: info.error ?? namedError("MessageAbortedError", { message: "Interrupted: this answer stopped before it was completely saved (the tab was closed or reloaded, or the browser's storage was full while it streamed)." }),
+      error: info.error ?? namedError("MessageAbortedError", { message: interruptedBecause(store, info.id) }),
     });
     repaired++;
   }

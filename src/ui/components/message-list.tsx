@@ -41,9 +41,22 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
   }, [focusMessageID, messages, virt]);
 
   const total = virt.getTotalSize();
+  // Sticking to the bottom while an answer streams: one scroll write per frame. (The virtualiser's
+  // `scrollToIndex` re-measures and retries over several frames; per streamed frame that forced a
+  // layout of the list again and again.) The first jump to the end still goes through it, since the
+  // rows near the end are not measured yet.
+  const landed = useRef(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-stick when content grows
   useLayoutEffect(() => {
-    if (stick.current && messages.length > 0) virt.scrollToIndex(messages.length - 1, { align: "end" });
+    const el = parent.current;
+    if (!stick.current || messages.length === 0 || !el) return;
+    if (!landed.current) {
+      landed.current = true;
+      virt.scrollToIndex(messages.length - 1, { align: "end" });
+      return;
+    }
+    const bottom = el.scrollHeight - el.clientHeight;
+    if (el.scrollTop < bottom - 1) el.scrollTop = bottom;
   }, [messages, total]);
 
   const items = virt.getVirtualItems();

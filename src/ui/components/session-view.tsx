@@ -14,6 +14,7 @@ import { compactedCounts, systemEventKind } from "./system-event";
 import { MessageList } from "./message-list";
 import { SessionHeader } from "./session-header";
 import { TodoPanel } from "./todo-panel";
+import { UnsavedBanner } from "./unsaved-banner";
 import { Tour } from "./tour";
 import { WorkspacePanel } from "./workspace/workspace-panel";
 import { SidePanel } from "./layout/side-panel";
@@ -151,6 +152,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
     <MessageActionsContext.Provider value={actions}>
       <div className="session-view">
         <SessionHeader session={session} view={view} allMessages={all} status={status} onError={onError} />
+        <UnsavedBanner sessionID={sessionID} messages={all} />
         {revertID && (
           <div className="banner revert" role="status">
             <span>
