@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { FakeLLM, textTurn } from "../../testing/fake-llm";
+import { createLocalSandboxForTests } from "../../adapters/sandbox/local/testing";
+import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
+import { workspaceTools } from "../tools/index";
 import { makeTestService } from "../../testing/session-service";
 import { createTiktokenCounter } from "../../adapters/tokens/tiktoken-counter";
 import type { TokenCounter } from "../tokens/counter";
@@ -81,5 +83,65 @@ describe("the first send does not wait for the tokenizer", () => {
     await service.ensureRunning(s.id);
     expect(service.lastRequest(s.id)?.count).toBe("estimate");
     expect(service.calibrationRatio("gpt-4o-mini")).toBe(1);
+  });
+});
+
+describe("the step's starting snapshot is off the request's path", () => {
+  /** The local sandbox, with `snapshot()` held until `release()` (like a sandbox still booting). */
+  async function gatedSandbox() {
+    const real = await createLocalSandboxForTests({ files: { "a.txt": "one\n" } });
+    let open = false;
+    const waiters: (() => void)[] = [];
+    const sandbox = new Proxy(real, {
+      get(target, key, receiver) {
+        if (key === "snapshot")
+          return async () => {
+            if (!open) await new Promise<void>((r) => waiters.push(r));
+            return target.snapshot();
+          };
+        const v: unknown = Reflect.get(target, key, receiver);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    return {
+      sandbox,
+      real,
+      release() {
+        open = true;
+        for (const w of waiters.splice(0)) w();
+      },
+    };
+  }
+
+  it("the request leaves before the snapshot is taken; the step-start part gets it afterwards", async () => {
+    const { sandbox, release } = await gatedSandbox();
+    const llm = new FakeLLM([textTurn("Hello.")]);
+    const { service, store } = makeTestService({ llm, tools: [], sandbox });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "hi" });
+    const run = service.ensureRunning(s.id);
+    await tick();
+    expect(llm.requests).toHaveLength(1);
+    release();
+    await run;
+    const start = (await store.messages(s.id)).flatMap((m) => m.parts).find((p) => p.type === "step-start");
+    expect(start?.type === "step-start" ? start.snapshot : undefined).toMatch(/\w+/);
+  });
+
+  it("no tool runs before the snapshot is taken, so the step's patch still covers its changes", async () => {
+    const { sandbox, real, release } = await gatedSandbox();
+    const llm = new FakeLLM([toolTurn([{ tool: "bash", input: { command: "echo two > a.txt", description: "change it" } }]), textTurn("done")]);
+    const { service, store } = makeTestService({ llm, tools: workspaceTools, sandbox });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "change a.txt" });
+    const run = service.ensureRunning(s.id);
+    await tick();
+    expect(llm.requests).toHaveLength(1);
+    expect(await real.fs.readText("/workspace/a.txt")).toBe("one\n");
+    release();
+    await run;
+    expect(await real.fs.readText("/workspace/a.txt")).toBe("two\n");
+    const patch = (await store.messages(s.id)).flatMap((m) => m.parts).find((p) => p.type === "patch");
+    expect(patch?.type === "patch" ? patch.files : []).toEqual(["a.txt"]);
   });
 });

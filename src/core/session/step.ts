@@ -64,7 +64,16 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
   let finishPart: StepFinishPart | undefined;
 
   const uploadsMark = userWriteMark();
-  const stepStart = await w.add<StepStartPart>({ type: "step-start", snapshot: input.sandbox ? await safeSnapshot(input.sandbox) : undefined });
+  // The workspace snapshot this step starts from is taken while the request goes out (it is not
+  // on the request's path: on a first send it waits for the sandbox to boot). No tool runs before
+  // it is stored on the step-start part, so a revert or a crash repair always has it.
+  const stepStart = await w.add<StepStartPart>({ type: "step-start" });
+  const startSnapshot: Promise<string | undefined> = input.sandbox
+    ? safeSnapshot(input.sandbox).then(async (snapshot) => {
+        if (snapshot) await store.upsertPart({ ...stepStart, snapshot }).catch(() => undefined);
+        return snapshot;
+      })
+    : Promise.resolve(undefined);
 
   const execute = async (part: ToolPart, args: Record<string, unknown>): Promise<void> => {
     const tool = input.tools.find((t) => t.id === part.tool);
@@ -92,6 +101,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
       rules: deps.permissions.rulesFor(assistant.sessionID),
       refused: (permission, pattern, rule) => deps.permissions.noteRefusal(assistant.sessionID, permission, pattern, rule),
     };
+    await startSnapshot;
     const outcome = await tool.run("__invalid" in args ? args.__invalid : args, ctx);
     const cur = w.tools.get(part.callID) ?? part;
     const end = clock.now();
@@ -242,13 +252,14 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
     }
   }
 
-  if (input.sandbox && stepStart.snapshot) {
+  const from = await startSnapshot;
+  if (input.sandbox && from) {
     const after = await safeSnapshot(input.sandbox);
-    if (after && after !== stepStart.snapshot) {
+    if (after && after !== from) {
       // What the user uploaded meanwhile is theirs: reverting this step must not delete it.
-      const changed = await input.sandbox.changed(stepStart.snapshot, after).catch(() => []);
+      const changed = await input.sandbox.changed(from, after).catch(() => []);
       const files = await withoutUserWrites(input.sandbox, changed, uploadsMark);
-      if (files.length) await w.add<PatchPart>({ type: "patch", hash: stepStart.snapshot, files });
+      if (files.length) await w.add<PatchPart>({ type: "patch", hash: from, files });
       // Where this step left the workspace, so a branch can be restored to it (files follow branches).
       if (finishPart) await store.upsertPart({ ...finishPart, snapshot: after });
       else await w.add<SnapshotPart>({ type: "snapshot", snapshot: after });
