@@ -22,7 +22,7 @@ export function UnsavedBanner({ sessionID, messages }: { sessionID: string; mess
   return (
     <div className="banner unsaved" role="alert">
       <span>
-        Your browser's storage is full: {size} of this answer {unsaved.length === 1 ? "is" : "are"} shown but not saved yet. tabcode keeps trying and saves it as soon as there is space (export, then delete old sessions to free some). Download it to be safe.
+        Your browser's storage is full, so the last {size} of this answer exist only on this screen. tabcode saves them as soon as there is space (export, then delete old sessions to free some); download the answer to be safe.
       </span>
       <button
         type="button"
