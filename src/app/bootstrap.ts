@@ -82,12 +82,15 @@ export async function bootstrap(): Promise<BootResult> {
   const db = opened.value;
   const store = new DexieStore(db);
   // Streamed text a killed tab journaled but had not merged yet goes into its part before anything reads it.
-  await store.recoverJournal().catch((e: unknown) => console.warn("tabcode: could not recover streamed text", e));
+  // (Settings are read meanwhile: a cold open waits for the slower of the two, not both.)
+  const [, settings] = await Promise.all([
+    store.recoverJournal().catch((e: unknown) => console.warn("tabcode: could not recover streamed text", e)),
+    SettingsStore.load({
+      load: () => getSetting(db, "settings"),
+      save: (v) => putSetting(db, "settings", v),
+    }),
+  ]);
   installFlushOnPageHide(store);
-  const settings = await SettingsStore.load({
-    load: () => getSetting(db, "settings"),
-    save: (v) => putSetting(db, "settings", v),
-  });
   const bus = new Bus();
   // The broker asks the wiring for rules; the wiring asks the session service for each session's agent.
   let agentOf: (sessionID: string) => string | undefined = () => undefined;
