@@ -20,21 +20,34 @@ export function useMessages(sessionID: string): { messages: MessageWithParts[]; 
     setLive(new Map());
     let pending: Map<string, Part> | undefined;
     let frame = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let last = 0;
+    const render = () => {
+      frame = 0;
+      last = performance.now();
+      const batch = pending;
+      pending = undefined;
+      if (batch) setLive((prev) => new Map([...prev, ...batch]));
+    };
     const unsub = bus.subscribe((ev) => {
       if (ev.type !== "part.live" || ev.part.sessionID !== sessionID) return;
       pending ??= new Map();
       pending.set(ev.part.id, { ...ev.part });
-      if (!frame)
-        frame = requestAnimationFrame(() => {
-          frame = 0;
-          const batch = pending;
-          pending = undefined;
-          if (batch) setLive((prev) => new Map([...prev, ...batch]));
-        });
+      if (frame || timer) return;
+      // At most one render per LIVE_FRAME_MS, in an animation frame: re-rendering (and laying out) a long
+      // answer 60 times a second is what makes streaming stutter; 20 updates a second still read as live.
+      const wait = last + LIVE_FRAME_MS - performance.now();
+      if (wait <= 0) frame = requestAnimationFrame(render);
+      else
+        timer = setTimeout(() => {
+          timer = undefined;
+          frame = requestAnimationFrame(render);
+        }, wait);
     });
     return () => {
       unsub();
       if (frame) cancelAnimationFrame(frame);
+      if (timer) clearTimeout(timer);
     };
   }, [bus, sessionID]);
 
@@ -64,6 +77,9 @@ export function useMessages(sessionID: string): { messages: MessageWithParts[]; 
   }, [stored, live]);
   return useMemo(() => (messages ? { messages, complete } : undefined), [messages, complete]);
 }
+
+/** Shortest time between two renders of streamed text. */
+const LIVE_FRAME_MS = 50;
 
 const rank = { pending: 0, running: 1, completed: 2, error: 2 } as const;
 
