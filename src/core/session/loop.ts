@@ -11,6 +11,7 @@ import { type AssistantMessage, defaultTitle, emptyTokens, isDefaultTitle, type 
 import type { Settings } from "../settings";
 import type { Tool } from "../tools/tool";
 import { toModelMessages } from "../conversation/to-model";
+import { toolResultMedia } from "../model-media";
 import { type ConversationView, conversationView, snapshotAt } from "../conversation/view";
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import type { TokenCounter } from "../tokens/counter";
@@ -393,7 +394,7 @@ export class SessionService {
     const { clock } = this.deps;
     const store = this.store;
     const parentID = view.latest.lastUser?.info.id ?? "";
-    const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(view.sent));
+    const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(view.sent, { toolMedia: toolResultMedia(model) }));
     if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
     this.requests.set(session.id, { system: req.system, tools: req.specs, time: clock.now(), count: size.exact ? "exact" : "estimate" });
     this.guard.sent(session.id);
