@@ -5,8 +5,9 @@ import { descendingId } from "../ids";
 import { noLocks } from "../ports/locks";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
-import { defaultTitle, emptyTokens, type Ruleset, type Session, type UserMessage } from "../schema";
+import { defaultTitle, emptyTokens, type MessageWithParts, type Ruleset, type Session, type UserMessage } from "../schema";
 import { AgentLoop } from "./agent-loop";
+import { dropSavedOutputs } from "./collect";
 import { ContextGuard } from "./context-guard";
 import { editSummary, renameSession, setArchived, setSessionRules, switchBranch } from "./edits";
 import { MirrorStore } from "./mirror-store";
@@ -110,12 +111,21 @@ export class SessionService {
       isBusy: (id: string) => this.isBusy(id),
       sandboxOf: (id: string) => this.sandboxOf(id),
       assertIdleEverywhere: (id: string) => this.assertIdleEverywhere(id),
+      dropped: (id: string, messages: MessageWithParts[]) => this.historyDropped(id, messages),
     };
     // Two tabs sending at once: the second computes its place after the first is written, so both queue as turns.
     const locks = this.deps.locks;
     const user = locks?.write ? await locks.write(sessionID, () => writePrompt(ctx, sessionID, input)) : await writePrompt(ctx, sessionID, input);
     this.ensureRunning(sessionID);
     return user;
+  }
+
+  /** Frees what deleted messages alone used: their saved outputs now, snapshot storage through the app. */
+  private async historyDropped(sessionID: string, dropped: MessageWithParts[]): Promise<void> {
+    if (dropped.length === 0) return;
+    const sandbox = await this.sandboxOf(sessionID);
+    if (sandbox) await dropSavedOutputs(sandbox, dropped, await this.store.messages(sessionID)).catch(() => undefined);
+    this.deps.historyDropped?.(sessionID);
   }
 
   private async sandboxOf(sessionID: string): Promise<Sandbox | undefined> {

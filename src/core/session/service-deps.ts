@@ -28,6 +28,8 @@ export interface SessionServiceDeps {
   locks?: Locks;
   /** Exact token counts (a tokenizer); estimates (chars/4) when absent. */
   counter?: TokenCounter;
+  /** History was dropped from a session (a committed revert): snapshot storage no message names any more may be collected. */
+  historyDropped?(sessionID: string): void;
   /** Keep a running session's messages in memory (default); `false` re-reads storage on every look (benchmarks). */
   mirror?: boolean;
   version: string;

@@ -6,7 +6,7 @@ import type { Clock } from "../ports/clock";
 import type { LLM, ModelConfig } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
-import { isDefaultTitle, type Session, type UserMessage } from "../schema";
+import { isDefaultTitle, type MessageWithParts, type Session, type UserMessage } from "../schema";
 import { enterBranch, leaveBranch, snapshotBefore } from "./edits";
 import { commitRevert } from "./revert";
 import type { PromptInput } from "./service-deps";
@@ -22,6 +22,8 @@ export interface PromptContext {
   isBusy(sessionID: string): boolean;
   sandboxOf(sessionID: string): Promise<Sandbox | undefined>;
   assertIdleEverywhere(sessionID: string): Promise<void>;
+  /** Messages a committed revert deleted (their saved outputs and snapshots may go). */
+  dropped(sessionID: string, messages: MessageWithParts[]): Promise<void>;
 }
 
 /**
@@ -38,7 +40,7 @@ export async function writePrompt(ctx: PromptContext, sessionID: string, input: 
   let revertKey: string | undefined;
   if (session.revert && !ctx.isBusy(sessionID)) {
     revertKey = siblings(await store.messages(sessionID), session.revert.messageID).key;
-    await commitRevert(store, session);
+    await ctx.dropped(sessionID, await commitRevert(store, session));
   }
   const model = ctx.model(session);
   const now = clock.now();
