@@ -9,7 +9,7 @@ import { defaultTitle, emptyTokens, type MessageWithParts, type Ruleset, type Se
 import { AgentLoop } from "./agent-loop";
 import { dropSavedOutputs } from "./collect";
 import { ContextGuard } from "./context-guard";
-import { editSummary, renameSession, setArchived, setSessionRules, switchBranch } from "./edits";
+import { editSummary, renameSession, setArchived, setSessionModel, setSessionRules, switchBranch } from "./edits";
 import { MirrorStore } from "./mirror-store";
 import { repairSession } from "./repair";
 import type { PromptInput, RequestRecord, SessionServiceDeps } from "./service-deps";
@@ -154,6 +154,11 @@ export class SessionService {
 
   setRules(sessionID: string, rules: Ruleset): Promise<Session | undefined> {
     return setSessionRules(this.store, sessionID, rules);
+  }
+
+  /** Switches the session's model: the next step uses it. */
+  setModel(sessionID: string, model: { providerID: string; modelID: string }): Promise<Session | undefined> {
+    return setSessionModel(this.store, sessionID, model);
   }
 
   /** Starts the loop unless it is already running; returns when the run ends. */
