@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { file, History, reasoning, text, tool } from "../compaction/test-fixtures";
+import { compaction, file, History, reasoning, text, tool } from "../compaction/test-fixtures";
 import { toolResultMedia } from "../model-media";
 import type { LLMToolResult } from "../ports/llm";
 import { CLEARED_TOOL_OUTPUT, COMPACTION_QUESTION, mediaPlaceholder, toModelMessages } from "./to-model";
@@ -44,6 +44,22 @@ describe("toModelMessages", () => {
       // Only provider entries (objects) travel; our own flags stay home.
       { type: "text", text: "answer", providerMetadata: { openai: { itemId: "msg_1" } } },
     ]);
+  });
+
+  it("never sends a summary that did not finish: stopped, failed, or left streaming by a closed tab", () => {
+    const h = new History();
+    h.user(text("one"));
+    h.assistant([text("answer one")]);
+    h.user(compaction(true));
+    h.assistant([text("STOPPED summary")], { summary: true, error: { name: "MessageAbortedError", data: { message: "stopped" } } });
+    h.user(compaction(true));
+    h.assistant([text("FAILED summary")], { summary: true, error: { name: "APIError", data: { message: "500" } } });
+    h.user(compaction(true));
+    const crashed = h.assistant([text("CRASHED summary")], { summary: true });
+    delete crashed.info.finish;
+    const sent = JSON.stringify(toModelMessages(h.msgs));
+    expect(sent).toContain("answer one");
+    for (const partial of ["STOPPED", "FAILED", "CRASHED"]) expect(sent).not.toContain(partial);
   });
 
   describe("media a tool read", () => {

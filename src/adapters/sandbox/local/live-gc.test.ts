@@ -11,6 +11,7 @@ import { conversationView } from "../../../core/conversation/view";
 import type { MessageWithParts } from "../../../core/schema";
 import { revertSession } from "../../../core/session/revert";
 import { referencedSnapshots } from "../../../core/snapshot/gc";
+import { writeUserFile } from "../../../core/snapshot/user-writes";
 import { workspaceTools } from "../../../core/tools/index";
 import { FakeLLM, textTurn, toolTurn } from "../../../testing/fake-llm";
 import { makeTestService } from "../../../testing/session-service";
@@ -80,6 +81,28 @@ describe.each(stores)("storage a live session no longer needs (%s)", (_name, mak
     const shown = conversationView(session, await store.messages(s.id)).shown;
     expect(shown.map((m) => m.info.role)).toEqual(["user", "assistant", "assistant", "user", "assistant"]);
     expect((await workspaceUsage(workspaceStore, "test", live)).history).toBeLessThan(1_000);
+  });
+
+  it("a branch left by edit-and-resend keeps its files through a collection (an upload after its last step too): switching back restores them", async () => {
+    const workspaceStore = makeStore();
+    const sandbox = await createLocalSandboxForTests({ store: workspaceStore, files: { "a.txt": "original\n" } });
+    const llm = new FakeLLM([bash("printf 'branch A\\n' > a.txt"), textTurn("A"), bash("printf 'branch B\\n' > a.txt"), textTurn("B")]);
+    const { store, service } = makeTestService({ llm, tools: workspaceTools, sandbox });
+    const s = await service.createSession();
+    const first = await service.prompt(s.id, { text: "do A" });
+    await service.ensureRunning(s.id);
+    // Only the marker written when the branch is left names the files with this upload.
+    await writeUserFile(sandbox, "notes.txt", "my notes\n");
+    const edited = await service.prompt(s.id, { text: "do B instead", editOf: first.id });
+    await service.ensureRunning(s.id);
+    expect(await sandbox.fs.readText("/workspace/a.txt")).toBe("branch B\n");
+    // Long after (no grace): only what the session names survives.
+    await collectGarbage(workspaceStore, referencedSnapshots(await store.getSession(s.id), await store.messages(s.id)), { now: Date.now() + HOUR });
+    await service.switchBranch(s.id, edited.id, -1);
+    expect(await sandbox.fs.readText("/workspace/a.txt")).toBe("branch A\n");
+    expect(await sandbox.fs.readText("/workspace/notes.txt")).toBe("my notes\n");
+    await service.switchBranch(s.id, first.id, 1);
+    expect(await sandbox.fs.readText("/workspace/a.txt")).toBe("branch B\n");
   });
 
   it("a kept message that names the same saved output keeps it (a fork's copy, an import)", async () => {
