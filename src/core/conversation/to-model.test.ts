@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { compaction, file, History, reasoning, text, tool } from "../compaction/test-fixtures";
 import { toolResultMedia } from "../model-media";
 import type { LLMToolResult } from "../ports/llm";
-import { CLEARED_TOOL_OUTPUT, COMPACTION_QUESTION, mediaPlaceholder, toModelMessages } from "./to-model";
+import { CLEARED_TOOL_OUTPUT, COMPACTION_QUESTION, mediaPlaceholder, toModelMessages, unreadablePlaceholder } from "./to-model";
 
 const PNG = { mime: "image/png", filename: "logo.png", url: "data:image/png;base64,iVBORw0KGgo=" };
 const PDF = { mime: "application/pdf", filename: "spec.pdf", url: "data:application/pdf;base64,JVBERi0=" };
@@ -43,6 +43,19 @@ describe("toModelMessages", () => {
       { type: "reasoning", text: "hmm", providerMetadata: { openai: { itemId: "rs_1", reasoningEncryptedContent: "enc" } } },
       // Only provider entries (objects) travel; our own flags stay home.
       { type: "text", text: "answer", providerMetadata: { openai: { itemId: "msg_1" } } },
+    ]);
+  });
+
+  it("an attachment without its data (another machine's file: path, a web address, junk) is a placeholder, never a URL to fetch", () => {
+    const h = new History();
+    h.user(text("look"), file("image/png", "here.png"), file("image/png", "local.png", "file:///home/me/local.png"), file("image/png", "web.png", "https://example.com/web.png"), file("application/pdf", "junk.pdf", "not a url"));
+    const content = toModelMessages(h.msgs)[0]?.content ?? [];
+    expect(content).toEqual([
+      { type: "text", text: "look" },
+      { type: "file", mime: "image/png", url: "data:image/png;base64,AAAA", filename: "here.png" },
+      { type: "text", text: unreadablePlaceholder("image/png", "local.png") },
+      { type: "text", text: unreadablePlaceholder("image/png", "web.png") },
+      { type: "text", text: unreadablePlaceholder("application/pdf", "junk.pdf") },
     ]);
   });
 

@@ -21,14 +21,14 @@ export function mediaPlaceholder(mime: string, name: string | undefined): string
   return `[Attached ${mime}: ${name ?? "file"}]`;
 }
 
-/** Whether an attachment's `url` can be read (a data: URL or another absolute URL); imports and shares may carry anything. */
+/**
+ * Whether an attachment carries its data (a `data:` URL). Imports and shares
+ * may carry anything: a `file:` path of another machine or a relative one
+ * would fail every later request, an `http(s):` one would be fetched from the
+ * page. Those reach the model as a placeholder.
+ */
 export function isReadableURL(url: string): boolean {
-  try {
-    new URL(url);
-    return true;
-  } catch {
-    return false;
-  }
+  return /^data:[^,]*,/i.test(url);
 }
 
 /** The text that stands in for an attachment whose data cannot be read. */
