@@ -98,8 +98,8 @@ export async function bootstrap(): Promise<BootResult> {
   const counter = new WorkerTokenCounter();
   const sandbox = new SandboxService(() => settings.get().sandbox);
   let services: AppServices | undefined;
-  // Snapshot storage no session names any more: after a live session drops history, and once after start-up.
-  const collectSnapshots = snapshotCollector(() => services);
+  // Snapshot storage no session names any more, after a live session drops history (finished after a reload).
+  const snapshots = snapshotCollector(() => services);
   const sessions = new SessionService({
     store,
     llm,
@@ -113,14 +113,14 @@ export async function bootstrap(): Promise<BootResult> {
     sandbox: (sessionID) => sandbox.sandboxFor(sessionID),
     locks: webLocks(),
     counter,
-    historyDropped: collectSnapshots,
+    historyDropped: () => snapshots.dropped(),
     version: APP_VERSION,
   });
   agentOf = (id) => sessions.agentOf(id);
   // When idle after the first render: the model adapter, the tools and the tokenizer, ahead of the first send.
   void warmUp({ settings: settings.get, llm, wiring, counter });
   services = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring, counter };
-  collectSnapshots();
+  snapshots.start();
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).
   Object.defineProperty(globalThis, "__tabcode", { value: services, configurable: true });
   return { ok: true, services };
