@@ -1,7 +1,9 @@
 // Import fences over src/ (run by `npm run lint`), on dpdm's dependency tree (type imports included):
 //  1. no import cycles between files;
 //  2. the core's folders form a DAG (schema ← conversation ← tokens/compaction/export ← session …);
-//  3. app code never imports test code (src/testing/**, *.test.ts, test kits such as test-fixtures.ts or local/testing.ts).
+//  3. app code never imports test code (src/testing/**, *.test.ts, test kits such as test-fixtures.ts or local/testing.ts);
+//  4. the UI never writes the store itself (domain state changes go through services).
+import { readFileSync } from "node:fs";
 import { parseCircular, parseDependencyTree } from "dpdm";
 
 const TEST_KIT = /(^|\/)(test-fixtures|test-helpers|test-harness|[a-z-]+-test-helpers|[a-z-]+-contract|fixtures-[a-z0-9-]+|testing)\.tsx?$/;
@@ -50,6 +52,15 @@ const visit = (n) => {
   state.set(n, "done");
 };
 for (const n of [...edges.keys()].sort()) if (!state.has(n)) visit(n);
+
+// 4. The UI changes domain state only through services: no direct store writes in src/ui.
+const STORE_WRITE = /\bstore\s*\.\s*(updateSession|upsertMessage|upsertPart|appendDelta|deleteMessages|deleteSession|createSession|importSession)\s*\(/;
+for (const file of Object.keys(tree)) {
+  if (!file.startsWith("src/ui/") || isTest(file)) continue;
+  const text = readFileSync(file, "utf8");
+  const m = STORE_WRITE.exec(text);
+  if (m) problems.push(`UI writes the store directly (use a service, e.g. SessionService): ${file} → store.${m[1]}(…)`);
+}
 
 if (problems.length) {
   console.error(`Import fences broken:\n  ${problems.join("\n  ")}`);

@@ -16,6 +16,7 @@ import { webLocks } from "./locks";
 import { PromptWiring } from "./prompt-wiring";
 import { sessionApprovals } from "./approvals";
 import { SettingsStore } from "./settings-store";
+import { snapshotCollector } from "./storage-gc";
 import { warmUp } from "./warm-up";
 
 export const APP_VERSION = "0.1.0";
@@ -99,6 +100,9 @@ export async function bootstrap(): Promise<BootResult> {
   const llm = routerLLM();
   const counter = new WorkerTokenCounter();
   const sandbox = new SandboxService(() => settings.get().sandbox);
+  let services: AppServices | undefined;
+  // Snapshot storage no session names any more, after a live session drops history (finished after a reload).
+  const snapshots = snapshotCollector(() => services);
   const sessions = new SessionService({
     store,
     llm,
@@ -112,12 +116,14 @@ export async function bootstrap(): Promise<BootResult> {
     sandbox: (sessionID) => sandbox.sandboxFor(sessionID),
     locks: webLocks(),
     counter,
+    historyDropped: () => snapshots.dropped(),
     version: APP_VERSION,
   });
   agentOf = (id) => sessions.agentOf(id);
   // When idle after the first render: the model adapter, the tools and the tokenizer, ahead of the first send.
   void warmUp({ settings: settings.get, llm, wiring, counter });
-  const services: AppServices = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring, counter };
+  services = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring, counter };
+  snapshots.start();
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).
   Object.defineProperty(globalThis, "__tabcode", { value: services, configurable: true });
   return { ok: true, services };

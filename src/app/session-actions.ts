@@ -13,6 +13,7 @@ import { forkSession } from "../core/session/fork";
 import { revertSession, snapshotAfter, unrevertSession } from "../core/session/revert";
 import type { Session } from "../core/schema";
 import type { AppServices } from "./bootstrap";
+import { collectUnusedSnapshots } from "./storage-gc";
 
 export type ExportKind = "json" | "json-files" | "markdown" | "markdown-brief" | "html";
 
@@ -175,22 +176,13 @@ export async function startDemo(app: AppServices): Promise<Session> {
   return session;
 }
 
-/** Every snapshot some session still names (revert, unrevert, fork, diffs). */
-async function liveSnapshots(app: Pick<AppServices, "store">): Promise<Set<string>> {
-  const live = new Set<string>();
-  for (const archived of [false, true])
-    for (const s of await app.store.listSessions({ archived }))
-      for (const h of referencedSnapshots(s, await app.store.messages(s.id))) live.add(h);
-  return live;
-}
-
 /**
  * A deleted session's files for good: its workspace (saved tool outputs
  * included), then every snapshot tree and blob no remaining session needs.
  */
 export async function deleteSessionFiles(app: Pick<AppServices, "store" | "sandbox">, sessionID: string): Promise<void> {
   await app.sandbox.deleteWorkspace(sessionID);
-  await app.sandbox.collectGarbage(await liveSnapshots(app));
+  await collectUnusedSnapshots(app);
 }
 
 /** Bytes the session's workspace uses: its files now, and the history its snapshots keep. */

@@ -78,14 +78,42 @@ const TABLE: ReadonlyMap<string, ModelSpec> = new Map(
   ]),
 );
 
+/**
+ * Families that take no images or PDFs at all (text-only models, per the same
+ * model pages): media a tool reads reaches them as a text placeholder.
+ */
+const TEXT_ONLY: ReadonlySet<string> = new Set([
+  "deepseek-chat",
+  "deepseek-reasoner",
+  "codestral",
+  "llama-3.3-70b-versatile",
+  "llama-3.1-8b-instant",
+  "grok-3-mini",
+  "grok-code-fast",
+  "qwen2.5-coder",
+  "llama3.1",
+  "demo-agent",
+]);
+
+/** Whether a model takes images and PDFs (false only for the text-only families above; unknown models may). */
+export function takesMedia(modelID: string): boolean {
+  const family = familyOf(modelID);
+  return family === undefined || !TEXT_ONLY.has(family);
+}
+
 /** The built-in spec of a model, by exact id or its family; undefined when unknown. */
 export function lookupModel(modelID: string): ModelSpec | undefined {
+  const family = familyOf(modelID);
+  return family === undefined ? undefined : TABLE.get(family);
+}
+
+/** A model's family in the table: its exact id, else the longest prefix ending at a boundary. */
+function familyOf(modelID: string): string | undefined {
   // Gateways prefix the vendor (`openai/gpt-5-mini`, `anthropic/claude-sonnet-4.5`); local tags add `:7b`.
   const last = (modelID.split("/").at(-1) ?? modelID).toLowerCase();
   // OpenRouter spells Claude versions with dots (`claude-sonnet-4.5`), Anthropic with dashes.
   const id = last.includes("claude") ? last.replace(/\./g, "-") : last;
-  const exact = TABLE.get(id);
-  if (exact) return exact;
+  if (TABLE.has(id)) return id;
   let best: string | undefined;
   for (const family of TABLE.keys()) {
     if (!id.startsWith(family)) continue;
@@ -94,7 +122,7 @@ export function lookupModel(modelID: string): ModelSpec | undefined {
     if (next !== "" && next !== "-" && next !== ":" && next !== "@" && next !== "_") continue;
     if (!best || family.length > best.length) best = family;
   }
-  return best ? TABLE.get(best) : undefined;
+  return best;
 }
 
 /** The families in the table (for the model field's suggestions). */

@@ -40,7 +40,15 @@ export interface ProviderPreset {
   modelsPath?: string;
   /** The AI SDK package that serves the preset (for the docs and the closing note). */
   sdkPackage: string;
+  /**
+   * Media a tool result can carry on this API (the rest reaches the model as a
+   * text placeholder): Responses, Messages and Gemini take images and PDFs in
+   * tool results, xAI's Responses images; Chat Completions tool messages are text.
+   */
+  toolResultMedia: ToolResultMedia;
 }
+
+export type ToolResultMedia = "images-and-pdf" | "images" | "none";
 
 export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
   {
@@ -53,6 +61,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "responses",
     modelsPath: "/models",
+    toolResultMedia: "images-and-pdf",
     sdkPackage: "@ai-sdk/openai",
   },
   {
@@ -65,6 +74,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "messages",
     modelsPath: "/models",
+    toolResultMedia: "images-and-pdf",
     sdkPackage: "@ai-sdk/anthropic",
   },
   {
@@ -76,6 +86,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     corsHint: "The Gemini API answers browser calls directly.",
     needsBaseURL: false,
     api: "gemini",
+    toolResultMedia: "images-and-pdf",
     sdkPackage: "@ai-sdk/google",
   },
   {
@@ -88,6 +99,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "chat",
     modelsPath: "/models",
+    toolResultMedia: "none",
     sdkPackage: "@ai-sdk/deepseek",
   },
   {
@@ -100,6 +112,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "chat",
     modelsPath: "/models",
+    toolResultMedia: "none",
     sdkPackage: "@ai-sdk/mistral",
   },
   {
@@ -112,6 +125,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "chat",
     modelsPath: "/models",
+    toolResultMedia: "none",
     sdkPackage: "@ai-sdk/groq",
   },
   {
@@ -124,6 +138,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "chat",
     modelsPath: "/models",
+    toolResultMedia: "images",
     sdkPackage: "@ai-sdk/xai",
   },
   {
@@ -136,6 +151,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "chat",
     modelsPath: "/models",
+    toolResultMedia: "none",
     sdkPackage: "@openrouter/ai-sdk-provider",
   },
   {
@@ -149,6 +165,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: true,
     api: "chat",
     modelsPath: "/models",
+    toolResultMedia: "none",
     sdkPackage: "@ai-sdk/openai-compatible",
   },
 ];

@@ -8,7 +8,7 @@
 import { CONTINUE_PROMPT } from "../../core/compaction/process";
 import type { LLMMessage, LLMRequest } from "../../core/ports/llm";
 import { COMPACTION_QUESTION } from "../../core/conversation/to-model";
-import { MAX_STEPS_PROMPT } from "../../core/session/loop";
+import { MAX_STEPS_PROMPT } from "../../core/session/turn";
 import { DEMO_BUGGY_LINE, DEMO_FIXED_LINE } from "./sample-project";
 import { doneMarker, STEP_IDS, type StepId } from "./steps";
 

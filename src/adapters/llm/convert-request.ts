@@ -3,8 +3,8 @@
  * tool definitions (schema only: the core executes tools itself) and the
  * provider options that depend on the endpoint (Responses or Chat Completions).
  */
-import { type JSONSchema7, jsonSchema, type ModelMessage, type SystemModelMessage, type ToolSet } from "ai";
-import type { LLMMessage, LLMRequest, LLMToolSpec, ModelConfig } from "../../core/ports/llm";
+import { type JSONSchema7, jsonSchema, type ModelMessage, type SystemModelMessage, type ToolResultPart, type ToolSet } from "ai";
+import type { LLMMessage, LLMRequest, LLMToolResult, LLMToolSpec, ModelConfig } from "../../core/ports/llm";
 import { apiShapeOf } from "../../core/providers";
 
 /** The provider-options record the AI SDK accepts on messages, parts and calls. */
@@ -86,15 +86,26 @@ function toModelMessage(m: LLMMessage): ModelMessage {
     case "tool":
       return {
         role: "tool",
-        content: m.content.map((r) => ({
-          type: "tool-result" as const,
-          toolCallId: r.callID,
-          toolName: r.tool,
-          output: r.isError ? { type: "error-text" as const, value: r.output } : { type: "text" as const, value: r.output },
-        })),
+        content: m.content.map((r) => ({ type: "tool-result" as const, toolCallId: r.callID, toolName: r.tool, output: toolOutput(r) })),
         ...marker,
       };
   }
+}
+
+/**
+ * A tool result's output: text, error text, or, when it carries media, content
+ * parts (the text, then each image or PDF as base64 data: nothing to fetch).
+ */
+function toolOutput(r: LLMToolResult): ToolResultPart["output"] {
+  if (r.isError) return { type: "error-text", value: r.output };
+  if (!r.media?.length) return { type: "text", value: r.output };
+  return {
+    type: "content",
+    value: [
+      { type: "text", text: r.output },
+      ...r.media.map((m) => ({ type: "file" as const, data: { type: "data" as const, data: m.data }, mediaType: m.mime, ...(m.filename ? { filename: m.filename } : {}) })),
+    ],
+  };
 }
 
 /**

@@ -187,7 +187,7 @@ function unprunedTokens(p: ToolPart): number {
   if (p.state.status !== "completed") return 0;
   const cost = partCost({ ...p, state: { ...p.state, time: { start: p.state.time.start, end: p.state.time.end } } }, "assistant");
   if (cost.kind !== "text") return 0;
-  return p.tokenCount?.size === cost.text.length ? p.tokenCount.count : estimateTokens(cost.text);
+  return (p.tokenCount?.size === cost.text.length ? p.tokenCount.count : estimateTokens(cost.text)) + (cost.media ?? 0);
 }
 
 /** A prune our policy could take now. */

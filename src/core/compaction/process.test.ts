@@ -162,6 +162,21 @@ describe("processCompaction", () => {
     expect(llm.requests.map((r) => r.messages[0]?.content.map((c) => c.type))).toEqual([["text", "file"], ["text"]]);
   });
 
+  it("media a tool read go with the summary request, and are stripped to placeholders when the provider reports an overflow", async () => {
+    const h = new History();
+    h.user(text("look at the logo"));
+    h.assistant([tool("read", { filePath: "logo.png" }, "Image read successfully", { attachments: [{ mime: "image/png", filename: "logo.png", url: "data:image/png;base64,AAAA" }] })]);
+    h.assistant([text("a red square")]);
+    const llm = new FakeLLM([[{ type: "error", error: namedError("ContextOverflowError", { message: "too long" }) }], textTurn(MODEL_SUMMARY)]);
+    const { result } = await run(h, llm, { auto: false });
+    expect(result.ok).toBe(true);
+    const [withMedia, stripped] = llm.requests.map((r) => r.messages[0]?.content ?? []);
+    expect(withMedia?.map((c) => c.type)).toEqual(["text", "file"]);
+    expect(withMedia?.[1]).toMatchObject({ type: "file", mime: "image/png", filename: "logo.png" });
+    expect(stripped?.map((c) => c.type)).toEqual(["text"]);
+    expect(promptOf(llm.requests[1])).toContain("[Attached image/png: logo.png]");
+  });
+
   it("gives up with a clear error when the summary request is still too large, leaving the history intact", async () => {
     const h = new History();
     h.turn(sized(2_000), [text(sized(2_000))]);

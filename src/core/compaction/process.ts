@@ -6,6 +6,7 @@ import type { LLM, LLMRequest, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Store } from "../ports/store";
 import { type AssistantMessage, type CompactionPart, emptyTokens, type MessageWithParts, type NamedErrorData, type TextPart, type UserMessage } from "../schema";
 import { toModelMessages } from "../conversation/to-model";
+import { toolResultMedia } from "../model-media";
 import { conversationView, filterCompacted } from "../conversation/view";
 import type { Calibration } from "../tokens/calibration";
 import { estimateCounter, estimateTokens, type TokenCounter } from "../tokens/counter";
@@ -90,7 +91,10 @@ async function requestTokens(deps: CompactionDeps, req: Omit<LLMRequest, "signal
       }),
     ),
   ];
-  const media = req.messages.flatMap((m) => (m.role === "user" ? m.content : [])).reduce((n, c) => n + (c.type === "file" ? (c.mime === "application/pdf" ? PDF_TOKENS : IMAGE_TOKENS) : 0), 0);
+  const mediaTokens = (mime: string) => (mime === "application/pdf" ? PDF_TOKENS : IMAGE_TOKENS);
+  const media = req.messages
+    .flatMap((m): { mime: string }[] => (m.role === "user" ? m.content.filter((c) => c.type === "file") : m.role === "tool" ? m.content.flatMap((r) => r.media ?? []) : []))
+    .reduce((n, c) => n + mediaTokens(c.mime), 0);
   const overhead = (req.messages.length + 1) * MESSAGE_OVERHEAD + REPLY_OVERHEAD + media;
   const estimate = texts.reduce((n, t) => n + estimateTokens(t), overhead);
   // Far beyond any window: do not spend a tokenizer pass on it.
@@ -133,7 +137,7 @@ function plan(before: MessageWithParts[], part: CompactionPart, deps: Compaction
 
 /** A summary request that re-sends the next chat request (system, tools, history) with the instructions last. */
 function cachedPrefixRequest(model: ModelConfig, prefix: RequestPrefix, head: MessageWithParts[], previous: string | undefined): Omit<LLMRequest, "signal"> {
-  const messages = applyCacheMarkers(toModelMessages(head));
+  const messages = applyCacheMarkers(toModelMessages(head, { toolMedia: toolResultMedia(model) }));
   messages.push({ role: "user", content: [{ type: "text", text: cachedPrefixInstructions(previous) }] });
   return { model, system: prefix.system, messages, tools: prefix.tools, maxOutputTokens: maxOutput(model), cacheKey: prefix.cacheKey, purpose: "summary" };
 }

@@ -35,8 +35,10 @@ export function toolOutputTokens(part: ToolPart): number {
   if (part.state.status !== "completed") return 0;
   const cost = partCost(part, "assistant");
   const c = part.tokenCount;
-  if (c && cost.kind === "text" && c.size === cost.text.length) return c.count;
-  return estimateTokens(part.state.output);
+  // Images and PDFs it read go with it when pruned.
+  const media = cost.kind === "text" ? (cost.media ?? 0) : 0;
+  if (c && cost.kind === "text" && c.size === cost.text.length) return c.count + media;
+  return estimateTokens(part.state.output) + media;
 }
 
 /** Plans a prune over the history as sent (chronological; pass `filterCompacted` output). */

@@ -1,4 +1,5 @@
-import type { LLMAssistantContent, LLMMessage, LLMToolResult, LLMUserContent } from "../ports/llm";
+import type { MediaFilter } from "../model-media";
+import type { LLMAssistantContent, LLMMedia, LLMMessage, LLMToolResult, LLMUserContent } from "../ports/llm";
 import type { AssistantMessage, MessageWithParts, ToolPart } from "../schema";
 
 export const CLEARED_TOOL_OUTPUT = "[Old tool result content cleared]";
@@ -7,6 +8,12 @@ export const COMPACTION_QUESTION = "What did we do so far?";
 
 export interface ToModelOptions {
   stripMedia?: boolean;
+  /**
+   * Which media read by tools the model receives as media parts of the tool
+   * result (`toolResultMedia(model)`); the rest, and everything when absent or
+   * with `stripMedia`, becomes a placeholder line in the result's text.
+   */
+  toolMedia?: MediaFilter;
 }
 
 /** The text that stands in for a media attachment the model does not receive. */
@@ -14,14 +21,14 @@ export function mediaPlaceholder(mime: string, name: string | undefined): string
   return `[Attached ${mime}: ${name ?? "file"}]`;
 }
 
-/** Whether an attachment's `url` can be read (a data: URL or another absolute URL); imports and shares may carry anything. */
+/**
+ * Whether an attachment carries its data (a `data:` URL). Imports and shares
+ * may carry anything: a `file:` path of another machine or a relative one
+ * would fail every later request, an `http(s):` one would be fetched from the
+ * page. Those reach the model as a placeholder.
+ */
 export function isReadableURL(url: string): boolean {
-  try {
-    new URL(url);
-    return true;
-  } catch {
-    return false;
-  }
+  return /^data:[^,]*,/i.test(url);
 }
 
 /** The text that stands in for an attachment whose data cannot be read. */
@@ -90,7 +97,7 @@ export function toModelMessages(msgs: MessageWithParts[], opts: ToModelOptions =
       } else if (p.type === "tool" && !isServerTool(p)) {
         // Provider state on the call (Gemini thought signatures, OpenAI item ids) goes back with it.
         content.push({ type: "tool-call", callID: p.callID, tool: p.tool, input: p.state.input, ...providerMetadata(p.metadata) });
-        results.push(toolResult(p));
+        results.push(toolResult(p, opts));
       }
     }
     if (content.length === 0) continue;
@@ -100,13 +107,30 @@ export function toModelMessages(msgs: MessageWithParts[], opts: ToModelOptions =
   return out;
 }
 
-/** The result a tool part sends back to the model (pruned output → placeholder; unfinished → interrupted). */
-export function toolResult(p: ToolPart): LLMToolResult {
+/** The base64 payload of a `data:<mime>;base64,…` URL (the only media a tool result sends: nothing to fetch). */
+export function base64Payload(url: string): string | undefined {
+  const m = /^data:[^,;]*(?:;[^,;]*)*;base64,/i.exec(url);
+  return m ? url.slice(m[0].length) : undefined;
+}
+
+/**
+ * The result a tool part sends back to the model (pruned output → placeholder;
+ * unfinished → interrupted). Media it read go as media parts where
+ * `opts.toolMedia` takes them, else as placeholder lines; a pruned result
+ * sends neither.
+ */
+export function toolResult(p: ToolPart, opts: ToModelOptions = {}): LLMToolResult {
   const s = p.state;
   if (s.status === "completed") {
-    let output = s.time.compacted ? CLEARED_TOOL_OUTPUT : s.output;
-    if (!s.time.compacted && s.attachments?.length) output += `\n${s.attachments.map((a) => mediaPlaceholder(a.mime, a.filename)).join("\n")}`;
-    return { type: "tool-result", callID: p.callID, tool: p.tool, output };
+    if (s.time.compacted) return { type: "tool-result", callID: p.callID, tool: p.tool, output: CLEARED_TOOL_OUTPUT };
+    let output = s.output;
+    const media: LLMMedia[] = [];
+    for (const a of s.attachments ?? []) {
+      const data = !opts.stripMedia && opts.toolMedia?.(a.mime) && isMedia(a.mime) ? base64Payload(a.url) : undefined;
+      if (data !== undefined) media.push({ mime: a.mime, data, ...(a.filename ? { filename: a.filename } : {}) });
+      else output += `\n${mediaPlaceholder(a.mime, a.filename)}`;
+    }
+    return { type: "tool-result", callID: p.callID, tool: p.tool, output, ...(media.length ? { media } : {}) };
   }
   if (s.status === "error") {
     const partial = s.metadata?.interrupted && typeof s.metadata.output === "string" ? s.metadata.output : undefined;

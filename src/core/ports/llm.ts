@@ -41,12 +41,22 @@ export type LLMAssistantContent =
   | { type: "reasoning"; text: string; providerMetadata?: Record<string, unknown> }
   | { type: "tool-call"; callID: string; tool: string; input: unknown; providerMetadata?: Record<string, unknown> };
 
+/** An image or PDF a tool read, sent with its result to models that take it (base64, no URL to fetch). */
+export interface LLMMedia {
+  mime: string;
+  /** Base64 of the bytes. */
+  data: string;
+  filename?: string;
+}
+
 export interface LLMToolResult {
   type: "tool-result";
   callID: string;
   tool: string;
   output: string;
   isError?: boolean;
+  /** Media parts after the output text (only to models that take them; others get placeholders in `output`). */
+  media?: LLMMedia[];
 }
 
 /** Provider-neutral history, built by the core from stored messages. */

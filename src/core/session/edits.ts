@@ -18,6 +18,13 @@ export async function renameSession(store: Store, sessionID: string, title: stri
   return store.updateSession(sessionID, (s) => ({ ...s, title: t }));
 }
 
+/** The model the session's next step uses (each answer keeps the model that wrote it). */
+export async function setSessionModel(store: Store, sessionID: string, model: { providerID: string; modelID: string }): Promise<Session | undefined> {
+  const modelID = model.modelID.trim();
+  if (!modelID) return store.getSession(sessionID);
+  return store.updateSession(sessionID, (s) => ({ ...s, model: { providerID: model.providerID, modelID } }));
+}
+
 export async function setArchived(store: Store, sessionID: string, archived: boolean, now: number): Promise<Session | undefined> {
   return store.updateSession(sessionID, (s) => ({ ...s, time: { ...s.time, archived: archived ? now : undefined } }));
 }

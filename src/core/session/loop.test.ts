@@ -6,7 +6,7 @@ import type { Clock } from "../ports/clock";
 import type { AssistantMessage, MessageWithParts, Ruleset, ToolPart } from "../schema";
 import type { Settings } from "../settings";
 import { todoWriteTool } from "../tools/todo";
-import { MAX_STEPS_PROMPT } from "./loop";
+import { MAX_STEPS_PROMPT } from "./turn";
 import { makeTestService } from "../../testing/session-service";
 
 const fastClock: Clock = { now: () => Date.now(), sleep: async () => undefined };

@@ -61,6 +61,24 @@ describe("revert and unrevert", () => {
     expect([...(await sandbox.fs.readFile("/workspace/logo.png"))]).toEqual([...png]);
   });
 
+  it("plan files (.tabcode/plans) are in the step's patch and follow revert and unrevert", async () => {
+    const llm = new FakeLLM([
+      toolTurn([{ tool: "bash", input: { command: "mkdir -p .tabcode/plans && echo step 2 > .tabcode/plans/plan.md", description: "update the plan" } }]),
+      textTurn("done"),
+    ]);
+    const { store, sandbox, service } = await setup(llm);
+    await sandbox.fs.writeFile("/workspace/.tabcode/plans/plan.md", "step 1\n");
+    const s = await service.createSession();
+    const user = await service.prompt(s.id, { text: "plan" });
+    await service.ensureRunning(s.id);
+    const patches = (await store.messages(s.id)).flatMap((m) => m.parts).flatMap((p) => (p.type === "patch" ? p.files : []));
+    expect(patches).toEqual([".tabcode/plans/plan.md"]);
+    await revertSession(store, sandbox, s.id, user.id);
+    expect(await sandbox.fs.readText("/workspace/.tabcode/plans/plan.md")).toBe("step 1\n");
+    await unrevertSession(store, sandbox, s.id);
+    expect(await sandbox.fs.readText("/workspace/.tabcode/plans/plan.md")).toBe("step 2\n");
+  });
+
   it("the next prompt commits a revert: hidden messages are deleted", async () => {
     const llm = new FakeLLM([textTurn("first"), textTurn("second")]);
     const { store, service, sandbox } = await setup(llm);

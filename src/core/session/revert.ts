@@ -73,10 +73,11 @@ export function snapshotAfter(msgs: MessageWithParts[], messageID: string): stri
  * Commits a soft revert (the next prompt does, spec §4.2): deletes the shown
  * branch from the revert point, with every branch that grew out of the removed
  * turns; branches that split off before the revert point keep their messages.
+ * Returns the deleted messages (their storage may be freed).
  */
-export async function commitRevert(store: Store, session: Session): Promise<void> {
+export async function commitRevert(store: Store, session: Session): Promise<MessageWithParts[]> {
   const revert = session.revert;
-  if (!revert) return;
+  if (!revert) return [];
   const all = await store.messages(session.id);
   const { path, shown } = conversationView(session, all);
   const cut = new Set(path.slice(shown.length).map((m) => m.info.id));
@@ -93,4 +94,5 @@ export async function commitRevert(store: Store, session: Session): Promise<void
   }
   await store.deleteMessages(session.id, [...cut]);
   await store.updateSession(session.id, (s) => ({ ...s, revert: undefined }));
+  return all.filter((m) => cut.has(m.info.id));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { planCollection } from "./gc";
+import { History, makeSession, text } from "../compaction/test-fixtures";
+import { planCollection, referencedSnapshots } from "./gc";
 
 const tree = (files: Record<string, string>) => ({ files, dirs: [] });
 
@@ -29,5 +30,20 @@ describe("planCollection", () => {
       now: 2_000,
     });
     expect(plan).toEqual({ trees: [], blobs: [] });
+  });
+});
+
+describe("referencedSnapshots", () => {
+  it("names every tree a session may restore: step starts, patches, where steps and left branches end, the revert point", () => {
+    const h = new History();
+    h.user(text("one"));
+    h.assistant([
+      (ids) => ({ ...ids, type: "step-start", snapshot: "t-start" }),
+      (ids) => ({ ...ids, type: "patch", hash: "t-start", files: ["a.txt"] }),
+      (ids) => ({ ...ids, type: "step-finish", reason: "stop", snapshot: "t-end", cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } } }),
+      (ids) => ({ ...ids, type: "snapshot", snapshot: "t-left" }),
+    ]);
+    const session = { ...makeSession(h.sessionID), revert: { messageID: "msg_x", snapshot: "t-revert" } };
+    expect([...referencedSnapshots(session, h.msgs)].sort()).toEqual(["t-end", "t-left", "t-revert", "t-start"]);
   });
 });

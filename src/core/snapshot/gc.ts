@@ -8,13 +8,16 @@
 import type { MessageWithParts, Session } from "../schema";
 import type { SnapshotTree } from "./tree";
 
-/** Snapshot trees a session still needs (revert, unrevert, fork, diffs). */
+/** Snapshot trees a session still needs (revert, unrevert, fork, diffs, branch switches). */
 export function referencedSnapshots(session: Session | undefined, messages: readonly MessageWithParts[]): Set<string> {
   const out = new Set<string>();
   if (session?.revert?.snapshot) out.add(session.revert.snapshot);
   for (const m of messages)
     for (const p of m.parts) {
       if (p.type === "step-start" && p.snapshot) out.add(p.snapshot);
+      // Where a step, or a branch that was left, leaves the files: what switching back to the branch restores.
+      else if (p.type === "step-finish" && p.snapshot) out.add(p.snapshot);
+      else if (p.type === "snapshot") out.add(p.snapshot);
       else if (p.type === "patch") out.add(p.hash);
     }
   return out;

@@ -17,8 +17,8 @@ export const MESSAGE_OVERHEAD = 4;
 /** Tokens priming the model's reply, once per request. */
 export const REPLY_OVERHEAD = 3;
 
-/** A part's cost: text to tokenize (cacheable), a flat figure (media), or nothing. */
-export type PartCost = { kind: "text"; text: string } | { kind: "fixed"; tokens: number } | { kind: "none" };
+/** A part's cost: text to tokenize (cacheable, plus a flat figure for media it carries), a flat figure (media), or nothing. */
+export type PartCost = { kind: "text"; text: string; media?: number } | { kind: "fixed"; tokens: number } | { kind: "none" };
 
 export interface PartCostOptions {
   /** Media becomes `[Attached mime: name]` text, as in summary requests. */
@@ -47,8 +47,11 @@ export function partCost(part: Part, role: "user" | "assistant", opts: PartCostO
     }
     case "tool": {
       if (role !== "assistant") return NONE;
+      // Counted as if every medium went as a part (the text keeps its placeholder lines): a bound for any model.
       const result = toolResult(part);
-      return text(`${part.tool}${JSON.stringify(part.state.input)}\n${result.output}`);
+      const cost = text(`${part.tool}${JSON.stringify(part.state.input)}\n${result.output}`);
+      const media = opts.stripMedia ? 0 : toolMediaTokens(part);
+      return cost.kind === "text" && media > 0 ? { ...cost, media } : cost;
     }
     case "compaction":
       return role === "user" ? text(COMPACTION_QUESTION) : NONE;
@@ -62,6 +65,13 @@ export function partCost(part: Part, role: "user" | "assistant", opts: PartCostO
     case "retry":
       return NONE;
   }
+}
+
+/** The flat cost of the images and PDFs a finished tool read (none once its output is pruned). */
+function toolMediaTokens(part: Part & { type: "tool" }): number {
+  const s = part.state;
+  if (s.status !== "completed" || s.time.compacted) return 0;
+  return (s.attachments ?? []).reduce((n, a) => n + (!isMedia(a.mime) ? 0 : a.mime === "application/pdf" ? PDF_TOKENS : IMAGE_TOKENS), 0);
 }
 
 /** Whether `toModelMessages` drops the whole message. */
@@ -94,6 +104,7 @@ export function messageTokens(m: MessageWithParts, encoding: string, opts: PartC
     const part = m.parts[i];
     if (c.kind === "fixed") tokens += c.tokens;
     else if (c.kind === "text" && part) {
+      tokens += c.media ?? 0;
       const cached = cachedCount(part, c.text, encoding);
       if (cached === undefined) exact = false;
       tokens += cached ?? estimateTokens(c.text);

@@ -96,6 +96,18 @@ describe("request size", () => {
     expect(stripped.jobs.map((j) => j.text)).toEqual(["look", "[Attached image/png: shot.png]"]);
   });
 
+  it("an image a tool read costs its flat figure on top of the result's text, until the output is pruned", () => {
+    const png = { mime: "image/png", filename: "logo.png", url: "data:image/png;base64,AAAA" };
+    const known = (compacted?: number) => {
+      const h = new History();
+      h.user(text("look"));
+      h.assistant([tool("read", { filePath: "logo.png" }, "Image read successfully", { attachments: [png], compacted })]);
+      return planRequestSize({ system: [], tools: [], messages: h.msgs, encoding: "chars" }).known.messages;
+    };
+    expect(known()).toBe(IMAGE_TOKENS + 3 * MESSAGE_OVERHEAD + REPLY_OVERHEAD);
+    expect(known(5)).toBe(3 * MESSAGE_OVERHEAD + REPLY_OVERHEAD);
+  });
+
   it("falls back to estimates when the counter fails, and persists nothing", async () => {
     const h = new History();
     h.user(text("x".repeat(40)));

@@ -110,6 +110,7 @@ export function planRequestSize(input: RequestSizeInput, memo?: CountMemo): Requ
       if (!part) return;
       if (c.kind === "fixed") known.messages += c.tokens;
       else if (c.kind === "text") {
+        known.messages += c.media ?? 0;
         const cached = cachedCount(part, c.text, encoding);
         if (cached === undefined) jobs.push({ text: c.text, bucket: "messages", part });
         else known.messages += cached;

@@ -8,7 +8,7 @@ import { useServices, useSettings } from "../hooks/services";
  * model; each answer records the model that wrote it. Any id can be typed.
  */
 export function SessionModel({ session, modelID }: { session: Session; modelID: string }) {
-  const { store } = useServices();
+  const { sessions } = useServices();
   const settings = useSettings();
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(modelID);
@@ -23,7 +23,7 @@ export function SessionModel({ session, modelID }: { session: Session; modelID: 
     const next = value.trim();
     setEditing(false);
     if (!next || next === modelID) return;
-    void store.updateSession(session.id, (s) => ({ ...s, model: { providerID: settings.provider, modelID: next } }));
+    void sessions.setModel(session.id, { providerID: settings.provider, modelID: next });
   };
   if (!editing)
     return (

@@ -25,7 +25,7 @@ export function StorageLine({ sessionID, version }: { sessionID: string; version
   if (!usage) return null;
   return (
     <p className="hint storage-line">
-      Storage: {formatBytes(usage.files)} of files, {formatBytes(usage.history)} of history (kept for revert and fork; freed when the session is deleted)
+      Storage: {formatBytes(usage.files)} of files, {formatBytes(usage.history)} of history (kept for revert, fork and branch switches; freed when the session is deleted or a reverted turn is replaced)
     </p>
   );
 }

@@ -1,0 +1,96 @@
+/**
+ * Snapshot storage collection across sessions: trees no session names any
+ * more and blobs nothing uses (core/snapshot/gc.ts decides; the sandbox
+ * service deletes). Runs after a session is deleted, and after a live session
+ * dropped history (a committed revert, with the branches that grew out of
+ * it): once when the page is idle, and again once the trees of that moment are
+ * past the grace period kept for trees being written. A drop is remembered
+ * (localStorage) until such a late collection ran, so a reload finishes it;
+ * a page that never dropped anything reads nothing at start-up.
+ */
+import { GC_GRACE_MS, referencedSnapshots } from "../core/snapshot/gc";
+import type { Store } from "../core/ports/store";
+
+interface Collects {
+  store: Pick<Store, "listSessions" | "messages">;
+  sandbox: { collectGarbage(liveTrees: ReadonlySet<string>): Promise<{ trees: number; blobs: number; bytes: number }> };
+}
+
+/** Every snapshot some session still names (revert, unrevert, fork, diffs, branch switches). */
+export async function liveSnapshots(app: Pick<Collects, "store">): Promise<Set<string>> {
+  const live = new Set<string>();
+  for (const archived of [false, true])
+    for (const s of await app.store.listSessions({ archived }))
+      for (const h of referencedSnapshots(s, await app.store.messages(s.id))) live.add(h);
+  return live;
+}
+
+/** Deletes the snapshot trees and blobs no session needs. */
+export async function collectUnusedSnapshots(app: Collects): Promise<{ trees: number; blobs: number; bytes: number }> {
+  return app.sandbox.collectGarbage(await liveSnapshots(app));
+}
+
+const OWED_KEY = "tabcode.snapshots.dropped";
+
+export interface CollectorOptions {
+  /** Runs when the page is idle. */
+  idle?: (run: () => void) => void;
+  /** Runs after `ms`. */
+  later?: (run: () => void, ms: number) => void;
+  now?: () => number;
+  /** Where a pending drop is remembered across reloads. */
+  memo?: Pick<Storage, "getItem" | "setItem" | "removeItem">;
+}
+
+/** `dropped()` after history was dropped; `start()` once at start-up (finishes a drop an earlier page left). Failures are ignored. */
+export function snapshotCollector(app: () => Collects | undefined, opts: CollectorOptions = {}): { dropped(): void; start(): void } {
+  const idle = opts.idle ?? whenIdle;
+  const later = opts.later ?? ((run, ms) => setTimeout(run, ms));
+  const now = opts.now ?? Date.now;
+  const memo = opts.memo ?? pageStorage();
+  let queued = false;
+  const collect = () => {
+    if (queued) return;
+    queued = true;
+    idle(() => {
+      queued = false;
+      const services = app();
+      const started = now();
+      if (services)
+        collectUnusedSnapshots(services)
+          .then(() => {
+            const owed = Number(memo?.getItem(OWED_KEY));
+            // Trees of the drop were past the grace period: nothing is owed any more.
+            if (owed && started - owed >= GC_GRACE_MS) memo?.removeItem(OWED_KEY);
+          })
+          .catch(() => undefined);
+    });
+  };
+  return {
+    dropped() {
+      memo?.setItem(OWED_KEY, String(now()));
+      collect();
+      later(collect, GC_GRACE_MS + 1_000);
+    },
+    start() {
+      const owed = Number(memo?.getItem(OWED_KEY));
+      if (!owed) return;
+      const wait = owed + GC_GRACE_MS + 1_000 - now();
+      if (wait > 0) later(collect, wait);
+      else collect();
+    },
+  };
+}
+
+function pageStorage(): Pick<Storage, "getItem" | "setItem" | "removeItem"> | undefined {
+  try {
+    return typeof localStorage === "undefined" ? undefined : localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+function whenIdle(run: () => void): void {
+  if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout: 30_000 });
+  else setTimeout(run, 2_000);
+}

@@ -1,0 +1,22 @@
+/**
+ * Which media a model receives inside tool results: the provider's API shape
+ * decides what a tool result can carry (`ProviderPreset.toolResultMedia`) and
+ * the model table knows the text-only families. Everything else reaches the
+ * model as a `[Attached mime: name]` placeholder.
+ */
+import { takesMedia } from "./model-table";
+import type { ModelConfig } from "./ports/llm";
+import { presetOf } from "./providers";
+
+/** A predicate on an attachment's media type: true when the model gets it as a media part. */
+export type MediaFilter = (mime: string) => boolean;
+
+export const NO_MEDIA: MediaFilter = () => false;
+
+/** The tool-result media a model takes (none for the demo model, Chat Completions APIs and text-only models). */
+export function toolResultMedia(model: Pick<ModelConfig, "provider" | "modelID">): MediaFilter {
+  const accepts = presetOf(model.provider)?.toolResultMedia ?? "none";
+  if (accepts === "none" || !takesMedia(model.modelID)) return NO_MEDIA;
+  if (accepts === "images") return (mime) => mime.startsWith("image/");
+  return (mime) => mime.startsWith("image/") || mime === "application/pdf";
+}

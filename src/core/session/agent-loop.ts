@@ -1,0 +1,176 @@
+import { applyCacheMarkers } from "../compaction/cache-markers";
+import { toModelMessages } from "../conversation/to-model";
+import { type ConversationView, conversationView } from "../conversation/view";
+import { ascendingId } from "../ids";
+import { toolResultMedia } from "../model-media";
+import type { LLMMessage, ModelConfig } from "../ports/llm";
+import type { Sandbox } from "../ports/sandbox";
+import type { Store } from "../ports/store";
+import { buildSystem } from "../prompt/system";
+import { syncShownRules } from "../rules/nested";
+import { type AssistantMessage, emptyTokens, type MessageWithParts, type Session } from "../schema";
+import type { RequestSize } from "../tokens/request-size";
+import type { ContextGuard } from "./context-guard";
+import type { MirrorStore } from "./mirror-store";
+import { type MovePolicy, nextMove } from "./next-move";
+import { repairSession } from "./repair";
+import type { RequestRecord, SessionServiceDeps } from "./service-deps";
+import { runStep, type StepResult } from "./step";
+import { MAX_STEPS_PROMPT, TurnCounter, type TurnRequest, turnTools } from "./turn";
+
+/**
+ * The agent loop (spec §2.2) and what it keeps per session in this tab (tool
+ * state, agent, last request). `SessionService` owns run control and calls
+ * `run` while it holds the session's lock.
+ */
+export class AgentLoop {
+  private toolState = new Map<string, Map<string, unknown>>();
+  private sessionDates = new Map<string, string>();
+  private agents = new Map<string, string>();
+  private requests = new Map<string, RequestRecord>();
+
+  constructor(
+    private readonly deps: SessionServiceDeps,
+    private readonly store: Store,
+    private readonly guard: ContextGuard,
+    private readonly mirror: MirrorStore | undefined,
+    private readonly sandboxOf: (sessionID: string) => Promise<Sandbox | undefined>,
+  ) {}
+
+  agentOf(sessionID: string): string | undefined {
+    return this.agents.get(sessionID);
+  }
+  lastRequest(sessionID: string): RequestRecord | undefined {
+    return this.requests.get(sessionID);
+  }
+
+  /** Look at the conversation, let `nextMove` decide, do it, look again. */
+  async run(sessionID: string, signal: AbortSignal): Promise<void> {
+    const { store, guard } = this;
+    await repairSession(store, sessionID, this.deps.clock.now(), () => this.sandboxOf(sessionID));
+    const turn = new TurnCounter(this.deps.settings().maxSteps);
+    let checkedElsewhere = false;
+    while (!signal.aborted) {
+      const session = await store.getSession(sessionID);
+      if (!session) return;
+      const view = conversationView(session, await store.messages(sessionID));
+      const user = view.latest.lastUser;
+      if (!user) break;
+      turn.look(guard.latestPrompt(view.shown), user.info.id);
+      const model = this.deps.model(session);
+      const policy: MovePolicy = { decide: (v, size) => guard.decide(sessionID, v.sent, size, model), summariesLeft: turn.summariesLeft };
+      let move = nextMove(view, undefined, policy);
+      if (move.kind === "done") {
+        // Before stopping, look once at storage itself: another tab may have queued a prompt.
+        if (checkedElsewhere || !this.mirror) break;
+        this.mirror.refresh(sessionID);
+        checkedElsewhere = true;
+        continue;
+      }
+      checkedElsewhere = false;
+      // Nested AGENTS.md count as shown only while a read that carried them is still sent.
+      syncShownRules(this.stateFor(sessionID), view.sent);
+      const req = await this.turnRequest(session, model, user.info.agent, user.info.system, view.shown);
+      if (move.kind === "compact") {
+        const pending = await guard.runPending(sessionID, view.sent, model, signal, { system: req.system, tools: req.specs, cacheKey: sessionID });
+        // After a manual summary, a prompt sent while it was written is still owed an answer.
+        if (pending === "stop" && (signal.aborted || !(await this.newerPrompt(sessionID, user.info.id)))) break;
+        continue;
+      }
+      const size = await guard.measure(req.system, view.sent, req.specs, model, sessionID);
+      move = nextMove(view, size, policy);
+      if (move.kind === "prune") await guard.prune(move.parts);
+      else if (move.kind === "summarize") {
+        const { mode, tailStartID } = move;
+        await turn.summarize(() => guard.request(session, { auto: true, mode, tailStartID }));
+      }
+      if (move.kind !== "send") continue;
+      // Stopped while measuring or building the request: nothing was asked, so nothing is recorded.
+      if (signal.aborted) break;
+      const result = await this.sendStep(session, model, view, req, turn.step(), signal, size);
+      if (result === "compact") {
+        // Reactive: the provider said the request was too large. Summarise, then replay the last prompt — capped per prompt.
+        if (turn.summariesLeft <= 0) break;
+        await turn.summarize(() => guard.request(session, { auto: true, overflow: true }));
+        continue;
+      }
+      // A prompt queued during this turn is still owed an answer, even if this turn stopped.
+      if ((result === "stop" || turn.lastStep) && (signal.aborted || !(await this.newerPrompt(sessionID, user.info.id)))) break;
+    }
+  }
+
+  /** The next request's fixed parts (also what a cached-prefix summary re-sends). */
+  private async turnRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[]): Promise<TurnRequest> {
+    const sandbox = await this.sandboxOf(session.id);
+    this.agents.set(session.id, agent);
+    const tools = await this.deps.tools(agent, session);
+    const toolState = this.stateFor(session.id);
+    const system = this.deps.system
+      ? await this.deps.system({ session, model, sandbox, agent, userSystem, toolState, history })
+      : buildSystem({ model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) });
+    return { sandbox, agent, tools, toolState, system, specs: tools.map((t) => t.spec()) };
+  }
+
+  /** One step: a new assistant message answering the newest prompt, streamed and its tools run. */
+  private async sendStep(session: Session, model: ModelConfig, view: ConversationView, req: TurnRequest, isLastStep: boolean, signal: AbortSignal, size: RequestSize): Promise<StepResult> {
+    const { clock } = this.deps;
+    const store = this.store;
+    const parentID = view.latest.lastUser?.info.id ?? "";
+    const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(view.sent, { toolMedia: toolResultMedia(model) }));
+    if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
+    this.requests.set(session.id, { system: req.system, tools: req.specs, time: clock.now(), count: size.exact ? "exact" : "estimate" });
+    this.guard.sent(session.id);
+    const assistant: AssistantMessage = {
+      id: ascendingId("msg", clock.now()),
+      sessionID: session.id,
+      role: "assistant",
+      parentID,
+      time: { created: clock.now() },
+      modelID: model.modelID,
+      providerID: model.provider,
+      agent: req.agent,
+      cost: 0,
+      tokens: emptyTokens(),
+    };
+    await store.upsertMessage(assistant);
+    const result = await runStep(
+      { store, llm: this.deps.llm, clock, bus: this.deps.bus, permissions: this.deps.permissions, autoCompact: this.deps.settings().compaction.auto },
+      {
+        session,
+        assistant,
+        model,
+        tools: req.tools,
+        sandbox: req.sandbox,
+        toolState: req.toolState,
+        recentTools: turnTools(view.sent, parentID),
+        signal,
+        request: { model, system: req.system, messages, tools: req.specs, maxOutputTokens: Math.min(model.maxOutputTokens, 32_000), cacheKey: session.id, purpose: "chat" },
+      },
+    );
+    this.guard.observe(model, assistant, size);
+    return result;
+  }
+
+  private async newerPrompt(sessionID: string, userID: string): Promise<boolean> {
+    const session = await this.store.getSession(sessionID);
+    return conversationView(session, await this.store.messages(sessionID)).shown.some((m) => m.info.role === "user" && m.info.id > userID);
+  }
+
+  private stateFor(sessionID: string): Map<string, unknown> {
+    let s = this.toolState.get(sessionID);
+    if (!s) {
+      s = new Map();
+      this.toolState.set(sessionID, s);
+    }
+    return s;
+  }
+
+  private sessionDate(session: Session): string {
+    let d = this.sessionDates.get(session.id);
+    if (!d) {
+      d = new Date(this.deps.clock.now()).toDateString();
+      this.sessionDates.set(session.id, d);
+    }
+    return d;
+  }
+}

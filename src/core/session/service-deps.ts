@@ -1,0 +1,66 @@
+import type { Bus } from "../bus";
+import type { PermissionBroker } from "../permission/broker";
+import type { Clock } from "../ports/clock";
+import type { LLM, LLMToolSpec, ModelConfig } from "../ports/llm";
+import type { Locks } from "../ports/locks";
+import type { Sandbox } from "../ports/sandbox";
+import type { Store } from "../ports/store";
+import type { MessageWithParts, Session } from "../schema";
+import type { Settings } from "../settings";
+import type { TokenCounter } from "../tokens/counter";
+import type { Tool } from "../tools/tool";
+
+/** What the session service and its loop are built from (the ports and the app's choices). */
+export interface SessionServiceDeps {
+  store: Store;
+  llm: LLM;
+  clock: Clock;
+  bus: Bus;
+  permissions: PermissionBroker;
+  settings(): Settings;
+  /** The model a session runs on (the settings' model, or the demo model for demo sessions). */
+  model(session?: Session): ModelConfig;
+  /** Tools offered to the model for an agent in a session (tools denied by `deny *` removed); may load them first. */
+  tools(agent: string, session: Session): Tool[] | Promise<Tool[]>;
+  sandbox?(sessionID: string): Promise<Sandbox | undefined>;
+  /** The system prompt sections ([header, rest]); defaults to the base prompt and environment. */
+  system?(input: SystemInput): Promise<string[]>;
+  locks?: Locks;
+  /** Exact token counts (a tokenizer); estimates (chars/4) when absent. */
+  counter?: TokenCounter;
+  /** History was dropped from a session (a committed revert): snapshot storage no message names any more may be collected. */
+  historyDropped?(sessionID: string): void;
+  /** Keep a running session's messages in memory (default); `false` re-reads storage on every look (benchmarks). */
+  mirror?: boolean;
+  version: string;
+}
+
+export interface SystemInput {
+  session: Session;
+  model: ModelConfig;
+  sandbox: Sandbox | undefined;
+  agent: string;
+  /** The user message's own system text. */
+  userSystem?: string;
+  /** The session's tool state (to seed what instruction files the prompt already holds). */
+  toolState: Map<string, unknown>;
+  /** The shown branch as stored (before compaction): where pinned suggestions come from. */
+  history?: MessageWithParts[];
+}
+
+/** What the last request of a session held (for the debug view). */
+export interface RequestRecord {
+  system: string[];
+  tools: LLMToolSpec[];
+  time: number;
+  /** How the request was sized: the tokenizer's exact count, or an estimate (tokenizer still loading, or failed). */
+  count: "exact" | "estimate";
+}
+
+export interface PromptInput {
+  text: string;
+  /** Edit-and-resend: the user message this one is an alternative to (a new branch). */
+  editOf?: string;
+  agent?: string;
+  files?: { mime: string; filename: string; url: string }[];
+}

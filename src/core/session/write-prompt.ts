@@ -1,0 +1,97 @@
+import type { Bus } from "../bus";
+import { siblings } from "../conversation/branches";
+import { conversationView, snapshotAt } from "../conversation/view";
+import { ascendingId } from "../ids";
+import type { Clock } from "../ports/clock";
+import type { LLM, ModelConfig } from "../ports/llm";
+import type { Sandbox } from "../ports/sandbox";
+import type { Store } from "../ports/store";
+import { isDefaultTitle, type MessageWithParts, type Session, type UserMessage } from "../schema";
+import { enterBranch, leaveBranch, snapshotBefore } from "./edits";
+import { commitRevert } from "./revert";
+import type { PromptInput } from "./service-deps";
+import { generateTitle } from "./title";
+
+/** What writing a prompt needs from the session service. */
+export interface PromptContext {
+  store: Store;
+  clock: Clock;
+  llm: LLM;
+  bus: Bus;
+  model(session: Session): ModelConfig;
+  isBusy(sessionID: string): boolean;
+  sandboxOf(sessionID: string): Promise<Sandbox | undefined>;
+  assertIdleEverywhere(sessionID: string): Promise<void>;
+  /** Messages a committed revert deleted (their saved outputs and snapshots may go). */
+  dropped(sessionID: string, messages: MessageWithParts[]): Promise<void>;
+}
+
+/**
+ * Writes a user message at its place in the branch tree: after a revert it
+ * takes the reverted turn's place; an edit-and-resend starts a new branch
+ * from the files as they were before the edited message. Parts go first, so
+ * a running loop never sees a user message without its text.
+ */
+export async function writePrompt(ctx: PromptContext, sessionID: string, input: PromptInput): Promise<UserMessage> {
+  const { store, clock } = ctx;
+  const session = await store.getSession(sessionID);
+  if (!session) throw new Error(`Session ${sessionID} not found`);
+  // After a revert, the new prompt takes the reverted turn's place (in the branch that was reverted).
+  let revertKey: string | undefined;
+  if (session.revert && !ctx.isBusy(sessionID)) {
+    revertKey = siblings(await store.messages(sessionID), session.revert.messageID).key;
+    await ctx.dropped(sessionID, await commitRevert(store, session));
+  }
+  const model = ctx.model(session);
+  const now = clock.now();
+  const all = await store.messages(sessionID);
+  // Edit-and-resend: the old branch keeps its files; the new one starts from the files as they were before the edited message.
+  const sandbox = input.editOf ? await ctx.sandboxOf(sessionID) : undefined;
+  if (input.editOf) {
+    await ctx.assertIdleEverywhere(sessionID);
+    const v = conversationView(session, all);
+    await leaveBranch(store, sandbox, v);
+    // The new branch starts from the files as they were before the edited message (files first, then the branch).
+    const at = v.shown.findIndex((m) => m.info.id === input.editOf);
+    await enterBranch(sandbox, snapshotBefore(all, input.editOf) ?? (at >= 0 ? snapshotAt(v.shown.slice(0, at)) : undefined));
+  }
+  const prev = input.editOf ? siblings(all, input.editOf).key : (revertKey ?? conversationView(session, all).next);
+  const user: UserMessage = {
+    id: ascendingId("msg", now),
+    sessionID,
+    role: "user",
+    time: { created: now },
+    agent: input.agent ?? session.agent ?? "build",
+    model: { providerID: model.provider, modelID: model.modelID },
+    prev,
+  };
+  await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "text", text: input.text });
+  for (const f of input.files ?? [])
+    await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "file", mime: f.mime, filename: f.filename, url: f.url });
+  await store.upsertMessage(user);
+  await store.updateSession(sessionID, (s) => ({
+    ...s,
+    agent: user.agent,
+    model: user.model,
+    time: { ...s.time, updated: now },
+    // A new branch (an edit, or the prompt that replaces a reverted turn) becomes the one shown.
+    ...(input.editOf || revertKey !== undefined ? { branches: { ...s.branches, [prev]: user.id } } : {}),
+  }));
+  maybeTitle(ctx, session, input.text);
+  return user;
+}
+
+/** Titles a session from its first real prompt, in the background (a failure leaves the default title). */
+function maybeTitle(ctx: PromptContext, session: Session, text: string): void {
+  if (session.parentID || !isDefaultTitle(session.title)) return;
+  const { store, bus } = ctx;
+  void (async () => {
+    const msgs = await store.messages(session.id);
+    const realUsers = msgs.filter((m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && !p.synthetic));
+    if (realUsers.length !== 1) return;
+    const title = await generateTitle(ctx.llm, ctx.model(session), text, AbortSignal.timeout(60_000));
+    if (!title) return;
+    const updated = await store.updateSession(session.id, (s) => (isDefaultTitle(s.title) ? { ...s, title } : s));
+    if (updated?.title === title) bus.publish({ type: "session.title", sessionID: session.id, title });
+  })().catch(() => undefined);
+}
