@@ -1,13 +1,6 @@
 import { z } from "zod";
+import { TodoItem } from "./todo-item";
 import { defineTool } from "./tool";
-
-export const TodoItem = z.object({
-  id: z.string().describe("A short stable id, e.g. '1'"),
-  content: z.string().min(1).describe("What to do, in a few words"),
-  status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
-  priority: z.enum(["high", "medium", "low"]),
-});
-export type TodoItem = z.infer<typeof TodoItem>;
 
 const parameters = z.object({
   todos: z.array(TodoItem).describe("The complete, updated todo list (it replaces the previous one)"),

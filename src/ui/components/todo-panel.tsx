@@ -1,5 +1,5 @@
 import type { MessageWithParts } from "../../core/schema";
-import { TodoItem } from "../../core/tools/todo";
+import { TodoItem } from "../../core/tools/todo-item";
 
 /** The session's current todo list: the input of its newest successful todowrite call. */
 export function currentTodos(messages: MessageWithParts[]): TodoItem[] | undefined {
