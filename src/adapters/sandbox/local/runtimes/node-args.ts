@@ -3,12 +3,14 @@
  * options scripts commonly pass. Options that need parts of Node.js the
  * local sandbox lacks (the test runner, watch mode, the inspector) say so.
  */
+import { NEEDS_FULL_NODE } from "../missing-commands";
+
 export type NodeArgs =
   | { kind: "file"; path: string; rest: string[] }
   | { kind: "eval"; code: string; print: boolean; module: boolean; rest: string[] }
   | { kind: "done"; stdout: string; stderr: string; code: number };
 
-export const NODE_FULL = "the WebContainer backend (Settings → Sandbox) runs full Node.js";
+export const NODE_FULL = NEEDS_FULL_NODE;
 
 export const NODE_HELP = `Usage: node [options] [ script.js | -e "script" | - ] [arguments]
 
