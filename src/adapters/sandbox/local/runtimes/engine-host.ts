@@ -150,6 +150,8 @@ export class InProcessEngineHost<T> implements EngineHost {
 
   async run(req: EngineRequest, opts: { timeoutMs: number }): Promise<EngineResult> {
     this.engine ??= this.load();
-    return this.runIn(await this.engine, { ...req, timeoutMs: req.timeoutMs ?? opts.timeoutMs });
+    const result = this.runIn(await this.engine, { ...req, timeoutMs: req.timeoutMs ?? opts.timeoutMs });
+    if (result.restart) this.engine = undefined;
+    return result;
   }
 }

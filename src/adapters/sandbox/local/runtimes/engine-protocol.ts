@@ -28,6 +28,8 @@ export interface EngineResult {
   writes: FileView;
   /** Files the run deleted (relative paths). */
   removes: string[];
+  /** The engine's state is no longer trusted (the host's own stack overflowed inside it): the next run loads a fresh one. */
+  restart?: boolean;
 }
 
 /** Runs engine requests; `onProgress` gets human text while the interpreter loads. */

@@ -14,7 +14,9 @@ export function serveEngine<T>(load: () => Promise<T>, run: (engine: T, req: Eng
     const { id, req } = e.data;
     try {
       engine ??= load();
-      post({ id, type: "result", ok: true, result: run(await engine, req) });
+      const result = run(await engine, req);
+      if (result.restart) engine = undefined;
+      post({ id, type: "result", ok: true, result });
     } catch (err) {
       engine = undefined;
       post({ id, type: "result", ok: false, message: err instanceof Error ? err.message : String(err) });

@@ -16,7 +16,8 @@ import { MISSING_MODULES, NODE_PRELUDE } from "./node-prelude";
 
 export const NODE_ROOT = "/workspace";
 export const NODE_MEMORY_MB = 128;
-const STACK_BYTES = 256 * 1024;
+/** QuickJS's own stack limit (about 650 nested calls): small enough that QuickJS, not the browser's Worker stack, overflows first. */
+const STACK_BYTES = 128 * 1024;
 export const MAX_NODE_OUTPUT = 4 * 1024 * 1024;
 
 class Sink {
@@ -139,7 +140,8 @@ function words(text: string, interrupted: boolean, timeoutMs: number): { stderr:
   if (interrupted) return { stderr: `node: stopped after ${Math.round(timeoutMs / 1000)} s (the command timeout); the script was interrupted.\n`, code: 124 };
   if (/out of memory|^Uncaught null$/i.test(text))
     return { stderr: `${text}\nnode: the script ran out of memory (the local sandbox allows ${NODE_MEMORY_MB} MB).\n`, code: 134 };
-  if (/stack overflow|Maximum call stack/i.test(text)) return { stderr: `RangeError: Maximum call stack size exceeded (${text.split("\n")[0]})\n`, code: 1 };
+  if (/stack overflow|Maximum call stack/i.test(text))
+    return { stderr: `RangeError: Maximum call stack size exceeded (node in the local sandbox is QuickJS with a ${STACK_BYTES >> 10} KB stack)\n`, code: 1 };
   return { stderr: `${text}\n`, code: 1 };
 }
 
@@ -162,6 +164,7 @@ export function runNode(qjs: QuickJSWASMModule, req: EngineRequest): EngineResul
   const vm = rt.newContext();
   const run = new NodeRun(rt, vm);
   let outcome: Outcome;
+  let restart = false;
   try {
     installHost(vm, fs, out, err);
     const prelude = setup(vm, NODE_PRELUDE, "node:internal/prelude");
@@ -197,13 +200,15 @@ export function runNode(qjs: QuickJSWASMModule, req: EngineRequest): EngineResul
   } catch (e) {
     // The engine itself gave up (host stack exhausted, memory): report it and drop the runtime.
     outcome = { kind: "error", text: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+    restart = true;
   }
   try {
     run.dispose();
     vm.dispose();
     rt.dispose();
   } catch {
-    // A runtime left mid-interrupt may refuse a clean disposal; it is dropped either way.
+    // A runtime that refuses a clean disposal is dropped with its module.
+    restart = true;
   }
   let exitCode = 0;
   let stderr = err.text;
@@ -214,7 +219,7 @@ export function runNode(qjs: QuickJSWASMModule, req: EngineRequest): EngineResul
     exitCode = w.code;
   }
   if (out.dropped || err.dropped) stderr += "node: output truncated (more than 4 MB)\n";
-  return { stdout: out.text, stderr, exitCode, ...fs.changes() };
+  return { stdout: out.text, stderr, exitCode, ...fs.changes(), ...(restart ? { restart } : {}) };
 }
 
 function runMain(run: NodeRun, fs: NodeFs, api: QuickJSHandle, args: ReturnType<typeof parseNodeArgs>, req: EngineRequest): Outcome {
