@@ -18,7 +18,7 @@ export function SettingsAdvanced({ draft, set }: Props) {
         <div className="field">
           <label htmlFor="set-sandbox">Sandbox</label>
           <select id="set-sandbox" value={draft.sandbox} onChange={(e) => set({ sandbox: e.target.value as Settings["sandbox"] })}>
-            <option value="auto">Automatic (local; nothing is contacted; offers WebContainer when a command needs Node.js)</option>
+            <option value="auto">Automatic (local; nothing is contacted)</option>
             <option value="webcontainer">WebContainer (node, npm; contacts stackblitz.com)</option>
             <option value="local">Local (built-in shell, python3, git, sqlite3, node scripts; works offline)</option>
           </select>
