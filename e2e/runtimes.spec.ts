@@ -124,3 +124,64 @@ test("Make available offline pre-fetches Python, so it runs offline without havi
   expect(r?.combined).toBe('{"ok": true}\n');
   await context.setOffline(false);
 });
+
+const STATS_JS =
+  "const fs = require('fs');\nconst nums = process.argv.slice(2).map(Number);\nconst sum = nums.reduce((a, b) => a + b, 0);\nfs.writeFileSync('out.json', JSON.stringify({ sum }));\nconsole.log('sum of', nums.length, 'numbers:', sum);\n";
+
+test("node runs a workspace script and sqlite3 a database file; a runaway loop stops; both work offline", async ({ page, mock, context }) => {
+  test.setTimeout(240_000);
+  await openApp(page);
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker?.controller)), { timeout: 30_000 }).toBe(true);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  const ws = page.getByRole("region", { name: "Workspace" });
+  mock.setScript([
+    { toolCalls: [{ name: "write", args: { filePath: "stats.js", content: STATS_JS } }] },
+    { toolCalls: [{ name: "bash", args: { command: "node stats.js 3 4 5 && cat out.json", description: "run the script" } }] },
+    {
+      toolCalls: [
+        {
+          name: "bash",
+          args: { command: `sqlite3 app.db "create table t(n); insert into t values (1),(2),(3);" && sqlite3 -json app.db "select sum(n) as s from t" && sqlite3 app.db "select * from nope"`, description: "query" },
+        },
+      ],
+    },
+    { toolCalls: [{ name: "bash", args: { command: "node -e 'while (true) {}'", description: "spin", timeout: 8_000 } }] },
+    { toolCalls: [{ name: "bash", args: { command: "npm install left-pad", description: "install" } }] },
+    { text: "Ran both." },
+  ]);
+  await send(page, "Run the script and query the database");
+  await expect(page.getByRole("article").filter({ hasText: "Ran both." })).toBeVisible({ timeout: 180_000 });
+  await waitIdle(page, id);
+  const bodies = mock.modelRequests().map((r) => r.rawBody);
+  expect(lastToolOutput(bodies[2] ?? "")).toContain('sum of 3 numbers: 12\\n{\\"sum\\":12}');
+  expect(lastToolOutput(bodies[3] ?? "")).toContain('[{\\"s\\":6}]\\nError: in prepare, no such table: nope');
+  expect(lastToolOutput(bodies[3] ?? "")).toContain("Exit code: 1");
+  expect(lastToolOutput(bodies[4] ?? "")).toContain("node: stopped after");
+  expect(lastToolOutput(bodies[4] ?? "")).toContain("Exit code: 124");
+  expect(lastToolOutput(bodies[5] ?? "")).toContain("runs full Node.js and npm");
+  expect(lastToolOutput(bodies[5] ?? "")).toContain("stackblitz.com");
+
+  await expect(ws.getByRole("button", { name: "out.json", exact: true })).toBeVisible();
+  await expect(ws.getByRole("button", { name: "app.db", exact: true })).toBeVisible();
+
+  // Offline after the first visit: both engines come from the service worker's precache.
+  await context.setOffline(true);
+  await page.reload();
+  await expect(ws.getByRole("button", { name: "app.db", exact: true })).toBeVisible();
+  const offline = await page.evaluate(async (sessionID) => {
+    const t = (globalThis as unknown as { __tabcode: { sandbox: { sandboxFor(id: string): Promise<{ exec(c: string): Promise<{ combined: string; exitCode: number }> } | undefined> } } }).__tabcode;
+    const sb = await t.sandbox.sandboxFor(sessionID);
+    return sb?.exec(`sqlite3 -header -csv app.db "select count(*) as n from t" && node -p "require('./out.json').sum * 2"`);
+  }, id);
+  expect(offline?.combined).toBe("n\n3\n24\n");
+  expect(offline?.exitCode).toBe(0);
+  // Deep recursion in the browser's node Worker is QuickJS's RangeError, not a crashed Worker.
+  const deep = await page.evaluate(async (sessionID) => {
+    const t = (globalThis as unknown as { __tabcode: { sandbox: { sandboxFor(id: string): Promise<{ exec(c: string): Promise<{ combined: string; exitCode: number }> } | undefined> } } }).__tabcode;
+    const sb = await t.sandbox.sandboxFor(sessionID);
+    return sb?.exec(`node -e "function f(n) { return f(n + 1) + 1 } f(0)"; node -p 6*7`);
+  }, id);
+  expect(deep?.combined).toBe("42\nRangeError: Maximum call stack size exceeded (node in the local sandbox is QuickJS with a 128 KB stack)\n");
+  await context.setOffline(false);
+});

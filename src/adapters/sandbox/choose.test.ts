@@ -2,6 +2,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { FakeWebContainer } from "../../testing/fake-webcontainer";
 import type { Sandbox } from "../../core/ports/sandbox";
 import { chooseSandbox } from "./choose";
+import { createLocalSandboxForTests } from "./local/testing";
+import { InProcessEngineHost } from "./local/runtimes/engine-host";
+import { runNode } from "./local/runtimes/node-driver";
+import { loadQuickJS } from "./local/runtimes/node-host";
+import { WEBCONTAINER_OFFER } from "./node-offer";
 import type { WebContainerLike } from "./webcontainer";
 import {
   type BootEnvironment,
@@ -110,5 +115,43 @@ describe("bootWebContainer", () => {
     await expect(bootWebContainer(e)).rejects.toThrow(/boot failed: nope/);
     await expect(bootWebContainer(e)).rejects.toThrow(/boot failed: nope/);
     expect(boots).toBe(1);
+  });
+});
+
+describe("automatic mode and commands that need Node.js", () => {
+  const node = new InProcessEngineHost(loadQuickJS, runNode);
+  const real = () => createLocalSandboxForTests({ files: { "app.js": "require('express')\n" }, runtimes: { node } });
+
+  it("stays local and contacts no one; npm or a script needing a package offers WebContainer and names its host", async () => {
+    let contacted = 0;
+    const e = env({ probe: async () => void contacted++, boot: async () => { contacted++; return new FakeWebContainer(); } });
+    const c = await chooseSandbox("auto", { boot: () => bootWebContainer(e), openLocal: real });
+    const sb = await c.open("ses_1");
+    expect(sb.kind).toBe("local");
+    const live: string[] = [];
+    const npm = await sb.exec("npm install", { onOutput: (t) => live.push(t) });
+    expect(npm.exitCode).toBe(1);
+    expect(npm.stderr.endsWith(WEBCONTAINER_OFFER)).toBe(true);
+    expect(npm.combined.endsWith(WEBCONTAINER_OFFER)).toBe(true);
+    expect(live.at(-1)).toBe(WEBCONTAINER_OFFER);
+    expect(WEBCONTAINER_OFFER).toContain("stackblitz.com");
+    const script = await sb.exec("node app.js");
+    expect(script.stderr).toContain("Cannot find module 'express'");
+    expect(script.stderr).toContain(WEBCONTAINER_OFFER);
+    const plain = await sb.exec("node -p 1+1 && echo ok");
+    expect(plain).toMatchObject({ stdout: "2\nok\n", stderr: "" });
+    // The rest of the sandbox is the same object underneath.
+    await sb.fs.writeFile("/workspace/x.txt", "x");
+    expect(await sb.fs.readText("/workspace/x.txt")).toBe("x");
+    expect(await sb.snapshot()).toMatch(/^[0-9a-f]+$/);
+    expect(contacted).toBe(0);
+    expect(getWebContainerState()).toEqual({ status: "idle" });
+  });
+
+  it("when Local is forced, npm explains itself without the offer", async () => {
+    const c = await chooseSandbox("local", { openLocal: real });
+    const r = await (await c.open("ses_1")).exec("npm install");
+    expect(r.stderr).toContain("runs full Node.js and npm");
+    expect(r.stderr).not.toContain(WEBCONTAINER_OFFER);
   });
 });

@@ -2,10 +2,13 @@
  * Picks the sandbox backend for this page load: WebContainer only when the
  * user chose it in Settings and it boots on a cross-origin isolated page,
  * otherwise the local backend, with a sentence saying why. "auto" is the
- * local backend: no third party (StackBlitz) is contacted unless chosen.
+ * local backend: no third party (StackBlitz) is contacted unless chosen; a
+ * command that needs full Node.js there offers WebContainer in its output
+ * (`node-offer.ts`).
  */
 import type { Sandbox } from "../../core/ports/sandbox";
 import type { WebContainerLike } from "./webcontainer";
+import { withWebContainerOffer } from "./node-offer";
 import { bootWebContainer, WEBCONTAINER_LICENCE_NOTE, WebContainerUnavailable } from "./webcontainer-boot";
 
 export type SandboxPreference = "auto" | "webcontainer" | "local";
@@ -36,7 +39,12 @@ export async function chooseSandbox(pref: SandboxPreference, deps: ChooseDepende
   const d = { ...defaults, ...deps };
   const local = (reason: string): SandboxChoice => ({ kind: "local", reason, open: d.openLocal });
   if (pref === "local") return local("Local sandbox: forced in Settings");
-  if (pref === "auto") return local("automatic: WebContainer, which contacts stackblitz.com, runs only when you choose it in Settings");
+  if (pref === "auto")
+    return {
+      kind: "local",
+      reason: "automatic: WebContainer, which contacts stackblitz.com, runs only when you choose it in Settings (a command that needs Node.js offers it)",
+      open: async (sessionID) => withWebContainerOffer(await d.openLocal(sessionID)),
+    };
   try {
     const wc = await d.boot();
     return {

@@ -9,7 +9,7 @@ describe("environment block", () => {
   it("lists the local sandbox's programs (python3, git; no node)", () => {
     const env = environmentBlock({ ...base, sandbox: "local (in-browser)" });
     expect(env).toContain(`  Programs: ${LOCAL_SANDBOX_PROGRAMS}`);
-    expect(LOCAL_SANDBOX_PROGRAMS).toMatch(/python3.*git.*no node, npm/);
+    expect(LOCAL_SANDBOX_PROGRAMS).toMatch(/python3.*git.*sqlite3.*node for plain scripts.*no npm\/npx, network/);
   });
 
   it("says nothing about programs for WebContainer", () => {

@@ -21,7 +21,7 @@ export interface EnvironmentInfo {
 
 /** What the local sandbox can run, so the model does not try what cannot work there. */
 export const LOCAL_SANDBOX_PROGRAMS =
-  "a bash-like shell with common Unix commands, python3/python (standard library only, no pip), git (local repositories: init, status, add, rm, commit, log, diff, show, branch, checkout, switch, restore, reset, rev-parse, config); no node, npm, network or package installs";
+  "a bash-like shell with common Unix commands, python3/python (standard library only, no pip), git (local repositories: init, status, add, rm, commit, log, diff, show, branch, checkout, switch, restore, reset, rev-parse, config), sqlite3 (database files in the workspace; .tables, .schema, .mode csv|json|column|box…), node for plain scripts (QuickJS: fs, path, os, util, events, assert, require/import of workspace files; no npm packages, network or child_process); no npm/npx, network or package installs";
 
 export function environmentBlock(env: EnvironmentInfo): string {
   return [

@@ -69,7 +69,7 @@ describe("bash", () => {
       const r = await bash(cmd);
       const name = cmd.split(" ")[0];
       expect(r.output).toBe(
-        `${name}: the local sandbox has no Node.js (it has a built-in shell, python3 and git); the WebContainer backend (Settings → Sandbox) runs full Node.js and npm.\n\nExit code: 127`,
+        `${name}: the local sandbox has no Node.js (it has a built-in shell, python3, git, sqlite3 and a QuickJS node for plain scripts); the WebContainer backend (Settings → Sandbox) runs full Node.js and npm.\n\nExit code: 127`,
       );
     }
     // A sandbox built without its engines (this test's) says where they run.

@@ -29,7 +29,7 @@ export function OfflineEngines() {
         ? `Downloading Python… ${(state.bytes / 1e6).toFixed(1)} MB`
         : state.kind === "error"
           ? state.message
-          : "Python (12 MB) downloads the first time a command uses it.";
+          : "Python (12 MB) downloads the first time a command uses it; sqlite3 and node (1.4 MB) are kept offline from the first visit.";
   return (
     <div className="field">
       <button type="button" onClick={() => void run()} disabled={state.kind === "loading" || state.kind === "ready"}>

@@ -20,12 +20,12 @@ export function SettingsAdvanced({ draft, set }: Props) {
           <select id="set-sandbox" value={draft.sandbox} onChange={(e) => set({ sandbox: e.target.value as Settings["sandbox"] })}>
             <option value="auto">Automatic (local; nothing is contacted)</option>
             <option value="webcontainer">WebContainer (node, npm; contacts stackblitz.com)</option>
-            <option value="local">Local (built-in shell, python3, git; works offline)</option>
+            <option value="local">Local (built-in shell, python3, git, sqlite3, node scripts; works offline)</option>
           </select>
           <small>
             Takes effect after a reload. Only the WebContainer choice contacts a third party: it loads StackBlitz's hosted runtime from
             stackblitz.com (free for personal and open-source use; commercial production use needs their licence). Automatic and Local
-            never contact it.
+            never contact it; on Automatic, a command that needs full Node.js (npm, a package) says so and offers this switch.
           </small>
         </div>
         <OfflineEngines />

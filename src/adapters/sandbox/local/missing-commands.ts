@@ -10,9 +10,12 @@ export const RUNTIME_COMMANDS = ["node", "npm", "npx", "git", "python", "python3
 /** Node.js and its package managers: no engine in the local sandbox runs them. */
 export const NODE_COMMANDS = ["node", "npm", "npx", "yarn", "pnpm"] as const;
 
+/** Every "this needs Node.js" message ends with these words (the automatic mode recognises them to offer WebContainer). */
+export const NEEDS_FULL_NODE = "the WebContainer backend (Settings → Sandbox) runs full Node.js";
+
 export function missingCommandMessage(cmd: string): string {
   if ((NODE_COMMANDS as readonly string[]).includes(cmd))
-    return `${cmd}: the local sandbox has no Node.js (it has a built-in shell, python3 and git); the WebContainer backend (Settings → Sandbox) runs full Node.js and npm.`;
+    return `${cmd}: the local sandbox has no Node.js (it has a built-in shell, python3, git, sqlite3 and a QuickJS node for plain scripts); ${NEEDS_FULL_NODE} and npm.`;
   return `${cmd} needs the WebContainer backend (Settings → Sandbox); the local sandbox runs a built-in shell with common Unix commands only.`;
 }
 

@@ -4,11 +4,11 @@
  * written back through the sandbox filesystem.
  */
 import type { ByteString, CustomCommand, defineCommand as DefineCommand } from "just-bash";
-import type { PythonHost } from "./python-protocol";
-import { applyChanges, collectView, ViewTooLargeError } from "./workspace-view";
+import type { EngineHost } from "./engine-protocol";
+import { applyChanges, changeNotes, collectView, ViewTooLargeError } from "./workspace-view";
 
 export interface PythonCommandDeps {
-  host: PythonHost;
+  host: EngineHost;
   root: string;
   timeoutMs: () => number;
   progress?: (text: string) => void;
@@ -18,7 +18,7 @@ export const PIP_MESSAGE =
   "pip: only Python's standard library is available in the local sandbox (it runs offline, without a package index). Use the WebContainer backend or vendor pure-Python code into the workspace.\n";
 
 /** just-bash's stdin is a latin1 byte string (one char per byte); its browser build does not export the converter. */
-function decodeStdin(stdin: ByteString): string {
+export function decodeStdin(stdin: ByteString): string {
   const bytes = String(stdin);
   const raw = Uint8Array.from(bytes, (c) => c.charCodeAt(0));
   return new TextDecoder().decode(raw);
@@ -55,12 +55,11 @@ export function pythonCommands(defineCommand: typeof DefineCommand, deps: Python
           onProgress: deps.progress,
         },
       );
-      const refused = await applyChanges(ctx.fs, deps.root, r.writes, r.removes);
-      const note = refused.length ? `${name}: ignored changes outside the workspace: ${refused.join(", ")}\n` : "";
+      const applied = await applyChanges(ctx.fs, deps.root, r.writes, r.removes);
       return {
         stdout: r.stdout,
-        stderr: r.stderr + note,
-        exitCode: r.exitCode,
+        stderr: r.stderr + changeNotes(name, applied),
+        exitCode: applied.refused.length && !r.exitCode ? 1 : r.exitCode,
       };
     });
   const pip = (name: string) =>

@@ -5,7 +5,7 @@
  * Pure over the Pyodide instance, so Node tests and the Worker share it.
  */
 import type { PyodideAPI } from "pyodide";
-import type { FileView, PythonRequest, PythonResult } from "./python-protocol";
+import type { FileView, EngineRequest, EngineResult } from "./engine-protocol";
 
 export const PY_ROOT = "/workspace";
 
@@ -124,7 +124,7 @@ export function mirrorFiles(fs: PyFS, files: FileView): void {
 }
 
 /** What the run changed, compared with the view it started from. */
-export function diffFiles(fs: PyFS, before: FileView): Pick<PythonResult, "writes" | "removes"> {
+export function diffFiles(fs: PyFS, before: FileView): Pick<EngineResult, "writes" | "removes"> {
   const after = new Map<string, Uint8Array>();
   walk(fs, PY_ROOT, "", after);
   const writes: FileView = {};
@@ -154,7 +154,7 @@ type Driver = (args: unknown, stdin: string, env: unknown, cwd: string) => numbe
 /** The compiled driver per interpreter (compiling it each run costs more than a small script). */
 const drivers = new WeakMap<PyodideAPI, Driver>();
 
-export function runInPyodide(py: PyodideAPI, req: PythonRequest): PythonResult {
+export function runInPyodide(py: PyodideAPI, req: EngineRequest): EngineResult {
   mirrorFiles(py.FS, req.files);
   const out = new Sink(MAX_PY_OUTPUT);
   const err = new Sink(MAX_PY_OUTPUT);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { type PortLike, type PythonWorkerReply, type PythonWorkerRequest, WorkerPythonHost } from "./python-host";
-import type { PythonRequest } from "./python-protocol";
+import type { EngineWorkerReply, EngineWorkerRequest, PortLike } from "./engine-host";
+import { WorkerPythonHost } from "./python-host";
+import type { EngineRequest } from "./engine-protocol";
 
-const req: PythonRequest = {
+const req: EngineRequest = {
   files: {},
   cwd: "/workspace",
   args: ["-c", "pass"],
@@ -12,14 +13,14 @@ const req: PythonRequest = {
 
 /** A Worker stand-in: answers with `reply`, or never (a stuck interpreter). */
 class FakePort implements PortLike {
-  onmessage: ((e: MessageEvent<PythonWorkerReply>) => void) | null = null;
+  onmessage: ((e: MessageEvent<EngineWorkerReply>) => void) | null = null;
   onerror: ((e: ErrorEvent) => void) | null = null;
   terminated = false;
-  constructor(private readonly reply?: (m: PythonWorkerRequest) => PythonWorkerReply[]) {}
-  postMessage(m: PythonWorkerRequest): void {
+  constructor(private readonly reply?: (m: EngineWorkerRequest) => EngineWorkerReply[]) {}
+  postMessage(m: EngineWorkerRequest): void {
     const replies = this.reply?.(m) ?? [];
     setTimeout(() => {
-      for (const r of replies) this.onmessage?.({ data: r } as MessageEvent<PythonWorkerReply>);
+      for (const r of replies) this.onmessage?.({ data: r } as MessageEvent<EngineWorkerReply>);
     }, 1);
   }
   terminate(): void {
@@ -27,7 +28,7 @@ class FakePort implements PortLike {
   }
 }
 
-const ok = (m: PythonWorkerRequest): PythonWorkerReply[] => [
+const ok = (m: EngineWorkerRequest): EngineWorkerReply[] => [
   {
     id: m.id,
     type: "result",

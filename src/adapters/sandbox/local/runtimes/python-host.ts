@@ -6,16 +6,17 @@
  */
 import type { PyodideAPI } from "pyodide";
 import { runInPyodide } from "./python-driver";
-import type { PythonHost, PythonRequest, PythonResult } from "./python-protocol";
+import type { EngineHost, EngineRequest, EngineResult } from "./engine-protocol";
+import { type PortLike, WorkerEngineHost } from "./engine-host";
 
 /** Bytes the browser downloads on first use (interpreter + standard library), for the progress text. */
 export const PYTHON_DOWNLOAD_MB = 12;
 
-export class InProcessPythonHost implements PythonHost {
+export class InProcessPythonHost implements EngineHost {
   private py?: Promise<PyodideAPI>;
   constructor(private readonly load: () => Promise<PyodideAPI> = defaultLoad) {}
 
-  async run(req: PythonRequest): Promise<PythonResult> {
+  async run(req: EngineRequest): Promise<EngineResult> {
     this.py ??= this.load();
     return runInPyodide(await this.py, req);
   }
@@ -26,119 +27,9 @@ async function defaultLoad(): Promise<PyodideAPI> {
   return loadPyodide();
 }
 
-/** Messages to and from the Python Worker. */
-export type PythonWorkerRequest = { id: number; req: PythonRequest };
-export type PythonWorkerReply =
-  | { id: number; type: "progress"; text: string }
-  | { id: number; type: "result"; ok: true; result: PythonResult }
-  | { id: number; type: "result"; ok: false; message: string };
-
-/** The part of a Worker the host uses (a fake in tests). */
-export interface PortLike {
-  postMessage(msg: PythonWorkerRequest): void;
-  onmessage: ((e: MessageEvent<PythonWorkerReply>) => void) | null;
-  onerror: ((e: ErrorEvent) => void) | null;
-  terminate(): void;
-}
-
-export function timeoutResult(timeoutMs: number, aborted: boolean): PythonResult {
-  const why = aborted ? "python3: interrupted" : `python3: stopped after ${Math.round(timeoutMs / 1000)} s (the command timeout)`;
-  return {
-    stdout: "",
-    stderr: `${why}; the interpreter was restarted.\n`,
-    exitCode: aborted ? 130 : 124,
-    writes: {},
-    removes: [],
-  };
-}
-
-export class WorkerPythonHost implements PythonHost {
-  private port?: PortLike;
-  private nextId = 1;
-  private warm = false;
-  private queue: Promise<unknown> = Promise.resolve();
-
-  constructor(private readonly spawn: () => PortLike) {}
-
-  run(
-    req: PythonRequest,
-    opts: {
-      timeoutMs: number;
-      signal?: AbortSignal;
-      onProgress?: (text: string) => void;
-    },
-  ): Promise<PythonResult> {
-    const go = () => this.runNow(req, opts);
-    const p = this.queue.then(go, go);
-    this.queue = p.catch(() => undefined);
-    return p;
-  }
-
-  private kill(): void {
-    this.port?.terminate();
-    this.port = undefined;
-    this.warm = false;
-  }
-
-  private runNow(
-    req: PythonRequest,
-    opts: {
-      timeoutMs: number;
-      signal?: AbortSignal;
-      onProgress?: (text: string) => void;
-    },
-  ): Promise<PythonResult> {
-    if (opts.signal?.aborted) return Promise.resolve(timeoutResult(opts.timeoutMs, true));
-    this.port ??= this.spawn();
-    const port = this.port;
-    const id = this.nextId++;
-    if (!this.warm) opts.onProgress?.(`Loading Python… ${PYTHON_DOWNLOAD_MB} MB\n`);
-    return new Promise<PythonResult>((resolve) => {
-      const done = (r: PythonResult) => {
-        clearTimeout(timer);
-        opts.signal?.removeEventListener("abort", onAbort);
-        port.onmessage = null;
-        port.onerror = null;
-        resolve(r);
-      };
-      const onAbort = () => {
-        this.kill();
-        done(timeoutResult(opts.timeoutMs, true));
-      };
-      const timer = setTimeout(() => {
-        this.kill();
-        done(timeoutResult(opts.timeoutMs, false));
-      }, opts.timeoutMs);
-      opts.signal?.addEventListener("abort", onAbort, { once: true });
-      port.onerror = (e) => {
-        this.kill();
-        done({
-          stdout: "",
-          stderr: `python3: the interpreter crashed (${e.message || "out of memory?"}); it was restarted.\n`,
-          exitCode: 1,
-          writes: {},
-          removes: [],
-        });
-      };
-      port.onmessage = (e) => {
-        const m = e.data;
-        if (m.id !== id) return;
-        if (m.type === "progress") opts.onProgress?.(m.text);
-        else if (m.ok) {
-          this.warm = true;
-          done(m.result);
-        } else {
-          this.kill();
-          done({
-            stdout: "",
-            stderr: `python3: ${m.message}\n`,
-            exitCode: 1,
-            writes: {},
-            removes: [],
-          });
-        }
-      };
-      port.postMessage({ id, req });
-    });
+/** Python in its own Worker (the browser). */
+export class WorkerPythonHost extends WorkerEngineHost {
+  constructor(spawn: () => PortLike) {
+    super(spawn, { command: "python3", label: "Python", megabytes: PYTHON_DOWNLOAD_MB });
   }
 }

@@ -4,12 +4,12 @@
  */
 import type { PyodideAPI } from "pyodide";
 import { runInPyodide } from "./python-driver";
-import type { PythonWorkerReply, PythonWorkerRequest } from "./python-host";
+import type { EngineWorkerReply, EngineWorkerRequest } from "./engine-host";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 let py: Promise<PyodideAPI> | undefined;
 
-function post(msg: PythonWorkerReply): void {
+function post(msg: EngineWorkerReply): void {
   scope.postMessage(msg);
 }
 
@@ -19,7 +19,7 @@ async function load(): Promise<PyodideAPI> {
   return loadPyodide({ indexURL });
 }
 
-scope.onmessage = async (e: MessageEvent<PythonWorkerRequest>) => {
+scope.onmessage = async (e: MessageEvent<EngineWorkerRequest>) => {
   const { id, req } = e.data;
   try {
     py ??= load();

@@ -5,8 +5,9 @@
  * tracking, persistence and protect rules apply to engine writes too.
  */
 import type { IFileSystem } from "just-bash";
+import { PathRefused } from "../../../../core/permission/path-policy";
 import { joinPath, normalizePath } from "../../../../core/sandbox-path";
-import type { FileView } from "./python-protocol";
+import type { FileView } from "./engine-protocol";
 
 /** Directories an engine never sees (git's store, installed packages, tabcode's scratch files). */
 export const VIEW_SKIPPED_DIRS = new Set([".git", "node_modules", ".tabcode"]);
@@ -55,22 +56,44 @@ export function confined(root: string, rel: string): string | undefined {
   return abs.startsWith(`${root}/`) ? abs : undefined;
 }
 
-/** Applies an engine's changes; returns the paths it refused (outside the workspace). */
-export async function applyChanges(fs: IFileSystem, root: string, writes: FileView, removes: string[]): Promise<string[]> {
-  const refused: string[] = [];
+/** What an engine's changes met: paths outside the workspace (ignored) and changes a path rule refused (their messages). */
+export interface AppliedChanges {
+  outside: string[];
+  refused: string[];
+}
+
+/** Applies an engine's changes through the sandbox fs; a refused change is reported and the rest still applied. */
+export async function applyChanges(fs: IFileSystem, root: string, writes: FileView, removes: string[]): Promise<AppliedChanges> {
+  const out: AppliedChanges = { outside: [], refused: [] };
+  const guarded = async (change: () => Promise<void>) => {
+    try {
+      await change();
+    } catch (e) {
+      if (!(e instanceof PathRefused)) throw e;
+      out.refused.push(e.message);
+    }
+  };
   for (const [rel, data] of Object.entries(writes)) {
     const abs = confined(root, rel);
     if (!abs) {
-      refused.push(rel);
+      out.outside.push(rel);
       continue;
     }
-    await fs.mkdir(abs.slice(0, abs.lastIndexOf("/")), { recursive: true });
-    await fs.writeFile(abs, data);
+    await guarded(async () => {
+      await fs.mkdir(abs.slice(0, abs.lastIndexOf("/")), { recursive: true });
+      await fs.writeFile(abs, data);
+    });
   }
   for (const rel of removes) {
     const abs = confined(root, rel);
-    if (abs) await fs.rm(abs, { force: true });
-    else refused.push(rel);
+    if (abs) await guarded(() => fs.rm(abs, { force: true }));
+    else out.outside.push(rel);
   }
-  return refused;
+  return out;
+}
+
+/** The lines a command prints about changes it could not make. */
+export function changeNotes(command: string, applied: AppliedChanges): string {
+  const outside = applied.outside.length ? `${command}: ignored changes outside the workspace: ${applied.outside.join(", ")}\n` : "";
+  return outside + applied.refused.map((m) => `${command}: ${m}\n`).join("");
 }
