@@ -78,14 +78,13 @@ const TABLE: ReadonlyMap<string, ModelSpec> = new Map(
   ]),
 );
 
-/** The built-in spec of a model, by exact id or its family; undefined when unknown. */
-export function lookupModel(modelID: string): ModelSpec | undefined {
+/** The family a model id belongs to: the exact id, or the longest family it extends; undefined when unknown. */
+function familyOf(modelID: string): string | undefined {
   // Gateways prefix the vendor (`openai/gpt-5-mini`, `anthropic/claude-sonnet-4.5`); local tags add `:7b`.
   const last = (modelID.split("/").at(-1) ?? modelID).toLowerCase();
   // OpenRouter spells Claude versions with dots (`claude-sonnet-4.5`), Anthropic with dashes.
   const id = last.includes("claude") ? last.replace(/\./g, "-") : last;
-  const exact = TABLE.get(id);
-  if (exact) return exact;
+  if (TABLE.has(id)) return id;
   let best: string | undefined;
   for (const family of TABLE.keys()) {
     if (!id.startsWith(family)) continue;
@@ -94,7 +93,30 @@ export function lookupModel(modelID: string): ModelSpec | undefined {
     if (next !== "" && next !== "-" && next !== ":" && next !== "@" && next !== "_") continue;
     if (!best || family.length > best.length) best = family;
   }
-  return best ? TABLE.get(best) : undefined;
+  return best;
+}
+
+/** The built-in spec of a model, by exact id or its family; undefined when unknown. */
+export function lookupModel(modelID: string): ModelSpec | undefined {
+  const family = familyOf(modelID);
+  return family ? TABLE.get(family) : undefined;
+}
+
+/**
+ * Families that take images as input (the same providers' model pages). The
+ * others (DeepSeek's chat models, Groq's Llama text models, Codestral,
+ * Magistral, the local coder models, the demo model) get a text placeholder.
+ */
+const IMAGE_INPUT: ReadonlySet<string> = new Set([
+  ...["gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-4.1", "gpt-4.1-mini", "gpt-4.1-nano", "gpt-4o", "gpt-4o-mini", "o3", "o4-mini"],
+  ...["claude-opus-4", "claude-opus-4-5", "claude-sonnet-4", "claude-3-7-sonnet", "claude-haiku-4-5", "claude-3-5-haiku"],
+  ...["gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-3-pro", "mistral-medium", "mistral-small", "grok-4", "grok-4-fast"],
+]);
+
+/** Whether a model accepts images: true or false for a known family, undefined for an id the table does not know. */
+export function acceptsImages(modelID: string): boolean | undefined {
+  const family = familyOf(modelID);
+  return family ? IMAGE_INPUT.has(family) : undefined;
 }
 
 /** The families in the table (for the model field's suggestions). */

@@ -10,7 +10,9 @@ import type { Store } from "../ports/store";
 import { type AssistantMessage, defaultTitle, emptyTokens, isDefaultTitle, type MessageWithParts, type Part, type Ruleset, type Session, type ToolPart, type UserMessage } from "../schema";
 import type { Settings } from "../settings";
 import type { Tool } from "../tools/tool";
+import { attachedFileText } from "../conversation/attached-file";
 import { toModelMessages } from "../conversation/to-model";
+import { acceptsImages } from "../model-table";
 import { type ConversationView, conversationView, snapshotAt } from "../conversation/view";
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import type { TokenCounter } from "../tokens/counter";
@@ -79,7 +81,18 @@ export interface PromptInput {
   /** Edit-and-resend: the user message this one is an alternative to (a new branch). */
   editOf?: string;
   agent?: string;
-  files?: { mime: string; filename: string; url: string }[];
+  /** Attachments: images as data: URLs; workspace text files (`text` set) also get their contents as a synthetic text part. */
+  files?: PromptFile[];
+}
+
+export interface PromptFile {
+  mime: string;
+  filename: string;
+  url: string;
+  /** The workspace path of an @-mentioned file. */
+  path?: string;
+  /** The text of an attached text file, sent to the model with its path. */
+  text?: string;
 }
 
 interface Run {
@@ -210,8 +223,12 @@ export class SessionService {
     };
     // Parts first: a running loop that reads in between must never see a user message without its text.
     await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "text", text: input.text });
-    for (const f of input.files ?? [])
-      await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "file", mime: f.mime, filename: f.filename, url: f.url });
+    for (const f of input.files ?? []) {
+      if (f.text !== undefined)
+        await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "text", text: attachedFileText(f.path ?? f.filename, f.text), synthetic: true, metadata: { attachment: true } });
+      const source = f.path ? { source: { type: "file" as const, path: f.path, text: { value: `@${f.path}`, start: 0, end: 0 } } } : {};
+      await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "file", mime: f.mime, filename: f.filename, url: f.url, ...source });
+    }
     await store.upsertMessage(user);
     await store.updateSession(sessionID, (s) => ({
       ...s,
@@ -393,7 +410,7 @@ export class SessionService {
     const { clock } = this.deps;
     const store = this.store;
     const parentID = view.latest.lastUser?.info.id ?? "";
-    const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(view.sent));
+    const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(view.sent, { images: acceptsImages(model.modelID) !== false }));
     if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
     this.requests.set(session.id, { system: req.system, tools: req.specs, time: clock.now(), count: size.exact ? "exact" : "estimate" });
     this.guard.sent(session.id);

@@ -9,7 +9,6 @@ import { useServices, useSettings } from "../hooks/services";
 import { HeaderActions } from "./header-actions";
 import { StartupReportLine } from "./startup-report";
 import { DebugDialog, SessionPermissions, ShareDialog, XrayDialog } from "../lazy";
-import { SessionModel } from "./session-model";
 
 function lastUsage(messages: MessageWithParts[]) {
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -85,7 +84,9 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
             Demo model
           </span>
         ) : (
-          <SessionModel session={session} modelID={model.modelID} />
+          <span className="model-name" title="Model of this session (switch it in the composer)">
+            {model.modelID}
+          </span>
         )}
         <div className="context-meter" title={`Context: ${used.toLocaleString()} of ${model.contextWindow.toLocaleString()} tokens`}>
           <span>Context</span>

@@ -189,7 +189,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             </aside>
           </SidePanel>
         </div>
-        <Composer sessionID={sessionID} initialAgent={session.agent} onError={onError} onOpenSession={onOpenSession} />
+        <Composer key={sessionID} session={session} onError={onError} onOpenSession={onOpenSession} />
       </div>
     </MessageActionsContext.Provider>
   );
