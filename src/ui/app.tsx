@@ -22,6 +22,7 @@ import { ShortcutsDialog } from "./components/shortcuts-dialog";
 import { resetTour } from "./components/tour";
 import { ReplayRoute, SettingsDialog, SharedView } from "./lazy";
 import { droppedFiles, isHistoryDrop } from "./drop-files";
+import { useRunAttention } from "./notifications/use-run-attention";
 
 const ImportHistoryDialog = lazy(() => import("./components/import-history-dialog").then((m) => ({ default: m.ImportHistoryDialog })));
 
@@ -129,6 +130,7 @@ export function App() {
   const current = route.name === "session" ? route.sessionID : undefined;
   const [helpOpen, setHelpOpen] = useState(false);
   useAppShortcuts(layout, current, openSession, () => void newSession(), () => setHelpOpen(true));
+  useRunAttention(current, openSession);
   useAppEvent("help", () => setHelpOpen(true));
   useAppEvent("open-settings", () => setSettingsOpen(true));
   useAppEvent("new-session", () => void newSession());

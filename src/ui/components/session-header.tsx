@@ -5,6 +5,7 @@ import type { ConversationView } from "../../core/conversation/view";
 import { contextUsed } from "../../core/conversation/usage";
 import { sessionModelConfig } from "../../core/settings";
 import { formatCost, formatTokens } from "../format";
+import { tabTitle } from "../notifications/title";
 import { useServices, useSettings } from "../hooks/services";
 import { HeaderActions } from "./header-actions";
 import { StartupReportLine } from "./startup-report";
@@ -24,14 +25,14 @@ function statusText(s: SessionStatus): string {
   return "Idle";
 }
 
-/** The tab shows the session, and a mark while it works. */
+/** The tab shows the session, and a mark while it works (the attention badge is added by `tabTitle`). */
 function useDocumentTitle(title: string, busy: boolean) {
   useEffect(() => {
-    document.title = `${busy ? "● Working… · " : ""}${title} — tabcode`;
+    tabTitle.setBase(`${busy ? "● Working… · " : ""}${title} — tabcode`);
   }, [title, busy]);
   useEffect(
     () => () => {
-      document.title = "tabcode";
+      tabTitle.setBase("tabcode");
     },
     [],
   );
