@@ -100,7 +100,7 @@ test("@ opens a list of workspace files (fuzzy, keyboard); the picked file is a 
   ]);
   // The message shows the file as a chip, not its text.
   const mine = page.getByRole("article").filter({ hasText: "explain @src/app.ts" });
-  await expect(mine).toContainText("📎 src/app.ts");
+  await expect(mine.locator(".file-part")).toHaveText("@src/app.ts");
   await expect(mine).not.toContainText("export const x");
   await expect(chips).toBeHidden();
 });

@@ -42,3 +42,17 @@ export const TOUR_ANCHORS: Record<string, () => HTMLElement | null> = {
   compaction: () => last(".message.summary"),
   fork: () => last(".message .message-actions") ?? last(".message"),
 };
+
+/** The part of an element its scrolling container shows (a tall message's popover then sits on what is visible). */
+export function visibleBox(el: HTMLElement): Box {
+  const r = el.getBoundingClientRect();
+  let box: Box = { top: r.top, left: r.left, bottom: r.bottom, right: r.right };
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const o = getComputedStyle(p).overflowY;
+    if (o !== "auto" && o !== "scroll") continue;
+    const c = p.getBoundingClientRect();
+    box = { top: Math.max(box.top, c.top), left: box.left, bottom: Math.min(box.bottom, c.bottom), right: box.right };
+    break;
+  }
+  return box.bottom > box.top ? box : { top: r.top, left: r.left, bottom: r.bottom, right: r.right };
+}

@@ -2,7 +2,7 @@ import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from
 import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts } from "../../core/schema";
 import { useAppEvent } from "../app-events";
-import { placeTour, TOUR_ANCHORS, type TourPlacement } from "./tour-anchor";
+import { placeTour, TOUR_ANCHORS, type TourPlacement, visibleBox } from "./tour-anchor";
 
 interface Tip {
   id: string;
@@ -69,7 +69,7 @@ function useAnchored(stepID: string | undefined, pop: React.RefObject<HTMLElemen
         el.scrollIntoView?.({ block: "nearest" });
       }
       const box = pop.current?.getBoundingClientRect();
-      const next = placeTour(el?.getBoundingClientRect(), { width: box?.width ?? 320, height: box?.height ?? 160 }, { width: window.innerWidth, height: window.innerHeight });
+      const next = placeTour(el ? visibleBox(el) : undefined, { width: box?.width ?? 320, height: box?.height ?? 160 }, { width: window.innerWidth, height: window.innerHeight });
       setPlace((cur) => (samePlace(cur, next) ? cur : next));
     };
     update();

@@ -10,7 +10,7 @@ export function AttachmentChips({ items, onRemove, notice }: { items: Attachment
           const name = a.path ?? a.filename;
           return (
             <li key={a.key} className={`attachment-chip ${a.kind}`} title={name}>
-              {a.kind === "image" && a.url.startsWith("data:image/") ? <img src={a.url} alt={name} /> : <span aria-hidden="true">📄</span>}
+              {a.kind === "image" && a.url.startsWith("data:image/") ? <img src={a.url} alt={name} /> : <span className="attachment-at" aria-hidden="true">@</span>}
               <span className="attachment-name">{name}</span>
               <button type="button" className="attachment-remove" aria-label={`Remove ${name}`} onClick={() => onRemove(a.key)}>
                 ×

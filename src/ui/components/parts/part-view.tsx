@@ -67,7 +67,7 @@ export function PartView({ part, role }: { part: Part; role: "user" | "assistant
           <figcaption>{part.filename}</figcaption>
         </figure>
       ) : (
-        <div className="file-part">📎 {part.source?.type === "file" ? part.source.path : `${part.filename ?? "file"} (${part.mime})`}</div>
+        <div className="file-part">{part.source?.type === "file" ? `@${part.source.path}` : `📎 ${part.filename ?? "file"} (${part.mime})`}</div>
       );
     case "tool":
       return <ToolPartView part={part} />;
