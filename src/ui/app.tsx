@@ -19,7 +19,7 @@ import { usePanel } from "./hooks/use-panel";
 import { useAppShortcuts } from "./hooks/use-app-shortcuts";
 import { useAppEvent } from "./app-events";
 import { ShortcutsDialog } from "./components/shortcuts-dialog";
-import { resetTour } from "./components/tour";
+import { resetTour } from "./components/tour-state";
 import { ReplayRoute, SettingsDialog, SharedView } from "./lazy";
 import { droppedFiles, isHistoryDrop } from "./drop-files";
 import { useRunAttention } from "./notifications/use-run-attention";

@@ -3,6 +3,7 @@ import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts } from "../../core/schema";
 import { useAppEvent } from "../app-events";
 import { placeTour, TOUR_ANCHORS, type TourPlacement, visibleBox } from "./tour-anchor";
+import { dismissedSet, saveDismissed, takeFocusRequest } from "./tour-state";
 
 interface Tip {
   id: string;
@@ -15,7 +16,7 @@ interface Tip {
 const parts = (m: MessageWithParts[]) => m.flatMap((x) => x.parts);
 
 /** Short callouts that point at the mechanisms as they happen. */
-export const TIPS: Tip[] = [
+const TIPS: Tip[] = [
   { id: "parts", title: "Parts", text: "An answer is a message made of parts: reasoning (collapsed), text, tool calls and step markers. Each is stored in IndexedDB as it streams.", when: (m) => m.some((x) => x.info.role === "assistant" && x.parts.length > 1) },
   { id: "tools", title: "Tool states", text: "A tool call goes pending (arguments streaming) → running → completed or failed. Click a tool card to see its input and output.", when: (m) => parts(m).some((p) => p.type === "tool") },
   { id: "meter", title: "Context meter", text: "Every step records its tokens and cost (the small line under it). The meter in the header shows how full the model's context window is.", when: (m) => parts(m).filter((p) => p.type === "step-finish").length >= 2 },
@@ -23,29 +24,6 @@ export const TIPS: Tip[] = [
   { id: "compaction", title: "Compaction boundary", text: "The window filled up: tabcode asked the model for a summary (“What did we do so far?”). From now on the model sees the summary instead of the older messages — the X-ray shows the boundary.", when: (m) => m.some((x) => x.info.role === "assistant" && x.info.summary === true) },
   { id: "fork", title: "Fork, revert, replay", text: "Hover a message to fork the session from it (files included) or revert its turn. “Replay” steps through the whole session — handy in class.", when: (m, s) => s.type === "idle" && m.length > 2 },
 ];
-
-const STORAGE_KEY = "tabcode.tour.dismissed";
-/** Set by a restart (a click in the help menu): the first step then takes the focus. */
-let focusOnNextStep = false;
-
-/** Forgets what was dismissed: the next demo session starts the tour from its first step. */
-export function resetTour(): void {
-  focusOnNextStep = true;
-  try {
-    localStorage.removeItem(STORAGE_KEY);
-  } catch {
-    // Storage unavailable: nothing was remembered.
-  }
-}
-
-function dismissedSet(): Set<string> {
-  try {
-    const raw = localStorage.getItem(STORAGE_KEY);
-    return new Set(raw ? (JSON.parse(raw) as string[]) : []);
-  } catch {
-    return new Set();
-  }
-}
 
 const samePlace = (a: TourPlacement | undefined, b: TourPlacement) =>
   a !== undefined && a.kind === b.kind && (a.kind === "sheet" || (b.kind === "popover" && Math.round(a.top) === Math.round(b.top) && Math.round(a.left) === Math.round(b.left)));
@@ -102,17 +80,10 @@ export function Tour({ messages, status }: { messages: MessageWithParts[]; statu
   const next = TIPS[index];
   const tip = next?.when(messages, status) ? next : undefined;
   const place = useAnchored(tip?.id, pop);
-  useEffect(() => {
-    try {
-      localStorage.setItem(STORAGE_KEY, JSON.stringify([...dismissed]));
-    } catch {
-      // Storage may be unavailable; the tour then just forgets.
-    }
-  }, [dismissed]);
+  useEffect(() => saveDismissed(dismissed), [dismissed]);
   // After a restart the first step takes the focus; it goes back when the tour closes.
   useEffect(() => {
-    if (!tip || !focusOnNextStep) return;
-    focusOnNextStep = false;
+    if (!tip || !takeFocusRequest()) return;
     returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     pop.current?.querySelector<HTMLButtonElement>("button.tour-next")?.focus();
   }, [tip]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fuzzyFilter, fuzzyScore, mentionAt } from "./fuzzy";
+import { fuzzyFilter, fuzzyScore } from "./fuzzy";
+import { mentionAt } from "./mention-at";
 
 const PATHS = ["README.md", "src/app.ts", "src/app.test.ts", "src/components/app-shell.tsx", "src/utils/parse.ts", "docs/api.md", "package.json"];
 

@@ -40,11 +40,3 @@ export function fuzzyFilter(paths: readonly string[], query: string, limit = 8):
   scored.sort((a, b) => b.score - a.score || a.path.length - b.path.length || a.path.localeCompare(b.path));
   return scored.slice(0, limit).map((s) => s.path);
 }
-
-/** The `@query` being typed just before the caret (at the start or after a space), or undefined. */
-export function mentionAt(text: string, caret: number): { start: number; query: string } | undefined {
-  const m = /(?:^|\s)@([^\s@]*)$/.exec(text.slice(0, caret));
-  if (!m) return undefined;
-  const query = m[1] ?? "";
-  return { start: caret - query.length - 1, query };
-}

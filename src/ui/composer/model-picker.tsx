@@ -1,14 +1,11 @@
-import { useEffect, useRef, useState } from "react";
-import { modelChoices } from "../../core/model-choices";
-import { acceptsImages } from "../../core/model-table";
+import { useRef, useState } from "react";
 import type { Session } from "../../core/schema";
 import { sessionModelConfig } from "../../core/settings";
 import { emit, useAppEvent } from "../app-events";
 import { useServices, useSettings } from "../hooks/services";
-import { fuzzyFilter } from "./fuzzy";
-import { moveActive, OptionList } from "./option-list";
+import { onDemand } from "../on-demand";
 
-const LIST_ID = "model-options";
+const ModelMenu = onDemand<import("react").ComponentProps<typeof import("./model-menu").ModelMenu>>("The model list", () => import("./model-menu"), "ModelMenu", () => null);
 
 /**
  * The session's model, in the composer (the one place to switch it): a button showing the
@@ -20,14 +17,8 @@ export function ModelPicker({ session }: { session: Session }) {
   const settings = useSettings();
   const model = sessionModelConfig(settings, session);
   const [open, setOpen] = useState(false);
-  const [query, setQuery] = useState("");
-  const [active, setActive] = useState(0);
   const button = useRef<HTMLButtonElement>(null);
-  const input = useRef<HTMLInputElement>(null);
   useAppEvent("pick-model", () => (model.provider === "demo" ? emit("open-settings") : setOpen(true)));
-  useEffect(() => {
-    if (open) input.current?.focus();
-  }, [open]);
 
   if (model.provider === "demo")
     return (
@@ -36,29 +27,16 @@ export function ModelPicker({ session }: { session: Session }) {
       </span>
     );
 
-  const all = modelChoices(settings.provider);
-  const items = query.trim() ? fuzzyFilter([...new Set([query.trim(), ...all])], query.trim(), 8) : [model.modelID, ...all.filter((m) => m !== model.modelID)].slice(0, 12);
-  const current = items[Math.min(active, items.length - 1)];
-  const close = () => {
+  const close = (refocus: boolean) => {
     setOpen(false);
-    setQuery("");
-    setActive(0);
-    button.current?.focus();
+    if (refocus) button.current?.focus();
   };
   const pick = (id: string) => {
     const next = id.trim();
-    close();
+    close(true);
     if (!next || next === model.modelID) return;
-    void store.updateSession(session.id, (s) => ({
-      ...s,
-      model: { providerID: settings.provider, modelID: next },
-    }));
+    void store.updateSession(session.id, (s) => ({ ...s, model: { providerID: settings.provider, modelID: next } }));
   };
-  const images = (id: string) => {
-    const a = acceptsImages(id);
-    return a === undefined ? (id === model.modelID ? "current" : "") : `${a ? "images" : "text only"}${id === model.modelID ? " · current" : ""}`;
-  };
-
   return (
     <div className="model-picker">
       <button
@@ -69,53 +47,13 @@ export function ModelPicker({ session }: { session: Session }) {
         aria-expanded={open}
         aria-label={`Model: ${model.modelID}. Switch model for this session`}
         title="Model of this session (the next step uses it)"
-        onClick={() => (open ? close() : setOpen(true))}
+        onMouseEnter={() => void ModelMenu.preload().catch(() => undefined)}
+        onFocus={() => void ModelMenu.preload().catch(() => undefined)}
+        onClick={() => (open ? close(true) : setOpen(true))}
       >
         {model.modelID} ▾
       </button>
-      {open && (
-        <div className="model-popover">
-          <label htmlFor="model-input" className="visually-hidden">
-            Model for this session
-          </label>
-          <input
-            ref={input}
-            id="model-input"
-            role="combobox"
-            aria-expanded={items.length > 0}
-            aria-controls={LIST_ID}
-            aria-autocomplete="list"
-            aria-activedescendant={current ? `${LIST_ID}-${items.indexOf(current)}` : undefined}
-            placeholder="Type to filter, or any model id"
-            value={query}
-            onChange={(e) => {
-              setQuery(e.target.value);
-              setActive(0);
-            }}
-            onBlur={(e) => {
-              if (!e.relatedTarget || !e.currentTarget.parentElement?.contains(e.relatedTarget)) {
-                setOpen(false);
-                setQuery("");
-              }
-            }}
-            onKeyDown={(e) => {
-              const to = moveActive(e.key, active, items.length);
-              if (to !== undefined) {
-                e.preventDefault();
-                setActive(to);
-              } else if (e.key === "Enter") {
-                e.preventDefault();
-                pick(current ?? query);
-              } else if (e.key === "Escape") {
-                e.preventDefault();
-                e.stopPropagation();
-                close();
-              }
-            }}
-          />
-          <OptionList id={LIST_ID} label="Models" items={items} active={Math.min(active, items.length - 1)} onPick={pick} hint={images} />
-        </div>
-      )}
+      {open && <ModelMenu provider={settings.provider} current={model.modelID} onPick={pick} onClose={close} />}
     </div>
   );
 }

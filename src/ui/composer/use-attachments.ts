@@ -1,13 +1,16 @@
 import { useState } from "react";
 import { useServices } from "../hooks/services";
-import { type Attached, type Attachment, imageFrom, MAX_ATTACHMENTS, workspaceFileFrom } from "./attachments";
+import type { Attached, Attachment } from "./attachments";
+
+/** Reading and sniffing files loads with the first attachment (its own chunk). */
+const lib = () => import("./attachments");
 
 /** The files waiting to go with the next prompt; every refusal is told in words (`onError`), nothing typed is lost. */
 export function useAttachments(sessionID: string, onError: (m: string) => void, announce: (m: string) => void) {
   const { sandbox } = useServices();
   const [items, setItems] = useState<Attachment[]>([]);
 
-  const take = (results: Attached[]) => {
+  const take = (results: Attached[], max: number) => {
     const ok: Attachment[] = [];
     for (const r of results) {
       if (!r.ok) onError(r.error);
@@ -16,8 +19,8 @@ export function useAttachments(sessionID: string, onError: (m: string) => void, 
     if (ok.length === 0) return;
     setItems((cur) => {
       const fresh = ok.filter((a) => !a.path || !cur.some((c) => c.path === a.path));
-      const room = Math.max(0, MAX_ATTACHMENTS - cur.length);
-      if (fresh.length > room) onError(`A message can carry ${MAX_ATTACHMENTS} attachments; ${fresh.length - room} were not attached.`);
+      const room = Math.max(0, max - cur.length);
+      if (fresh.length > room) onError(`A message can carry ${max} attachments; ${fresh.length - room} were not attached.`);
       return [...cur, ...fresh.slice(0, room)];
     });
     announce(`Attached ${ok.map((a) => a.path ?? a.filename).join(", ")}`);
@@ -25,20 +28,21 @@ export function useAttachments(sessionID: string, onError: (m: string) => void, 
 
   /** Pasted or dropped files: images only. */
   const addFiles = async (files: File[]) => {
-    const results = await Promise.all(
-      files.map(async (f): Promise<Attached> => {
-        const name = f.name || "pasted image";
-        return imageFrom(new Uint8Array(await f.arrayBuffer()), name);
-      }),
-    );
-    take(results);
+    if (files.length === 0) return;
+    try {
+      const { imageFrom, MAX_ATTACHMENTS } = await lib();
+      const results = await Promise.all(files.map(async (f): Promise<Attached> => imageFrom(new Uint8Array(await f.arrayBuffer()), f.name || "pasted image")));
+      take(results, MAX_ATTACHMENTS);
+    } catch (e) {
+      onError(`Could not attach: ${e instanceof Error ? e.message : String(e)}`);
+    }
   };
 
   /** A workspace file picked from the @ list. */
   const addWorkspace = async (path: string) => {
     try {
-      const sb = await sandbox.sandboxFor(sessionID);
-      take([workspaceFileFrom(await sb.fs.readFile(`${sb.root}/${path}`), path, sb.root)]);
+      const [{ workspaceFileFrom, MAX_ATTACHMENTS }, sb] = await Promise.all([lib(), sandbox.sandboxFor(sessionID)]);
+      take([workspaceFileFrom(await sb.fs.readFile(`${sb.root}/${path}`), path, sb.root)], MAX_ATTACHMENTS);
     } catch (e) {
       onError(`Could not read ${path}: ${e instanceof Error ? e.message : String(e)}`);
     }

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
-import { workspacePaths } from "../../core/workspace/paths";
 import { useServices } from "../hooks/services";
-import { fuzzyFilter, mentionAt } from "./fuzzy";
+import { mentionAt } from "./mention-at";
+
+type Filter = (paths: readonly string[], query: string, limit?: number) => string[];
 
 export const MENTION_LIST_ID = "mention-options";
 
@@ -13,6 +14,8 @@ export function useMentions(sessionID: string, text: string, caret: number) {
   const { sandbox } = useServices();
   const at = mentionAt(text, caret);
   const [paths, setPaths] = useState<string[] | null>(null);
+  // The walk and the matcher load with the first @ (their own chunk).
+  const [filter, setFilter] = useState<{ fn: Filter } | null>(null);
   // Escape dismisses the list for this exact mention; typing on opens it again.
   const [closedAt, setClosedAt] = useState<string | undefined>();
   const [active, setActive] = useState(0);
@@ -27,13 +30,14 @@ export function useMentions(sessionID: string, text: string, caret: number) {
       return;
     }
     let live = true;
-    sandbox
-      .sandboxFor(sessionID)
-      .then((sb) => workspacePaths(sb))
-      .then(
-        (p) => live && setPaths(p),
-        () => live && setPaths([]),
-      );
+    Promise.all([import("../../core/workspace/paths"), import("./fuzzy"), sandbox.sandboxFor(sessionID)])
+      .then(async ([{ workspacePaths }, { fuzzyFilter }, sb]) => {
+        const p = await workspacePaths(sb);
+        if (!live) return;
+        setFilter({ fn: fuzzyFilter });
+        setPaths(p);
+      })
+      .catch(() => live && setPaths([]));
     return () => {
       live = false;
     };
@@ -42,7 +46,7 @@ export function useMentions(sessionID: string, text: string, caret: number) {
   const query = at?.query ?? "";
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new query starts at the best match
   useEffect(() => setActive(0), [query]);
-  const items = open && paths ? fuzzyFilter(paths, query, 8) : [];
+  const items = open && paths && filter ? filter.fn(paths, query, 8) : [];
   return {
     /** The mention's start (the @) while one is typed and not dismissed. */
     start: open ? start : undefined,
