@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { configure, newSession, openApp, send, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 
@@ -73,7 +74,7 @@ test("the ? cheat sheet, Ctrl+K search, new session and panel toggles by keyboar
   await sheet.getByRole("button", { name: "Close" }).click();
 });
 
-test("slash commands: /compact summarises, /undo and /redo revert and bring back the last turn, /model opens Settings", async ({ page, mock }) => {
+test("slash commands: /compact summarises, /undo and /redo revert and bring back the last turn, /model opens the model picker", async ({ page, mock }) => {
   await openApp(page);
   await configure(page, mock, "openai-compatible");
   const id = await newSession(page);
@@ -96,8 +97,10 @@ test("slash commands: /compact summarises, /undo and /redo revert and bring back
 
   await box.fill("/model");
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("dialog", { name: "Settings" })).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Model for this session" })).toBeFocused();
   await page.keyboard.press("Escape");
+  await expect(page.getByRole("button", { name: /^Model: gpt-4o-mini/ })).toBeFocused();
+  await box.focus();
 
   await box.fill("/nope");
   await page.keyboard.press("Enter");
@@ -118,4 +121,98 @@ test("forking from your own message puts its text in the fork's composer", async
   await expect(page).not.toHaveURL(new RegExp(id));
   await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("please refactor the parser");
   await expect(page.getByRole("article", { name: "Your message" })).toHaveCount(0);
+});
+
+/** Tabs through the page from the top and names every control focus lands on (role: name), until focus comes back round. */
+async function tabWalk(page: Page, max = 120): Promise<string[]> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  const seen: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    const name = await page.evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return "";
+      const labels = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement ? el.labels : null;
+      const label = el.getAttribute("aria-label") ?? labels?.[0]?.textContent ?? el.textContent ?? "";
+      return `${el.getAttribute("role") ?? el.tagName.toLowerCase()}: ${label.trim().replace(/\s+/g, " ")}`;
+    });
+    if (seen.length > 0 && name === seen[0]) break;
+    seen.push(name);
+  }
+  return seen;
+}
+
+test("keyboard only: Tab reaches every main control; @ files, chips, the model picker and Send are used without a mouse", async ({ page, mock }) => {
+  mock.setScript([{ text: "Read it." }]);
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  await page.evaluate(async (id) => {
+    const t = (globalThis as unknown as { __tabcode: { sandbox: { sandboxFor(id: string): Promise<{ fs: { writeFile(p: string, d: string): Promise<void> } }> } } }).__tabcode;
+    await (await t.sandbox.sandboxFor(id)).fs.writeFile("/workspace/src/app.ts", "export {};\n");
+  }, id);
+
+  const reached = await tabWalk(page);
+  for (const control of [/^button: New session$/, /^input: Search sessions$/, /^button: Settings$/, /^button: Help$/, /^button: Share$/, /^textarea: Message$/, /^button: Model: gpt-4o-mini/, /^select: Agent$/, /^input: Upload files$/, /^input: Upload folder$/, /^button: Download zip$/, /^button: Context X-ray$/, /^separator: Resize sessions panel$/]) {
+    expect(reached.some((r) => control.test(r)), `${control} in ${JSON.stringify(reached)}`).toBe(true);
+  }
+
+  // Composer: Shift+Esc focuses it; @ lists files, ↓/Enter picks one; the chip's remove button is one Shift+Tab away.
+  await page.keyboard.press("Shift+Escape");
+  const box = page.getByRole("textbox", { name: "Message" });
+  await expect(box).toBeFocused();
+  await page.keyboard.type("look at @app");
+  await expect(page.getByRole("listbox", { name: "Workspace files" }).getByRole("option", { selected: true })).toHaveText("src/app.ts");
+  await page.keyboard.press("Enter");
+  const chips = page.getByRole("list", { name: "Attachments" });
+  await expect(chips.getByRole("listitem")).toHaveCount(1);
+  await page.keyboard.press("Shift+Tab");
+  await expect(chips.getByRole("button", { name: "Remove src/app.ts" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(chips).toBeHidden();
+  await expect(box).toBeFocused();
+  await expect(box).toHaveValue("look at ");
+  await page.keyboard.type("@app");
+  await page.keyboard.press("Enter");
+  await expect(chips.getByRole("listitem")).toHaveCount(1);
+
+  // The model picker: Tab to it, Enter opens the combobox, type, ↓, Enter picks; Escape would close.
+  await page.keyboard.press("Tab");
+  const picker = page.getByRole("button", { name: /^Model: gpt-4o-mini/ });
+  await expect(picker).toBeFocused();
+  await page.keyboard.press("Enter");
+  const combo = page.getByRole("combobox", { name: "Model for this session" });
+  await expect(combo).toBeFocused();
+  await page.keyboard.type("4.1");
+  const options = page.getByRole("listbox", { name: "Models" }).getByRole("option");
+  await expect(options.first()).toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowUp");
+  const chosen = (await page.getByRole("listbox", { name: "Models" }).getByRole("option", { selected: true }).locator(".slash-name").textContent()) ?? "";
+  expect(chosen).toMatch(/4\.1/);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("button", { name: `Model: ${chosen}. Switch model for this session` })).toBeFocused();
+  await expect(page.getByRole("main").getByText(chosen, { exact: true }).first()).toBeVisible();
+
+  // Back to the box (Shift+Esc) and Enter sends, with the attachment, to the chosen model.
+  await page.keyboard.press("Shift+Escape");
+  await page.keyboard.press("Enter");
+  await waitIdle(page, id);
+  const body = mock.modelRequests().at(-1)?.body as { model: string; messages: { role: string; content: unknown }[] };
+  expect(body.model).toBe(chosen);
+  expect(JSON.stringify(body.messages.filter((m) => m.role === "user").at(-1)?.content)).toContain("src/app.ts");
+
+  // Settings' notification setting is a checkbox Space toggles (a fake permission prompt answers).
+  await page.evaluate(() => {
+    Object.assign(window, { Notification: { permission: "default", requestPermission: async () => "denied" } });
+  });
+  await page.getByRole("button", { name: "Settings" }).focus();
+  await page.keyboard.press("Enter");
+  const notify = page.getByRole("dialog", { name: "Settings" }).getByRole("checkbox", { name: "Notify me when a run finishes or needs approval" });
+  await notify.focus();
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("dialog", { name: "Settings" }).getByRole("status").filter({ hasText: "blocked" })).toBeVisible();
+  await expect(notify).not.toBeChecked();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog", { name: "Settings" })).toBeHidden();
 });

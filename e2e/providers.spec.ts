@@ -191,7 +191,7 @@ test("Model switch per session: the next step uses it and the answer records it"
   await waitIdle(page, id);
   await page.getByRole("button", { name: /Switch model for this session/ }).click();
   await page.getByRole("combobox", { name: "Model for this session" }).fill("gpt-4.1");
-  await page.getByRole("button", { name: "Use" }).click();
+  await page.getByRole("combobox", { name: "Model for this session" }).press("Enter");
   await expect(page.getByRole("button", { name: /Model: gpt-4\.1/ })).toBeVisible(SLOW);
   await send(page, "two");
   await waitIdle(page, id);

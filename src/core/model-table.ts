@@ -80,12 +80,16 @@ const TABLE: ReadonlyMap<string, ModelSpec> = new Map(
 
 /**
  * Families that take no images or PDFs at all (text-only models, per the same
- * model pages): media a tool reads reaches them as a text placeholder.
+ * model pages): media reaches them as a text placeholder. Every other known
+ * family takes images (and, where its API carries them, PDFs). One list for
+ * attachments the user adds and for media a tool reads.
  */
 const TEXT_ONLY: ReadonlySet<string> = new Set([
   "deepseek-chat",
   "deepseek-reasoner",
   "codestral",
+  "mistral-large",
+  "magistral-medium",
   "llama-3.3-70b-versatile",
   "llama-3.1-8b-instant",
   "grok-3-mini",
@@ -95,10 +99,15 @@ const TEXT_ONLY: ReadonlySet<string> = new Set([
   "demo-agent",
 ]);
 
-/** Whether a model takes images and PDFs (false only for the text-only families above; unknown models may). */
-export function takesMedia(modelID: string): boolean {
+/** Whether a model accepts images: true or false for a known family, undefined for an id the table does not know. */
+export function acceptsImages(modelID: string): boolean | undefined {
   const family = familyOf(modelID);
-  return family === undefined || !TEXT_ONLY.has(family);
+  return family === undefined ? undefined : !TEXT_ONLY.has(family);
+}
+
+/** Whether media may be sent to a model (false only for the text-only families above; unknown models may). */
+export function takesMedia(modelID: string): boolean {
+  return acceptsImages(modelID) !== false;
 }
 
 /** The built-in spec of a model, by exact id or its family; undefined when unknown. */

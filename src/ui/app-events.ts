@@ -10,6 +10,8 @@ export interface AppEvents {
   help: undefined;
   "switch-agent": { agent?: "build" | "plan" };
   "tour-restart": undefined;
+  /** Opens the composer's model picker (`/model`). */
+  "pick-model": undefined;
 }
 
 const PREFIX = "tabcode:";

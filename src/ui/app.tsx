@@ -19,9 +19,10 @@ import { usePanel } from "./hooks/use-panel";
 import { useAppShortcuts } from "./hooks/use-app-shortcuts";
 import { useAppEvent } from "./app-events";
 import { ShortcutsDialog } from "./components/shortcuts-dialog";
-import { resetTour } from "./components/tour";
+import { resetTour } from "./components/tour-state";
 import { ReplayRoute, SettingsDialog, SharedView } from "./lazy";
 import { droppedFiles, isHistoryDrop } from "./drop-files";
+import { useRunAttention } from "./notifications/use-run-attention";
 
 const ImportHistoryDialog = lazy(() => import("./components/import-history-dialog").then((m) => ({ default: m.ImportHistoryDialog })));
 
@@ -129,6 +130,7 @@ export function App() {
   const current = route.name === "session" ? route.sessionID : undefined;
   const [helpOpen, setHelpOpen] = useState(false);
   useAppShortcuts(layout, current, openSession, () => void newSession(), () => setHelpOpen(true));
+  useRunAttention(current, openSession);
   useAppEvent("help", () => setHelpOpen(true));
   useAppEvent("open-settings", () => setSettingsOpen(true));
   useAppEvent("new-session", () => void newSession());

@@ -8,6 +8,7 @@ import type { ReplayRoute as ReplayRouteT } from "./components/replay/replay-rou
 import type { SessionPermissions as SessionPermissionsT } from "./components/session-permissions";
 import type { SettingsDialog as SettingsDialogT } from "./components/settings-dialog";
 import type { ShareDialog as ShareDialogT } from "./components/share-dialog";
+import type { Tour as TourT } from "./components/tour";
 import type { SharedView as SharedViewT } from "./components/shared-view";
 import type { XrayDialog as XrayDialogT } from "./components/xray-dialog";
 import { onDemand } from "./on-demand";
@@ -19,3 +20,4 @@ export const XrayDialog = onDemand<ComponentProps<typeof XrayDialogT>>("The X-ra
 export const ShareDialog = onDemand<ComponentProps<typeof ShareDialogT>>("Sharing", () => import("./components/share-dialog"), "ShareDialog");
 export const DebugDialog = onDemand<ComponentProps<typeof DebugDialogT>>("The debug view", () => import("./components/debug-dialog"), "DebugDialog");
 export const SessionPermissions = onDemand<ComponentProps<typeof SessionPermissionsT>>("Session permissions", () => import("./components/session-permissions"), "SessionPermissions");
+export const Tour = onDemand<ComponentProps<typeof TourT>>("The tour", () => import("./components/tour"), "Tour", () => null);

@@ -14,6 +14,13 @@ export interface ToModelOptions {
    * with `stripMedia`, becomes a placeholder line in the result's text.
    */
   toolMedia?: MediaFilter;
+  /** `false`: the model takes no images; user images become a placeholder saying so. */
+  images?: boolean;
+}
+
+/** The text that stands in for a user's image a model without image input does not receive. */
+export function noImagePlaceholder(mime: string, name: string | undefined): string {
+  return `[Attached ${mime}: ${name ?? "image"} — not sent, this model does not accept images]`;
 }
 
 /** The text that stands in for a media attachment the model does not receive. */
@@ -48,6 +55,7 @@ function userContent(m: MessageWithParts, opts: ToModelOptions): LLMUserContent[
     else if (p.type === "file") {
       if (p.mime === "text/plain" || p.mime === "application/x-directory") continue;
       if (!isReadableURL(p.url)) content.push({ type: "text", text: unreadablePlaceholder(p.mime, p.filename) });
+      else if (opts.images === false && p.mime.startsWith("image/")) content.push({ type: "text", text: noImagePlaceholder(p.mime, p.filename) });
       else if (opts.stripMedia && isMedia(p.mime)) content.push({ type: "text", text: mediaPlaceholder(p.mime, p.filename) });
       else content.push({ type: "file", mime: p.mime, url: p.url, filename: p.filename });
     } else if (p.type === "compaction") content.push({ type: "text", text: COMPACTION_QUESTION });

@@ -1,5 +1,6 @@
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import { toModelMessages } from "../conversation/to-model";
+import { acceptsImages } from "../model-table";
 import { type ConversationView, conversationView } from "../conversation/view";
 import { ascendingId } from "../ids";
 import { toolResultMedia } from "../model-media";
@@ -116,7 +117,7 @@ export class AgentLoop {
     const { clock } = this.deps;
     const store = this.store;
     const parentID = view.latest.lastUser?.info.id ?? "";
-    const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(view.sent, { toolMedia: toolResultMedia(model) }));
+    const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(view.sent, { toolMedia: toolResultMedia(model), images: acceptsImages(model.modelID) !== false }));
     if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
     this.requests.set(session.id, { system: req.system, tools: req.specs, time: clock.now(), count: size.exact ? "exact" : "estimate" });
     this.guard.sent(session.id);

@@ -15,7 +15,7 @@ import { repairSession } from "./repair";
 import type { PromptInput, RequestRecord, SessionServiceDeps } from "./service-deps";
 import { writePrompt } from "./write-prompt";
 
-export type { PromptInput, RequestRecord, SessionServiceDeps, SystemInput } from "./service-deps";
+export type { PromptFile, PromptInput, RequestRecord, SessionServiceDeps, SystemInput } from "./service-deps";
 
 interface Run {
   controller: AbortController;

@@ -62,5 +62,16 @@ export interface PromptInput {
   /** Edit-and-resend: the user message this one is an alternative to (a new branch). */
   editOf?: string;
   agent?: string;
-  files?: { mime: string; filename: string; url: string }[];
+  /** Attachments: images as data: URLs; workspace text files (`text` set) also get their contents as a synthetic text part. */
+  files?: PromptFile[];
+}
+
+export interface PromptFile {
+  mime: string;
+  filename: string;
+  url: string;
+  /** The workspace path of an @-mentioned file. */
+  path?: string;
+  /** The text of an attached text file, sent to the model with its path. */
+  text?: string;
 }

@@ -1,3 +1,4 @@
+import { attachedFileText } from "../conversation/attached-file";
 import type { Bus } from "../bus";
 import { siblings } from "../conversation/branches";
 import { conversationView, snapshotAt } from "../conversation/view";
@@ -66,8 +67,12 @@ export async function writePrompt(ctx: PromptContext, sessionID: string, input: 
     prev,
   };
   await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "text", text: input.text });
-  for (const f of input.files ?? [])
-    await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "file", mime: f.mime, filename: f.filename, url: f.url });
+  for (const f of input.files ?? []) {
+    if (f.text !== undefined)
+      await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "text", text: attachedFileText(f.path ?? f.filename, f.text), synthetic: true, metadata: { attachment: true } });
+    const source = f.path ? { source: { type: "file" as const, path: f.path, text: { value: `@${f.path}`, start: 0, end: 0 } } } : {};
+    await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "file", mime: f.mime, filename: f.filename, url: f.url, ...source });
+  }
   await store.upsertMessage(user);
   await store.updateSession(sessionID, (s) => ({
     ...s,

@@ -5,11 +5,11 @@ import type { ConversationView } from "../../core/conversation/view";
 import { contextUsed } from "../../core/conversation/usage";
 import { sessionModelConfig } from "../../core/settings";
 import { formatCost, formatTokens } from "../format";
+import { tabTitle } from "../notifications/title";
 import { useServices, useSettings } from "../hooks/services";
 import { HeaderActions } from "./header-actions";
 import { StartupReportLine } from "./startup-report";
 import { DebugDialog, SessionPermissions, ShareDialog, XrayDialog } from "../lazy";
-import { SessionModel } from "./session-model";
 
 function lastUsage(messages: MessageWithParts[]) {
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -25,14 +25,14 @@ function statusText(s: SessionStatus): string {
   return "Idle";
 }
 
-/** The tab shows the session, and a mark while it works. */
+/** The tab shows the session, and a mark while it works (the attention badge is added by `tabTitle`). */
 function useDocumentTitle(title: string, busy: boolean) {
   useEffect(() => {
-    document.title = `${busy ? "● Working… · " : ""}${title} — tabcode`;
+    tabTitle.setBase(`${busy ? "● Working… · " : ""}${title} — tabcode`);
   }, [title, busy]);
   useEffect(
     () => () => {
-      document.title = "tabcode";
+      tabTitle.setBase("tabcode");
     },
     [],
   );
@@ -85,7 +85,9 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
             Demo model
           </span>
         ) : (
-          <SessionModel session={session} modelID={model.modelID} />
+          <span className="model-name" title="Model of this session (switch it in the composer)">
+            {model.modelID}
+          </span>
         )}
         <div className="context-meter" title={`Context: ${used.toLocaleString()} of ${model.contextWindow.toLocaleString()} tokens`}>
           <span>Context</span>

@@ -8,6 +8,7 @@ import { conversationView } from "../../core/conversation/view";
 import { MessageActionsContext, type MessageActions } from "../hooks/message-actions";
 import { useServices, useSessionStatus } from "../hooks/services";
 import { useMessages } from "../hooks/use-messages";
+import { Tour } from "../lazy";
 import { Composer } from "./composer";
 import { drafts } from "../app-events";
 import { compactedCounts, systemEventKind } from "./system-event";
@@ -15,7 +16,6 @@ import { MessageList } from "./message-list";
 import { SessionHeader } from "./session-header";
 import { TodoPanel } from "./todo-panel";
 import { UnsavedBanner } from "./unsaved-banner";
-import { Tour } from "./tour";
 import { WorkspacePanel } from "./workspace/workspace-panel";
 import { SidePanel } from "./layout/side-panel";
 import { FILES_PANEL, useLayout } from "../hooks/layout";
@@ -192,7 +192,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             </aside>
           </SidePanel>
         </div>
-        <Composer sessionID={sessionID} initialAgent={session.agent} onError={onError} onOpenSession={onOpenSession} />
+        <Composer key={sessionID} session={session} onError={onError} onOpenSession={onOpenSession} />
       </div>
     </MessageActionsContext.Provider>
   );

@@ -6,6 +6,7 @@ import { BUILTIN_MODELS, modelConfig, type ProviderKind, type Settings, specFor 
 import { useServices, useSettings } from "../hooks/services";
 import { ErrorBox } from "./error-box";
 import { SettingsAdvanced } from "./settings-advanced";
+import { NotifySetting } from "../notifications/notify-setting";
 import { useModal } from "../hooks/use-modal";
 
 const PROVIDERS: { value: ProviderKind; label: string }[] = [
@@ -144,6 +145,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         <div className="field-row">
           <Field label="Max steps per turn">{(id) => <input id={id} type="number" min={1} max={500} value={draft.maxSteps} onChange={(e) => set({ maxSteps: Math.min(500, Math.max(1, Math.round(num(e.target.value)))) })} />}</Field>
         </div>
+        <NotifySetting />
         <SettingsAdvanced draft={draft} set={set} />
         <div className="test-connection">
           <button type="button" onClick={() => void runTest()} disabled={test.state === "running"}>

@@ -1,7 +1,9 @@
-import { useEffect, useState } from "react";
+import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts } from "../../core/schema";
 import { useAppEvent } from "../app-events";
+import { placeTour, TOUR_ANCHORS, type TourPlacement, visibleBox } from "./tour-anchor";
+import { dismissedSet, saveDismissed, takeFocusRequest } from "./tour-state";
 
 interface Tip {
   id: string;
@@ -14,7 +16,7 @@ interface Tip {
 const parts = (m: MessageWithParts[]) => m.flatMap((x) => x.parts);
 
 /** Short callouts that point at the mechanisms as they happen. */
-export const TIPS: Tip[] = [
+const TIPS: Tip[] = [
   { id: "parts", title: "Parts", text: "An answer is a message made of parts: reasoning (collapsed), text, tool calls and step markers. Each is stored in IndexedDB as it streams.", when: (m) => m.some((x) => x.info.role === "assistant" && x.parts.length > 1) },
   { id: "tools", title: "Tool states", text: "A tool call goes pending (arguments streaming) → running → completed or failed. Click a tool card to see its input and output.", when: (m) => parts(m).some((p) => p.type === "tool") },
   { id: "meter", title: "Context meter", text: "Every step records its tokens and cost (the small line under it). The meter in the header shows how full the model's context window is.", when: (m) => parts(m).filter((p) => p.type === "step-finish").length >= 2 },
@@ -23,50 +25,111 @@ export const TIPS: Tip[] = [
   { id: "fork", title: "Fork, revert, replay", text: "Hover a message to fork the session from it (files included) or revert its turn. “Replay” steps through the whole session — handy in class.", when: (m, s) => s.type === "idle" && m.length > 2 },
 ];
 
-const STORAGE_KEY = "tabcode.tour.dismissed";
+const samePlace = (a: TourPlacement | undefined, b: TourPlacement) =>
+  a !== undefined && a.kind === b.kind && (a.kind === "sheet" || (b.kind === "popover" && Math.round(a.top) === Math.round(b.top) && Math.round(a.left) === Math.round(b.left)));
 
-/** Forgets what was dismissed: the next demo session starts the tour from its first step. */
-export function resetTour(): void {
-  try {
-    localStorage.removeItem(STORAGE_KEY);
-  } catch {
-    // Storage unavailable: nothing was remembered.
-  }
+/** Keeps the popover next to its element (highlighted) through resizes, scrolling and streamed layout shifts. */
+function useAnchored(stepID: string | undefined, pop: React.RefObject<HTMLElement | null>): TourPlacement | undefined {
+  const [place, setPlace] = useState<TourPlacement>();
+  useLayoutEffect(() => {
+    if (!stepID) return;
+    let target: HTMLElement | null = null;
+    let scrolled = false;
+    const update = () => {
+      const el = TOUR_ANCHORS[stepID]?.() ?? null;
+      if (el !== target) {
+        target?.classList.remove("tour-target");
+        el?.classList.add("tour-target");
+        target = el;
+      }
+      if (el && !scrolled) {
+        scrolled = true;
+        el.scrollIntoView?.({ block: "nearest" });
+      }
+      const box = pop.current?.getBoundingClientRect();
+      const next = placeTour(el ? visibleBox(el) : undefined, { width: box?.width ?? 320, height: box?.height ?? 160 }, { width: window.innerWidth, height: window.innerHeight });
+      setPlace((cur) => (samePlace(cur, next) ? cur : next));
+    };
+    update();
+    window.addEventListener("resize", update);
+    window.addEventListener("scroll", update, true);
+    // Streamed text moves elements without a resize or scroll event.
+    const timer = setInterval(update, 300);
+    return () => {
+      window.removeEventListener("resize", update);
+      window.removeEventListener("scroll", update, true);
+      clearInterval(timer);
+      target?.classList.remove("tour-target");
+    };
+  }, [stepID, pop]);
+  return place;
 }
 
-function dismissedSet(): Set<string> {
-  try {
-    const raw = localStorage.getItem(STORAGE_KEY);
-    return new Set(raw ? (JSON.parse(raw) as string[]) : []);
-  } catch {
-    return new Set();
-  }
-}
-
-/** The guided tour of a demo session: one callout at a time, each dismissible, the whole tour too. */
+/**
+ * The guided tour of a demo session: its steps in order, each shown when its moment has come,
+ * anchored to the element it explains (highlighted; a bottom sheet on phones). Escape or "End tour"
+ * closes it (the help menu restarts it); focus returns to where it was.
+ */
 export function Tour({ messages, status }: { messages: MessageWithParts[]; status: SessionStatus }) {
   const [dismissed, setDismissed] = useState<Set<string>>(dismissedSet);
+  const pop = useRef<HTMLElement>(null);
+  const returnTo = useRef<HTMLElement | null>(null);
   useAppEvent("tour-restart", () => setDismissed(new Set()));
-  // In order: the first step whose moment has come and that was not dismissed yet.
-  const index = TIPS.findIndex((t) => !dismissed.has(t.id) && t.when(messages, status));
-  const tip = TIPS[index];
+  // Strictly in order: the first step not dismissed yet, once its moment has come.
+  const index = dismissed.has("all") ? -1 : TIPS.findIndex((t) => !dismissed.has(t.id));
+  const next = TIPS[index];
+  const tip = next?.when(messages, status) ? next : undefined;
+  const place = useAnchored(tip?.id, pop);
+  useEffect(() => saveDismissed(dismissed), [dismissed]);
+  // After a restart the first step takes the focus; it goes back when the tour closes.
   useEffect(() => {
-    try {
-      localStorage.setItem(STORAGE_KEY, JSON.stringify([...dismissed]));
-    } catch {
-      // Storage may be unavailable; the tour then just forgets.
-    }
-  }, [dismissed]);
-  if (!tip || dismissed.has("all")) return null;
+    if (!tip || !takeFocusRequest()) return;
+    returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    pop.current?.querySelector<HTMLButtonElement>("button.tour-next")?.focus();
+  }, [tip]);
+  const hadFocus = useRef(false);
+  useEffect(() => {
+    if (tip) return;
+    if (hadFocus.current) (returnTo.current?.isConnected ? returnTo.current : document.getElementById("composer-input"))?.focus();
+    hadFocus.current = false;
+    returnTo.current = null;
+  }, [tip]);
+  if (!tip) return null;
+
+  const close = (ids: string[]) => {
+    hadFocus.current = pop.current?.contains(document.activeElement) === true;
+    setDismissed(new Set([...dismissed, ...ids]));
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== "Escape") return;
+    // Esc closes the tour; it does not stop the demo's run.
+    e.preventDefault();
+    close(["all"]);
+  };
+  const style = place?.kind === "popover" ? { top: place.top, left: place.left } : undefined;
   return (
-    <aside className="tour" aria-label="Guided tour" aria-live="polite">
-      <strong>{tip.title}</strong> <span className="tour-step">· step {index + 1} of {TIPS.length}</span>
+    // biome-ignore lint/a11y/noStaticElementInteractions: Escape closes the tour from any of its buttons
+    <aside
+      ref={pop}
+      className={`tour ${place?.kind === "sheet" ? "tour-sheet" : `tour-popover tour-${place?.kind === "popover" ? place.side : "over"}`}`}
+      style={style}
+      aria-label="Guided tour"
+      aria-live="polite"
+      onKeyDown={onKeyDown}
+      onFocus={(e) => {
+        if (!returnTo.current && e.relatedTarget instanceof HTMLElement && !e.currentTarget.contains(e.relatedTarget)) returnTo.current = e.relatedTarget;
+      }}
+    >
+      <strong>{tip.title}</strong>{" "}
+      <span className="tour-step">
+        · step {index + 1} of {TIPS.length}
+      </span>
       <p>{tip.text}</p>
       <div className="tour-actions">
-        <button type="button" className="link" onClick={() => setDismissed(new Set([...dismissed, "all"]))}>
+        <button type="button" className="link" onClick={() => close(["all"])}>
           End tour
         </button>
-        <button type="button" onClick={() => setDismissed(new Set([...dismissed, tip.id]))}>
+        <button type="button" className="tour-next" onClick={() => close([tip.id])}>
           Got it
         </button>
       </div>

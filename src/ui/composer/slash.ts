@@ -14,7 +14,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   { name: "undo", hint: "Revert the last turn, files included" },
   { name: "redo", hint: "Bring back what /undo reverted" },
   { name: "export", hint: "Download this session as JSON" },
-  { name: "model", hint: "Choose the provider and model (Settings)" },
+  { name: "model", hint: "Switch this session's model (the model menu by Send)" },
   { name: "agent", hint: "Switch agent: Build may change files, Plan is read-only", arg: "[build|plan]" },
   { name: "new", hint: "Start a new session" },
   { name: "help", hint: "Keyboard shortcuts and commands" },

@@ -37,7 +37,7 @@ export function useSlashRunner(sessionID: string, switchAgent: (to?: Agent) => v
       const d = await exportOne(app, sessionID, "json");
       download(d.name, d.data, d.mime);
     },
-    model: () => emit("open-settings"),
+    model: () => emit("pick-model"),
     agent: (arg) => switchAgent(arg === "build" || arg === "plan" ? arg : undefined),
     new: () => emit("new-session"),
     help: () => emit("help"),

@@ -48,6 +48,8 @@ export function PartView({ part, role }: { part: Part; role: "user" | "assistant
   switch (part.type) {
     case "text":
       if (part.ignored) return null;
+      // An attached file's text goes to the model; the person sees the file's chip.
+      if (role === "user" && part.synthetic && part.metadata?.attachment === true) return null;
       if (role === "user") return <div className={`user-text${part.synthetic ? " synthetic" : ""}`}>{part.text}</div>;
       return <Markdown text={part.text} streaming={streaming && part.time !== undefined && part.time.end === undefined} />;
     case "reasoning":
@@ -58,13 +60,14 @@ export function PartView({ part, role }: { part: Part; role: "user" | "assistant
         </details>
       );
     case "file":
-      return part.mime.startsWith("image/") && part.url.startsWith("data:image/") ? (
+      // Only inline raster images are shown (never a remote URL, never SVG).
+      return /^data:image\/(?:png|jpeg|gif|webp);base64,/.test(part.url) ? (
         <figure className="file-part">
           <img src={part.url} alt={part.filename ?? "attached image"} />
           <figcaption>{part.filename}</figcaption>
         </figure>
       ) : (
-        <div className="file-part">📎 {part.filename ?? "file"} ({part.mime})</div>
+        <div className="file-part">{part.source?.type === "file" ? `@${part.source.path}` : `📎 ${part.filename ?? "file"} (${part.mime})`}</div>
       );
     case "tool":
       return <ToolPartView part={part} />;

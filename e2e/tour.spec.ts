@@ -1,0 +1,97 @@
+/** The demo's guided tour: steps in order, each anchored to (and highlighting) its element; Escape, restart, focus; phone sheet. */
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+const TITLES = ["Parts", "Tool states", "Context meter", "Context X-ray", "Compaction boundary", "Fork, revert, replay"];
+
+async function startDemo(page: Page): Promise<string> {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Start the demo" }).click();
+  await expect(page).toHaveURL(/#\/s\/ses_/);
+  const id = new URL(page.url()).hash.replace("#/s/", "");
+  // The demo streams at reading pace: wait for its whole run, so every step's moment has come.
+  await expect
+    .poll(() => page.evaluate((id) => (globalThis as unknown as { __tabcode: { sessions: { isBusy(id: string): boolean } } }).__tabcode.sessions.isBusy(id), id), { timeout: 75_000 })
+    .toBe(false);
+  return id;
+}
+
+/** The popover touches its highlighted element: right below or above it (or over its top when it is taller than the screen). */
+async function expectAnchored(page: Page, tour: Locator) {
+  const target = page.locator(".tour-target");
+  await expect(target).toHaveCount(1);
+  await expect(async () => {
+    const t = await target.boundingBox();
+    const p = await tour.boundingBox();
+    const vp = page.viewportSize();
+    if (!t || !p || !vp) throw new Error("no boxes");
+    expect(p.x).toBeGreaterThanOrEqual(0);
+    expect(p.y).toBeGreaterThanOrEqual(0);
+    expect(p.x + p.width).toBeLessThanOrEqual(vp.width);
+    expect(p.y + p.height).toBeLessThanOrEqual(vp.height);
+    const below = Math.abs(p.y - (t.y + t.height) - 10) <= 2;
+    const above = Math.abs(p.y + p.height - (t.y - 10)) <= 2;
+    const over = p.y >= t.y && p.y <= t.y + t.height;
+    expect(below || above || over, `popover ${JSON.stringify(p)} next to ${JSON.stringify(t)}`).toBe(true);
+  }).toPass({ timeout: 5_000 });
+}
+
+test.describe("desktop (1400×900)", () => {
+  test.use({ viewport: { width: 1400, height: 900 } });
+
+  test("steps come in order, each next to its highlighted element, repositioned on resize; Escape closes and the help menu restarts it with focus", async ({ page }) => {
+    test.setTimeout(120_000);
+    await startDemo(page);
+    const tour = page.getByRole("complementary", { name: "Guided tour" });
+    // Every moment has come by the end of the demo, yet the tour starts at step 1 and goes in order.
+    for (const [i, title] of TITLES.entries()) {
+      await expect(tour).toContainText(`${title} · step ${i + 1} of ${TITLES.length}`);
+      await expectAnchored(page, tour);
+      if (title === "Tool states") await expect(page.locator(".tour-target")).toHaveClass(/tool-card/);
+      if (title === "Context meter") await expect(page.locator(".tour-target")).toHaveClass(/context-meter/);
+      if (title === "Compaction boundary") await expect(page.locator(".tour-target")).toHaveClass(/summary/);
+      if (i === 2) {
+        await page.setViewportSize({ width: 1100, height: 760 });
+        await expectAnchored(page, tour);
+        await page.setViewportSize({ width: 1400, height: 900 });
+        await expectAnchored(page, tour);
+      }
+      if (i < TITLES.length - 1) await tour.getByRole("button", { name: "Got it" }).click();
+    }
+    // Escape (focus in the tour) closes it without stopping anything; the highlight goes too.
+    await tour.getByRole("button", { name: "Got it" }).focus();
+    await page.keyboard.press("Escape");
+    await expect(tour).toBeHidden();
+    await expect(page.locator(".tour-target")).toHaveCount(0);
+
+    // Restart from the help menu: step 1 again, focus on it; Escape returns focus to the help button.
+    const help = page.getByRole("button", { name: "Help" });
+    await help.click();
+    await page.getByRole("menuitem", { name: "Restart the tour" }).click();
+    await expect(tour).toContainText("Parts · step 1 of");
+    await expect(tour.getByRole("button", { name: "Got it" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(tour).toBeHidden();
+    await expect(help).toBeFocused();
+  });
+});
+
+test.describe("phone (390×844)", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the tour is a bottom sheet across the screen, its element still highlighted", async ({ page }) => {
+    test.setTimeout(120_000);
+    await startDemo(page);
+    const tour = page.getByRole("complementary", { name: "Guided tour" });
+    await expect(tour).toContainText("Parts · step 1 of");
+    const b = await tour.boundingBox();
+    expect(b).toMatchObject({ x: 0, width: 390 });
+    expect(Math.round((b?.y ?? 0) + (b?.height ?? 0))).toBe(844);
+    await expect(page.locator(".tour-target")).toHaveCount(1);
+    await tour.getByRole("button", { name: "Got it" }).click();
+    await expect(tour).toContainText("Tool states · step 2 of");
+    await expect(page.locator(".tour-target")).toHaveClass(/tool-card/);
+    await tour.getByRole("button", { name: "End tour" }).click();
+    await expect(tour).toBeHidden();
+  });
+});

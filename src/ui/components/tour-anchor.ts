@@ -1,0 +1,58 @@
+/** Where a tour step's popover goes: next to its element, inside the viewport; a bottom sheet on phones. */
+
+export const SHEET_BELOW = 600;
+const GAP = 10;
+const MARGIN = 8;
+
+export type TourPlacement = { kind: "sheet" } | { kind: "popover"; top: number; left: number; side: "below" | "above" | "over" };
+
+interface Box {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+/** Below the element when it fits, else above, else over its top edge; always within the viewport. */
+export function placeTour(anchor: Box | undefined, size: { width: number; height: number }, viewport: { width: number; height: number }): TourPlacement {
+  if (viewport.width < SHEET_BELOW) return { kind: "sheet" };
+  const clampLeft = (x: number) => Math.max(MARGIN, Math.min(x, viewport.width - size.width - MARGIN));
+  const clampTop = (y: number) => Math.max(MARGIN, Math.min(y, viewport.height - size.height - MARGIN));
+  if (!anchor) return { kind: "popover", side: "over", top: clampTop(viewport.height - size.height - 16), left: clampLeft(viewport.width - size.width - 16) };
+  const left = clampLeft(anchor.left);
+  if (anchor.bottom + GAP + size.height <= viewport.height - MARGIN) return { kind: "popover", side: "below", top: Math.max(MARGIN, anchor.bottom + GAP), left };
+  if (anchor.top - GAP - size.height >= MARGIN) return { kind: "popover", side: "above", top: anchor.top - GAP - size.height, left };
+  return { kind: "popover", side: "over", top: clampTop(anchor.top + GAP), left };
+}
+
+const last = (selector: string): HTMLElement | null => {
+  const all = document.querySelectorAll<HTMLElement>(selector);
+  return all[all.length - 1] ?? null;
+};
+
+const byText = (selector: string, text: string): HTMLElement | null => [...document.querySelectorAll<HTMLElement>(selector)].find((e) => e.textContent?.trim() === text) ?? null;
+
+/** Each step's element (the newest one of its kind), with a fallback where the layout hides it. */
+export const TOUR_ANCHORS: Record<string, () => HTMLElement | null> = {
+  parts: () => last(".message.assistant:not(.summary)"),
+  tools: () => last(".tool-card"),
+  meter: () => document.querySelector<HTMLElement>(".context-meter"),
+  // At narrow widths the X-ray sits in the header's More menu.
+  xray: () => byText(".header-actions button", "Context X-ray") ?? document.querySelector<HTMLElement>('.header-actions [aria-haspopup="menu"]'),
+  compaction: () => last(".message.summary"),
+  fork: () => last(".message .message-actions") ?? last(".message"),
+};
+
+/** The part of an element its scrolling container shows (a tall message's popover then sits on what is visible). */
+export function visibleBox(el: HTMLElement): Box {
+  const r = el.getBoundingClientRect();
+  let box: Box = { top: r.top, left: r.left, bottom: r.bottom, right: r.right };
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const o = getComputedStyle(p).overflowY;
+    if (o !== "auto" && o !== "scroll") continue;
+    const c = p.getBoundingClientRect();
+    box = { top: Math.max(box.top, c.top), left: box.left, bottom: Math.min(box.bottom, c.bottom), right: box.right };
+    break;
+  }
+  return box.bottom > box.top ? box : { top: r.top, left: r.left, bottom: r.bottom, right: r.right };
+}
