@@ -6,6 +6,7 @@ const stored = {
   baseURL: "https://api.openai.com/v1",
   apiKey: "sk-test-key",
   modelID: "gpt-5",
+  summaryModelID: "gpt-5-mini",
   models: { "my-model": { contextWindow: 32_000, maxOutputTokens: 4_000, prices: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } } },
   maxSteps: 80,
   sandbox: "local",

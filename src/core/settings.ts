@@ -30,6 +30,8 @@ export const Settings = z.object({
   baseURL: z.string(),
   apiKey: z.string(),
   modelID: z.string(),
+  /** A cheaper model of the same provider for summaries and titles; empty = the session's own model. */
+  summaryModelID: z.string(),
   /** Limits and prices per model id, prefilled from the built-in table and editable. */
   models: z.record(z.string(), ModelSpec),
   maxSteps: z.number().int().min(1).max(500),
@@ -64,6 +66,7 @@ export function defaultSettings(): Settings {
     baseURL: "",
     apiKey: "",
     modelID: "demo-agent",
+    summaryModelID: "",
     models: {},
     maxSteps: 50,
     sandbox: "auto",
@@ -115,6 +118,17 @@ export function modelConfig(settings: Settings): ModelConfig {
   };
 }
 
+/**
+ * The model that writes summaries and titles: Settings' summary model (same
+ * provider, key and base URL) when one is set, else the session's own model.
+ * Demo sessions and sessions on another provider keep their own model.
+ */
+export function summaryModelFor(settings: Settings, sessionModel: ModelConfig): ModelConfig {
+  const id = settings.summaryModelID.trim();
+  if (!id || sessionModel.provider === "demo" || sessionModel.provider !== settings.provider || id === sessionModel.modelID) return sessionModel;
+  return modelConfig({ ...settings, modelID: id });
+}
+
 /** Stored settings after validation, and what had to be reset (in words for the user). */
 export interface ParsedSettings {
   settings: Settings;
@@ -127,6 +141,7 @@ const FIELD_LABELS: Record<string, string> = {
   baseURL: "Base URL",
   apiKey: "API key",
   modelID: "Model",
+  summaryModelID: "Summary model",
   models: "Model limits",
   maxSteps: "Max steps",
   sandbox: "Sandbox",

@@ -8,7 +8,7 @@ import type { LLM, LLMMessage, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import { type AssistantMessage, defaultTitle, emptyTokens, isDefaultTitle, type MessageWithParts, type Part, type Ruleset, type Session, type ToolPart, type UserMessage } from "../schema";
-import type { Settings } from "../settings";
+import { type Settings, summaryModelFor } from "../settings";
 import type { Tool } from "../tools/tool";
 import { toModelMessages } from "../conversation/to-model";
 import { type ConversationView, conversationView, snapshotAt } from "../conversation/view";
@@ -472,7 +472,7 @@ export class SessionService {
       const msgs = await store.messages(session.id);
       const realUsers = msgs.filter((m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && !p.synthetic));
       if (realUsers.length !== 1) return;
-      const title = await generateTitle(this.deps.llm, this.deps.model(session), text, AbortSignal.timeout(60_000));
+      const title = await generateTitle(this.deps.llm, summaryModelFor(this.deps.settings(), this.deps.model(session)), text, AbortSignal.timeout(60_000));
       if (!title) return;
       const updated = await store.updateSession(session.id, (s) => (isDefaultTitle(s.title) ? { ...s, title } : s));
       if (updated?.title === title) bus.publish({ type: "session.title", sessionID: session.id, title });
