@@ -26,6 +26,9 @@ import { repairSession } from "./repair";
 import { commitRevert } from "./revert";
 import { runStep, type StepResult } from "./step";
 import { generateTitle } from "./title";
+import type { GoalSpec } from "./goal";
+import { GoalRunner } from "./goal-runner";
+import { goalDoneTool } from "../tools/goal-done";
 
 export const MAX_STEPS_PROMPT =
   "I have reached the maximum number of steps for this turn. I must not call any more tools. I will now answer in text: a summary of what was done and what remains.";
@@ -80,6 +83,8 @@ export interface PromptInput {
   editOf?: string;
   agent?: string;
   files?: { mime: string; filename: string; url: string }[];
+  /** A message tabcode writes for a `/goal` (synthetic: shown as a system event, never as "You"). */
+  goal?: "start" | "continue";
 }
 
 interface Run {
@@ -102,6 +107,8 @@ export class SessionService {
   private statusSnapshot: ReadonlyMap<string, SessionStatus> = new Map();
 
   private readonly guard: ContextGuard;
+  /** `/goal`s: set, resumed, continued after each turn, stopped. */
+  readonly goals: GoalRunner;
   /** The running sessions' messages in memory (see MirrorStore); off only to measure without it. */
   private readonly mirror: MirrorStore | undefined;
   /** Every read and write of the service goes through here. */
@@ -111,6 +118,13 @@ export class SessionService {
     this.mirror = deps.mirror === false ? undefined : new MirrorStore(deps.store);
     this.store = this.mirror ?? deps.store;
     this.guard = new ContextGuard({ store: this.store, llm: deps.llm, clock: deps.clock, bus: deps.bus, settings: deps.settings, counter: deps.counter });
+    this.goals = new GoalRunner({
+      store: this.store,
+      clock: deps.clock,
+      bus: deps.bus,
+      write: (sessionID, text, kind) => this.writePrompt(sessionID, { text, goal: kind }),
+      changed: () => this.notify(),
+    });
     deps.bus.subscribe((ev) => {
       if (ev.type === "session.status") this.setStatus(ev.sessionID, ev.status);
     });
@@ -145,8 +159,24 @@ export class SessionService {
   private setStatus(sessionID: string, status: SessionStatus): void {
     if (status.type === "idle") this.statuses.delete(sessionID);
     else this.statuses.set(sessionID, status);
+    this.notify();
+  }
+
+  private notify(): void {
     this.statusSnapshot = new Map(this.statuses);
     for (const l of this.listeners) l();
+  }
+
+  /** Sets a `/goal` and starts working on it (a new goal replaces the old one). */
+  async setGoal(sessionID: string, spec: GoalSpec): Promise<void> {
+    await this.goals.set(sessionID, spec);
+    this.ensureRunning(sessionID);
+  }
+
+  /** Resumes an active goal this tab is not working on (after a reload, Stop or an error). */
+  async resumeGoal(sessionID: string): Promise<void> {
+    await this.goals.resume(sessionID);
+    this.ensureRunning(sessionID);
   }
 
   async createSession(opts: { title?: string; directory?: string; demo?: boolean } = {}): Promise<Session> {
@@ -209,7 +239,14 @@ export class SessionService {
       prev,
     };
     // Parts first: a running loop that reads in between must never see a user message without its text.
-    await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "text", text: input.text });
+    await store.upsertPart({
+      id: ascendingId("prt"),
+      sessionID,
+      messageID: user.id,
+      type: "text",
+      text: input.text,
+      ...(input.goal ? { synthetic: true, metadata: { goal: input.goal } } : {}),
+    });
     for (const f of input.files ?? [])
       await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "file", mime: f.mime, filename: f.filename, url: f.url });
     await store.upsertMessage(user);
@@ -271,6 +308,8 @@ export class SessionService {
             this.mirror?.hold(sessionID);
             try {
               await this.loop(sessionID, controller.signal);
+              // A goal goes on after each turn that left it unmet.
+              while (await this.goals.next(sessionID, controller.signal)) await this.loop(sessionID, controller.signal);
             } finally {
               this.mirror?.release(sessionID);
             }
@@ -364,6 +403,7 @@ export class SessionService {
       if (move.kind !== "send") continue;
       // Stopped while measuring or building the request: nothing was asked, so nothing is recorded.
       if (signal.aborted) break;
+      if (await this.goals.overBudget(session)) break;
       const result = await this.sendStep(session, model, view, req, turn.step(), signal, size);
       if (result === "compact") {
         // Reactive: the provider said the request was too large. Summarise, then replay the last prompt — capped per prompt.
@@ -380,7 +420,8 @@ export class SessionService {
   private async turnRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[]): Promise<TurnRequest> {
     const sandbox = await this.sandboxOf(session.id);
     this.agents.set(session.id, agent);
-    const tools = await this.deps.tools(agent, session);
+    const offered = await this.deps.tools(agent, session);
+    const tools = session.goal?.state === "active" ? [...offered, goalDoneTool] : offered;
     const toolState = this.stateFor(session.id);
     const system = this.deps.system
       ? await this.deps.system({ session, model, sandbox, agent, userSystem, toolState, history })
