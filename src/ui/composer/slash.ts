@@ -11,11 +11,6 @@ export interface SlashCommand {
 }
 
 export const SLASH_COMMANDS: SlashCommand[] = [
-  {
-    name: "goal",
-    hint: "Keep working across turns until the condition holds or the budget is spent (default 200k tokens); /goal stop ends it",
-    arg: "<objective> [until <condition>] [budget 200k tokens|$2]",
-  },
   { name: "compact", hint: "Summarise the conversation so far" },
   { name: "fork", hint: "Copy this session (and its files) into a new one" },
   { name: "undo", hint: "Revert the last turn, files included" },
@@ -23,6 +18,11 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   { name: "export", hint: "Download this session as JSON" },
   { name: "model", hint: "Choose the provider and model (Settings)" },
   { name: "agent", hint: "Switch agent: Build may change files, Plan is read-only", arg: "[build|plan]" },
+  {
+    name: "goal",
+    hint: "Keep working across turns until the condition holds or the budget is spent (default 200k tokens); /goal stop ends it",
+    arg: "<objective> [until <condition>] [budget 200k tokens|$2]",
+  },
   { name: "new", hint: "Start a new session" },
   { name: "help", hint: "Keyboard shortcuts and commands" },
 ];
