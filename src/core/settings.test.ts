@@ -13,7 +13,7 @@ const stored = {
   globalRules: "Be brief.",
   skills: [{ name: "review", description: "Reviews code", body: "Look closely." }],
   permissions: [{ permission: "read", pattern: "*.env", action: "deny" }],
-  compaction: { auto: false, prune: true, threshold: 0.8 },
+  compaction: { auto: false, prune: true, threshold: 0.8, provider: true },
 };
 
 describe("parseSettings", () => {
@@ -34,13 +34,13 @@ describe("parseSettings", () => {
       models: { ...stored.models, broken: { contextWindow: -1 } },
       skills: [...stored.skills, { name: 3 }],
       permissions: [{ permission: "bash", pattern: "rm *", action: "maybe" }, ...stored.permissions],
-      compaction: { auto: false, prune: "yes", threshold: 0.8 },
+      compaction: { auto: false, prune: "yes", threshold: 0.8, provider: "on" },
     });
     expect(r.settings.models).toEqual(stored.models);
     expect(r.settings.skills).toEqual(stored.skills);
     expect(r.settings.permissions).toEqual(stored.permissions);
     expect(r.settings.compaction).toEqual({ auto: false, prune: true, threshold: 0.8 });
-    expect(r.reset).toEqual(['Model limits for "broken"', "Skill 2", "Permission rule 1", "Compaction: prune old tool outputs"]);
+    expect(r.reset).toEqual(['Model limits for "broken"', "Skill 2", "Permission rule 1", "Compaction: prune old tool outputs", "Compaction: by the provider"]);
   });
 
   it("fills missing fields with defaults without reporting them, and survives junk", () => {

@@ -47,6 +47,8 @@ export const Settings = z.object({
     prune: z.boolean(),
     /** Fraction of the usable window at which auto-compaction starts (1 = at the limit). */
     threshold: z.number().min(0.1).max(1),
+    /** Let the provider compact on its side where it can (OpenAI Responses, Anthropic); tabcode's own summary stays the fallback. */
+    provider: z.boolean().optional(),
   }),
 });
 export type Settings = z.infer<typeof Settings>;
@@ -155,6 +157,7 @@ const COMPACTION_LABELS: Record<string, string> = {
   auto: "Compaction: automatic",
   prune: "Compaction: prune old tool outputs",
   threshold: "Compaction: threshold",
+  provider: "Compaction: by the provider",
 };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);

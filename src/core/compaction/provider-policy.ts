@@ -1,4 +1,6 @@
-import { overflowAt } from "./overflow";
+import type { ModelConfig } from "../ports/llm";
+import { hasProviderCompaction } from "../providers";
+import { type CompactionSettings, overflowAt } from "./overflow";
 import { hasNewContent } from "./opencode2-policy";
 import type { ContextPolicy, PolicyDecision } from "./policy";
 
@@ -15,6 +17,18 @@ import type { ContextPolicy, PolicyDecision } from "./policy";
  * nothing in it can be checked or edited; tabcode's pins stay in the system
  * prompt, which the provider does not compact.
  */
+/** The provider's threshold sits below tabcode's own compaction point, so the provider compacts first and ours stays the fallback. */
+export const PROVIDER_THRESHOLD_SHARE = 0.9;
+
+/**
+ * What a chat request asks of the provider when Settings let it compact
+ * (`compaction.provider`, automatic compaction on, a provider that has it).
+ */
+export function providerCompactionRequest(model: Pick<ModelConfig, "provider" | "contextWindow" | "maxOutputTokens" | "inputLimit">, settings: CompactionSettings): { threshold: number } | undefined {
+  if (!settings.compaction.provider || settings.compaction.auto === false || !hasProviderCompaction(model.provider)) return undefined;
+  return { threshold: Math.max(1, Math.floor(overflowAt(model, settings) * PROVIDER_THRESHOLD_SHARE)) };
+}
+
 export function providerCompactionPolicy(): ContextPolicy {
   return {
     name: "provider compaction",

@@ -29,6 +29,7 @@ import { generateTitle } from "./title";
 import type { GoalSpec } from "./goal";
 import { GoalRunner } from "./goal-runner";
 import { goalDoneTool } from "../tools/goal-done";
+import { providerCompactionRequest } from "../compaction/provider-policy";
 
 export const MAX_STEPS_PROMPT =
   "I have reached the maximum number of steps for this turn. I must not call any more tools. I will now answer in text: a summary of what was done and what remains.";
@@ -462,7 +463,7 @@ export class SessionService {
         toolState: req.toolState,
         recentTools: turnTools(view.sent, parentID),
         signal,
-        request: { model, system: req.system, messages, tools: req.specs, maxOutputTokens: Math.min(model.maxOutputTokens, 32_000), cacheKey: session.id, purpose: "chat" },
+        request: { model, system: req.system, messages, tools: req.specs, maxOutputTokens: Math.min(model.maxOutputTokens, 32_000), cacheKey: session.id, purpose: "chat", ...providerCompactionOption(model, this.deps.settings()) },
       },
     );
     this.guard.observe(model, assistant, size);
@@ -530,6 +531,11 @@ export class SessionService {
     this.assertIdle(sessionID);
     if (await (this.deps.locks ?? noLocks).held(sessionID)) throw new BusyError(sessionID, "it is running in another tab");
   }
+}
+
+function providerCompactionOption(model: ModelConfig, settings: Settings): { providerCompaction?: { threshold: number } } {
+  const providerCompaction = providerCompactionRequest(model, settings);
+  return providerCompaction ? { providerCompaction } : {};
 }
 
 function turnTools(msgs: MessageWithParts[], userID: string): ToolPart[] {
