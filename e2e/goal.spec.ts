@@ -72,7 +72,7 @@ test("after a reload an unfinished goal asks before resuming", async ({ page, mo
   await page.screenshot({ path: test.info().outputPath("goal-resume-1400.png") });
 
   await bar.getByRole("button", { name: "Resume" }).click();
-  await expect(page.getByRole("article").filter({ hasText: "Resumed after the reload." })).toBeVisible();
+  await expect(page.getByRole("article").filter({ hasText: "Resumed after the reload." })).toBeVisible({ timeout: 15_000 });
   await expect(bar).toContainText("Working on the goal");
   await bar.getByRole("button", { name: "Stop goal" }).click();
   await expect(bar).toContainText("Goal stopped");

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
 import { makeTestService } from "../../testing/session-service";
 import type { MessageWithParts } from "../schema";
-import { GOAL_DONE_TOOL } from "../tools/goal-done";
+import { GOAL_DONE_TOOL } from "./goal";
+import { goalDoneTool } from "../tools/goal-done";
 import { parseGoal } from "./goal";
 
 const spec = (arg: string) => {
@@ -20,7 +21,7 @@ const goalTexts = (msgs: MessageWithParts[], kind: "start" | "continue") =>
 describe("/goal in the loop", () => {
   it("keeps working across turns and stops once the token budget is spent", async () => {
     const llm = new FakeLLM(turns(10));
-    const { store, service } = makeTestService({ llm, tools: [] });
+    const { store, service } = makeTestService({ llm, tools: [goalDoneTool] });
     const s = await service.createSession();
     await service.setGoal(s.id, spec("count to ten until you reach ten budget 300 tokens"));
     await service.ensureRunning(s.id);
@@ -37,7 +38,7 @@ describe("/goal in the loop", () => {
     const msgs = await store.messages(s.id);
     expect(goalTexts(msgs, "start")).toHaveLength(1);
     expect(goalTexts(msgs, "continue")).toHaveLength(2);
-    // The model is told the goal, the stop condition and the budget, and gets the goal_done tool.
+    // The model is told the goal, the stop condition and the budget (the app offers goal_done: prompt-wiring.test.ts).
     const first = llm.requests[0];
     const firstText = first?.messages[0]?.role === "user" && first.messages[0].content[0]?.type === "text" ? first.messages[0].content[0].text : "";
     expect(firstText).toContain("Goal: count to ten");
@@ -52,7 +53,7 @@ describe("/goal in the loop", () => {
   it("a cost budget stops at the cost", async () => {
     const llm = new FakeLLM(Array.from({ length: 10 }, () => textTurn("step", { inputTokens: 100_000, outputTokens: 0 })));
     // gpt-4o-mini: $0.15 per 1M input → $0.015 per turn.
-    const { store, service } = makeTestService({ llm, tools: [] });
+    const { store, service } = makeTestService({ llm, tools: [goalDoneTool] });
     const s = await service.createSession();
     await service.setGoal(s.id, spec("do it budget $0.04"));
     await service.ensureRunning(s.id);
@@ -72,7 +73,7 @@ describe("/goal in the loop", () => {
       textTurn("The tests pass."),
       textTurn("never sent"),
     ]);
-    const { store, service, bus } = makeTestService({ llm, tools: [] });
+    const { store, service, bus } = makeTestService({ llm, tools: [goalDoneTool] });
     const notices: string[] = [];
     bus.subscribe((ev) => {
       if (ev.type === "session.notice") notices.push(ev.message);
@@ -92,14 +93,14 @@ describe("/goal in the loop", () => {
   });
 
   it("after a reload the goal waits: a prompt is answered once, and it goes on only when resumed", async () => {
-    const first = makeTestService({ llm: new FakeLLM(), tools: [] });
+    const first = makeTestService({ llm: new FakeLLM(), tools: [goalDoneTool] });
     const s = await first.service.createSession();
     // Set in the first tab, which goes away before it runs.
     await first.service.goals.set(s.id, spec("write the docs budget 1000 tokens"));
     expect(first.service.goals.isArmed(s.id)).toBe(true);
 
     const llm = new FakeLLM(turns(20));
-    const reloaded = makeTestService({ llm, tools: [], store: first.store });
+    const reloaded = makeTestService({ llm, tools: [goalDoneTool], store: first.store });
     expect((await reloaded.store.getSession(s.id))?.goal?.state).toBe("active");
     expect(reloaded.service.goals.isArmed(s.id)).toBe(false);
     await reloaded.service.prompt(s.id, { text: "what is left?" });
@@ -118,7 +119,7 @@ describe("/goal in the loop", () => {
   it("Stop leaves the goal active but disarmed (the UI asks to resume); /goal stop ends it", async () => {
     const llm = new FakeLLM(turns(50));
     llm.delayMs = 2;
-    const { store, service } = makeTestService({ llm, tools: [] });
+    const { store, service } = makeTestService({ llm, tools: [goalDoneTool] });
     const s = await service.createSession();
     await service.setGoal(s.id, spec("loop budget 1M tokens"));
     while (llm.requests.length < 2) await new Promise((r) => setTimeout(r, 2));
@@ -148,7 +149,7 @@ describe("/goal in the loop", () => {
       ],
       textTurn("never"),
     ]);
-    const { store, service } = makeTestService({ llm, tools: [] });
+    const { store, service } = makeTestService({ llm, tools: [goalDoneTool] });
     const s = await service.createSession();
     await service.setGoal(s.id, spec("go budget 1M tokens"));
     await service.ensureRunning(s.id);

@@ -1,5 +1,5 @@
 import type { Goal, GoalBudget, MessageWithParts, Session, Tokens } from "../schema";
-import { GOAL_DONE_TOOL, GoalDoneInput } from "../tools/goal-done";
+import { GOAL_DONE_TOOL, GoalDoneInput } from "../tools/goal-done-input";
 
 /**
  * `/goal` (pure parts): the command's syntax, what a goal has used, and the
@@ -7,6 +7,8 @@ import { GOAL_DONE_TOOL, GoalDoneInput } from "../tools/goal-done";
  *
  *   /goal <objective> [until <condition>] [budget <N>[k|M] tokens | budget $<X>]
  */
+
+export { GOAL_DONE_TOOL };
 
 export const GOAL_SYNTAX = "/goal <objective> [until <condition>] [budget 200k tokens | budget $2]";
 export const DEFAULT_GOAL_BUDGET: GoalBudget = {

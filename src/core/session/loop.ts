@@ -28,7 +28,6 @@ import { runStep, type StepResult } from "./step";
 import { generateTitle } from "./title";
 import type { GoalSpec } from "./goal";
 import { GoalRunner } from "./goal-runner";
-import { goalDoneTool } from "../tools/goal-done";
 import { providerCompactionRequest } from "../compaction/provider-policy";
 
 export const MAX_STEPS_PROMPT =
@@ -421,8 +420,7 @@ export class SessionService {
   private async turnRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[]): Promise<TurnRequest> {
     const sandbox = await this.sandboxOf(session.id);
     this.agents.set(session.id, agent);
-    const offered = await this.deps.tools(agent, session);
-    const tools = session.goal?.state === "active" ? [...offered, goalDoneTool] : offered;
+    const tools = await this.deps.tools(agent, session);
     const toolState = this.stateFor(session.id);
     const system = this.deps.system
       ? await this.deps.system({ session, model, sandbox, agent, userSystem, toolState, history })

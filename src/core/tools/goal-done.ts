@@ -1,12 +1,5 @@
-import { z } from "zod";
+import { GOAL_DONE_TOOL, GoalDoneInput } from "./goal-done-input";
 import { defineTool } from "./tool";
-
-export const GOAL_DONE_TOOL = "goal_done";
-
-export const GoalDoneInput = z.object({
-  outcome: z.enum(["met", "blocked"]).describe('"met" when the stop condition holds; "blocked" when you cannot go on without the user'),
-  summary: z.string().min(1).max(4_000).describe("What was achieved (or what blocks you), in a few sentences"),
-});
 
 /**
  * `goal_done`: offered only while a `/goal` is active. The call itself is the

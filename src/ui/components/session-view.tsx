@@ -9,7 +9,7 @@ import { MessageActionsContext, type MessageActions } from "../hooks/message-act
 import { useServices, useSessionStatus } from "../hooks/services";
 import { useMessages } from "../hooks/use-messages";
 import { Composer } from "./composer";
-import { GoalBar } from "./goal-bar";
+import { GoalBar } from "../lazy";
 import { drafts } from "../app-events";
 import { compactedCounts, systemEventKind } from "./system-event";
 import { MessageList } from "./message-list";
@@ -190,7 +190,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             </aside>
           </SidePanel>
         </div>
-        <GoalBar session={session} busy={busy} onError={onError} />
+        {session.goal && <GoalBar session={session} busy={busy} onError={onError} />}
         <Composer sessionID={sessionID} initialAgent={session.agent} onError={onError} onOpenSession={onOpenSession} />
       </div>
     </MessageActionsContext.Provider>
