@@ -10,7 +10,7 @@ import { basename, join } from "node:path";
 import { test } from "vitest";
 import { generateTrace, PROFILES, SHIPPED } from "./generate";
 import { measurePrep } from "./prep";
-import { renderPrep, renderTrace, runTrace } from "./report";
+import { PROVIDER_COMPACTION_ASSUMPTIONS, renderPrep, renderTrace, runTrace } from "./report";
 import { formatTrace, parseTrace, type Trace } from "./trace";
 
 const DIR = join(import.meta.dirname, "traces");
@@ -32,6 +32,7 @@ test("context policies", async () => {
   }
   const files: string[] = process.env.BENCH_CONTEXT_TRACES ? JSON.parse(process.env.BENCH_CONTEXT_TRACES) : SHIPPED.map((s) => join(DIR, s.file));
   console.log("\n## Context policies: billed input-token-equivalents (cached input at 10 % / 50 %), ratio to OpenCode's\n");
+  console.log(`${PROVIDER_COMPACTION_ASSUMPTIONS}\n`);
   for (const f of files) console.log(renderTrace(runTrace(load(f))));
   if (process.env.BENCH_CONTEXT_PREP !== "0") console.log(renderPrep(await measurePrep()));
 });

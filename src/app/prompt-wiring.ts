@@ -11,6 +11,7 @@ import { loadedRules } from "../core/rules/nested";
 import type { Ruleset, Session } from "../core/schema";
 import type { SystemInput } from "../core/session/loop";
 import type { Settings } from "../core/settings";
+import { GOAL_DONE_TOOL } from "../core/tools/goal-done-input";
 import type { Tool } from "../core/tools/tool";
 
 /**
@@ -19,9 +20,14 @@ import type { Tool } from "../core/tools/tool";
  * through `preload` when the app is idle after start-up.
  */
 async function loadTools(skills: PromptAssembler): Promise<Tool[]> {
-  const [{ workspaceTools }, { createSkillTool }, { todoWriteTool }] = await Promise.all([import("../core/tools/index"), import("../core/tools/skill"), import("../core/tools/todo")]);
+  const [{ workspaceTools }, { createSkillTool }, { todoWriteTool }, { goalDoneTool }] = await Promise.all([
+    import("../core/tools/index"),
+    import("../core/tools/skill"),
+    import("../core/tools/todo"),
+    import("../core/tools/goal-done"),
+  ]);
   const skillTool = createSkillTool((ctx) => skills.skills(ctx.sessionID, ctx.sandbox));
-  return [todoWriteTool, ...workspaceTools, skillTool];
+  return [todoWriteTool, ...workspaceTools, skillTool, goalDoneTool];
 }
 
 export class PromptWiring {
@@ -52,7 +58,10 @@ export class PromptWiring {
 
   tools = async (agent: string, session: Session): Promise<Tool[]> => {
     this.sessionRules.set(session.id, session.permission ?? []);
-    return toolsFor(agent, await this.preload(), [this.settings().permissions, session.permission ?? []]);
+    // goal_done only while the session has an active /goal.
+    const all = await this.preload();
+    const offered = session.goal?.state === "active" ? all : all.filter((t) => t.id !== GOAL_DONE_TOOL);
+    return toolsFor(agent, offered, [this.settings().permissions, session.permission ?? []]);
   };
 
   system = async (input: SystemInput): Promise<string[]> => {

@@ -175,6 +175,15 @@ export function presetOf(id: ProviderKind): ProviderPreset | undefined {
   return PROVIDER_PRESETS.find((p) => p.id === id);
 }
 
+/**
+ * Whether the provider can compact the conversation on its side: OpenAI's
+ * Responses API (`context_management` compaction) and Anthropic's Messages
+ * API (the `compact_20260112` context edit). Its summary is opaque to tabcode.
+ */
+export function hasProviderCompaction(id: ProviderKind): boolean {
+  return id === "openai" || id === "anthropic";
+}
+
 /** The API shape of a provider; the demo model speaks nothing on the wire (treated as chat). */
 export function apiShapeOf(id: ProviderKind): ApiShape {
   return presetOf(id)?.api ?? "chat";

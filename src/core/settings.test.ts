@@ -6,13 +6,14 @@ const stored = {
   baseURL: "https://api.openai.com/v1",
   apiKey: "sk-test-key",
   modelID: "gpt-5",
+  summaryModelID: "gpt-5-mini",
   models: { "my-model": { contextWindow: 32_000, maxOutputTokens: 4_000, prices: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 } } },
   maxSteps: 80,
   sandbox: "local",
   globalRules: "Be brief.",
   skills: [{ name: "review", description: "Reviews code", body: "Look closely." }],
   permissions: [{ permission: "read", pattern: "*.env", action: "deny" }],
-  compaction: { auto: false, prune: true, threshold: 0.8 },
+  compaction: { auto: false, prune: true, threshold: 0.8, provider: true },
 };
 
 describe("parseSettings", () => {
@@ -33,13 +34,13 @@ describe("parseSettings", () => {
       models: { ...stored.models, broken: { contextWindow: -1 } },
       skills: [...stored.skills, { name: 3 }],
       permissions: [{ permission: "bash", pattern: "rm *", action: "maybe" }, ...stored.permissions],
-      compaction: { auto: false, prune: "yes", threshold: 0.8 },
+      compaction: { auto: false, prune: "yes", threshold: 0.8, provider: "on" },
     });
     expect(r.settings.models).toEqual(stored.models);
     expect(r.settings.skills).toEqual(stored.skills);
     expect(r.settings.permissions).toEqual(stored.permissions);
     expect(r.settings.compaction).toEqual({ auto: false, prune: true, threshold: 0.8 });
-    expect(r.reset).toEqual(['Model limits for "broken"', "Skill 2", "Permission rule 1", "Compaction: prune old tool outputs"]);
+    expect(r.reset).toEqual(['Model limits for "broken"', "Skill 2", "Permission rule 1", "Compaction: prune old tool outputs", "Compaction: by the provider"]);
   });
 
   it("fills missing fields with defaults without reporting them, and survives junk", () => {

@@ -30,6 +30,8 @@ export const Settings = z.object({
   baseURL: z.string(),
   apiKey: z.string(),
   modelID: z.string(),
+  /** A cheaper model of the same provider for summaries and titles; empty = the session's own model. */
+  summaryModelID: z.string(),
   /** Limits and prices per model id, prefilled from the built-in table and editable. */
   models: z.record(z.string(), ModelSpec),
   maxSteps: z.number().int().min(1).max(500),
@@ -45,6 +47,8 @@ export const Settings = z.object({
     prune: z.boolean(),
     /** Fraction of the usable window at which auto-compaction starts (1 = at the limit). */
     threshold: z.number().min(0.1).max(1),
+    /** Let the provider compact on its side where it can (OpenAI Responses, Anthropic); tabcode's own summary stays the fallback. */
+    provider: z.boolean().optional(),
   }),
 });
 export type Settings = z.infer<typeof Settings>;
@@ -64,6 +68,7 @@ export function defaultSettings(): Settings {
     baseURL: "",
     apiKey: "",
     modelID: "demo-agent",
+    summaryModelID: "",
     models: {},
     maxSteps: 50,
     sandbox: "auto",
@@ -115,6 +120,17 @@ export function modelConfig(settings: Settings): ModelConfig {
   };
 }
 
+/**
+ * The model that writes summaries and titles: Settings' summary model (same
+ * provider, key and base URL) when one is set, else the session's own model.
+ * Demo sessions and sessions on another provider keep their own model.
+ */
+export function summaryModelFor(settings: Settings, sessionModel: ModelConfig): ModelConfig {
+  const id = settings.summaryModelID.trim();
+  if (!id || sessionModel.provider === "demo" || sessionModel.provider !== settings.provider || id === sessionModel.modelID) return sessionModel;
+  return modelConfig({ ...settings, modelID: id });
+}
+
 /** Stored settings after validation, and what had to be reset (in words for the user). */
 export interface ParsedSettings {
   settings: Settings;
@@ -127,6 +143,7 @@ const FIELD_LABELS: Record<string, string> = {
   baseURL: "Base URL",
   apiKey: "API key",
   modelID: "Model",
+  summaryModelID: "Summary model",
   models: "Model limits",
   maxSteps: "Max steps",
   sandbox: "Sandbox",
@@ -140,6 +157,7 @@ const COMPACTION_LABELS: Record<string, string> = {
   auto: "Compaction: automatic",
   prune: "Compaction: prune old tool outputs",
   threshold: "Compaction: threshold",
+  provider: "Compaction: by the provider",
 };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);

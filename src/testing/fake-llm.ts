@@ -10,6 +10,8 @@ export type FakeTurn = LLMEvent[] | ((req: LLMRequest) => LLMEvent[]);
  */
 export class FakeLLM implements LLM {
   readonly requests: LLMRequest[] = [];
+  /** Title requests (answered with `titleText`, never from the script). */
+  readonly titleRequests: LLMRequest[] = [];
   private turns: FakeTurn[] = [];
   /** Per-event delay in ms (0 = yield to the event loop only). */
   delayMs = 0;
@@ -30,6 +32,7 @@ export class FakeLLM implements LLM {
 
   async *stream(req: LLMRequest): AsyncIterable<LLMEvent> {
     if (req.purpose === "title") {
+      this.titleRequests.push(req);
       yield* [{ type: "text-delta", id: "t", delta: this.titleText } as const, { type: "finish", reason: "stop", usage: {} } as const];
       return;
     }

@@ -24,11 +24,13 @@ export interface TestServiceOptions {
   /** The system-prompt hook (default: the loop's built-in prompt). */
   system?: SessionServiceDeps["system"];
   historyDropped?: SessionServiceDeps["historyDropped"];
+  /** Another service's store (a second tab, or the same data after a reload). */
+  store?: MemoryStore;
 }
 
 /** The real session service over a memory store, for core tests. */
 export function makeTestService(opts: TestServiceOptions) {
-  const store = new MemoryStore();
+  const store = opts.store ?? new MemoryStore();
   const bus = new Bus();
   const settings: Settings = { ...defaultSettings(), provider: "openai-compatible", modelID: "gpt-4o-mini", ...opts.settings };
   const permissions = new PermissionBroker(() => [opts.rules ?? DEFAULT_RULES]);

@@ -79,6 +79,10 @@ function toModelMessage(m: LLMMessage): ModelMessage {
             return { type: "tool-call" as const, toolCallId: c.callID, toolName: c.tool, input: c.input, ...(providerOptions ? { providerOptions } : {}) };
           }
           const providerOptions = toProviderOptions(c.providerMetadata);
+          // OpenAI's compaction item goes back as the SDK's custom part (Anthropic's block is a text part the SDK knows).
+          const openai = providerOptions?.openai;
+          if (c.type === "text" && openai?.type === "compaction")
+            return { type: "custom" as const, kind: "openai.compaction" as const, providerOptions: { openai: { itemId: openai.itemId ?? null, encryptedContent: openai.encryptedContent ?? null } } };
           return { type: c.type, text: c.text, ...(providerOptions ? { providerOptions } : {}) };
         }),
         ...marker,
@@ -144,7 +148,19 @@ export function toToolSet(tools: LLMToolSpec[]): ToolSet | undefined {
  */
 export function callProviderOptions(req: LLMRequest): SdkProviderOptions | undefined {
   const toOpenAI = req.cacheKey !== undefined && isOpenAIHost(req.model.baseURL);
-  if (req.model.provider === "openai") return { openai: { store: false, ...(toOpenAI ? { promptCacheKey: req.cacheKey } : {}) } };
+  const compact = req.providerCompaction;
+  if (req.model.provider === "openai")
+    return {
+      openai: {
+        store: false,
+        ...(toOpenAI ? { promptCacheKey: req.cacheKey } : {}),
+        // Body field `context_management: [{ type: "compaction", compact_threshold }]`.
+        ...(compact ? { contextManagement: [{ type: "compaction", compactThreshold: compact.threshold }] } : {}),
+      },
+    };
+  // Body field `context_management.edits`, beta header `compact-2026-01-12` (added by the SDK).
+  if (req.model.provider === "anthropic" && compact)
+    return { anthropic: { contextManagement: { edits: [{ type: "compact_20260112", trigger: { type: "input_tokens", value: compact.threshold } }] } } };
   // The compatible provider copies its own options into the body verbatim.
   if (req.model.provider === "openai-compatible" && toOpenAI) return { openaiCompatible: { prompt_cache_key: req.cacheKey } };
   return undefined;

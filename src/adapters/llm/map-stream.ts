@@ -133,6 +133,14 @@ export async function* mapStream(parts: AsyncIterable<Part>, opts: MapStreamOpti
         case "abort":
           yield { type: "error", error: ABORTED };
           return;
+        case "custom":
+          // OpenAI's server-side compaction: an encrypted item, kept as an empty text part that carries it back.
+          if (part.kind === "openai.compaction" && part.providerMetadata) {
+            const id = `compaction:${String(part.providerMetadata.openai?.itemId ?? "")}`;
+            yield { type: "text-start", id };
+            yield { type: "text-end", id, providerMetadata: part.providerMetadata };
+          }
+          break;
         default:
           break;
       }

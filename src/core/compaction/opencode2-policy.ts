@@ -34,7 +34,7 @@ export function opencode2Policy(keep: number = OPENCODE2_KEEP_TOKENS): ContextPo
 }
 
 /** Something was said since the newest summary (a summary of only a summary would repeat itself). */
-function hasNewContent(view: MessageWithParts[]): boolean {
+export function hasNewContent(view: MessageWithParts[]): boolean {
   for (let i = view.length - 1; i >= 0; i--) {
     const info = view[i]?.info;
     if (info?.role === "assistant" && info.summary) return false;

@@ -34,8 +34,10 @@ export interface CompactionDeps {
   store: Store;
   llm: LLM;
   clock: Clock;
-  /** The model that writes the summary (the session's model). */
+  /** The session's model (what the summary must fit, and the cache a `cached-prefix` summary reuses). */
   model: ModelConfig;
+  /** The model that writes the summary (Settings' summary model); the session's model when absent. */
+  summaryModel?: ModelConfig;
   /** For the summary-size check; estimates when absent. */
   counter?: TokenCounter;
   calibration?: Calibration;
@@ -98,11 +100,11 @@ async function requestTokens(deps: CompactionDeps, req: Omit<LLMRequest, "signal
   const overhead = (req.messages.length + 1) * MESSAGE_OVERHEAD + REPLY_OVERHEAD + media;
   const estimate = texts.reduce((n, t) => n + estimateTokens(t), overhead);
   // Far beyond any window: do not spend a tokenizer pass on it.
-  if (estimate > 2 * inputBudget(deps.model, req.maxOutputTokens)) return estimate;
+  if (estimate > 2 * inputBudget(req.model, req.maxOutputTokens)) return estimate;
   const counter = deps.counter ?? estimateCounter;
-  const counts = await counter.count(texts, counter.encodingFor(deps.model.modelID)).catch(() => texts.map(estimateTokens));
+  const counts = await counter.count(texts, counter.encodingFor(req.model.modelID)).catch(() => texts.map(estimateTokens));
   const total = counts.reduce((a, b) => a + b, overhead);
-  return deps.calibration ? deps.calibration.apply(deps.model.modelID, total) : total;
+  return deps.calibration ? deps.calibration.apply(req.model.modelID, total) : total;
 }
 
 interface Plan {
@@ -145,6 +147,7 @@ function cachedPrefixRequest(model: ModelConfig, prefix: RequestPrefix, head: Me
 /** Processes one compaction request. Never throws for expected failures. */
 export async function processCompaction(deps: CompactionDeps, input: ProcessCompactionInput): Promise<CompactionResult> {
   const { store, clock, model } = deps;
+  const writer = deps.summaryModel ?? model;
   const session = await store.getSession(input.sessionID);
   // Only the branch being shown is summarised.
   const all = session ? conversationView(session, await store.messages(input.sessionID)).shown : [];
@@ -164,8 +167,8 @@ export async function processCompaction(deps: CompactionDeps, input: ProcessComp
     role: "assistant",
     parentID: request.id,
     time: { created: started },
-    modelID: model.modelID,
-    providerID: model.provider,
+    modelID: writer.modelID,
+    providerID: writer.provider,
     agent: COMPACTION_AGENT,
     summary: true,
     cost: 0,
@@ -179,7 +182,8 @@ export async function processCompaction(deps: CompactionDeps, input: ProcessComp
   let textPart: TextPart | undefined;
   // First choice when the policy asked for it: the next chat request itself plus the instructions, so the
   // provider serves the whole history from its prompt cache. Anything odd falls back to the transcript request.
-  if (part.mode === "cached-prefix" && input.prefix && !p.replay && !p.tailStartID) {
+  // Another summary model has no cache of this session: it reads the transcript.
+  if (part.mode === "cached-prefix" && input.prefix && !p.replay && !p.tailStartID && writer.modelID === model.modelID) {
     // The very history the chat request sends (previous summary included), so the provider's cache serves it.
     const req = cachedPrefixRequest(model, input.prefix, filterCompacted(all.slice(0, idx)), p.previous?.body);
     if ((await requestTokens(deps, req)) <= inputBudget(model, req.maxOutputTokens)) {
@@ -195,8 +199,8 @@ export async function processCompaction(deps: CompactionDeps, input: ProcessComp
     }
   }
   for (const withMedia of text === undefined ? attempts : []) {
-    const req = buildSummaryRequest({ model, head: p.head, previous: p.previous?.body, withMedia });
-    if ((await requestTokens(deps, req)) > inputBudget(model, req.maxOutputTokens)) continue;
+    const req = buildSummaryRequest({ model: writer, head: p.head, previous: p.previous?.body, withMedia });
+    if ((await requestTokens(deps, req)) > inputBudget(writer, req.maxOutputTokens)) continue;
     const r = await streamSummary(deps, summary, req, input.signal);
     if (r.ok) {
       text = r.text;

@@ -39,6 +39,8 @@ export interface XraySection {
   exact: boolean;
   /** The compaction summary / the compaction request / kept verbatim after a compaction. */
   summary?: boolean;
+  /** For a summary: the model that wrote it and what writing it cost (at that model's prices). */
+  writtenBy?: { modelID: string; cost: number };
   compaction?: boolean;
   tail?: boolean;
   /** Tool parts whose output is pruned. */
@@ -123,6 +125,7 @@ export function contextXray(input: XrayInput): Xray {
       size,
       exact,
       summary: info.role === "assistant" && info.summary === true ? true : undefined,
+      writtenBy: info.role === "assistant" && info.summary === true ? { modelID: info.modelID, cost: info.cost } : undefined,
       compaction: m.parts.some((p) => p.type === "compaction") ? true : undefined,
       tail: finalStatus === "sent" && isTail ? true : undefined,
       pruned: m.parts.filter((p) => p.type === "tool" && p.state.status === "completed" && p.state.time.compacted).length,

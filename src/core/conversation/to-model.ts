@@ -1,6 +1,7 @@
 import type { MediaFilter } from "../model-media";
 import type { LLMAssistantContent, LLMMedia, LLMMessage, LLMToolResult, LLMUserContent } from "../ports/llm";
 import type { AssistantMessage, MessageWithParts, ToolPart } from "../schema";
+import { providerCompactionOf } from "./provider-compaction";
 
 export const CLEARED_TOOL_OUTPUT = "[Old tool result content cleared]";
 export const INTERRUPTED_TOOL_OUTPUT = "[Tool execution was interrupted]";
@@ -98,7 +99,8 @@ export function toModelMessages(msgs: MessageWithParts[], opts: ToModelOptions =
     const content: LLMAssistantContent[] = [];
     const results: LLMToolResult[] = [];
     for (const p of m.parts) {
-      if (p.type === "text" && !p.ignored && p.text.length > 0) content.push({ type: "text", text: p.text, ...providerMetadata(p.metadata) });
+      // A provider's compaction goes back as it came, even with no readable text (OpenAI's is encrypted).
+      if (p.type === "text" && !p.ignored && (p.text.length > 0 || providerCompactionOf(p))) content.push({ type: "text", text: p.text, ...providerMetadata(p.metadata) });
       else if (p.type === "reasoning" && (p.text.length > 0 || providerMetadata(p.metadata).providerMetadata)) {
         // Reasoning with an empty text can still carry state the provider needs back (OpenAI's encrypted reasoning, Anthropic's redacted thinking).
         content.push({ type: "reasoning", text: p.text, ...providerMetadata(p.metadata) });

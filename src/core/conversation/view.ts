@@ -1,5 +1,6 @@
 import type { AssistantMessage, MessageWithParts, Session, UserMessage } from "../schema";
 import { activePath, nextPrev } from "./branches";
+import { compactedByProvider } from "./provider-compaction";
 import { isServerTool } from "./to-model";
 
 /**
@@ -24,11 +25,25 @@ export function filterCompacted(msgs: MessageWithParts[]): MessageWithParts[] {
   let summaryParent: string | undefined;
   let tailStart: string | undefined;
   let tailKept = false;
+  /** The prompt answered by the newest message the provider compacted (it ignores what came before). */
+  let providerParent: string | undefined;
   for (let i = msgs.length - 1; i >= 0; i--) {
     const m = msgs[i];
     if (!m) continue;
     out.push(m);
     const info = m.info;
+    if (providerParent !== undefined) {
+      if (info.id <= providerParent) {
+        if (info.id < providerParent) out.pop();
+        break;
+      }
+      continue;
+    }
+    // The newest boundary wins: a provider compaction newer than any summary of ours.
+    if (!summaryParent && tailStart === undefined && compactedByProvider(m) && info.role === "assistant") {
+      providerParent = info.parentID;
+      continue;
+    }
     if (info.role === "assistant" && info.summary && info.finish && !info.error && !summaryParent) summaryParent = info.parentID;
     if (tailStart !== undefined) {
       if (info.id <= tailStart) {

@@ -82,6 +82,11 @@ export interface LLMRequest {
   signal: AbortSignal;
   /** Stable per session: enables provider prefix caching. */
   cacheKey?: string;
+  /**
+   * Ask the provider to compact on its side once the request's input passes
+   * `threshold` tokens (only for providers with `hasProviderCompaction`).
+   */
+  providerCompaction?: { threshold: number };
   /** Small calls (title, connection test) pass a low retry budget. */
   purpose?: "chat" | "title" | "summary" | "test";
 }

@@ -19,6 +19,36 @@ export const Pin = z.object({
 });
 export type Pin = z.infer<typeof Pin>;
 
+/** What a goal may spend: tokens (everything sent and received, cached input included) or US dollars. */
+export const GoalBudget = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("tokens"), limit: z.number().int().positive() }),
+  z.object({ kind: z.literal("cost"), limit: z.number().positive() }),
+]);
+export type GoalBudget = z.infer<typeof GoalBudget>;
+
+/**
+ * A `/goal`: an objective the agent keeps working on across turns until the
+ * model declares the stop condition met (`goal_done`) or the budget is spent.
+ */
+export const Goal = z.object({
+  objective: z.string().min(1).max(2_000),
+  /** The stop condition, in the user's words (else: the objective is achieved). */
+  until: z.string().min(1).max(1_000).optional(),
+  budget: GoalBudget,
+  /** `active` until: `met`/`blocked` (the model's `goal_done`), `spent` (budget), `stopped` (the user). */
+  state: z.enum(["active", "met", "blocked", "spent", "stopped"]),
+  /** The session's totals when the goal was set: what it used is the difference. */
+  start: z.object({ tokens: z.number().nonnegative(), cost: z.number().nonnegative() }),
+  /** The message that set the goal; only `goal_done` calls after it count. */
+  messageID: z.string(),
+  /** "Continue toward the goal" messages sent so far. */
+  continues: z.number().int().nonnegative(),
+  time: z.object({ created: z.number(), ended: z.number().optional() }),
+  /** The model's summary when it called `goal_done`. */
+  result: z.string().max(4_000).optional(),
+});
+export type Goal = z.infer<typeof Goal>;
+
 /** A conversation: the root record that owns messages and their parts. */
 export const Session = z.object({
   id: z.string().startsWith("ses_"),
@@ -61,6 +91,8 @@ export const Session = z.object({
   model: ModelRef.optional(),
   /** Pinned goal and constraints the user accepted, edited, dismissed or added (suggestions live in the messages). */
   pins: z.array(Pin).max(200).optional(),
+  /** The session's `/goal` (an unreadable one is dropped alone, never the session). */
+  goal: Goal.optional().catch(undefined),
   /** Imported from another agent's history: which tool, its version, the session's id there. Re-imports are keyed by `tool` + `id`. */
   source: z
     .object({

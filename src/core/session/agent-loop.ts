@@ -1,4 +1,6 @@
 import { applyCacheMarkers } from "../compaction/cache-markers";
+import { providerCompactionRequest } from "../compaction/provider-policy";
+import type { Settings } from "../settings";
 import { toModelMessages } from "../conversation/to-model";
 import { acceptsImages } from "../model-table";
 import { type ConversationView, conversationView } from "../conversation/view";
@@ -36,6 +38,8 @@ export class AgentLoop {
     private readonly guard: ContextGuard,
     private readonly mirror: MirrorStore | undefined,
     private readonly sandboxOf: (sessionID: string) => Promise<Sandbox | undefined>,
+    /** True when the session must not send another step (its `/goal` budget is spent). */
+    private readonly overBudget: (session: Session) => Promise<boolean> = async () => false,
   ) {}
 
   agentOf(sessionID: string): string | undefined {
@@ -88,6 +92,7 @@ export class AgentLoop {
       if (move.kind !== "send") continue;
       // Stopped while measuring or building the request: nothing was asked, so nothing is recorded.
       if (signal.aborted) break;
+      if (await this.overBudget(session)) break;
       const result = await this.sendStep(session, model, view, req, turn.step(), signal, size);
       if (result === "compact") {
         // Reactive: the provider said the request was too large. Summarise, then replay the last prompt — capped per prompt.
@@ -145,7 +150,7 @@ export class AgentLoop {
         toolState: req.toolState,
         recentTools: turnTools(view.sent, parentID),
         signal,
-        request: { model, system: req.system, messages, tools: req.specs, maxOutputTokens: Math.min(model.maxOutputTokens, 32_000), cacheKey: session.id, purpose: "chat" },
+        request: { model, system: req.system, messages, tools: req.specs, maxOutputTokens: Math.min(model.maxOutputTokens, 32_000), cacheKey: session.id, purpose: "chat", ...providerCompactionOption(model, this.deps.settings()) },
       },
     );
     this.guard.observe(model, assistant, size);
@@ -174,4 +179,9 @@ export class AgentLoop {
     }
     return d;
   }
+}
+
+function providerCompactionOption(model: ModelConfig, settings: Settings): { providerCompaction?: { threshold: number } } {
+  const providerCompaction = providerCompactionRequest(model, settings);
+  return providerCompaction ? { providerCompaction } : {};
 }

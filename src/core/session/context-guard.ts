@@ -7,7 +7,7 @@ import type { Clock } from "../ports/clock";
 import type { LLM, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Store } from "../ports/store";
 import type { AssistantMessage, MessageWithParts, Session, ToolPart } from "../schema";
-import type { Settings } from "../settings";
+import { type Settings, summaryModelFor } from "../settings";
 import { Calibration, CountMemo, estimateCounter, estimateRequestSize, measureRequest, reportedInputTokens, type RequestSize, type TokenCounter } from "../tokens";
 
 /** Compactions the loop may start by itself for one prompt before it gives up and lets the provider decide. */
@@ -50,7 +50,8 @@ export class ContextGuard {
     const pending = pendingCompaction(msgs);
     if (!pending) return "none";
     const { store, llm, clock, bus } = this.deps;
-    const r = await processCompaction({ store, llm, clock, model, counter: this.counter, calibration: this.calibration, bus }, { sessionID, messageID: pending.message.info.id, signal, prefix });
+    const summaryModel = summaryModelFor(this.deps.settings(), model);
+    const r = await processCompaction({ store, llm, clock, model, summaryModel, counter: this.counter, calibration: this.calibration, bus }, { sessionID, messageID: pending.message.info.id, signal, prefix });
     this.made.add(pending.message.info.id);
     if (r.ok) {
       this.lastSent.set(sessionID, clock.now());

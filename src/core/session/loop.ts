@@ -13,7 +13,10 @@ import { editSummary, renameSession, setArchived, setSessionModel, setSessionRul
 import { MirrorStore } from "./mirror-store";
 import { repairSession } from "./repair";
 import type { PromptInput, RequestRecord, SessionServiceDeps } from "./service-deps";
-import { writePrompt } from "./write-prompt";
+import { type PromptContext, writePrompt } from "./write-prompt";
+import type { GoalSpec } from "./goal";
+import { GoalRunner } from "./goal-runner";
+import { summaryModelFor } from "../settings";
 
 export type { PromptFile, PromptInput, RequestRecord, SessionServiceDeps, SystemInput } from "./service-deps";
 
@@ -39,12 +42,21 @@ export class SessionService {
   /** Every read and write of the service goes through here. */
   private readonly store: Store;
   private readonly agentLoop: AgentLoop;
+  /** `/goal`s: set, resumed, continued after each turn, stopped. */
+  readonly goals: GoalRunner;
 
   constructor(private readonly deps: SessionServiceDeps) {
     this.mirror = deps.mirror === false ? undefined : new MirrorStore(deps.store);
     this.store = this.mirror ?? deps.store;
     this.guard = new ContextGuard({ store: this.store, llm: deps.llm, clock: deps.clock, bus: deps.bus, settings: deps.settings, counter: deps.counter });
-    this.agentLoop = new AgentLoop(deps, this.store, this.guard, this.mirror, (id) => this.sandboxOf(id));
+    this.goals = new GoalRunner({
+      store: this.store,
+      clock: deps.clock,
+      bus: deps.bus,
+      write: (sessionID, text, kind) => this.writePrompt(sessionID, { text, goal: kind }),
+      changed: () => this.notify(),
+    });
+    this.agentLoop = new AgentLoop(deps, this.store, this.guard, this.mirror, (id) => this.sandboxOf(id), (session) => this.goals.overBudget(session));
     deps.bus.subscribe((ev) => {
       if (ev.type === "session.status") this.setStatus(ev.sessionID, ev.status);
     });
@@ -79,8 +91,24 @@ export class SessionService {
   private setStatus(sessionID: string, status: SessionStatus): void {
     if (status.type === "idle") this.statuses.delete(sessionID);
     else this.statuses.set(sessionID, status);
+    this.notify();
+  }
+
+  private notify(): void {
     this.statusSnapshot = new Map(this.statuses);
     for (const l of this.listeners) l();
+  }
+
+  /** Sets a `/goal` and starts working on it (a new goal replaces the old one). */
+  async setGoal(sessionID: string, spec: GoalSpec): Promise<void> {
+    await this.goals.set(sessionID, spec);
+    this.ensureRunning(sessionID);
+  }
+
+  /** Resumes an active goal this tab is not working on (after a reload, Stop or an error). */
+  async resumeGoal(sessionID: string): Promise<void> {
+    await this.goals.resume(sessionID);
+    this.ensureRunning(sessionID);
   }
 
   async createSession(opts: { title?: string; directory?: string; demo?: boolean } = {}): Promise<Session> {
@@ -101,23 +129,28 @@ export class SessionService {
 
   /** Adds a user message and makes sure the loop runs. A prompt sent during a run is picked up by that run. */
   async prompt(sessionID: string, input: PromptInput): Promise<UserMessage> {
+    const user = await this.writePrompt(sessionID, input);
+    this.ensureRunning(sessionID);
+    return user;
+  }
+
+  /** Writes a user message (under the session's prompt lock: two tabs sending at once queue as two turns). */
+  private writePrompt(sessionID: string, input: PromptInput): Promise<UserMessage> {
     const { clock, llm, bus } = this.deps;
-    const ctx = {
+    const ctx: PromptContext = {
       store: this.store,
       clock,
       llm,
       bus,
       model: (s: Session) => this.deps.model(s),
+      titleModel: (s: Session) => summaryModelFor(this.deps.settings(), this.deps.model(s)),
       isBusy: (id: string) => this.isBusy(id),
       sandboxOf: (id: string) => this.sandboxOf(id),
       assertIdleEverywhere: (id: string) => this.assertIdleEverywhere(id),
       dropped: (id: string, messages: MessageWithParts[]) => this.historyDropped(id, messages),
     };
-    // Two tabs sending at once: the second computes its place after the first is written, so both queue as turns.
     const locks = this.deps.locks;
-    const user = locks?.write ? await locks.write(sessionID, () => writePrompt(ctx, sessionID, input)) : await writePrompt(ctx, sessionID, input);
-    this.ensureRunning(sessionID);
-    return user;
+    return locks?.write ? locks.write(sessionID, () => writePrompt(ctx, sessionID, input)) : writePrompt(ctx, sessionID, input);
   }
 
   /** Frees what deleted messages alone used: their saved outputs now, snapshot storage through the app. */
@@ -179,6 +212,8 @@ export class SessionService {
             this.mirror?.hold(sessionID);
             try {
               await this.agentLoop.run(sessionID, controller.signal);
+              // A goal goes on after each turn that left it unmet.
+              while (await this.goals.next(sessionID, controller.signal)) await this.agentLoop.run(sessionID, controller.signal);
             } finally {
               this.mirror?.release(sessionID);
             }

@@ -64,6 +64,8 @@ export interface PromptInput {
   agent?: string;
   /** Attachments: images as data: URLs; workspace text files (`text` set) also get their contents as a synthetic text part. */
   files?: PromptFile[];
+  /** A message tabcode writes for a `/goal` (synthetic: shown as a system event, never as "You"). */
+  goal?: "start" | "continue";
 }
 
 export interface PromptFile {

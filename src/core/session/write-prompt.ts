@@ -20,6 +20,8 @@ export interface PromptContext {
   llm: LLM;
   bus: Bus;
   model(session: Session): ModelConfig;
+  /** The model that writes titles (the summary model setting, else the session's). */
+  titleModel(session: Session): ModelConfig;
   isBusy(sessionID: string): boolean;
   sandboxOf(sessionID: string): Promise<Sandbox | undefined>;
   assertIdleEverywhere(sessionID: string): Promise<void>;
@@ -66,7 +68,14 @@ export async function writePrompt(ctx: PromptContext, sessionID: string, input: 
     model: { providerID: model.provider, modelID: model.modelID },
     prev,
   };
-  await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "text", text: input.text });
+  await store.upsertPart({
+    id: ascendingId("prt"),
+    sessionID,
+    messageID: user.id,
+    type: "text",
+    text: input.text,
+    ...(input.goal ? { synthetic: true, metadata: { goal: input.goal } } : {}),
+  });
   for (const f of input.files ?? []) {
     if (f.text !== undefined)
       await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "text", text: attachedFileText(f.path ?? f.filename, f.text), synthetic: true, metadata: { attachment: true } });
@@ -94,7 +103,7 @@ function maybeTitle(ctx: PromptContext, session: Session, text: string): void {
     const msgs = await store.messages(session.id);
     const realUsers = msgs.filter((m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && !p.synthetic));
     if (realUsers.length !== 1) return;
-    const title = await generateTitle(ctx.llm, ctx.model(session), text, AbortSignal.timeout(60_000));
+    const title = await generateTitle(ctx.llm, ctx.titleModel(session), text, AbortSignal.timeout(60_000));
     if (!title) return;
     const updated = await store.updateSession(session.id, (s) => (isDefaultTitle(s.title) ? { ...s, title } : s));
     if (updated?.title === title) bus.publish({ type: "session.title", sessionID: session.id, title });

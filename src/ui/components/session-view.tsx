@@ -10,6 +10,7 @@ import { useServices, useSessionStatus } from "../hooks/services";
 import { useMessages } from "../hooks/use-messages";
 import { Tour } from "../lazy";
 import { Composer } from "./composer";
+import { GoalBar } from "../lazy";
 import { drafts } from "../app-events";
 import { compactedCounts, systemEventKind } from "./system-event";
 import { MessageList } from "./message-list";
@@ -192,6 +193,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             </aside>
           </SidePanel>
         </div>
+        {session.goal && <GoalBar session={session} busy={busy} onError={onError} />}
         <Composer key={sessionID} session={session} onError={onError} onOpenSession={onOpenSession} />
       </div>
     </MessageActionsContext.Provider>

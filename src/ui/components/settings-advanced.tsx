@@ -1,3 +1,4 @@
+import { hasProviderCompaction, presetOf } from "../../core/providers";
 import type { Settings } from "../../core/settings";
 import { OfflineEngines } from "./offline-engines";
 import { RulesEditor } from "./rules-editor";
@@ -33,6 +34,12 @@ export function SettingsAdvanced({ draft, set }: Props) {
           <input type="checkbox" checked={draft.compaction.auto} onChange={(e) => set({ compaction: { ...draft.compaction, auto: e.target.checked } })} />
           Compact automatically when the context window fills up
         </label>
+        {hasProviderCompaction(draft.provider) && (
+          <label className="check">
+            <input type="checkbox" checked={draft.compaction.provider === true} onChange={(e) => set({ compaction: { ...draft.compaction, provider: e.target.checked } })} />
+            Let {presetOf(draft.provider)?.label ?? "the provider"} compact on its side first (its summary is opaque: it cannot be read or edited here; tabcode's own summary stays the fallback)
+          </label>
+        )}
         <label className="check">
           <input type="checkbox" checked={draft.compaction.prune} onChange={(e) => set({ compaction: { ...draft.compaction, prune: e.target.checked } })} />
           Clear old tool outputs from the model's context (they stay visible here)

@@ -59,8 +59,9 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const onProvider = (p: ProviderKind) => {
     setModels({ state: "idle" });
     const preset = presetOf(p);
-    if (!preset) set({ provider: p, modelID: "demo-agent", baseURL: "" });
-    else set({ provider: p, modelID: preset.defaultModel, baseURL: preset.baseURL });
+    // A summary model belongs to its provider.
+    if (!preset) set({ provider: p, modelID: "demo-agent", summaryModelID: "", baseURL: "" });
+    else set({ provider: p, modelID: preset.defaultModel, summaryModelID: "", baseURL: preset.baseURL });
   };
   const preset = presetOf(draft.provider);
 
@@ -120,6 +121,25 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
                 {models.state === "ok" && `${models.ids.length} models from the provider; pick one or type any id.`}
                 {models.state === "failed" && `No list: ${models.message} You can still type a model id.`}
               </span>
+            </>
+          )}
+        </Field>
+        <Field label="Summary model" hint="Writes summaries and titles; a cheaper model of the same provider saves money. Empty: the session's own model.">
+          {(id) => (
+            <>
+              <input
+                id={id}
+                list={`${id}-list`}
+                value={draft.summaryModelID}
+                disabled={draft.provider === "demo"}
+                placeholder={draft.provider === "demo" ? "" : `Same as the session (${draft.modelID})`}
+                onChange={(e) => set({ summaryModelID: e.target.value })}
+              />
+              <datalist id={`${id}-list`}>
+                {(models.state === "ok" ? models.ids : BUILTIN_MODELS).map((m) => (
+                  <option key={m} value={m} />
+                ))}
+              </datalist>
             </>
           )}
         </Field>

@@ -3,19 +3,33 @@ import { formatTime } from "../format";
 import { useMessageActions } from "../hooks/message-actions";
 import type { SystemEventKind } from "./system-event";
 
+/** The line of a goal message that starts with `prefix` (the objective), without it. */
+function goalLine(text: string, prefix: string): string {
+  return (
+    text
+      .split("\n")
+      .find((l) => l.startsWith(prefix))
+      ?.slice(prefix.length) ?? ""
+  );
+}
+
 /** A compact divider for a message the user never typed (compaction, continue prompt, injected text). */
 export function SystemEventView({ message, kind }: { message: MessageWithParts; kind: SystemEventKind }) {
   const actions = useMessageActions();
   const info = message.info;
   const auto = message.parts.some((p) => p.type === "compaction" && p.auto);
   const count = actions?.compacted(info.id);
+  const detail = message.parts.map((p) => (p.type === "text" && !p.ignored ? p.text : "")).join("\n\n");
   const text =
     kind === "compaction"
       ? `${auto ? "Compacted automatically" : "Compacted"}${count ? `: ${count} message${count === 1 ? "" : "s"}` : ""} → summary`
       : kind === "continue"
         ? "tabcode asked the model to carry on after the summary"
-        : "tabcode added context for the model";
-  const detail = message.parts.map((p) => (p.type === "text" && !p.ignored ? p.text : "")).join("\n\n");
+        : kind === "goal"
+          ? `Goal set: ${goalLine(detail, "Goal: ")}`
+          : kind === "goal-continue"
+            ? "tabcode asked the model to continue toward the goal"
+            : "tabcode added context for the model";
   return (
     <article className="message system-event" aria-label="System event" data-message-id={info.id}>
       <div className="system-line">

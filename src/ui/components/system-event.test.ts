@@ -16,6 +16,8 @@ describe("system events", () => {
     expect(systemEventKind(user([{ type: "compaction", auto: true }]))).toBe("compaction");
     expect(systemEventKind(user([{ type: "text", text: "Continue if you have next steps.", synthetic: true, metadata: { compaction_continue: true } }]))).toBe("continue");
     expect(systemEventKind(user([{ type: "text", text: "file contents", synthetic: true }]))).toBe("synthetic");
+    expect(systemEventKind(user([{ type: "text", text: "Goal: x", synthetic: true, metadata: { goal: "start" } }]))).toBe("goal");
+    expect(systemEventKind(user([{ type: "text", text: "Continue toward the goal: x", synthetic: true, metadata: { goal: "continue" } }]))).toBe("goal-continue");
     expect(systemEventKind(user([{ type: "text", text: "hello" }]))).toBeUndefined();
     // Typed text with an injected attachment stays the user's message.
     expect(systemEventKind(user([{ type: "text", text: "see this" }, { type: "text", text: "<file>", synthetic: true }]))).toBeUndefined();

@@ -1,7 +1,7 @@
 import type { MessageWithParts } from "../../core/schema";
 
 /** What a user-role message the user never typed stands for. */
-export type SystemEventKind = "compaction" | "continue" | "synthetic";
+export type SystemEventKind = "compaction" | "continue" | "goal" | "goal-continue" | "synthetic";
 
 /**
  * A user-role message the user never typed (a compaction request, the "continue" prompt after an
@@ -14,6 +14,8 @@ export function systemEventKind(m: MessageWithParts): SystemEventKind | undefine
   if (visible.length === 0) return undefined;
   const allSynthetic = visible.every((p) => p.type === "text" && p.synthetic === true);
   if (!allSynthetic) return undefined;
+  const goal = visible.find((p) => p.type === "text" && p.metadata?.goal !== undefined);
+  if (goal?.type === "text") return goal.metadata?.goal === "start" ? "goal" : "goal-continue";
   return visible.some((p) => p.type === "text" && p.metadata?.compaction_continue === true) ? "continue" : "synthetic";
 }
 

@@ -9,7 +9,7 @@ const STATUS_LABEL = { sent: "sent", summarised: "summarised away", reverted: "r
 
 function Row({ s, max }: { s: XraySection; max: number }) {
   const width = max > 0 ? Math.max(1, Math.round(((s.status === "sent" ? s.tokens : s.size) / max) * 100)) : 0;
-  const flags = [s.summary && "summary", s.compaction && "compaction request", s.tail && "kept verbatim", s.pruned > 0 && `${s.pruned} tool output${s.pruned === 1 ? "" : "s"} cleared`, s.media > 0 && `${s.media} media`, !s.exact && "estimated"].filter(Boolean);
+  const flags = [s.summary && "summary", s.writtenBy && `written by ${s.writtenBy.modelID} for ${formatCost(s.writtenBy.cost)}`, s.compaction && "compaction request", s.tail && "kept verbatim", s.pruned > 0 && `${s.pruned} tool output${s.pruned === 1 ? "" : "s"} cleared`, s.media > 0 && `${s.media} media`, !s.exact && "estimated"].filter(Boolean);
   return (
     <li className={`xray-row xray-${s.status}`}>
       <span className="xray-label">{s.label}</span>

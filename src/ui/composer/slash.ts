@@ -1,5 +1,7 @@
+import { GOAL_SYNTAX, parseGoal } from "../../core/session/goal";
+
 /** Slash commands typed in the composer: `/name [argument]`. */
-export type SlashName = "compact" | "fork" | "undo" | "redo" | "export" | "model" | "agent" | "new" | "help";
+export type SlashName = "goal" | "compact" | "fork" | "undo" | "redo" | "export" | "model" | "agent" | "new" | "help";
 
 export interface SlashCommand {
   name: SlashName;
@@ -16,6 +18,11 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   { name: "export", hint: "Download this session as JSON" },
   { name: "model", hint: "Switch this session's model (the model menu by Send)" },
   { name: "agent", hint: "Switch agent: Build may change files, Plan is read-only", arg: "[build|plan]" },
+  {
+    name: "goal",
+    hint: "Keep working across turns until the condition holds or the budget is spent (default 200k tokens); /goal stop ends it",
+    arg: "<objective> [until <condition>] [budget 200k tokens|$2]",
+  },
   { name: "new", hint: "Start a new session" },
   { name: "help", hint: "Keyboard shortcuts and commands" },
 ];
@@ -40,5 +47,10 @@ export function parseSlash(text: string): ParsedSlash | undefined {
   // "/tmp is full" is a prompt; a lone unknown "/word" is most likely a mistyped command.
   if (!cmd) return arg ? undefined : { ok: false, error: `There is no /${name} command. Type / to see the commands.` };
   if (cmd.name === "agent" && arg && arg !== "build" && arg !== "plan") return { ok: false, error: `/agent takes build or plan, not “${arg}”.` };
+  if (cmd.name === "goal") {
+    if (!arg) return { ok: false, error: `/goal needs an objective: ${GOAL_SYNTAX}` };
+    const goal = arg.toLowerCase() === "stop" ? undefined : parseGoal(arg);
+    if (goal && !goal.ok) return { ok: false, error: `/goal: ${goal.error}` };
+  }
   return { ok: true, name: cmd.name, arg };
 }

@@ -1,5 +1,6 @@
 import { exportOne, fork, revert, unrevert } from "../../app/session-actions";
 import { conversationView } from "../../core/conversation/view";
+import { parseGoal } from "../../core/session/goal";
 import { emit } from "../app-events";
 import { download } from "../components/workspace/workspace-io";
 import { useServices } from "../hooks/services";
@@ -16,6 +17,16 @@ export function useSlashRunner(sessionID: string, switchAgent: (to?: Agent) => v
     return shown.findLast((m) => m.info.role === "user")?.info.id;
   };
   const jobs: Record<SlashName, (arg: string) => Promise<void> | void> = {
+    goal: async (arg) => {
+      if (arg.toLowerCase() === "stop") {
+        const s = await app.store.getSession(sessionID);
+        if (s?.goal?.state !== "active") throw new Error("There is no goal to stop.");
+        return app.sessions.goals.stop(sessionID);
+      }
+      const r = parseGoal(arg);
+      if (!r.ok) throw new Error(r.error);
+      await app.sessions.setGoal(sessionID, r.spec);
+    },
     compact: () => app.sessions.compact(sessionID),
     fork: async () => {
       const last = await lastUserMessage();

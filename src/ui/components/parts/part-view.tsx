@@ -5,6 +5,7 @@ import { formatCost, formatTokens } from "../../format";
 import { Markdown } from "../../lazy-markdown";
 import { useMessageActions } from "../../hooks/message-actions";
 import { ToolPartView } from "./tool-part";
+import { providerCompactionOf } from "../../../core/conversation/provider-compaction";
 
 function Countdown({ until }: { until: number }) {
   const [now, setNow] = useState(Date.now());
@@ -42,6 +43,25 @@ function StepFinishView({ part }: { part: StepFinishPart }) {
   );
 }
 
+/** A compaction the provider did on its side: a divider; its summary is the provider's (OpenAI's is encrypted, Anthropic's read-only). */
+function ProviderCompactionView({ text }: { text: string }) {
+  return (
+    <div className="provider-compaction" role="note" aria-label="Compacted by the provider">
+      <div className="system-line">
+        <span className="system-text" title="The provider summarised the earlier conversation on its side. Its summary is opaque: tabcode cannot edit it, and it is sent back as it came.">
+          Compacted by the provider · opaque summary, not editable
+        </span>
+      </div>
+      {text && (
+        <details className="provider-compaction-text">
+          <summary>What the provider kept (read-only)</summary>
+          <div className="user-text">{text}</div>
+        </details>
+      )}
+    </div>
+  );
+}
+
 /** One renderer per part type; exhaustive over the union. */
 export function PartView({ part, role }: { part: Part; role: "user" | "assistant" }) {
   const streaming = useMessageActions()?.busy === true;
@@ -50,6 +70,7 @@ export function PartView({ part, role }: { part: Part; role: "user" | "assistant
       if (part.ignored) return null;
       // An attached file's text goes to the model; the person sees the file's chip.
       if (role === "user" && part.synthetic && part.metadata?.attachment === true) return null;
+      if (providerCompactionOf(part)) return <ProviderCompactionView text={part.text} />;
       if (role === "user") return <div className={`user-text${part.synthetic ? " synthetic" : ""}`}>{part.text}</div>;
       return <Markdown text={part.text} streaming={streaming && part.time !== undefined && part.time.end === undefined} />;
     case "reasoning":

@@ -1,0 +1,105 @@
+import { configure, newSession, openApp, send, waitIdle } from "./app";
+import { expect, test } from "./fixtures";
+
+/** The stored goal of a session (through the services seam). */
+async function storedGoal(page: import("@playwright/test").Page, id: string) {
+  return page.evaluate(async (sid) => {
+    const t = (globalThis as unknown as { __tabcode: { store: { getSession(id: string): Promise<{ goal?: { state: string; continues: number } } | undefined> } } }).__tabcode;
+    return (await t.store.getSession(sid))?.goal;
+  }, id);
+}
+
+test("/goal with a budget keeps working across turns and stops at the budget", async ({ page, mock }) => {
+  // 1,000 in + 100 out = 1,100 tokens a turn: 1.1k, 2.2k, then 3.3k ≥ 2.5k stops. Turns four and five are never asked for.
+  mock.setScript(Array.from({ length: 5 }, (_, i) => ({ text: `Step ${i + 1} of the work.`, usage: { input: 1000, output: 100 }, chunkDelayMs: 30 })));
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  await send(page, "/goal write the changelog until every release has an entry budget 2500 tokens");
+
+  const bar = page.getByRole("region", { name: "Goal" });
+  await expect(bar).toContainText("write the changelog");
+  await expect(bar).toContainText("until every release has an entry");
+  await expect(bar).toContainText("Goal stopped: budget spent", { timeout: 20_000 });
+  await expect(bar.getByRole("progressbar", { name: "Goal budget used" })).toHaveAttribute("aria-valuetext", "3.3k of 2.5k tokens");
+  await waitIdle(page, id);
+  expect(mock.modelRequests()).toHaveLength(3);
+  expect(await storedGoal(page, id)).toMatchObject({ state: "spent", continues: 2 });
+
+  // The goal and the continue messages are system events, never "You".
+  await expect(page.getByRole("article", { name: "System event" }).filter({ hasText: "Goal set: write the changelog" })).toBeVisible();
+  await expect(page.getByRole("article", { name: "System event" }).filter({ hasText: "continue toward the goal" })).toHaveCount(2);
+  await expect(page.getByRole("article", { name: "Your message" })).toHaveCount(0);
+  // What the model was sent: the goal, its stop condition and budget, then how much was used.
+  const [first, , third] = mock.modelRequests();
+  expect(first?.rawBody).toContain("Stop when: every release has an entry.");
+  expect(first?.rawBody).toContain("goal_done");
+  expect(third?.rawBody).toContain("Used so far: 2,200 tokens of 2,500 tokens.");
+
+  for (const [w, h] of [
+    [1400, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await expect(bar).toBeInViewport();
+    await page.screenshot({ path: test.info().outputPath(`goal-bar-${w}.png`) });
+  }
+  await bar.getByRole("button", { name: "Dismiss the goal" }).click();
+  await expect(bar).toBeHidden();
+});
+
+test("after a reload an unfinished goal asks before resuming", async ({ page, mock }) => {
+  mock.setScript([
+    { text: "Working on the first part now, this takes a little while to stream.", usage: { input: 500, output: 50 }, chunkDelayMs: 40 },
+    { text: "Second part, slowly streamed so the page reloads in the middle of it.", usage: { input: 500, output: 50 }, chunkDelayMs: 400 },
+    { text: "Resumed after the reload.", usage: { input: 500, output: 50 } },
+    { text: "never finishes", hangAfterChunks: 1 },
+  ]);
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  await send(page, "/goal tidy the docs budget 1M tokens");
+  await expect(page.getByRole("region", { name: "Goal" })).toContainText("Working on the goal");
+  await expect.poll(() => mock.modelRequests().length, { timeout: 20_000 }).toBe(2);
+  await page.reload();
+
+  const bar = page.getByRole("region", { name: "Goal" });
+  await expect(bar).toContainText("Goal paused");
+  await expect(bar.getByRole("status")).toHaveText("Resume goal?");
+  // Nothing is sent until the user says so.
+  await page.waitForTimeout(500);
+  expect(mock.modelRequests()).toHaveLength(2);
+  await page.screenshot({ path: test.info().outputPath("goal-resume-1400.png") });
+
+  await bar.getByRole("button", { name: "Resume" }).click();
+  await expect(page.getByRole("article").filter({ hasText: "Resumed after the reload." })).toBeVisible({ timeout: 15_000 });
+  await expect(bar).toContainText("Working on the goal");
+  await bar.getByRole("button", { name: "Stop goal" }).click();
+  await expect(bar).toContainText("Goal stopped");
+  expect((await storedGoal(page, id))?.state).toBe("stopped");
+});
+
+test("Settings: the summary model is a field of its own, saved with the rest", async ({ page, mock }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  const field = dialog.getByLabel("Summary model", { exact: true });
+  await expect(field).toHaveValue("");
+  await expect(field).toHaveAttribute("placeholder", "Same as the session (gpt-4o-mini)");
+  for (const [w, h] of [
+    [1400, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await field.fill("gpt-4o-mini-2024-07-18");
+    await field.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath(`settings-summary-model-${w}.png`) });
+  }
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toBeHidden();
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.reload();
+  await page.getByRole("button", { name: "Settings" }).click();
+  await expect(page.getByRole("dialog", { name: "Settings" }).getByLabel("Summary model", { exact: true })).toHaveValue("gpt-4o-mini-2024-07-18");
+});

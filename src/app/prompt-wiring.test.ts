@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { systemClock } from "../core/ports/clock";
+import type { Session } from "../core/schema";
+import { defaultSettings } from "../core/settings";
+import { PromptWiring } from "./prompt-wiring";
+
+const session = (goal?: Session["goal"]): Session => ({
+  id: "ses_1",
+  title: "t",
+  directory: "/workspace",
+  version: "test",
+  time: { created: 1, updated: 1 },
+  tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+  cost: 0,
+  ...(goal ? { goal } : {}),
+});
+
+const goal = (state: NonNullable<Session["goal"]>["state"]): NonNullable<Session["goal"]> => ({
+  objective: "ship it",
+  budget: { kind: "tokens", limit: 1000 },
+  state,
+  start: { tokens: 0, cost: 0 },
+  messageID: "msg_1",
+  continues: 0,
+  time: { created: 1 },
+});
+
+describe("PromptWiring.tools", () => {
+  it("offers goal_done only while the session has an active /goal", async () => {
+    const wiring = new PromptWiring(systemClock, defaultSettings, () => "build");
+    const names = async (s: Session) => (await wiring.tools("build", s)).map((t) => t.id);
+    expect(await names(session())).not.toContain("goal_done");
+    expect(await names(session(goal("active")))).toContain("goal_done");
+    expect(await names(session(goal("met")))).not.toContain("goal_done");
+    expect(await names(session(goal("active")))).toContain("read");
+  });
+});

@@ -1,0 +1,160 @@
+import { describe, expect, it } from "vitest";
+import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
+import { makeTestService } from "../../testing/session-service";
+import type { MessageWithParts } from "../schema";
+import { GOAL_DONE_TOOL } from "./goal";
+import { goalDoneTool } from "../tools/goal-done";
+import { parseGoal } from "./goal";
+
+const spec = (arg: string) => {
+  const r = parseGoal(arg);
+  if (!r.ok) throw new Error(r.error);
+  return r.spec;
+};
+
+/** Each scripted turn reports 100 in + 20 out = 120 tokens. */
+const turns = (n: number) => Array.from({ length: n }, (_, i) => textTurn(`step ${i + 1}`));
+
+const goalTexts = (msgs: MessageWithParts[], kind: "start" | "continue") =>
+  msgs.filter((m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && p.synthetic && p.metadata?.goal === kind));
+
+describe("/goal in the loop", () => {
+  it("keeps working across turns and stops once the token budget is spent", async () => {
+    const llm = new FakeLLM(turns(10));
+    const { store, service } = makeTestService({ llm, tools: [goalDoneTool] });
+    const s = await service.createSession();
+    await service.setGoal(s.id, spec("count to ten until you reach ten budget 300 tokens"));
+    await service.ensureRunning(s.id);
+    // 120 → 240 → 360 ≥ 300: three turns, two "continue" messages in between.
+    expect(llm.requests).toHaveLength(3);
+    const session = await store.getSession(s.id);
+    expect(session?.goal).toMatchObject({
+      state: "spent",
+      continues: 2,
+      objective: "count to ten",
+      until: "you reach ten",
+    });
+    expect(session?.goal?.time.ended).toBeTypeOf("number");
+    const msgs = await store.messages(s.id);
+    expect(goalTexts(msgs, "start")).toHaveLength(1);
+    expect(goalTexts(msgs, "continue")).toHaveLength(2);
+    // The model is told the goal, the stop condition and the budget (the app offers goal_done: prompt-wiring.test.ts).
+    const first = llm.requests[0];
+    const firstText = first?.messages[0]?.role === "user" && first.messages[0].content[0]?.type === "text" ? first.messages[0].content[0].text : "";
+    expect(firstText).toContain("Goal: count to ten");
+    expect(firstText).toContain("Stop when: you reach ten.");
+    expect(firstText).toContain("Budget: 300 tokens");
+    expect(first?.tools.map((t) => t.name)).toContain(GOAL_DONE_TOOL);
+    const cont = llm.requests[1]?.messages.at(-1);
+    expect(cont?.role === "user" && cont.content[0]?.type === "text" && cont.content[0].text).toContain("Used so far: 120 tokens of 300 tokens.");
+    expect(service.goals.isArmed(s.id)).toBe(false);
+  });
+
+  it("a cost budget stops at the cost", async () => {
+    const llm = new FakeLLM(Array.from({ length: 10 }, () => textTurn("step", { inputTokens: 100_000, outputTokens: 0 })));
+    // gpt-4o-mini: $0.15 per 1M input → $0.015 per turn.
+    const { store, service } = makeTestService({ llm, tools: [goalDoneTool] });
+    const s = await service.createSession();
+    await service.setGoal(s.id, spec("do it budget $0.04"));
+    await service.ensureRunning(s.id);
+    expect(llm.requests).toHaveLength(3);
+    expect((await store.getSession(s.id))?.goal?.state).toBe("spent");
+  });
+
+  it("stops when the model declares the condition met with goal_done", async () => {
+    const llm = new FakeLLM([
+      textTurn("Working on it."),
+      toolTurn([
+        {
+          tool: GOAL_DONE_TOOL,
+          input: { outcome: "met", summary: "All tests pass now." },
+        },
+      ]),
+      textTurn("The tests pass."),
+      textTurn("never sent"),
+    ]);
+    const { store, service, bus } = makeTestService({ llm, tools: [goalDoneTool] });
+    const notices: string[] = [];
+    bus.subscribe((ev) => {
+      if (ev.type === "session.notice") notices.push(ev.message);
+    });
+    const s = await service.createSession();
+    await service.setGoal(s.id, spec("fix the tests until they pass budget 1M tokens"));
+    await service.ensureRunning(s.id);
+    expect(llm.requests).toHaveLength(3);
+    expect(llm.remaining()).toBe(1);
+    const goal = (await store.getSession(s.id))?.goal;
+    expect(goal).toMatchObject({
+      state: "met",
+      result: "All tests pass now.",
+      continues: 1,
+    });
+    expect(notices).toEqual(["Goal met: All tests pass now."]);
+  });
+
+  it("after a reload the goal waits: a prompt is answered once, and it goes on only when resumed", async () => {
+    const first = makeTestService({ llm: new FakeLLM(), tools: [goalDoneTool] });
+    const s = await first.service.createSession();
+    // Set in the first tab, which goes away before it runs.
+    await first.service.goals.set(s.id, spec("write the docs budget 1000 tokens"));
+    expect(first.service.goals.isArmed(s.id)).toBe(true);
+
+    const llm = new FakeLLM(turns(20));
+    const reloaded = makeTestService({ llm, tools: [goalDoneTool], store: first.store });
+    expect((await reloaded.store.getSession(s.id))?.goal?.state).toBe("active");
+    expect(reloaded.service.goals.isArmed(s.id)).toBe(false);
+    await reloaded.service.prompt(s.id, { text: "what is left?" });
+    await reloaded.service.ensureRunning(s.id);
+    expect(llm.requests).toHaveLength(1);
+    expect(goalTexts(await reloaded.store.messages(s.id), "continue")).toHaveLength(0);
+
+    await reloaded.service.resumeGoal(s.id);
+    await reloaded.service.ensureRunning(s.id);
+    // 120 (the prompt's turn) + 120 per goal turn: 1080 ≥ 1000 after 8 more turns.
+    expect(llm.requests).toHaveLength(9);
+    expect((await reloaded.store.getSession(s.id))?.goal?.state).toBe("spent");
+    await expect(reloaded.service.resumeGoal(s.id)).rejects.toThrow("There is no goal to resume.");
+  });
+
+  it("Stop leaves the goal active but disarmed (the UI asks to resume); /goal stop ends it", async () => {
+    const llm = new FakeLLM(turns(50));
+    llm.delayMs = 2;
+    const { store, service } = makeTestService({ llm, tools: [goalDoneTool] });
+    const s = await service.createSession();
+    await service.setGoal(s.id, spec("loop budget 1M tokens"));
+    while (llm.requests.length < 2) await new Promise((r) => setTimeout(r, 2));
+    await service.stop(s.id);
+    expect((await store.getSession(s.id))?.goal?.state).toBe("active");
+    expect(service.goals.isArmed(s.id)).toBe(false);
+    const sent = llm.requests.length;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(llm.requests).toHaveLength(sent);
+    await service.goals.stop(s.id);
+    expect((await store.getSession(s.id))?.goal?.state).toBe("stopped");
+    await service.goals.clear(s.id);
+    expect((await store.getSession(s.id))?.goal).toBeUndefined();
+  });
+
+  it("a failed turn ends the run with the goal still active, for the user to look at", async () => {
+    const llm = new FakeLLM([
+      textTurn("one"),
+      [
+        {
+          type: "error",
+          error: {
+            name: "APIError",
+            data: { message: "bad request", isRetryable: false },
+          },
+        },
+      ],
+      textTurn("never"),
+    ]);
+    const { store, service } = makeTestService({ llm, tools: [goalDoneTool] });
+    const s = await service.createSession();
+    await service.setGoal(s.id, spec("go budget 1M tokens"));
+    await service.ensureRunning(s.id);
+    expect(llm.requests).toHaveLength(2);
+    expect((await store.getSession(s.id))?.goal?.state).toBe("active");
+    expect(service.goals.isArmed(s.id)).toBe(false);
+  });
+});

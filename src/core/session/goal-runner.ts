@@ -1,0 +1,157 @@
+import type { Bus } from "../bus";
+import { conversationView } from "../conversation/view";
+import type { Clock } from "../ports/clock";
+import type { Store } from "../ports/store";
+import type { Goal, Session, UserMessage } from "../schema";
+import { budgetSpent, formatBudget, goalContinueText, goalDoneCall, type GoalSpec, goalStartText, goalUsage, tokenTotal } from "./goal";
+
+export interface GoalRunnerDeps {
+  store: Store;
+  clock: Clock;
+  bus: Bus;
+  /** Writes a synthetic user message of the goal (a system event in the UI) on the shown branch. */
+  write(sessionID: string, text: string, kind: "start" | "continue"): Promise<UserMessage>;
+  /** Something the UI shows changed (armed or not). */
+  changed(): void;
+}
+
+/**
+ * Runs `/goal`s. A goal is stored on the session; this tab keeps working on it
+ * only while it is *armed* here (set or resumed in this tab, not stopped, no
+ * error): after a reload the goal is still `active` but not armed, so the UI
+ * asks "Resume goal?" instead of spending the budget on its own.
+ */
+export class GoalRunner {
+  private readonly armed = new Set<string>();
+
+  constructor(private readonly deps: GoalRunnerDeps) {}
+
+  isArmed(sessionID: string): boolean {
+    return this.armed.has(sessionID);
+  }
+
+  private arm(sessionID: string, on: boolean): void {
+    if (on === this.armed.has(sessionID)) return;
+    if (on) this.armed.add(sessionID);
+    else this.armed.delete(sessionID);
+    this.deps.changed();
+  }
+
+  /** Sets a goal (replacing any other) and arms it; the caller starts the run. */
+  async set(sessionID: string, spec: GoalSpec): Promise<Goal> {
+    const { store, clock } = this.deps;
+    const session = await store.getSession(sessionID);
+    if (!session) throw new Error("This session no longer exists.");
+    const start = { tokens: tokenTotal(session.tokens), cost: session.cost };
+    const message = await this.deps.write(sessionID, goalStartText(spec), "start");
+    const goal: Goal = {
+      ...spec,
+      state: "active",
+      start,
+      messageID: message.id,
+      continues: 0,
+      time: { created: clock.now() },
+    };
+    await store.updateSession(sessionID, (s) => ({ ...s, goal }));
+    this.arm(sessionID, true);
+    return goal;
+  }
+
+  /** Arms an active goal again (after a reload, a Stop or an error) and asks the model to continue. */
+  async resume(sessionID: string): Promise<void> {
+    const session = await this.deps.store.getSession(sessionID);
+    const goal = session?.goal;
+    if (!session || goal?.state !== "active") throw new Error("There is no goal to resume.");
+    if (budgetSpent(session, goal)) {
+      await this.end(session, goal, "spent");
+      throw new Error(`The goal's budget (${formatBudget(goal.budget)}) is already spent.`);
+    }
+    await this.continueWith(session, goal);
+    this.arm(sessionID, true);
+  }
+
+  /** The user ends the goal (the session keeps everything it did). */
+  async stop(sessionID: string): Promise<void> {
+    const session = await this.deps.store.getSession(sessionID);
+    if (session?.goal?.state === "active") await this.end(session, session.goal, "stopped");
+    this.arm(sessionID, false);
+  }
+
+  /** Removes an ended goal from the session (the bar goes away). */
+  async clear(sessionID: string): Promise<void> {
+    this.arm(sessionID, false);
+    await this.deps.store.updateSession(sessionID, (s) => ({
+      ...s,
+      goal: undefined,
+    }));
+  }
+
+  /** Before a step: true when the armed goal's budget is spent (the run stops there). */
+  async overBudget(session: Session): Promise<boolean> {
+    const goal = session.goal;
+    if (!this.armed.has(session.id) || goal?.state !== "active" || !budgetSpent(session, goal)) return false;
+    await this.end(session, goal, "spent");
+    return true;
+  }
+
+  /**
+   * After a run ended: true when the goal goes on (a "continue toward the
+   * goal" message was written; run again). Stops on the model's `goal_done`,
+   * a spent budget, a Stop, or an error (then the UI offers to resume).
+   */
+  async next(sessionID: string, signal: AbortSignal): Promise<boolean> {
+    if (!this.armed.has(sessionID)) return false;
+    const session = await this.deps.store.getSession(sessionID);
+    const goal = session?.goal;
+    if (signal.aborted || !session || goal?.state !== "active") {
+      this.arm(sessionID, false);
+      return false;
+    }
+    const { shown } = conversationView(session, await this.deps.store.messages(sessionID));
+    const done = goalDoneCall(shown, goal);
+    if (done) {
+      await this.end(session, goal, done.outcome, done.summary);
+      return false;
+    }
+    if (budgetSpent(session, goal)) {
+      await this.end(session, goal, "spent");
+      return false;
+    }
+    // A turn that failed (or never got an answer) is the user's to look at first.
+    const last = shown.at(-1)?.info;
+    if (last?.role !== "assistant" || last.error) {
+      this.arm(sessionID, false);
+      return false;
+    }
+    await this.continueWith(session, goal);
+    return true;
+  }
+
+  private async continueWith(session: Session, goal: Goal): Promise<void> {
+    await this.deps.write(session.id, goalContinueText(goal, session), "continue");
+    await this.deps.store.updateSession(session.id, (s) => (s.goal?.messageID === goal.messageID ? { ...s, goal: { ...s.goal, continues: s.goal.continues + 1 } } : s));
+  }
+
+  private async end(session: Session, goal: Goal, state: Goal["state"], result?: string): Promise<void> {
+    const { store, clock, bus } = this.deps;
+    this.arm(session.id, false);
+    const ended: Goal = {
+      ...goal,
+      state,
+      time: { ...goal.time, ended: clock.now() },
+      ...(result ? { result } : {}),
+    };
+    await store.updateSession(session.id, (s) => (s.goal?.messageID === goal.messageID ? { ...s, goal: ended } : s));
+    const used = goalUsage(session, goal);
+    const spent = goal.budget.kind === "cost" ? `$${used.cost.toFixed(2)}` : `${used.tokens.toLocaleString("en-US")} tokens`;
+    const message =
+      state === "met"
+        ? `Goal met: ${result || goal.objective}`
+        : state === "blocked"
+          ? `Goal paused: the model needs you. ${result ?? ""}`.trim()
+          : state === "spent"
+            ? `Goal stopped: its budget of ${formatBudget(goal.budget)} is spent (${spent} used).`
+            : "Goal stopped.";
+    bus.publish({ type: "session.notice", sessionID: session.id, message });
+  }
+}
