@@ -9,6 +9,7 @@
  */
 import { type DbSessionSummary, type HistorySession, type ImportIssue, importHistoryFiles, isSqlite, type SourceIndex, sourceIndex, type TextFile, textKind, writeHistory } from "../core/import";
 import type { HistoryDb } from "../adapters/import/db-client";
+import { isWalFile } from "../adapters/import/wal";
 import type { AppServices } from "./bootstrap";
 import { importFile } from "./session-actions";
 
@@ -49,22 +50,36 @@ function emptyOutcome(): HistoryOutcome {
   return { created: 0, updated: 0, unchanged: 0, kept: 0, issues: [], unknown: [], cancelled: false, notes: [] };
 }
 
-/** Splits a drop: SQLite databases apart from the text files. */
-export async function splitDrop(files: readonly DroppedFile[]): Promise<{ databases: DroppedFile[]; texts: DroppedFile[] }> {
-  const databases: DroppedFile[] = [];
+/** A dropped database with the `-wal` file dropped beside it, if any. */
+export interface DroppedDatabase extends DroppedFile {
+  wal?: DroppedFile;
+}
+
+/**
+ * Splits a drop: SQLite databases (each paired with its `name-wal` log when
+ * that was dropped too) apart from the text files. `-shm` files are not needed.
+ */
+export async function splitDrop(files: readonly DroppedFile[]): Promise<{ databases: DroppedDatabase[]; texts: DroppedFile[] }> {
+  const databases: DroppedDatabase[] = [];
+  const logs: DroppedFile[] = [];
   const texts: DroppedFile[] = [];
   for (const f of files) {
     const head = new Uint8Array(await f.file.slice(0, 16).arrayBuffer());
-    if (isSqlite(head)) databases.push(f);
+    if (isSqlite(head)) databases.push({ ...f });
+    else if (isWalFile(head)) logs.push(f);
     else if (/\.(jsonl?|zip)$/i.test(f.path)) texts.push(f);
+  }
+  for (const log of logs) {
+    const db = databases.find((d) => `${d.path}-wal` === log.path) ?? (databases.length === 1 && logs.length === 1 ? databases[0] : undefined);
+    if (db && !db.wal) db.wal = log;
   }
   return { databases, texts };
 }
 
-/** Opens a dropped database in the Worker (the Worker code loads only now). */
-export async function openDatabase(file: File): Promise<{ ok: true; value: HistoryDb } | { ok: false; error: string }> {
+/** Opens a dropped database (with its `-wal` log, if dropped with it) in the Worker; the Worker code loads only now. */
+export async function openDatabase(db: DroppedDatabase): Promise<{ ok: true; value: HistoryDb } | { ok: false; error: string }> {
   const { openHistoryDb } = await import("../adapters/import/db-client");
-  return openHistoryDb(file);
+  return openHistoryDb(db.file, db.wal?.file);
 }
 
 async function writeChunk(app: AppServices, sessions: HistorySession[], index: SourceIndex, out: HistoryOutcome): Promise<boolean> {

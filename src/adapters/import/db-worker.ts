@@ -8,6 +8,7 @@ import sqlite3InitModule, { type Oo1DB, type Sqlite3 } from "@sqlite.org/sqlite-
 import { type DbSchema, detectSchema, type ImportIssue, listDbSessions, readDbSession } from "../../core/import";
 import type { DbRequest, DbResponse } from "./db-protocol";
 import { type ByteReader, openReaderDb } from "./reader-vfs";
+import { readWithLog } from "./wal";
 import { sqlSource } from "./sql-source";
 
 declare const FileReaderSync: { new (): { readAsArrayBuffer(b: Blob): ArrayBuffer } };
@@ -39,7 +40,8 @@ async function handle(req: DbRequest): Promise<void> {
       const sqlite3 = await sqlite;
       current?.close();
       current = undefined;
-      const h = openReaderDb(sqlite3, blobReader(req.file));
+      const { reader, notes } = readWithLog(blobReader(req.file), req.wal ? blobReader(req.wal) : undefined);
+      const h = openReaderDb(sqlite3, reader);
       const src = sqlSource(h.db);
       const schema = detectSchema(src);
       if (!schema.ok) {
@@ -50,7 +52,7 @@ async function handle(req: DbRequest): Promise<void> {
       current = { ...h, schema: schema.value };
       const sessions = listDbSessions(src, schema.value);
       const label = [schema.value.v1 ? "OpenCode 1.2+ (session/message/part)" : "", schema.value.v2 ? "OpenCode 2.x (session_v2/session_message)" : ""].filter(Boolean).join(" and ");
-      post({ id: req.id, type: "opened", sessions, schema: label, ms: performance.now() - t0 });
+      post({ id: req.id, type: "opened", sessions, schema: label, ms: performance.now() - t0, notes });
     } else if (req.type === "read") {
       if (!current) throw new Error("no database is open");
       const src = sqlSource(current.db);
