@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import type { DroppedFile } from "../app/history-import";
 import { errorMessage } from "../core/errors";
-import { exportEverything, importFile, startDemo } from "../app/session-actions";
+import { exportEverything, importFile, isHistoryExport, startDemo } from "../app/session-actions";
 import { download } from "./components/workspace/workspace-io";
 import { useServices, useSettings } from "./hooks/services";
 import { useOnline } from "./hooks/use-online";
@@ -80,7 +80,13 @@ export function App() {
   }, []);
   const importFiles = useCallback(
     async (files: File[]) => {
+      const history: File[] = [];
       for (const f of files) {
+        // An OpenCode 2.x `session export` is history (2.x message records), not an export of ours.
+        if (await isHistoryExport(f)) {
+          history.push(f);
+          continue;
+        }
         const r = await importFile(services, new Uint8Array(await f.arrayBuffer()));
         if (!r.ok) {
           notify(`Could not import ${f.name}: ${r.error}`);
@@ -91,6 +97,7 @@ export function App() {
         const first = sessionIDs[0];
         if (first) navigate({ name: "session", sessionID: first });
       }
+      if (history.length) setHistory({ files: history.map((file) => ({ path: file.name, file })) });
     },
     [services, notify, navigate],
   );
