@@ -13,10 +13,14 @@ export function formatCost(usd: number): string {
 }
 
 /** A day, the same way everywhere: "Dec 1" (with the year when it is not this year). */
+// One formatter each: `toLocaleDateString(…, options)` builds a new one per call, which a list of thousands of sessions feels.
+const DAY = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
+const DAY_YEAR = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", year: "numeric" });
+
 export function formatDay(ms: number, now = Date.now()): string {
   const d = new Date(ms);
   const sameYear = d.getFullYear() === new Date(now).getFullYear();
-  return d.toLocaleDateString(undefined, { month: "short", day: "numeric", ...(sameYear ? {} : { year: "numeric" }) });
+  return (sameYear ? DAY : DAY_YEAR).format(d);
 }
 
 /** A moment: "Dec 1, 14:05" style (day as in formatDay, then the time). */
