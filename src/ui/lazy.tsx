@@ -4,6 +4,7 @@
  */
 import type { ComponentProps } from "react";
 import type { DebugDialog as DebugDialogT } from "./components/debug-dialog";
+import type { ExportReviewDialog as ExportReviewDialogT } from "./components/export-review-dialog";
 import type { ReplayRoute as ReplayRouteT } from "./components/replay/replay-route";
 import type { SessionPermissions as SessionPermissionsT } from "./components/session-permissions";
 import type { SettingsDialog as SettingsDialogT } from "./components/settings-dialog";
@@ -19,3 +20,4 @@ export const XrayDialog = onDemand<ComponentProps<typeof XrayDialogT>>("The X-ra
 export const ShareDialog = onDemand<ComponentProps<typeof ShareDialogT>>("Sharing", () => import("./components/share-dialog"), "ShareDialog");
 export const DebugDialog = onDemand<ComponentProps<typeof DebugDialogT>>("The debug view", () => import("./components/debug-dialog"), "DebugDialog");
 export const SessionPermissions = onDemand<ComponentProps<typeof SessionPermissionsT>>("Session permissions", () => import("./components/session-permissions"), "SessionPermissions");
+export const ExportReviewDialog = onDemand<ComponentProps<typeof ExportReviewDialogT>>("The export review", () => import("./components/export-review-dialog"), "ExportReviewDialog");
