@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExter
 import type { DroppedFile } from "../app/history-import";
 import { errorMessage } from "../core/errors";
 import { exportEverything, importFile, isHistoryExport, startDemo } from "../app/session-actions";
+import { consumeLaunchFiles, type LaunchQueueLike, takeSharedFiles } from "../app/shared-files";
 import { download } from "./components/workspace/workspace-io";
 import { useServices, useSettings } from "./hooks/services";
 import { useOnline } from "./hooks/use-online";
@@ -24,10 +25,6 @@ import { ReplayRoute, SettingsDialog, SharedView } from "./lazy";
 import { droppedFiles, isHistoryDrop } from "./drop-files";
 
 const ImportHistoryDialog = lazy(() => import("./components/import-history-dialog").then((m) => ({ default: m.ImportHistoryDialog })));
-
-interface LaunchParams {
-  files: { getFile(): Promise<File> }[];
-}
 
 
 /** The app shell: session list, the current session (from the URL), dialogs and notices. */
@@ -71,13 +68,18 @@ export function App() {
   const [dropping, setDropping] = useState(false);
   const [history, setHistory] = useState<{ files?: DroppedFile[] } | null>(null);
   useEffect(() => {
-    // Installed app opened with a file (the manifest's file handler).
-    const queue = (window as { launchQueue?: { setConsumer(f: (p: LaunchParams) => void): void } }).launchQueue;
-    queue?.setConsumer((params) => {
-      if (params.files.length === 0) return;
-      void Promise.all(params.files.map((h) => h.getFile())).then((files) => setHistory({ files: files.map((file) => ({ path: file.name, file })) }));
-    });
-  }, []);
+    // Installed app opened with a file (the manifest's file handler) or by a share (its share target).
+    consumeLaunchFiles((window as { launchQueue?: LaunchQueueLike }).launchQueue, (files) => setHistory({ files }), (m) => notify(m));
+    void takeSharedFiles(location.search, new URL(import.meta.env.BASE_URL, location.origin).href, "caches" in window ? caches : undefined).then(
+      (shared) => {
+        if (!shared) return;
+        window.history.replaceState(null, "", `${location.pathname}${location.hash}`);
+        if (shared.ok) setHistory({ files: shared.files });
+        else notify(shared.error);
+      },
+      (e: unknown) => notify(`The shared files could not be read: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  }, [notify]);
   const importFiles = useCallback(
     async (files: File[]) => {
       const history: File[] = [];
