@@ -1,5 +1,5 @@
 import { useLiveQuery } from "dexie-react-hooks";
-import { type KeyboardEvent, useState } from "react";
+import { type KeyboardEvent, useDeferredValue, useState } from "react";
 import type { Session } from "../../core/schema";
 import { deleteSession } from "../../app/session-actions";
 import { relativeTime } from "../format";
@@ -159,7 +159,9 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
   const { store } = app;
   const layout = useLayout();
   const [showArchived, setShowArchived] = useState(false);
-  const list = useLiveQuery(() => store.listSessions({ archived: showArchived }), [store, showArchived]);
+  const live = useLiveQuery(() => store.listSessions({ archived: showArchived }), [store, showArchived]);
+  // Rendered as a transition (time-sliced): a history import that adds sessions chunk by chunk never blocks the page on re-rendering a long list.
+  const list = useDeferredValue(live);
   const statuses = useAllStatuses();
   const pins = usePins();
   const [confirm, setConfirm] = useState<Session | null>(null);
