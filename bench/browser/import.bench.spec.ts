@@ -10,6 +10,30 @@ import { READ_MEASURE, WRITE_MEASURE } from "../../src/app/import-measures";
 import { generatedDb } from "../import/generate";
 
 const MB = Number(process.env.BENCH_IMPORT_BROWSER_MB ?? "64");
+/** BENCH_IMPORT_PROFILE=1: also record a CPU profile of the page during the import and print where its main thread spent the time. */
+const PROFILE = process.env.BENCH_IMPORT_PROFILE === "1";
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self time per function (name, file, line), the heaviest first. */
+function selfTimes(profile: CpuProfile, top = 25): string[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const ms = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id)?.callFrame;
+    const key = f ? `${f.functionName || "(anonymous)"} ${f.url.split("/").at(-1) ?? ""}:${f.lineNumber + 1}` : "?";
+    ms.set(key, (ms.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  const total = [...ms.values()].reduce((a, b) => a + b, 0);
+  return [...ms.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([k, v]) => `| ${k} | ${Math.round(v)} ms (${((100 * v) / total).toFixed(1)}%) |`);
+}
 
 test(`import a ${MB} MB opencode.db`, async ({ page }) => {
   test.setTimeout(1_800_000);
@@ -45,12 +69,22 @@ test(`import a ${MB} MB opencode.db`, async ({ page }) => {
     w.__bench.tasks = 0;
     return longest;
   });
+  const cdp = PROFILE ? await page.context().newCDPSession(page) : undefined;
+  if (cdp) {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 1000 });
+    await cdp.send("Profiler.start");
+  }
   const t1 = Date.now();
   await importButton.click();
   await expect(dialog.getByRole("progressbar", { name: "Import progress" })).toBeVisible();
   // A cheap check once a second: Playwright's role/text polling would itself add long tasks on a page listing hundreds of sessions.
   await page.waitForFunction(() => document.querySelector(".import-outcome") !== null, undefined, { polling: 1000, timeout: 1_800_000 });
   const importMs = Date.now() - t1;
+  if (cdp) {
+    const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: CpuProfile };
+    console.log(`\n| page main thread during the import (self time) | ms |\n|---|---|\n${selfTimes(profile).join("\n")}`);
+  }
   const split = await page.evaluate(
     ([read, write]) => [read, write].map((name) => performance.getEntriesByName(name ?? "").reduce((n, e) => n + e.duration, 0)),
     [READ_MEASURE, WRITE_MEASURE],

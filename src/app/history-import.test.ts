@@ -1,7 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { DbSessionSummary } from "../core/import";
-import { chunkSessions, splitDrop } from "./history-import";
+import type { HistoryDb } from "../adapters/import/db-client";
+import type { HistorySession } from "../core/import";
+import type { ImportRows } from "../core/ports/store";
+import { emptyTokens } from "../core/schema";
+import { MemoryStore } from "../testing/memory-store";
+import type { AppServices } from "./bootstrap";
+import { chunkSessions, importDatabase, splitDrop } from "./history-import";
 
 const s = (id: string, records: number, parentID?: string): DbSessionSummary => ({ sourceID: id, title: id, created: 0, updated: 0, project: "p", records, table: "session", ...(parentID ? { parentID } : {}) });
 
@@ -44,5 +50,62 @@ describe("splitting a drop", () => {
       { path: "c.db-wal", file: fixture("opencode.db-wal") },
     ]);
     expect(two.databases.map((d) => d.wal)).toEqual([undefined, undefined]);
+  });
+});
+
+describe("importing a database", () => {
+  const many = Array.from({ length: 75 }, (_, i) => s(`ses_${String(i).padStart(3, "0")}`, 1));
+  const mapped = (id: string): HistorySession => ({
+    info: { id: `ses_x${id}`, title: id, directory: "/workspace", version: "t", time: { created: 1, updated: 1 }, tokens: emptyTokens(), cost: 0, source: { tool: "opencode", id, updated: 1, importedAt: 1 } },
+    messages: [],
+  });
+
+  function setup(failAt?: number) {
+    const log: string[] = [];
+    const store = new MemoryStore();
+    const write = store.importSessions.bind(store);
+    store.importSessions = async (rows: ImportRows[]) => {
+      log.push(`write ${rows.length}`);
+      await new Promise((r) => setTimeout(r, 1));
+      return write(rows);
+    };
+    let n = 0;
+    const db: HistoryDb = {
+      sessions: many,
+      schema: "test",
+      ms: 0,
+      notes: [],
+      async read(chunk) {
+        const i = n++;
+        log.push(`read ${i}`);
+        if (i === failAt) throw new Error("The database is damaged (SQLite reports it as malformed).");
+        return { sessions: chunk.map((c) => mapped(c.sourceID)), issues: [] };
+      },
+      close: () => undefined,
+    };
+    return { log, db, app: { store } as unknown as AppServices };
+  }
+
+  it("asks the Worker for the next chunk before writing the current one; every session is written once", async () => {
+    const { log, db, app } = setup();
+    const out = await importDatabase(app, db, many);
+    expect(out).toMatchObject({ created: 75, cancelled: false });
+    expect(log.slice(0, 4)).toEqual(["read 0", "read 1", "write 10", "read 2"]);
+    expect(log.filter((l) => l.startsWith("write"))).toHaveLength(8);
+    expect(log.filter((l) => l.startsWith("read"))).toHaveLength(8);
+  });
+
+  it("a failed read stops with its reason; what was written before stays", async () => {
+    const { db, app } = setup(1);
+    const out = await importDatabase(app, db, many);
+    expect(out.created).toBe(10);
+    expect(out.error).toBe("The database is damaged (SQLite reports it as malformed).");
+  });
+
+  it("cancelling stops between chunks", async () => {
+    const { db, app } = setup();
+    const abort = new AbortController();
+    const out = await importDatabase(app, db, many, { signal: abort.signal, onProgress: (p) => p.done > 0 && abort.abort() });
+    expect(out).toMatchObject({ created: 10, cancelled: true });
   });
 });
