@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExter
 import type { DroppedFile } from "../app/history-import";
 import { errorMessage } from "../core/errors";
 import { exportEverything, importFile, isHistoryExport, startDemo } from "../app/session-actions";
-import { consumeLaunchFiles, type LaunchQueueLike, takeSharedFiles } from "../app/shared-files";
+import type { LaunchQueueLike } from "../app/shared-files";
 import { download } from "./components/workspace/workspace-io";
 import { useServices, useSettings } from "./hooks/services";
 import { useOnline } from "./hooks/use-online";
@@ -68,18 +68,24 @@ export function App() {
   const [dropping, setDropping] = useState(false);
   const [history, setHistory] = useState<{ files?: DroppedFile[] } | null>(null);
   useEffect(() => {
-    // Installed app opened with a file (the manifest's file handler) or by a share (its share target).
-    consumeLaunchFiles((window as { launchQueue?: LaunchQueueLike }).launchQueue, (files) => setHistory({ files }), (m) => notify(m));
-    void takeSharedFiles(location.search, new URL(import.meta.env.BASE_URL, location.origin).href, "caches" in window ? caches : undefined).then(
-      (shared) => {
-        if (!shared) return;
+    // Installed app opened with a file (the manifest's file handler) or by a share (its share target); the code loads only then.
+    const queue = (window as { launchQueue?: LaunchQueueLike }).launchQueue;
+    const shared = new URLSearchParams(location.search).has("shared");
+    if (!queue && !shared) return;
+    void import("../app/shared-files").then(async ({ consumeLaunchFiles, takeSharedFiles }) => {
+      consumeLaunchFiles(queue, (files) => setHistory({ files }), (m) => notify(m));
+      if (!shared) return;
+      try {
+        const got = await takeSharedFiles(location.search, new URL(import.meta.env.BASE_URL, location.origin).href, "caches" in window ? caches : undefined);
         window.history.replaceState(null, "", `${location.pathname}${location.hash}`);
-        if (shared.ok) setHistory({ files: shared.files });
-        else notify(shared.error);
-      },
-      (e: unknown) => notify(`The shared files could not be read: ${e instanceof Error ? e.message : String(e)}`),
-    );
+        if (got?.ok) setHistory({ files: got.files });
+        else if (got) notify(got.error);
+      } catch (e) {
+        notify(`The shared files could not be read: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    });
   }, [notify]);
+
   const importFiles = useCallback(
     async (files: File[]) => {
       const history: File[] = [];
