@@ -2,6 +2,7 @@ import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { engineAssets } from "./build-plugins/engine-assets";
+import { webManifest } from "./build-plugins/web-manifest";
 import { ENGINE_CACHE } from "./src/adapters/sandbox/local/runtimes/engine-files";
 
 /** Cross-origin isolation: WebContainer needs it; LLM fetches only need CORS. */
@@ -19,28 +20,9 @@ export default defineConfig({
       registerType: "autoUpdate",
       injectRegister: "script",
       includeAssets: ["favicon.svg"],
-      manifest: {
-        name: "tabcode",
-        short_name: "tabcode",
-        description: "A coding agent that lives in a browser tab.",
-        theme_color: "#3b5bdb",
-        background_color: "#14161d",
-        display: "standalone",
-        icons: [{ src: "favicon.svg", sizes: "any", type: "image/svg+xml", purpose: "any" }],
-        // Installed app: open other agents' histories and exports with tabcode ("Import history").
-        file_handlers: [
-          {
-            action: "./",
-            accept: {
-              "application/vnd.sqlite3": [".db", ".sqlite"],
-              "application/json": [".json"],
-              "application/jsonl": [".jsonl"],
-              "application/zip": [".zip"],
-            },
-          },
-        ],
-      },
+      manifest: webManifest,
       workbox: {
+        importScripts: ["share-target-sw.js"],
         globPatterns: ["**/*.{js,css,html,svg,wasm,json,webmanifest}"],
         // The sandbox engines (Python: ~12 MB) are cached on first use, not at install ("Make available offline" pre-fetches them).
         globIgnores: ["pyodide/**"],

@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { sqlToFile } from "../src/testing/sqlite-node";
 import { configure, openApp, send, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
@@ -77,4 +79,77 @@ test("import a Claude Code folder and an opencode.db: picker, import, open, sear
   const sent = mock.modelRequests().at(-1)?.rawBody ?? "";
   expect(sent).toContain("Summary: the flaky forecast test was caused by the 60 s memo cache");
   expect(sent).toContain("Is the cache fix enough?");
+});
+
+test("folders picked whole (OpenCode storage, Claude Code projects) and an opencode.db with its -wal: picker, import, open, search, replay, continue", async ({ page, mock }) => {
+  test.setTimeout(180_000);
+  // ~/.claude/projects/<project dir>/…: the layout a user picks.
+  const projects = join(mkdtempSync(join(tmpdir(), "tabcode-claude-")), "projects");
+  cpSync(`${FIXTURES}/claude-code`, join(projects, "-home-dev-todo-cli"), { recursive: true });
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const nav = page.getByRole("navigation", { name: "Sessions" });
+
+  // The OpenCode storage folder (pre-1.2), through the folder picker.
+  await nav.getByRole("button", { name: "Import history" }).click();
+  let dialog = page.getByRole("dialog", { name: "Import history" });
+  await dialog.getByLabel("Choose a folder").setInputFiles(`${FIXTURES}/opencode-storage/storage`);
+  await expect(dialog.getByRole("status")).toContainText("1 imported");
+  await expect(dialog.getByText("1 record could not be imported")).toBeVisible();
+  await dialog.getByRole("button", { name: "Close" }).click();
+
+  // A Claude Code projects folder.
+  await nav.getByRole("button", { name: "Import history" }).click();
+  dialog = page.getByRole("dialog", { name: "Import history" });
+  await dialog.getByLabel("Choose a folder").setInputFiles(projects);
+  await expect(dialog.getByRole("status")).toContainText("2 imported");
+  await dialog.getByRole("button", { name: "Close" }).click();
+
+  // opencode.db dropped with its -wal: the session only in the log is listed too, and the picker says the log was applied.
+  await nav.getByRole("button", { name: "Import history" }).click();
+  dialog = page.getByRole("dialog", { name: "Import history" });
+  const files = ["opencode.db", "opencode.db-wal"].map((name) => ({ name, bytes: [...readFileSync(`${FIXTURES}/opencode-wal/${name}`)] }));
+  const drop = await page.evaluateHandle((fs) => {
+    const dt = new DataTransfer();
+    for (const f of fs) dt.items.add(new File([new Uint8Array(f.bytes)], f.name));
+    return dt;
+  }, files);
+  await dialog.getByText("Drop files or folders here").dispatchEvent("drop", { dataTransfer: drop });
+  await expect(dialog.getByText(/Read together with its -wal file/)).toBeVisible();
+  await expect(dialog.getByRole("row")).toHaveCount(4);
+  await dialog.getByRole("button", { name: "Import 3 sessions" }).click();
+  await expect(dialog.getByRole("status")).toContainText("3 imported");
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await nav.getByText("Add a retry to the forecast fetch").click();
+  await expect(page.getByRole("article").filter({ hasText: "walrecovered" })).toBeVisible();
+
+  // Open the storage-tree session.
+  await nav.getByText("Explain the build script").click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Explain the build script");
+  await expect(page.getByRole("region", { name: "Tool read: done" })).toBeVisible();
+  const id = new URL(page.url()).hash.replace("#/s/", "").split("/")[0] ?? "";
+
+  // Search finds it (an imported block of the search index).
+  const search = page.getByRole("searchbox", { name: "Search sessions" });
+  await search.fill("runs vite");
+  const results = page.getByRole("region", { name: "Search results" });
+  await expect(results.getByRole("button").filter({ hasText: "It runs vite build." })).toHaveCount(1);
+  await search.fill("");
+
+  // Replay.
+  await page.getByRole("link", { name: "Replay" }).click();
+  const controls = page.getByRole("toolbar", { name: "Replay controls" });
+  await expect(controls.getByRole("status")).toContainText(/Step 1 of \d+/);
+  await controls.getByRole("button", { name: "Next step" }).click();
+  await expect(page.getByRole("complementary", { name: "What the model saw" })).toBeVisible();
+  await page.getByRole("button", { name: "Exit replay" }).click();
+
+  // Continue against the scripted mock.
+  mock.setScript([{ text: "The build script only runs vite build, nothing else." }]);
+  await send(page, "Does it do anything else?");
+  await expect(page.getByRole("article").filter({ hasText: "nothing else." })).toBeVisible({ timeout: 60_000 });
+  await waitIdle(page, id);
+  const sent = mock.modelRequests().at(-1)?.rawBody ?? "";
+  expect(sent).toContain("It runs vite build.");
+  expect(sent).toContain("Does it do anything else?");
 });

@@ -93,6 +93,13 @@ export interface ImportOutcome {
   warnings: string[];
 }
 
+/** Whether a dropped `.json` file is another agent's history (an OpenCode 2.x `session export`), for "Import history". */
+export async function isHistoryExport(file: File): Promise<boolean> {
+  if (!/\.json$/i.test(file.name) || file.size > 256 * 1024 * 1024) return false;
+  const { textKind } = await import("../core/import");
+  return textKind({ path: file.name, text: await file.text() }) === "opencode-export-v2";
+}
+
 /** Validates, then writes in one transaction; workspace files carried by the file are restored. */
 export async function importFile(app: AppServices, bytes: Uint8Array, opts: { trusted?: boolean } = {}): Promise<{ ok: true; value: ImportOutcome } | { ok: false; error: string }> {
   const { importBundle, parseImportBytes } = await exporter();

@@ -1,7 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import type { DroppedFile } from "../app/history-import";
 import { errorMessage } from "../core/errors";
-import { exportEverything, importFile, startDemo } from "../app/session-actions";
+import { exportEverything, importFile, isHistoryExport, startDemo } from "../app/session-actions";
+import type { LaunchQueueLike } from "../app/shared-files";
 import { download } from "./components/workspace/workspace-io";
 import { useServices, useSettings } from "./hooks/services";
 import { useOnline } from "./hooks/use-online";
@@ -25,10 +26,6 @@ import { droppedFiles, isHistoryDrop } from "./drop-files";
 import { useRunAttention } from "./notifications/use-run-attention";
 
 const ImportHistoryDialog = lazy(() => import("./components/import-history-dialog").then((m) => ({ default: m.ImportHistoryDialog })));
-
-interface LaunchParams {
-  files: { getFile(): Promise<File> }[];
-}
 
 
 /** The app shell: session list, the current session (from the URL), dialogs and notices. */
@@ -72,16 +69,33 @@ export function App() {
   const [dropping, setDropping] = useState(false);
   const [history, setHistory] = useState<{ files?: DroppedFile[] } | null>(null);
   useEffect(() => {
-    // Installed app opened with a file (the manifest's file handler).
-    const queue = (window as { launchQueue?: { setConsumer(f: (p: LaunchParams) => void): void } }).launchQueue;
-    queue?.setConsumer((params) => {
-      if (params.files.length === 0) return;
-      void Promise.all(params.files.map((h) => h.getFile())).then((files) => setHistory({ files: files.map((file) => ({ path: file.name, file })) }));
+    // Installed app opened with a file (the manifest's file handler) or by a share (its share target); the code loads only then.
+    const queue = (window as { launchQueue?: LaunchQueueLike }).launchQueue;
+    const shared = new URLSearchParams(location.search).has("shared");
+    if (!queue && !shared) return;
+    void import("../app/shared-files").then(async ({ consumeLaunchFiles, takeSharedFiles }) => {
+      consumeLaunchFiles(queue, (files) => setHistory({ files }), (m) => notify(m));
+      if (!shared) return;
+      try {
+        const got = await takeSharedFiles(location.search, new URL(import.meta.env.BASE_URL, location.origin).href, "caches" in window ? caches : undefined);
+        window.history.replaceState(null, "", `${location.pathname}${location.hash}`);
+        if (got?.ok) setHistory({ files: got.files });
+        else if (got) notify(got.error);
+      } catch (e) {
+        notify(`The shared files could not be read: ${e instanceof Error ? e.message : String(e)}`);
+      }
     });
-  }, []);
+  }, [notify]);
+
   const importFiles = useCallback(
     async (files: File[]) => {
+      const history: File[] = [];
       for (const f of files) {
+        // An OpenCode 2.x `session export` is history (2.x message records), not an export of ours.
+        if (await isHistoryExport(f)) {
+          history.push(f);
+          continue;
+        }
         const r = await importFile(services, new Uint8Array(await f.arrayBuffer()));
         if (!r.ok) {
           notify(`Could not import ${f.name}: ${r.error}`);
@@ -92,6 +106,7 @@ export function App() {
         const first = sessionIDs[0];
         if (first) navigate({ name: "session", sessionID: first });
       }
+      if (history.length) setHistory({ files: history.map((file) => ({ path: file.name, file })) });
     },
     [services, notify, navigate],
   );

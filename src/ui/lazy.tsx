@@ -5,6 +5,7 @@
 import type { ComponentProps } from "react";
 import type { DebugDialog as DebugDialogT } from "./components/debug-dialog";
 import type { GoalBar as GoalBarT } from "./components/goal-bar";
+import type { ExportReviewDialog as ExportReviewDialogT } from "./components/export-review-dialog";
 import type { ReplayRoute as ReplayRouteT } from "./components/replay/replay-route";
 import type { SessionPermissions as SessionPermissionsT } from "./components/session-permissions";
 import type { SettingsDialog as SettingsDialogT } from "./components/settings-dialog";
@@ -23,3 +24,4 @@ export const DebugDialog = onDemand<ComponentProps<typeof DebugDialogT>>("The de
 export const SessionPermissions = onDemand<ComponentProps<typeof SessionPermissionsT>>("Session permissions", () => import("./components/session-permissions"), "SessionPermissions");
 export const Tour = onDemand<ComponentProps<typeof TourT>>("The tour", () => import("./components/tour"), "Tour", () => null);
 export const GoalBar = onDemand<ComponentProps<typeof GoalBarT>>("The goal", () => import("./components/goal-bar"), "GoalBar");
+export const ExportReviewDialog = onDemand<ComponentProps<typeof ExportReviewDialogT>>("The export review", () => import("./components/export-review-dialog"), "ExportReviewDialog");

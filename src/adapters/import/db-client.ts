@@ -10,11 +10,14 @@ export interface HistoryDb {
   schema: string;
   /** Milliseconds from the drop to the list. */
   ms: number;
+  /** What the user should know about how the file was read (its -wal file, WAL mode without one). */
+  notes: string[];
   read(sessions: DbSessionSummary[], importedAt: number): Promise<{ sessions: HistorySession[]; issues: ImportIssue[] }>;
   close(): void;
 }
 
-export async function openHistoryDb(file: Blob): Promise<{ ok: true; value: HistoryDb } | { ok: false; error: string }> {
+/** Opens `file` in a Worker; `wal` is its `-wal` file when the user dropped one with it. */
+export async function openHistoryDb(file: Blob, wal?: Blob): Promise<{ ok: true; value: HistoryDb } | { ok: false; error: string }> {
   const worker = new Worker(new URL("./db-worker.ts", import.meta.url), { type: "module", name: "tabcode-history-db" });
   let next = 1;
   const waiting = new Map<number, (r: DbResponse) => void>();
@@ -33,7 +36,7 @@ export async function openHistoryDb(file: Blob): Promise<{ ok: true; value: Hist
       waiting.set(id, resolve);
       worker.postMessage({ ...req, id });
     });
-  const opened = await ask({ type: "open", file });
+  const opened = await ask(wal ? { type: "open", file, wal } : { type: "open", file });
   if (opened.type !== "opened") {
     worker.terminate();
     return { ok: false, error: opened.type === "error" ? opened.error : "The database could not be opened." };
@@ -44,6 +47,7 @@ export async function openHistoryDb(file: Blob): Promise<{ ok: true; value: Hist
       sessions: opened.sessions,
       schema: opened.schema,
       ms: opened.ms,
+      notes: opened.notes,
       async read(sessions, importedAt) {
         const r = await ask({ type: "read", sessions, importedAt });
         if (r.type === "read") return { sessions: r.sessions, issues: r.issues };

@@ -7,7 +7,9 @@
 import sqlite3InitModule, { type Oo1DB, type Sqlite3 } from "@sqlite.org/sqlite-wasm";
 import { type DbSchema, detectSchema, type ImportIssue, listDbSessions, readDbSession } from "../../core/import";
 import type { DbRequest, DbResponse } from "./db-protocol";
+import { cachedReader } from "./block-cache";
 import { type ByteReader, openReaderDb } from "./reader-vfs";
+import { readWithLog } from "./wal";
 import { sqlSource } from "./sql-source";
 
 declare const FileReaderSync: { new (): { readAsArrayBuffer(b: Blob): ArrayBuffer } };
@@ -17,7 +19,8 @@ let current: { db: Oo1DB; close: () => void; schema: DbSchema } | undefined;
 
 function blobReader(file: Blob): ByteReader {
   const r = new FileReaderSync();
-  return { size: file.size, read: (offset, length) => new Uint8Array(r.readAsArrayBuffer(file.slice(offset, Math.min(file.size, offset + length)))) };
+  // Large aligned reads: one FileReaderSync round trip per 256 KB instead of per 4 KB page.
+  return cachedReader({ size: file.size, read: (offset, length) => new Uint8Array(r.readAsArrayBuffer(file.slice(offset, Math.min(file.size, offset + length)))) });
 }
 
 function post(m: DbResponse): void {
@@ -39,7 +42,8 @@ async function handle(req: DbRequest): Promise<void> {
       const sqlite3 = await sqlite;
       current?.close();
       current = undefined;
-      const h = openReaderDb(sqlite3, blobReader(req.file));
+      const { reader, notes } = readWithLog(blobReader(req.file), req.wal ? blobReader(req.wal) : undefined);
+      const h = openReaderDb(sqlite3, reader);
       const src = sqlSource(h.db);
       const schema = detectSchema(src);
       if (!schema.ok) {
@@ -50,7 +54,7 @@ async function handle(req: DbRequest): Promise<void> {
       current = { ...h, schema: schema.value };
       const sessions = listDbSessions(src, schema.value);
       const label = [schema.value.v1 ? "OpenCode 1.2+ (session/message/part)" : "", schema.value.v2 ? "OpenCode 2.x (session_v2/session_message)" : ""].filter(Boolean).join(" and ");
-      post({ id: req.id, type: "opened", sessions, schema: label, ms: performance.now() - t0 });
+      post({ id: req.id, type: "opened", sessions, schema: label, ms: performance.now() - t0, notes });
     } else if (req.type === "read") {
       if (!current) throw new Error("no database is open");
       const src = sqlSource(current.db);

@@ -3,7 +3,8 @@
  * reader slices the dropped `File` with `FileReaderSync`, so a database of
  * several GB is read page by page and never held in memory; in Node tests it
  * reads a file descriptor. Databases are opened `immutable` (no journal, no
- * WAL, no locks): the file is never written.
+ * WAL, no locks): the file is never written. A WAL-mode file (OpenCode's) is
+ * read as the rollback-journal file it is on disk; `wal.ts` applies its log.
  */
 import type { Oo1DB, Sqlite3 } from "@sqlite.org/sqlite-wasm";
 
@@ -12,6 +13,25 @@ export interface ByteReader {
   readonly size: number;
   /** Up to `length` bytes at `offset` (fewer at the end of the file). */
   read(offset: number, length: number): Uint8Array;
+}
+
+/**
+ * The same bytes with the header's file format versions (offsets 18 and 19)
+ * set to 1, "rollback journal": a read-only reader has no shared memory for a
+ * WAL index, and SQLite refuses a WAL-mode file without one. What is read is
+ * the main file (or the main file with a log applied by `withWal`).
+ */
+export function asRollbackJournal(reader: ByteReader): ByteReader {
+  return {
+    size: reader.size,
+    read(offset, length) {
+      const bytes = reader.read(offset, length);
+      if (offset > 19 || offset + bytes.length <= 18) return bytes;
+      const copy = bytes.slice();
+      for (const at of [18, 19]) if (at >= offset && at < offset + copy.length && copy[at - offset] === 2) copy[at - offset] = 1;
+      return copy;
+    },
+  };
 }
 
 const VFS_NAME = "tabcode-reader";
@@ -121,7 +141,7 @@ let counter = 0;
 export function openReaderDb(sqlite3: Sqlite3, reader: ByteReader): { db: Oo1DB; close: () => void } {
   const readers = install(sqlite3);
   const file = `db-${++counter}.sqlite`;
-  readers.set(file, reader);
+  readers.set(file, asRollbackJournal(reader));
   let db: Oo1DB;
   try {
     db = new sqlite3.oo1.DB({ filename: `file:${file}?immutable=1`, flags: "r", vfs: VFS_NAME });

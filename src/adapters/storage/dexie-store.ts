@@ -23,7 +23,7 @@ import { appendJournal, deleteBatch, JOURNAL_DELAY_MS, journalOwner, liveOwners,
 import { guardWrite } from "./errors";
 import { LiveMessages, type MessagesSnapshot } from "./live-messages";
 import { StorageFullLog, type UnsavedAnswer } from "./storage-full";
-import { indexParts, type SearchHit, searchParts } from "./search-index";
+import { addImportedParts, indexParts, type SearchHit, searchParts } from "./search-index";
 import { CorruptLog } from "./validate";
 
 /** Options of `DexieStore`. */
@@ -454,16 +454,18 @@ export class DexieStore implements Store {
 
   /**
    * Writes several sessions all-or-nothing: `bulkAdd` never overwrites, so any
-   * existing session, message or part id aborts the whole transaction.
+   * existing session, message or part id aborts the whole transaction. Parts
+   * go in batches with their search blocks (see `search-index.ts`), so a big
+   * chunk never holds the page's thread for long.
    */
   importSessions(rows: ImportRows[]): Promise<void> {
     return guardWrite(() =>
       this.db.transaction("rw", [this.db.sessions, this.db.messages, this.db.parts, this.db.terms], async () => {
         const parts = rows.flatMap((r) => r.messages.flatMap((m) => m.parts));
         await this.db.sessions.bulkAdd(rows.map((r) => r.session));
-        await this.db.messages.bulkAdd(rows.flatMap((r) => r.messages.map((m) => m.info)));
-        await this.db.parts.bulkAdd(parts);
-        await indexParts(this.db, parts);
+        const messages = rows.flatMap((r) => r.messages.map((m) => m.info));
+        for (let i = 0; i < messages.length; i += 500) await this.db.messages.bulkAdd(messages.slice(i, i + 500));
+        await addImportedParts(this.db, parts);
       }),
     ).then(() => this.live.sessionsReplaced(rows.map((r) => r.session.id)));
   }

@@ -66,3 +66,51 @@ describe("search index", () => {
     expect((await st.search("kangaroo words")).map((h) => h.partID)).toEqual([partID]);
   });
 });
+
+describe("search index of imported sessions (block rows)", () => {
+  async function opened() {
+    const r = await openDatabase({ indexedDB: new IDBFactory(), IDBKeyRange });
+    if (!r.ok) throw new Error(r.error);
+    return { db: r.value, st: new DexieStore(r.value, { flushDelayMs: 5 }) };
+  }
+
+  it("an import writes one row per session, with far fewer index entries than one row per part", async () => {
+    const { db, st } = await opened();
+    const a = session("imported");
+    const messages = Array.from({ length: 50 }, (_, i) => exchange(a.id, `Question ${i} about the tokenizer`, `src/file-${i}.ts:1 parseDate() and shared words here`)).flat();
+    await st.importSessions([{ session: a, messages }]);
+    const rows = await db.terms.toArray();
+    expect(rows).toHaveLength(1);
+    const perPart = messages.flatMap((m) => m.parts).reduce((n, p) => n + (p.type === "text" ? p.text : JSON.stringify(p)).split(/\W+/).length, 0);
+    expect(rows[0]?.words.length).toBeLessThan(perPart / 5);
+    expect((await st.search("question tokeniz")).length).toBe(50);
+    expect((await st.search("file-7")).length).toBeGreaterThan(0);
+    expect((await st.search("parsedate", 10)).length).toBe(10);
+  });
+
+  it("matches all query words in one part, not spread over a block's parts", async () => {
+    const { st } = await opened();
+    const a = session("spread");
+    await st.importSessions([{ session: a, messages: exchange(a.id, "Why does the tokenizer crash?", "kangaroo output") }]);
+    expect(await st.search("tokenizer kangaroo")).toEqual([]);
+    expect((await st.search("tokenizer crash")).map((h) => h.sessionID)).toEqual([a.id]);
+    const [hit] = await st.search("kangaroo");
+    expect(hit?.snippet).toContain("kangaroo");
+  });
+
+  it("a part changed after its import is found by its new words only; deleting the session forgets its block", async () => {
+    const { db, st } = await opened();
+    const a = session("changed");
+    const messages = exchange(a.id, "Rename the wombat helper", "nothing");
+    await st.importSessions([{ session: a, messages }]);
+    const part = messages[0]?.parts[0];
+    if (part?.type !== "text") throw new Error("fixture");
+    await st.upsertPart({ ...part, text: "Rename the platypus helper" });
+    expect(await st.search("wombat")).toEqual([]);
+    expect((await st.search("platypus")).map((h) => h.partID)).toEqual([part.id]);
+    expect((await st.search("rename helper")).map((h) => h.partID)).toEqual([part.id]);
+    await st.deleteSession(a.id);
+    expect(await db.terms.count()).toBe(0);
+    expect(await st.search("rename")).toEqual([]);
+  });
+});

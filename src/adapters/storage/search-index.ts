@@ -2,6 +2,15 @@
  * Full-text search over stored parts: a `terms` table (one row per part, a
  * multi-entry `words` index) maintained in the same transactions that write
  * parts, so a query is an index range scan, not a scan of every session.
+ *
+ * Imports write **block rows** instead: one row per session (up to
+ * `BLOCK_PARTS` parts) holding the block's distinct words and, per word, which
+ * of its parts contain it. A multi-entry index entry costs IndexedDB far more
+ * than bytes in a row, and a session repeats most of its words from part to
+ * part, so a block needs a small fraction of the entries per-part rows need
+ * (the import bench measures it). A part changed later gets its own row; hits
+ * from a block are checked against the stored part, so a stale block never
+ * shows a part that no longer matches.
  */
 import type { Table, Transaction } from "dexie";
 import type { Part } from "../../core/schema";
@@ -19,7 +28,14 @@ export interface TermsRow {
   sessionID: string;
   messageID: string;
   words: string[];
+  /** Block rows only: the block's parts, and for each of `words` the indexes (into `parts`) of the parts holding it. */
+  block?: { parts: string[]; postings: number[][] };
 }
+
+/** Most parts one block row covers (also bounds the work between two writes of an import). */
+const BLOCK_PARTS = 250;
+/** Primary keys of block rows (never a part id: those start with `prt_`). */
+const BLOCK_KEY = "~block:";
 
 export interface SearchHit {
   sessionID: string;
@@ -44,6 +60,63 @@ export async function indexParts(db: TermsTables, parts: readonly Part[]): Promi
   }
   if (put.length) await db.terms.bulkPut(put);
   if (del.length) await db.terms.bulkDelete(del);
+}
+
+/** The block row of parts of one session written together (an import), or none when they hold no words. */
+function blockRow(sessionID: string, parts: readonly Part[]): TermsRow | undefined {
+  const postings = new Map<string, number[]>();
+  const ids: string[] = [];
+  for (const p of parts) {
+    const w = partWords(p);
+    if (w.length === 0) continue;
+    const at = ids.push(p.id) - 1;
+    for (const word of w) {
+      const list = postings.get(word);
+      if (list) list.push(at);
+      else postings.set(word, [at]);
+    }
+  }
+  const first = ids[0];
+  if (first === undefined) return undefined;
+  return { partID: `${BLOCK_KEY}${sessionID}:${first}`, sessionID, messageID: "", words: [...postings.keys()], block: { parts: ids, postings: [...postings.values()] } };
+}
+
+/**
+ * Writes the parts of freshly imported sessions with their block rows, a
+ * block at a time (each write awaited, so the page's thread is free between
+ * them); call inside a transaction that includes `parts` and `terms`.
+ */
+export async function addImportedParts(db: TermsTables, parts: readonly Part[]): Promise<void> {
+  const bySession = new Map<string, Part[]>();
+  for (const p of parts) {
+    const list = bySession.get(p.sessionID);
+    if (list) list.push(p);
+    else bySession.set(p.sessionID, [p]);
+  }
+  for (const [sessionID, list] of bySession) {
+    for (let i = 0; i < list.length; i += BLOCK_PARTS) {
+      const slice = list.slice(i, i + BLOCK_PARTS);
+      await db.parts.bulkAdd(slice);
+      const row = blockRow(sessionID, slice);
+      if (row) await db.terms.add(row);
+    }
+  }
+}
+
+/** The parts of a block row that hold every query word (as word prefixes). */
+function blockHits(row: TermsRow, query: readonly string[]): string[] {
+  const block = row.block;
+  if (!block) return [];
+  let hit: Set<number> | undefined;
+  for (const q of query) {
+    const has = new Set<number>();
+    row.words.forEach((w, i) => {
+      if (w.startsWith(q)) for (const k of block.postings[i] ?? []) if (!hit || hit.has(k)) has.add(k);
+    });
+    hit = has;
+    if (hit.size === 0) return [];
+  }
+  return [...(hit ?? [])].flatMap((k) => block.parts[k] ?? []);
 }
 
 /** v2 → v3: build the index for every stored part (rows of any shape are skipped). */
@@ -78,15 +151,26 @@ export async function searchParts(db: TermsTables, query: string, limit = 50): P
     .startsWith(driver)
     .reverse()
     .distinct()
-    .filter((r) => matchesAll(r.words, q))
+    .filter((r) => (r.block ? blockHits(r, q).length > 0 : matchesAll(r.words, q)))
     .limit(limit)
     .toArray();
-  const matched = found.sort((a, b) => (a.partID < b.partID ? 1 : -1));
-  const parts = await db.parts.bulkGet(matched.map((m) => m.partID));
+  // Per-part rows, then the parts of block rows; a part with both (changed after its import) once.
+  const where = new Map<string, { sessionID: string; messageID?: string; fromBlock: boolean }>();
+  for (const r of found) if (!r.block) where.set(r.partID, { sessionID: r.sessionID, messageID: r.messageID, fromBlock: false });
+  for (const r of found) if (r.block) for (const id of blockHits(r, q)) if (!where.has(id)) where.set(id, { sessionID: r.sessionID, fromBlock: true });
+  const ids = [...where.keys()].sort((a, b) => (a < b ? 1 : -1));
   const hits: SearchHit[] = [];
-  matched.forEach((m, i) => {
-    const p = parts[i];
-    if (p) hits.push({ sessionID: m.sessionID, messageID: m.messageID, partID: m.partID, snippet: snippet(searchableText(p), q) });
-  });
+  for (let i = 0; i < ids.length && hits.length < limit; i += limit) {
+    const batch = ids.slice(i, i + limit);
+    const parts = await db.parts.bulkGet(batch);
+    batch.forEach((id, k) => {
+      const p = parts[k];
+      const w = where.get(id);
+      if (!p || !w || hits.length >= limit) return;
+      // A block is written once; the part may have changed since.
+      if (w.fromBlock && !matchesAll(partWords(p), q)) return;
+      hits.push({ sessionID: p.sessionID, messageID: p.messageID, partID: id, snippet: snippet(searchableText(p), q) });
+    });
+  }
   return hits;
 }

@@ -1,16 +1,18 @@
 /**
  * Which importer reads a dropped file, from its path and first bytes. SQLite
  * files go to the database importer; our own exports and `opencode export`
- * files to the existing export import.
+ * files to the existing export import; OpenCode 2.x `session export` files
+ * (2.x message records) map like the 2.x database.
  */
 import { importClaudeCode, isClaudeCode } from "./claude-code";
 import { importCodex, isCodex } from "./codex";
 import { importGemini, isGeminiChat, isGeminiCheckpoint, isGeminiRecording } from "./gemini";
 import { isObj, parseLines } from "./jsonl";
+import { importOpenCodeV2Export, isOpenCodeV2Export } from "./opencode-export-v2";
 import { importOpenCodeStorage, isOpenCodeStoragePath } from "./opencode-storage";
 import type { HistoryBatch, TextFile } from "./types";
 
-type FileKind = "sqlite" | "export" | "opencode-storage" | "claude-code" | "codex" | "gemini-cli" | "unknown";
+type FileKind = "sqlite" | "export" | "opencode-export-v2" | "opencode-storage" | "claude-code" | "codex" | "gemini-cli" | "unknown";
 
 const SQLITE_MAGIC = "SQLite format 3\0";
 
@@ -42,6 +44,7 @@ export function textKind(f: TextFile): FileKind {
   }
   const v = firstJson(f.text.replace(/^[^{[]*/, ""));
   if (isGeminiChat(v) || isGeminiCheckpoint(v)) return "gemini-cli";
+  if (isOpenCodeV2Export(v)) return "opencode-export-v2";
   if (isObj(v) && ("format" in v || ("info" in v && "messages" in v))) return "export";
   return "unknown";
 }
@@ -65,6 +68,7 @@ export function importHistoryFiles(files: readonly TextFile[], importedAt: numbe
   add(importClaudeCode(groups.get("claude-code") ?? [], importedAt));
   add(importCodex(groups.get("codex") ?? [], importedAt));
   for (const f of groups.get("gemini-cli") ?? []) add(importGemini(f, importedAt));
+  for (const f of groups.get("opencode-export-v2") ?? []) add(importOpenCodeV2Export(f, importedAt));
   return out;
 }
 

@@ -121,7 +121,7 @@ function v2Content(d: Draft, msg: string, at: string, c: Obj, time: number): voi
         s.status === "completed"
           ? { status: "completed", input, output, title: str(s.title) ?? "", metadata, time: { start, end } }
           : s.status === "error"
-            ? { status: "error", input, error: str(s.error) ?? (output || "The tool failed."), metadata, time: { start, end } }
+            ? { status: "error", input, error: str(s.error) ?? (isObj(s.error) ? str(s.error.message) : undefined) ?? (output || "The tool failed."), metadata, time: { start, end } }
             : { status: "running", input, time: { start } };
       d.part(msg, at, { type: "tool", callID: str(c.id) ?? at, tool: str(c.name) ?? "unknown", state });
       return;

@@ -21,7 +21,7 @@ const COMPACT_TITLE = "Summarise the conversation so far (even when auto-compact
 export function HeaderActions({ session, canCompact, onCompact, onShare, onDialog, onError }: Props) {
   const compact = useMedia(COMPACT_HEADER);
   const layout = useLayout();
-  const exportItems = useExportItems(session.id, onError, "Export ");
+  const { items: exportItems, review: exportReview } = useExportItems(session.id, onError, "Export ");
   const filesToggle = (
     <PanelToggle label="Files and todos" controls={FILES_PANEL.id} panel={layout.files} narrow={layout.narrow}>
       ▤ <span className="toggle-text">Files</span>
@@ -52,6 +52,7 @@ export function HeaderActions({ session, canCompact, onCompact, onShare, onDialo
           More ▾
         </MenuButton>
         {filesToggle}
+        {exportReview}
       </div>
     );
   return (

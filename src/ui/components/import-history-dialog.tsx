@@ -62,8 +62,8 @@ export function ImportHistoryDialog({ initial, onClose, onOpen }: { initial?: Dr
     texts.current = outcome;
     const db = databases[0];
     if (db) {
-      setStep({ name: "reading", what: db.path });
-      const opened = await openDatabase(db.file);
+      setStep({ name: "reading", what: db.wal ? `${db.path} and ${db.wal.path}` : db.path });
+      const opened = await openDatabase(db);
       if (!opened.ok) {
         setStep({ name: "done", outcome: merge(outcome, { created: 0, updated: 0, unchanged: 0, kept: 0, issues: [{ at: db.path, problem: opened.error }], unknown: [], cancelled: false, notes: [] }) });
         return;
@@ -112,7 +112,7 @@ export function ImportHistoryDialog({ initial, onClose, onOpen }: { initial?: Dr
           <div className="drop-actions">
             <label className="button-like">
               Choose files
-              <input type="file" className="visually-hidden" multiple accept=".db,.sqlite,.json,.jsonl,.zip" onChange={(e) => void start(pickedFiles(e.target.files))} />
+              <input type="file" className="visually-hidden" multiple accept=".db,.db-wal,.sqlite,.json,.jsonl,.zip" onChange={(e) => void start(pickedFiles(e.target.files))} />
             </label>
             <label className="button-like">
               Choose a folder
@@ -163,6 +163,11 @@ function Picker({ db, file, selected, onChange, onImport }: { db: HistoryDb; fil
       <p className="hint">
         {file}: {db.schema}, {db.sessions.length.toLocaleString("en")} sessions (listed in {Math.round(db.ms).toLocaleString("en")} ms).
       </p>
+      {db.notes.map((n) => (
+        <p key={n} className="hint import-note">
+          {n}
+        </p>
+      ))}
       <label className="select-all">
         <input type="checkbox" checked={all} onChange={() => onChange(all ? new Set() : new Set(db.sessions.map((s) => s.sourceID)))} /> Select all
       </label>

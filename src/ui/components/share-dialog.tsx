@@ -3,6 +3,7 @@ import { exportOne, secretsIn, share } from "../../app/session-actions";
 import type { Finding } from "../../core/export";
 import { useServices } from "../hooks/services";
 import { useModal } from "../hooks/use-modal";
+import { RedactionReview } from "./redaction-review";
 import { download } from "./workspace/workspace-io";
 
 type State =
@@ -68,29 +69,7 @@ export function ShareDialog({ sessionID, onClose }: { sessionID: string; onClose
       {(state.s === "checking" || state.s === "working") && <p>{state.s === "checking" ? "Checking for secrets…" : "Preparing the link…"}</p>}
       {state.s === "review" && (
         <>
-          {state.findings.length === 0 ? (
-            <p>No API keys, tokens, private keys or .env secrets were found in this session.</p>
-          ) : (
-            <fieldset className="redactions">
-              <legend>These look like secrets. Checked ones are replaced by “[redacted …]” in the link.</legend>
-              {state.findings.map((f) => (
-                <label className="check" key={f.value}>
-                  <input
-                    type="checkbox"
-                    checked={remove.has(f.value)}
-                    onChange={(e) => {
-                      const next = new Set(remove);
-                      if (e.target.checked) next.add(f.value);
-                      else next.delete(f.value);
-                      setRemove(next);
-                    }}
-                  />
-                  Remove {f.kind} <code>{f.preview}</code> ({f.where}
-                  {f.count > 1 ? `, ${f.count} times` : ""})
-                </label>
-              ))}
-            </fieldset>
-          )}
+          <RedactionReview findings={state.findings} remove={remove} onChange={setRemove} target="the link" />
           <div className="field">
             <label htmlFor="share-passphrase">Passphrase (optional)</label>
             <input id="share-passphrase" type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />

@@ -1,5 +1,5 @@
 import { useLiveQuery } from "dexie-react-hooks";
-import { type KeyboardEvent, useState } from "react";
+import { type KeyboardEvent, memo, useDeferredValue, useRef, useState } from "react";
 import type { Session } from "../../core/schema";
 import { deleteSession } from "../../app/session-actions";
 import { relativeTime } from "../format";
@@ -59,7 +59,16 @@ interface ItemProps {
   onError: (m: string) => void;
 }
 
-function SessionItem({ session, current, busy, pinned, onSelect, onDelete, onPin, onError }: ItemProps) {
+/**
+ * An item re-renders only when what it shows changed: a list query returns fresh objects for every
+ * session, and re-rendering hundreds of unchanged items per write (a history import writes chunk
+ * by chunk) held the page. The handlers reach the Sidebar's newest props through a ref.
+ */
+function sameItem(a: ItemProps, b: ItemProps): boolean {
+  return a.current === b.current && a.busy === b.busy && a.pinned === b.pinned && JSON.stringify(a.session) === JSON.stringify(b.session);
+}
+
+const SessionItem = memo(function SessionItem({ session, current, busy, pinned, onSelect, onDelete, onPin, onError }: ItemProps) {
   const { sessions } = useServices();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(session.title);
@@ -151,7 +160,7 @@ function SessionItem({ session, current, busy, pinned, onSelect, onDelete, onPin
       </div>
     </li>
   );
-}
+}, sameItem);
 
 /** The session list: a navigation landmark named "Sessions". */
 export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNotify, onImport, onImportHistory, onExportAll, onSettings, demo }: Props) {
@@ -159,10 +168,15 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
   const { store } = app;
   const layout = useLayout();
   const [showArchived, setShowArchived] = useState(false);
-  const list = useLiveQuery(() => store.listSessions({ archived: showArchived }), [store, showArchived]);
+  const live = useLiveQuery(() => store.listSessions({ archived: showArchived }), [store, showArchived]);
+  // Rendered as a transition (time-sliced): a history import that adds sessions chunk by chunk never blocks the page on re-rendering a long list.
+  const list = useDeferredValue(live);
   const statuses = useAllStatuses();
   const pins = usePins();
   const [confirm, setConfirm] = useState<Session | null>(null);
+  // Memoised items call the newest handlers through this, whichever render made their closures.
+  const latest = useRef({ onSelect, pins, onError });
+  latest.current = { onSelect, pins, onError };
 
   const remove = async (s: Session) => {
     setConfirm(null);
@@ -234,10 +248,10 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
                   current={s.id === currentID}
                   busy={statuses.has(s.id)}
                   pinned={pins.ids.has(s.id)}
-                  onSelect={() => onSelect(s.id)}
+                  onSelect={() => latest.current.onSelect(s.id)}
                   onDelete={() => setConfirm(s)}
-                  onPin={() => pins.toggle(s.id)}
-                  onError={onError}
+                  onPin={() => latest.current.pins.toggle(s.id)}
+                  onError={(m) => latest.current.onError(m)}
                 />
               ))}
             </ul>

@@ -1,0 +1,7 @@
+BEGIN;
+INSERT INTO session VALUES ('ses_4a1b2d9e0ffeOnlyInTheWalXy', '4b0ea68d7af9a6031a7ffda7ad66e0cb83315750', NULL, 'quiet-lynx', '/home/dev/weather-app', 'Add a retry to the forecast fetch', '1.2.6', NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1768003000000, 1768003090000, NULL, NULL);
+INSERT INTO message VALUES ('msg_b4d1e0a01001WalUserMsg01', 'ses_4a1b2d9e0ffeOnlyInTheWalXy', 1768003000000, 1768003000000, '{"role":"user","time":{"created":1768003000000},"agent":"build","model":{"providerID":"anthropic","modelID":"claude-sonnet-4-5"}}');
+INSERT INTO part VALUES ('prt_b4d1e0a01002WalUserText1', 'msg_b4d1e0a01001WalUserMsg01', 'ses_4a1b2d9e0ffeOnlyInTheWalXy', 1768003000000, 1768003000000, '{"type":"text","text":"Retry the forecast fetch once when it times out."}');
+INSERT INTO message VALUES ('msg_b4d1e0a01003WalAsstMsg01', 'ses_4a1b2d9e0ffeOnlyInTheWalXy', 1768003001000, 1768003090000, '{"role":"assistant","time":{"created":1768003001000,"completed":1768003090000},"parentID":"msg_b4d1e0a01001WalUserMsg01","modelID":"claude-sonnet-4-5","providerID":"anthropic","mode":"build","agent":"build","path":{"cwd":"/home/dev/weather-app","root":"/home/dev/weather-app"},"cost":0.004,"tokens":{"input":900,"output":120,"reasoning":0,"cache":{"read":0,"write":0}},"finish":"stop"}');
+INSERT INTO part VALUES ('prt_b4d1e0a01004WalAsstText1', 'msg_b4d1e0a01003WalAsstMsg01', 'ses_4a1b2d9e0ffeOnlyInTheWalXy', 1768003002000, 1768003002000, '{"type":"text","text":"Done: fetchForecast now retries once after a timeout (walrecovered)."}');
+COMMIT;
