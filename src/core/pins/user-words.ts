@@ -13,6 +13,9 @@ export const USER_WORDS_BUDGET = 20_000;
 /** A single message longer than this (a pasted log) is cut to its start. */
 export const USER_WORDS_PER_MESSAGE = 2_000;
 
+/** How the block starts (the demo model tells it from a new prompt by it). */
+export const USER_WORDS_HEADING = "The user's earlier messages, verbatim";
+
 export interface UserWords {
   /** The block to send (after the summary). */
   text: string;
@@ -51,7 +54,7 @@ export function keptUserWords(history: MessageWithParts[], sent: MessageWithPart
   }
   if (kept.length === 0) return undefined;
   const dropped = older.length - kept.length;
-  const head = `The user's earlier messages, verbatim (the conversation they belong to was summarised above${dropped ? `; ${dropped} older ones did not fit` : ""}):`;
+  const head = `${USER_WORDS_HEADING} (the conversation they belong to was summarised above${dropped ? `; ${dropped} older ones did not fit` : ""}):`;
   const text = [head, ...kept.map((t, i) => `[${i + 1}] ${t}`)].join("\n\n");
   return { text, messages: kept.length, dropped, tokens: count(text) };
 }

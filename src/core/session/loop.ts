@@ -13,6 +13,9 @@ import type { Tool } from "../tools/tool";
 import { toModelMessages } from "../conversation/to-model";
 import { type ConversationView, conversationView, snapshotAt } from "../conversation/view";
 import { applyCacheMarkers } from "../compaction/cache-markers";
+import { afterCompaction, sameCheck, withAfterCompaction } from "../pins/after-compaction";
+import { effectivePins } from "../pins/pins";
+import { estimateTokens } from "../tokens/counter";
 import type { TokenCounter } from "../tokens/counter";
 import type { RequestSize } from "../tokens/request-size";
 import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_PROMPT } from "./context-guard";
@@ -354,7 +357,9 @@ export class SessionService {
         if (pending === "stop" && (signal.aborted || !(await this.newerPrompt(sessionID, user.info.id)))) break;
         continue;
       }
-      const size = await guard.measure(req.system, view.sent, req.specs, model, sessionID);
+      // After a summary: the user's earlier words and anything pinned the request lost, right after the summary (counted with the request).
+      const extra = await this.afterSummary(session, view, req);
+      const size = await guard.measure(extra.text ? [...req.system, extra.text] : req.system, view.sent, req.specs, model, sessionID);
       move = nextMove(view, size, policy);
       if (move.kind === "prune") await guard.prune(move.parts);
       else if (move.kind === "summarize") {
@@ -364,7 +369,7 @@ export class SessionService {
       if (move.kind !== "send") continue;
       // Stopped while measuring or building the request: nothing was asked, so nothing is recorded.
       if (signal.aborted) break;
-      const result = await this.sendStep(session, model, view, req, turn.step(), signal, size);
+      const result = await this.sendStep(session, model, view, req, turn.step(), signal, size, extra.messages);
       if (result === "compact") {
         // Reactive: the provider said the request was too large. Summarise, then replay the last prompt — capped per prompt.
         if (turn.summariesLeft <= 0) break;
@@ -388,12 +393,33 @@ export class SessionService {
     return { sandbox, agent, tools, toolState, system, specs: tools.map((t) => t.spec()) };
   }
 
+  /**
+   * The conversation messages of the next request. With a summary in force, the extra message after it
+   * (the user's earlier words, re-added pins and files) is placed, and the check stored on the compaction
+   * request the first time (or when its result changes), for the divider.
+   */
+  private async afterSummary(session: Session, view: ConversationView, req: TurnRequest): Promise<{ messages: LLMMessage[]; text?: string }> {
+    const base = toModelMessages(view.sent);
+    const r = afterCompaction({
+      history: view.shown,
+      sent: view.sent,
+      system: req.system,
+      messages: base,
+      pins: effectivePins(session.pins, view.shown),
+      count: estimateTokens,
+      now: this.deps.clock.now(),
+    });
+    const part = view.sent[0]?.parts.find((p) => p.type === "compaction");
+    if (r.check && part?.type === "compaction" && !sameCheck(part.check, r.check)) await this.store.upsertPart({ ...part, check: r.check });
+    return { messages: withAfterCompaction(base, r.text), text: r.text };
+  }
+
   /** One step: a new assistant message answering the newest prompt, streamed and its tools run. */
-  private async sendStep(session: Session, model: ModelConfig, view: ConversationView, req: TurnRequest, isLastStep: boolean, signal: AbortSignal, size: RequestSize): Promise<StepResult> {
+  private async sendStep(session: Session, model: ModelConfig, view: ConversationView, req: TurnRequest, isLastStep: boolean, signal: AbortSignal, size: RequestSize, sent: LLMMessage[]): Promise<StepResult> {
     const { clock } = this.deps;
     const store = this.store;
     const parentID = view.latest.lastUser?.info.id ?? "";
-    const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(view.sent));
+    const messages: LLMMessage[] = applyCacheMarkers(sent);
     if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
     this.requests.set(session.id, { system: req.system, tools: req.specs, time: clock.now(), count: size.exact ? "exact" : "estimate" });
     this.guard.sent(session.id);
