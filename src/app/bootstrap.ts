@@ -18,6 +18,9 @@ import { sessionApprovals } from "./approvals";
 import { SettingsStore } from "./settings-store";
 import { warmUp } from "./warm-up";
 
+/** How long an automatic summary is shown before it starts by itself. */
+const COMPACTION_GRACE_MS = 5_000;
+
 export const APP_VERSION = "0.1.0";
 
 export interface AppServices {
@@ -109,6 +112,8 @@ export async function bootstrap(): Promise<BootResult> {
     sandbox: (sessionID) => sandbox.sandboxFor(sessionID),
     locks: webLocks(),
     counter,
+    // An automatic summary waits this long for the user (Cancel / Summarise now) before it starts.
+    compactionGraceMs: COMPACTION_GRACE_MS,
     version: APP_VERSION,
   });
   agentOf = (id) => sessions.agentOf(id);

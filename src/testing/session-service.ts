@@ -23,6 +23,7 @@ export interface TestServiceOptions {
   locks?: SessionServiceDeps["locks"];
   /** The system-prompt hook (default: the loop's built-in prompt). */
   system?: SessionServiceDeps["system"];
+  compactionGraceMs?: number;
 }
 
 /** The real session service over a memory store, for core tests. */
@@ -45,6 +46,7 @@ export function makeTestService(opts: TestServiceOptions) {
     counter: opts.counter,
     ...(opts.locks ? { locks: opts.locks } : {}),
     ...(opts.system ? { system: opts.system } : {}),
+    ...(opts.compactionGraceMs ? { compactionGraceMs: opts.compactionGraceMs } : {}),
     version: "test",
   });
   return { store, bus, service, permissions, settings };

@@ -19,6 +19,11 @@ import { estimateTokens } from "../tokens/counter";
 import type { TokenCounter } from "../tokens/counter";
 import type { RequestSize } from "../tokens/request-size";
 import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_PROMPT } from "./context-guard";
+import { type CompactionPreview, compactionPreview, turnAfter } from "../compaction/preview";
+import { CompactionGrace, type PendingSummary, type SummaryChoice } from "./compaction-grace";
+import { addPin, deletePin, savePin } from "./pin-edits";
+import { startFresh } from "./fresh";
+import type { Pin } from "../schema";
 import { MirrorStore } from "./mirror-store";
 import { type MovePolicy, nextMove } from "./next-move";
 import { siblings } from "../conversation/branches";
@@ -50,6 +55,8 @@ export interface SessionServiceDeps {
   locks?: Locks;
   /** Exact token counts (a tokenizer); estimates (chars/4) when absent. */
   counter?: TokenCounter;
+  /** How long an automatic summary waits for the user (Cancel / Summarise now); 0 (default) starts it at once. */
+  compactionGraceMs?: number;
   /** Keep a running session's messages in memory (default); `false` re-reads storage on every look (benchmarks). */
   mirror?: boolean;
   version: string;
@@ -105,6 +112,7 @@ export class SessionService {
   private statusSnapshot: ReadonlyMap<string, SessionStatus> = new Map();
 
   private readonly guard: ContextGuard;
+  private readonly grace: CompactionGrace;
   /** The running sessions' messages in memory (see MirrorStore); off only to measure without it. */
   private readonly mirror: MirrorStore | undefined;
   /** Every read and write of the service goes through here. */
@@ -113,6 +121,9 @@ export class SessionService {
   constructor(private readonly deps: SessionServiceDeps) {
     this.mirror = deps.mirror === false ? undefined : new MirrorStore(deps.store);
     this.store = this.mirror ?? deps.store;
+    this.grace = new CompactionGrace(deps.clock, () => {
+      for (const l of this.listeners) l();
+    });
     this.guard = new ContextGuard({ store: this.store, llm: deps.llm, clock: deps.clock, bus: deps.bus, settings: deps.settings, counter: deps.counter });
     deps.bus.subscribe((ev) => {
       if (ev.type === "session.status") this.setStatus(ev.sessionID, ev.status);
@@ -140,6 +151,12 @@ export class SessionService {
   /** The system prompt and tools of the session's last request in this tab. */
   lastRequest(sessionID: string): RequestRecord | undefined {
     return this.requests.get(sessionID);
+  }
+  /** Automatic summaries waiting for the user's answer (the grace), by session. */
+  getPendingSummaries = (): ReadonlyMap<string, PendingSummary> => this.grace.get();
+  /** The user's answer to a pending automatic summary: start it now, or send without it. */
+  chooseSummary(sessionID: string, choice: SummaryChoice): void {
+    this.grace.choose(sessionID, choice);
   }
   isBusy(sessionID: string): boolean {
     return this.runs.has(sessionID);
@@ -256,6 +273,25 @@ export class SessionService {
     return setSessionRules(this.store, sessionID, rules);
   }
 
+  /** Accepts, edits or dismisses a pin (the Pinned panel); sent from the next request on. */
+  savePin(sessionID: string, pin: Pin): Promise<{ ok: true } | { ok: false; error: string }> {
+    return savePin(this.store, sessionID, pin);
+  }
+
+  /** Adds the user's own goal or constraint (`/pin`, "Pin as constraint", the panel). */
+  addPin(sessionID: string, input: { kind: Pin["kind"]; text: string; messageID?: string }) {
+    return addPin(this.store, sessionID, { ...input, now: this.deps.clock.now() });
+  }
+
+  removePin(sessionID: string, pin: Pin): Promise<void> {
+    return deletePin(this.store, sessionID, pin);
+  }
+
+  /** "Start fresh from here": a linked child session with the parent's pins, and the brief to send first. */
+  startFresh(sessionID: string, messageID: string): Promise<{ session: Session; brief: string }> {
+    return startFresh(this.store, { sessionID, messageID, now: this.deps.clock.now() });
+  }
+
   /** Starts the loop unless it is already running; returns when the run ends. */
   ensureRunning(sessionID: string): Promise<void> {
     const existing = this.runs.get(sessionID);
@@ -364,6 +400,11 @@ export class SessionService {
       if (move.kind === "prune") await guard.prune(move.parts);
       else if (move.kind === "summarize") {
         const { mode, tailStartID } = move;
+        const preview = compactionPreview(view.sent, guard.encodingFor(model), tailStartID);
+        if ((await this.grace.wait(sessionID, preview, this.deps.compactionGraceMs ?? 0, signal)) === "cancel") {
+          turn.decline();
+          continue;
+        }
         await turn.summarize(() => guard.request(session, { auto: true, mode, tailStartID }));
       }
       if (move.kind !== "send") continue;
@@ -459,13 +500,25 @@ export class SessionService {
     return conversationView(session, await this.store.messages(sessionID)).shown.some((m) => m.info.role === "user" && m.info.id > userID);
   }
 
-  /** Asks for a summary of the session now (the "Compact now" button); runs even when auto-compaction is off. */
-  async compact(sessionID: string): Promise<void> {
+  /** What "Compact now" (or "Summarise up to here" on `upTo`) would fold: messages, tokens, the summary's size. */
+  async previewCompaction(sessionID: string, upTo?: string): Promise<CompactionPreview> {
+    const session = await this.store.getSession(sessionID);
+    const { sent } = conversationView(session, await this.store.messages(sessionID));
+    const tail = upTo ? turnAfter(sent, upTo) : undefined;
+    return compactionPreview(sent, this.guard.encodingFor(this.deps.model(session)), tail);
+  }
+
+  /**
+   * Asks for a summary of the session now (the "Compact now" button); runs even when auto-compaction is off.
+   * With `upTo` ("Summarise up to here"), the turns after that message's turn are kept verbatim.
+   */
+  async compact(sessionID: string, opts: { upTo?: string } = {}): Promise<void> {
     await this.assertIdleEverywhere(sessionID);
     const session = await this.store.getSession(sessionID);
     if (!session) return;
-    const { next } = conversationView(session, await this.store.messages(sessionID));
-    await this.guard.request(session, { auto: false });
+    const { next, sent } = conversationView(session, await this.store.messages(sessionID));
+    const tailStartID = opts.upTo ? turnAfter(sent, opts.upTo) : undefined;
+    await this.guard.request(session, tailStartID ? { auto: false, mode: "transcript", tailStartID } : { auto: false });
     // Attach the request to the branch being shown (it is the newest message, but maybe not on the newest branch).
     const request = (await this.store.messages(sessionID)).at(-1)?.info;
     if (request?.role === "user") await this.store.upsertMessage({ ...request, prev: next });
@@ -559,6 +612,11 @@ class TurnCounter {
 
   get summariesLeft(): number {
     return MAX_AUTO_COMPACTIONS_PER_PROMPT - this.summaries;
+  }
+
+  /** The user cancelled an automatic summary: no more for this prompt (the request goes out as it is). */
+  decline(): void {
+    this.summaries = MAX_AUTO_COMPACTIONS_PER_PROMPT;
   }
 
   async summarize(request: () => Promise<void>): Promise<void> {
