@@ -14,6 +14,9 @@ import { compactedCounts, systemEventKind } from "./system-event";
 import { MessageList } from "./message-list";
 import { SessionHeader } from "./session-header";
 import { TodoPanel } from "./todo-panel";
+import { PinnedPanel } from "./pinned-panel";
+import { PendingSummaryBanner, SummaryPreviewDialog } from "./summary-preview";
+import type { CompactionPreview } from "../../core/compaction/preview";
 import { Tour } from "./tour";
 import { WorkspacePanel } from "./workspace/workspace-panel";
 import { SidePanel } from "./layout/side-panel";
@@ -69,6 +72,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const hidden = view?.reverted ?? 0;
   // Messages a summary replaced are folded away (the model no longer sees them); the user can unfold them.
   const [showReplaced, setShowReplaced] = useState(false);
+  // "Summarise up to here": the preview waiting for the user's yes.
+  const [upTo, setUpTo] = useState<{ messageID: string; preview: CompactionPreview } | null>(null);
   const sent = useMemo(() => new Set(view?.sent.map((m) => m.info.id)), [view]);
   const replacedCount = messages ? messages.filter((m) => !sent.has(m.info.id)).length : 0;
   // Kept stable across streamed frames (by value): the actions below must not change on every frame.
@@ -129,6 +134,31 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           .editSummary(sessionID, messageID, text)
           .catch((e: unknown) => onError(`Could not save the summary: ${e instanceof Error ? e.message : String(e)}`));
       },
+      pinMessage: (messageID, text) => {
+        const t = text.replace(/\s+/g, " ").trim();
+        sessions.addPin(sessionID, { kind: "constraint", text: t.length > 2000 ? `${t.slice(0, 1999)}…` : t, messageID }).then(
+          (r) => {
+            if (!r.ok) onError(r.error);
+          },
+          (e: unknown) => onError(`Could not pin: ${e instanceof Error ? e.message : String(e)}`),
+        );
+      },
+      summariseUpTo: (messageID) => {
+        sessions.previewCompaction(sessionID, messageID).then(
+          (preview) => setUpTo({ messageID, preview }),
+          (e: unknown) => onError(`Could not summarise: ${e instanceof Error ? e.message : String(e)}`),
+        );
+      },
+      startFresh: (messageID) => {
+        sessions.startFresh(sessionID, messageID).then(
+          ({ session: child, brief }) => {
+            // The brief waits in the new session's composer: the user edits it and sends it.
+            drafts.set(child.id, brief);
+            onOpenSession(child.id);
+          },
+          (e: unknown) => onError(`Could not start fresh: ${e instanceof Error ? e.message : String(e)}`),
+        );
+      },
       switchBranch: (messageID, step) => {
         sessions
           .switchBranch(sessionID, messageID, step)
@@ -160,6 +190,19 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             </button>
           </div>
         )}
+        <PendingSummaryBanner sessionID={sessionID} />
+        {upTo && (
+          <SummaryPreviewDialog
+            preview={upTo.preview}
+            upTo
+            onCancel={() => setUpTo(null)}
+            onConfirm={() => {
+              const at = upTo.messageID;
+              setUpTo(null);
+              sessions.compact(sessionID, { upTo: at }).catch((e: unknown) => onError(`Could not summarise: ${e instanceof Error ? e.message : String(e)}`));
+            }}
+          />
+        )}
         {replacedCount > 0 && (
           <div className="banner replaced" role="note">
             <span>
@@ -184,6 +227,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           </div>
           <SidePanel side="right" label="Files and todos" id={FILES_PANEL.id} panel={layout.files} narrow={layout.narrow} min={FILES_PANEL.min} max={FILES_PANEL.max}>
             <aside className="side-column" aria-label="Files and todos">
+              <PinnedPanel session={session} messages={messages} onError={onError} />
               <TodoPanel messages={messages} />
               <WorkspacePanel sessionID={sessionID} version={workspaceVersion(messages, status.type, revertID) + branchKey(view.next)} onError={onError} />
             </aside>

@@ -1,13 +1,15 @@
 import type { MessageWithParts } from "../../core/schema";
 import { formatTime } from "../format";
 import { useMessageActions } from "../hooks/message-actions";
-import type { SystemEventKind } from "./system-event";
+import { checkText, type SystemEventKind } from "./system-event";
 
 /** A compact divider for a message the user never typed (compaction, continue prompt, injected text). */
 export function SystemEventView({ message, kind }: { message: MessageWithParts; kind: SystemEventKind }) {
   const actions = useMessageActions();
   const info = message.info;
-  const auto = message.parts.some((p) => p.type === "compaction" && p.auto);
+  const compaction = message.parts.find((p) => p.type === "compaction");
+  const auto = compaction?.type === "compaction" && compaction.auto;
+  const check = compaction?.type === "compaction" ? checkText(compaction.check) : undefined;
   const count = actions?.compacted(info.id);
   const text =
     kind === "compaction"
@@ -22,6 +24,11 @@ export function SystemEventView({ message, kind }: { message: MessageWithParts; 
         <span className="system-text" title={detail || undefined}>
           {text}
         </span>
+        {check && (
+          <span className={`system-check${check.reinjected ? " reinjected" : ""}`} title={check.detail}>
+            · {check.text}
+          </span>
+        )}
         <time dateTime={new Date(info.time.created).toISOString()}>{formatTime(info.time.created)}</time>
         {kind === "compaction" && actions && (
           <button type="button" className="link" disabled={actions.busy} onClick={() => actions.revert(info.id)} aria-label="Undo this compaction" title="Go back to before the summary (files included); Unrevert brings it back">

@@ -1,5 +1,5 @@
 /** Slash commands typed in the composer: `/name [argument]`. */
-export type SlashName = "compact" | "fork" | "undo" | "redo" | "export" | "model" | "agent" | "new" | "help";
+export type SlashName = "compact" | "pin" | "fork" | "undo" | "redo" | "export" | "model" | "agent" | "new" | "help";
 
 export interface SlashCommand {
   name: SlashName;
@@ -10,6 +10,7 @@ export interface SlashCommand {
 
 export const SLASH_COMMANDS: SlashCommand[] = [
   { name: "compact", hint: "Summarise the conversation so far" },
+  { name: "pin", hint: "Pin a constraint: sent with every request, kept through every summary", arg: "<text>" },
   { name: "fork", hint: "Copy this session (and its files) into a new one" },
   { name: "undo", hint: "Revert the last turn, files included" },
   { name: "redo", hint: "Bring back what /undo reverted" },
@@ -39,6 +40,7 @@ export function parseSlash(text: string): ParsedSlash | undefined {
   const arg = (m[2] ?? "").trim();
   // "/tmp is full" is a prompt; a lone unknown "/word" is most likely a mistyped command.
   if (!cmd) return arg ? undefined : { ok: false, error: `There is no /${name} command. Type / to see the commands.` };
+  if (cmd.name === "pin" && !arg) return { ok: false, error: "/pin needs the constraint to pin, e.g. “/pin never touch config/”." };
   if (cmd.name === "agent" && arg && arg !== "build" && arg !== "plan") return { ok: false, error: `/agent takes build or plan, not “${arg}”.` };
   return { ok: true, name: cmd.name, arg };
 }

@@ -17,6 +17,10 @@ export function useSlashRunner(sessionID: string, switchAgent: (to?: Agent) => v
   };
   const jobs: Record<SlashName, (arg: string) => Promise<void> | void> = {
     compact: () => app.sessions.compact(sessionID),
+    pin: async (arg) => {
+      const r = await app.sessions.addPin(sessionID, { kind: "constraint", text: arg });
+      if (!r.ok) throw new Error(r.error);
+    },
     fork: async () => {
       const last = await lastUserMessage();
       if (!last) throw new Error("There is nothing to fork yet.");
