@@ -142,10 +142,19 @@ test("Compact now and Summarise up to here show what they fold first, and Cancel
   expect(mock.summaryRequests).toBe(1);
   // The second turn is still shown and sent verbatim; the divider waits for the next request's check.
   await expect(page.getByRole("article").filter({ hasText: "Second answer." })).toBeVisible();
-  await expect(page.getByRole("article", { name: "System event" }).filter({ hasText: "Compacted" })).toContainText("pins checked on the next request");
+  const divider = page.getByRole("article", { name: "System event" }).filter({ hasText: "Compacted" });
+  await expect(divider).toContainText("pins checked on the next request");
+  // The next request checks the pins (the rule and the goal, both in the system prompt): the divider says so.
+  mock.setScript([{ text: "Third answer." }]);
+  await send(page, "Third question.");
+  await waitIdle(page, id);
+  await expect(divider).toContainText("pins checked 2/2");
   await page.setViewportSize({ width: 390, height: 844 });
+  await divider.scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath("divider-390.png") });
   await page.getByRole("button", { name: "Files and todos" }).first().click();
   await expect(page.getByRole("region", { name: /Pinned/ })).toContainText("Always answer in one line.");
   await page.screenshot({ path: test.info().outputPath("pinned-390.png") });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.screenshot({ path: test.info().outputPath("pinned-390-dark.png") });
 });

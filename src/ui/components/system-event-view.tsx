@@ -21,14 +21,15 @@ export function SystemEventView({ message, kind }: { message: MessageWithParts; 
   return (
     <article className="message system-event" aria-label="System event" data-message-id={info.id}>
       <div className="system-line">
-        <span className="system-text" title={detail || undefined}>
-          {text}
+        <span className="system-text">
+          <span title={detail || undefined}>{text}</span>
+          {check && (
+            <span className={`system-check${check.reinjected ? " reinjected" : ""}`} title={check.detail}>
+              {" "}
+              · {check.text}
+            </span>
+          )}
         </span>
-        {check && (
-          <span className={`system-check${check.reinjected ? " reinjected" : ""}`} title={check.detail}>
-            · {check.text}
-          </span>
-        )}
         <time dateTime={new Date(info.time.created).toISOString()}>{formatTime(info.time.created)}</time>
         {kind === "compaction" && actions && (
           <button type="button" className="link" disabled={actions.busy} onClick={() => actions.revert(info.id)} aria-label="Undo this compaction" title="Go back to before the summary (files included); Unrevert brings it back">
