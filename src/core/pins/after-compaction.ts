@@ -7,9 +7,13 @@
  * pin is present when its text is in the request, a file when its path is.
  */
 import { toolLog } from "../compaction/transcript";
+import { toModelMessages } from "../conversation/to-model";
+import type { ConversationView } from "../conversation/view";
 import type { LLMMessage } from "../ports/llm";
-import type { CompactionCheck, MessageWithParts, Pin } from "../schema";
-import { activePins } from "./pins";
+import type { Store } from "../ports/store";
+import type { CompactionCheck, MessageWithParts, Pin, Session } from "../schema";
+import { estimateTokens } from "../tokens/counter";
+import { activePins, effectivePins } from "./pins";
 import { keptUserWords, USER_WORDS_HEADING } from "./user-words";
 
 const REINJECTED_HEADING = "Re-added after the summary (the request no longer held them):";
@@ -102,4 +106,16 @@ export function withAfterCompaction(messages: LLMMessage[], text: string | undef
 /** Whether two checks say the same (the stored one is kept when nothing changed). */
 export function sameCheck(a: CompactionCheck | undefined, b: CompactionCheck): boolean {
   return a !== undefined && a.pins === b.pins && a.files === b.files && a.reinjectedPins === b.reinjectedPins && a.reinjectedFiles === b.reinjectedFiles && a.userMessages === b.userMessages && a.droppedUserMessages === b.droppedUserMessages;
+}
+
+/**
+ * The next request's conversation messages with the extra message after the summary, and the check
+ * stored on the compaction request the first time (or when its result changes), for the divider.
+ */
+export async function requestAfterSummary(store: Store, session: Session, view: ConversationView, system: string[], now: number): Promise<{ messages: LLMMessage[]; text?: string }> {
+  const base = toModelMessages(view.sent);
+  const r = afterCompaction({ history: view.shown, sent: view.sent, system, messages: base, pins: effectivePins(session.pins, view.shown), count: estimateTokens, now });
+  const part = view.sent[0]?.parts.find((p) => p.type === "compaction");
+  if (r.check && part?.type === "compaction" && !sameCheck(part.check, r.check)) await store.upsertPart({ ...part, check: r.check });
+  return { messages: withAfterCompaction(base, r.text), text: r.text };
 }

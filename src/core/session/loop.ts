@@ -13,16 +13,12 @@ import type { Tool } from "../tools/tool";
 import { toModelMessages } from "../conversation/to-model";
 import { type ConversationView, conversationView, snapshotAt } from "../conversation/view";
 import { applyCacheMarkers } from "../compaction/cache-markers";
-import { afterCompaction, sameCheck, withAfterCompaction } from "../pins/after-compaction";
-import { effectivePins } from "../pins/pins";
-import { estimateTokens } from "../tokens/counter";
 import type { TokenCounter } from "../tokens/counter";
 import type { RequestSize } from "../tokens/request-size";
-import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_PROMPT } from "./context-guard";
+import { ContextGuard } from "./context-guard";
+import { TurnCounter } from "./turn-counter";
 import { type CompactionPreview, compactionPreview, turnAfter } from "../compaction/preview";
 import { CompactionGrace, type PendingSummary, type SummaryChoice } from "./compaction-grace";
-import { addPin, deletePin, savePin } from "./pin-edits";
-import { startFresh } from "./fresh";
 import type { Pin } from "../schema";
 import { MirrorStore } from "./mirror-store";
 import { type MovePolicy, nextMove } from "./next-move";
@@ -274,21 +270,25 @@ export class SessionService {
   }
 
   /** Accepts, edits or dismisses a pin (the Pinned panel); sent from the next request on. */
-  savePin(sessionID: string, pin: Pin): Promise<{ ok: true } | { ok: false; error: string }> {
+  async savePin(sessionID: string, pin: Pin): Promise<{ ok: true } | { ok: false; error: string }> {
+    const { savePin } = await import("./pin-edits");
     return savePin(this.store, sessionID, pin);
   }
 
   /** Adds the user's own goal or constraint (`/pin`, "Pin as constraint", the panel). */
-  addPin(sessionID: string, input: { kind: Pin["kind"]; text: string; messageID?: string }) {
+  async addPin(sessionID: string, input: { kind: Pin["kind"]; text: string; messageID?: string }): Promise<{ ok: true; pin: Pin } | { ok: false; error: string }> {
+    const { addPin } = await import("./pin-edits");
     return addPin(this.store, sessionID, { ...input, now: this.deps.clock.now() });
   }
 
-  removePin(sessionID: string, pin: Pin): Promise<void> {
+  async removePin(sessionID: string, pin: Pin): Promise<void> {
+    const { deletePin } = await import("./pin-edits");
     return deletePin(this.store, sessionID, pin);
   }
 
   /** "Start fresh from here": a linked child session with the parent's pins, and the brief to send first. */
-  startFresh(sessionID: string, messageID: string): Promise<{ session: Session; brief: string }> {
+  async startFresh(sessionID: string, messageID: string): Promise<{ session: Session; brief: string }> {
+    const { startFresh } = await import("./fresh");
     return startFresh(this.store, { sessionID, messageID, now: this.deps.clock.now() });
   }
 
@@ -434,25 +434,13 @@ export class SessionService {
     return { sandbox, agent, tools, toolState, system, specs: tools.map((t) => t.spec()) };
   }
 
-  /**
-   * The conversation messages of the next request. With a summary in force, the extra message after it
-   * (the user's earlier words, re-added pins and files) is placed, and the check stored on the compaction
-   * request the first time (or when its result changes), for the divider.
-   */
+  /** The next request's messages; after a summary with the extra message (see core/pins/after-compaction), its check stored. */
   private async afterSummary(session: Session, view: ConversationView, req: TurnRequest): Promise<{ messages: LLMMessage[]; text?: string }> {
-    const base = toModelMessages(view.sent);
-    const r = afterCompaction({
-      history: view.shown,
-      sent: view.sent,
-      system: req.system,
-      messages: base,
-      pins: effectivePins(session.pins, view.shown),
-      count: estimateTokens,
-      now: this.deps.clock.now(),
-    });
-    const part = view.sent[0]?.parts.find((p) => p.type === "compaction");
-    if (r.check && part?.type === "compaction" && !sameCheck(part.check, r.check)) await this.store.upsertPart({ ...part, check: r.check });
-    return { messages: withAfterCompaction(base, r.text), text: r.text };
+    const head = view.sent[1]?.info;
+    // The code loads only once a summary is in force (its request and the summary come first).
+    if (head?.role !== "assistant" || !head.summary) return { messages: toModelMessages(view.sent) };
+    const { requestAfterSummary } = await import("../pins/after-compaction");
+    return requestAfterSummary(this.store, session, view, req.system, this.deps.clock.now());
   }
 
   /** One step: a new assistant message answering the newest prompt, streamed and its tools run. */
@@ -586,48 +574,4 @@ interface TurnRequest {
   toolState: Map<string, unknown>;
   system: string[];
   specs: LLMToolSpec[];
-}
-
-/** Steps per prompt (max steps) and automatic summaries per prompt a person sent. */
-class TurnCounter {
-  private steps = 0;
-  private stepsFor: string | undefined;
-  private promptID: string | undefined;
-  private summaries = 0;
-  lastStep = false;
-
-  constructor(private readonly maxSteps: number) {}
-
-  /** Called with the newest prompt a person sent and the newest user message (replays and continues included). */
-  look(promptID: string | undefined, userID: string): void {
-    if (promptID !== this.promptID) {
-      this.promptID = promptID;
-      this.summaries = 0;
-    }
-    if (userID !== this.stepsFor) {
-      this.stepsFor = userID;
-      this.steps = 0;
-    }
-  }
-
-  get summariesLeft(): number {
-    return MAX_AUTO_COMPACTIONS_PER_PROMPT - this.summaries;
-  }
-
-  /** The user cancelled an automatic summary: no more for this prompt (the request goes out as it is). */
-  decline(): void {
-    this.summaries = MAX_AUTO_COMPACTIONS_PER_PROMPT;
-  }
-
-  async summarize(request: () => Promise<void>): Promise<void> {
-    this.summaries++;
-    await request();
-  }
-
-  /** Counts a step; true when it is the last one allowed. */
-  step(): boolean {
-    this.steps++;
-    this.lastStep = this.steps >= this.maxSteps;
-    return this.lastStep;
-  }
 }

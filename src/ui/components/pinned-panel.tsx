@@ -145,7 +145,7 @@ export function PinnedPanel({ session, messages, onError }: { session: Session; 
       </form>
       {dismissed.length > 0 && (
         <details className="pinned-more">
-          <summary>Dismissed ({dismissed.length})</summary>
+          <summary className="pinned-toggle">Dismissed ({dismissed.length})</summary>
           <ul className="pins">
             {dismissed.map((p) => (
               <li key={p.id} className="pin dismissed">
@@ -159,7 +159,7 @@ export function PinnedPanel({ session, messages, onError }: { session: Session; 
         </details>
       )}
       <details className="pinned-more">
-        <summary>Files touched ({files.length})</summary>
+        <summary className="pinned-toggle">Files touched ({files.length})</summary>
         {files.length ? (
           <ul className="pin-files" aria-label="Files touched">
             {files.map(([path, actions]) => (
@@ -173,7 +173,7 @@ export function PinnedPanel({ session, messages, onError }: { session: Session; 
         )}
       </details>
       <details className="pinned-more">
-        <summary>Commands run ({log.commands.length})</summary>
+        <summary className="pinned-toggle">Commands run ({log.commands.length})</summary>
         {log.commands.length ? (
           <ul className="pin-files" aria-label="Commands run">
             {log.commands.map((c) => (

@@ -8,10 +8,9 @@ import { formatCost, formatTokens } from "../format";
 import { useServices, useSettings } from "../hooks/services";
 import { HeaderActions } from "./header-actions";
 import { StartupReportLine } from "./startup-report";
-import { DebugDialog, SessionPermissions, ShareDialog, XrayDialog } from "../lazy";
+import { DebugDialog, SessionPermissions, ShareDialog, SummaryPreviewDialog, XrayDialog } from "../lazy";
 import { SessionModel } from "./session-model";
 import type { CompactionPreview } from "../../core/compaction/preview";
-import { SummaryPreviewDialog } from "./summary-preview";
 
 function lastUsage(messages: MessageWithParts[]) {
   for (let i = messages.length - 1; i >= 0; i--) {
