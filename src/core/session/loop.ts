@@ -401,7 +401,9 @@ export class SessionService {
       else if (move.kind === "summarize") {
         const { mode, tailStartID } = move;
         const preview = compactionPreview(view.sent, guard.encodingFor(model), tailStartID);
-        if ((await this.grace.wait(sessionID, preview, this.deps.compactionGraceMs ?? 0, signal)) === "cancel") {
+        // The guided demo (a scripted model on a tiny window) runs through without the pause.
+        const graceMs = session.demo ? 0 : (this.deps.compactionGraceMs ?? 0);
+        if ((await this.grace.wait(sessionID, preview, graceMs, signal)) === "cancel") {
           turn.decline();
           continue;
         }
