@@ -110,6 +110,9 @@ test("a constraint from the first message survives two automatic summaries: in t
   await expect(page.getByText("Started fresh from")).toBeVisible();
   expect(await storedSession(page, child)).toMatchObject({ parentID: id, fork: { sessionID: id } });
   await expect(page.getByRole("region", { name: /Pinned/ }).getByRole("list", { name: "Constraints" })).toContainText(RULE);
+  // The files come along, as they were at that message.
+  await expect(page.getByRole("region", { name: "Workspace" })).toContainText("big.txt");
+  await page.screenshot({ path: test.info().outputPath("fresh-1400.png") });
 });
 
 test("Compact now and Summarise up to here show what they fold first, and Cancel leaves the conversation as it was", async ({ page, mock }) => {

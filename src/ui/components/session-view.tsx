@@ -1,7 +1,7 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { CONTINUE_PROMPT } from "../../core/session/finish-notice";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { fork, revert, unrevert } from "../../app/session-actions";
+import { fork, revert, startFresh, unrevert } from "../../app/session-actions";
 import type { MessageWithParts } from "../../core/schema";
 import { siblings } from "../../core/conversation/branches";
 import { conversationView } from "../../core/conversation/view";
@@ -150,7 +150,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         );
       },
       startFresh: (messageID) => {
-        sessions.startFresh(sessionID, messageID).then(
+        startFresh(app, sessionID, messageID).then(
           ({ session: child, brief }) => {
             // The brief waits in the new session's composer: the user edits it and sends it.
             drafts.set(child.id, brief);
