@@ -33,7 +33,13 @@ export const TARGET_RATIO = 0.85;
 /** The OpenCode baselines: ours is compared with the better of the two. */
 export const BASELINES = ["opencode", "opencode-2"] as const;
 
-export const POLICIES: ContextPolicy[] = [noCompaction, keepLastN(30), opencodePolicy, opencode2Policy(), tabcodePolicy()];
+/** tabcode as the app runs it now: the same policy, plus the user's earlier words after every summary (priced, not yet tuned). */
+const withUserWords = (): ContextPolicy => {
+  const p = tabcodePolicy();
+  return { name: "tabcode+words", pins: true, userWords: true, decide: (input) => p.decide(input) };
+};
+
+export const POLICIES: ContextPolicy[] = [noCompaction, keepLastN(30), opencodePolicy, opencode2Policy(), tabcodePolicy(), withUserWords()];
 
 export interface TraceReport {
   trace: Trace;

@@ -6,6 +6,7 @@
  * of the request does not hold (re-injected). The check is deterministic: a
  * pin is present when its text is in the request, a file when its path is.
  */
+import type { ModelLimits } from "../compaction/overflow";
 import { toolLog } from "../compaction/transcript";
 import { toModelMessages } from "../conversation/to-model";
 import type { ConversationView } from "../conversation/view";
@@ -14,7 +15,7 @@ import type { Store } from "../ports/store";
 import type { CompactionCheck, MessageWithParts, Pin, Session } from "../schema";
 import { estimateTokens } from "../tokens/counter";
 import { activePins, effectivePins } from "./pins";
-import { keptUserWords, USER_WORDS_HEADING } from "./user-words";
+import { keptUserWords, USER_WORDS_HEADING, userWordsBudget } from "./user-words";
 
 const REINJECTED_HEADING = "Re-added after the summary (the request no longer held them):";
 
@@ -61,13 +62,15 @@ export interface AfterCompactionInput {
   /** The session's pins (`effectivePins`). */
   pins: Pin[];
   count: (text: string) => number;
+  /** Tokens of the user's earlier words (`userWordsBudget`). */
+  budget?: number;
   now: number;
 }
 
 /** The extra message after a summary and the check of pins and files (nothing when no summary is in force). */
 export function afterCompaction(input: AfterCompactionInput): AfterCompaction {
   if (!summaryInForce(input.sent)) return {};
-  const words = keptUserWords(input.history, input.sent, input.count);
+  const words = keptUserWords(input.history, input.sent, input.count, input.budget);
   const haystack = squash(`${requestText(input.system, input.messages)}\n${words?.text ?? ""}`);
   const pins = activePins(input.pins);
   const missingPins = pins.filter((p) => !haystack.includes(squash(p.text)));
@@ -112,9 +115,9 @@ export function sameCheck(a: CompactionCheck | undefined, b: CompactionCheck): b
  * The next request's conversation messages with the extra message after the summary, and the check
  * stored on the compaction request the first time (or when its result changes), for the divider.
  */
-export async function requestAfterSummary(store: Store, session: Session, view: ConversationView, system: string[], now: number): Promise<{ messages: LLMMessage[]; text?: string }> {
+export async function requestAfterSummary(store: Store, session: Session, view: ConversationView, system: string[], model: ModelLimits, now: number): Promise<{ messages: LLMMessage[]; text?: string }> {
   const base = toModelMessages(view.sent);
-  const r = afterCompaction({ history: view.shown, sent: view.sent, system, messages: base, pins: effectivePins(session.pins, view.shown), count: estimateTokens, now });
+  const r = afterCompaction({ history: view.shown, sent: view.sent, system, messages: base, pins: effectivePins(session.pins, view.shown), count: estimateTokens, budget: userWordsBudget(model), now });
   const part = view.sent[0]?.parts.find((p) => p.type === "compaction");
   if (r.check && part?.type === "compaction" && !sameCheck(part.check, r.check)) await store.upsertPart({ ...part, check: r.check });
   return { messages: withAfterCompaction(base, r.text), text: r.text };

@@ -5,11 +5,19 @@
  * so a rule stated in passing survives even when nobody pinned it. Codex CLI
  * keeps about 20k tokens of them; so do we.
  */
+import { inputBudget, type ModelLimits } from "../compaction/overflow";
 import type { MessageWithParts } from "../schema";
 import { userText } from "./pins";
 
-/** Tokens of earlier user messages kept verbatim after a compaction. */
+/** Tokens of earlier user messages kept verbatim after a compaction (on large windows). */
 export const USER_WORDS_BUDGET = 20_000;
+/** On smaller windows, at most this share of the input budget (20k of a 32k window would leave no room to work). */
+export const USER_WORDS_SHARE = 0.1;
+
+/** The budget for a model: 20k tokens, or a tenth of its input budget when that is less. */
+export function userWordsBudget(model: ModelLimits): number {
+  return Math.min(USER_WORDS_BUDGET, Math.floor(inputBudget(model) * USER_WORDS_SHARE));
+}
 /** A single message longer than this (a pasted log) is cut to its start. */
 export const USER_WORDS_PER_MESSAGE = 2_000;
 

@@ -442,7 +442,7 @@ export class SessionService {
     // The code loads only once a summary is in force (its request and the summary come first).
     if (head?.role !== "assistant" || !head.summary) return { messages: toModelMessages(view.sent) };
     const { requestAfterSummary } = await import("../pins/after-compaction");
-    return requestAfterSummary(this.store, session, view, req.system, this.deps.clock.now());
+    return requestAfterSummary(this.store, session, view, req.system, this.deps.model(session), this.deps.clock.now());
   }
 
   /** One step: a new assistant message answering the newest prompt, streamed and its tools run. */
