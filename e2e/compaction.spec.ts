@@ -94,6 +94,7 @@ test("Compact now summarises on demand; with auto off a context overflow stops w
   await send(page, "hello");
   await waitIdle(page, id);
   await page.getByRole("button", { name: "Compact now" }).click();
+  await page.getByRole("dialog", { name: "Summarise the conversation?" }).getByRole("button", { name: "Summarise" }).click();
   await expect(page.getByRole("article", { name: "Summary" })).toContainText("Read big.txt repeatedly");
   await waitIdle(page, id);
   expect(mock.summaryRequests).toBe(1);

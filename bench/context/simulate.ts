@@ -11,6 +11,7 @@ import type { MessageWithParts } from "../../src/core/schema";
 import { filterCompacted } from "../../src/core/conversation/view";
 import { estimateTokens } from "../../src/core/tokens/counter";
 import { REPLY_OVERHEAD } from "../../src/core/tokens/part-text";
+import { USER_WORDS_PER_MESSAGE, userWordsBudget } from "../../src/core/pins/user-words";
 import { type Segment, SIM_ENCODING, SimSession } from "./session";
 import type { Trace, TraceStep, TraceTool } from "./trace";
 
@@ -188,11 +189,41 @@ export function simulate(trace: Trace, policy: ContextPolicy, opts: SimOptions):
     lastRequest = now;
     return { total, cached };
   };
-  const chatSegments = (view: MessageWithParts[]): Segment[] => [system, ...view.flatMap((m) => s.segments(m))];
+  /**
+   * After a summary, tabcode sends the user's earlier messages verbatim right after it (core/pins/user-words:
+   * newest first within `userWordsBudget`, each cut to USER_WORDS_PER_MESSAGE); for policies with `userWords`.
+   */
+  const userWords = (view: MessageWithParts[]): { seg?: Segment; ids: Set<string> } => {
+    const ids = new Set<string>();
+    const summary = view[1]?.info;
+    if (!policy.userWords || summary?.role !== "assistant" || !summary.summary) return { ids };
+    const inView = new Set(view.map((m) => m.info.id));
+    const older = s.msgs.filter((m) => m.info.role === "user" && !inView.has(m.info.id) && m.parts.some((p) => p.type === "text" && !p.synthetic));
+    let tokens = 0;
+    for (let i = older.length - 1; i >= 0; i--) {
+      const m = older[i];
+      if (!m) continue;
+      const n = Math.min(s.size([m]), USER_WORDS_PER_MESSAGE);
+      if (tokens + n > wordsBudget) break;
+      tokens += n;
+      // A message cut to its start may lose the rule it carried; only whole ones count as holding it.
+      if (s.size([m]) <= USER_WORDS_PER_MESSAGE) ids.add(m.info.id);
+    }
+    return tokens ? { seg: { key: `user-words#${summary.id}#${ids.size}`, tokens: tokens + 20 }, ids } : { ids };
+  };
+  const wordsBudget = userWordsBudget(model);
+  const chatSegments = (view: MessageWithParts[]): Segment[] => {
+    const segs = view.flatMap((m) => s.segments(m));
+    const words = userWords(view).seg;
+    if (!words) return [system, ...segs];
+    // Right after the summary (the compaction request and the summary come first).
+    const at = s.segments(view[0] as MessageWithParts).length + s.segments(view[1] as MessageWithParts).length;
+    return [system, ...segs.slice(0, at), words, ...segs.slice(at)];
+  };
   const input = (moment: PolicyInput["moment"], view: MessageWithParts[]): PolicyInput => ({
     moment,
     view,
-    request: system.tokens + s.size(view) + REPLY_OVERHEAD,
+    request: system.tokens + s.size(view) + (userWords(view).seg?.tokens ?? 0) + REPLY_OVERHEAD,
     model,
     settings,
     cachePrice: opts.cachePrice,
@@ -206,7 +237,8 @@ export function simulate(trace: Trace, policy: ContextPolicy, opts: SimOptions):
     const headTokens = s.size(head);
     const prompt: Segment = { key: `summary-prompt#${requestSeq++}`, tokens: SUMMARY_PROMPT_TOKENS };
     let segs: Segment[];
-    if (d.mode === "cached-prefix") segs = [...chatSegments(view), prompt];
+    // As process.ts builds it: the history without the after-summary message (the cache prefix ends at the summary).
+    if (d.mode === "cached-prefix") segs = [system, ...view.flatMap((m) => s.segments(m)), prompt];
     else if (d.mode === "classic") segs = [{ key: "compaction-system", tokens: COMPACTION_SYSTEM_TOKENS }, ...head.flatMap((m) => s.segments(m)), prompt];
     else {
       // Transcript: tool results cut to TRANSCRIPT_TOOL_CHARS, everything in one new user message.
@@ -222,16 +254,17 @@ export function simulate(trace: Trace, policy: ContextPolicy, opts: SimOptions):
     r.summaryOutput += out;
     r.summaries++;
     now += stepSeconds;
-    const given = constraintsIn(head);
+    const given = constraintsIn(head, false);
     const n = r.summaries;
     s.summary(out, d.tailStartID, now);
     const summaryID = s.msgs[s.msgs.length - 2]?.info.id;
     if (summaryID) kept.set(summaryID, new Set([...given].filter((c) => unit(`${c}#${n}`) < retention)));
   };
   /** Constraints present in these messages: stated verbatim in one of them, or kept by a summary among them. */
-  function constraintsIn(msgs: MessageWithParts[]): Set<string> {
+  function constraintsIn(msgs: MessageWithParts[], withUserWords = true): Set<string> {
     const ids = new Set(msgs.map((m) => m.info.id));
     const out = new Set<string>();
+    if (withUserWords) for (const id of userWords(msgs).ids) ids.add(id);
     for (const [c, msg] of carriers) if (ids.has(msg)) out.add(c);
     for (const m of msgs) for (const c of kept.get(m.info.id) ?? []) out.add(c);
     return out;

@@ -19,6 +19,9 @@ import { SettingsStore } from "./settings-store";
 import { snapshotCollector } from "./storage-gc";
 import { warmUp } from "./warm-up";
 
+/** How long an automatic summary is shown before it starts by itself. */
+const COMPACTION_GRACE_MS = 5_000;
+
 export const APP_VERSION = "0.1.0";
 
 export interface AppServices {
@@ -117,6 +120,8 @@ export async function bootstrap(): Promise<BootResult> {
     locks: webLocks(),
     counter,
     historyDropped: () => snapshots.dropped(),
+    // An automatic summary waits this long for the user (Cancel / Summarise now) before it starts.
+    compactionGraceMs: COMPACTION_GRACE_MS,
     version: APP_VERSION,
   });
   agentOf = (id) => sessions.agentOf(id);

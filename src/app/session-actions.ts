@@ -139,6 +139,22 @@ export async function fork(app: AppServices, sessionID: string, messageID: strin
   return session;
 }
 
+/**
+ * "Start fresh from here": a child session (linked by `parentID`) with the parent's pins and the files as
+ * they were right after that message; returns it with the brief for its composer.
+ */
+export async function startFresh(app: AppServices, sessionID: string, messageID: string): Promise<{ session: Session; brief: string }> {
+  app.sessions.assertIdle(sessionID);
+  const fresh = await app.sessions.startFresh(sessionID, messageID);
+  try {
+    const msgs = await app.store.messages(sessionID);
+    await app.sandbox.copyWorkspace(sessionID, fresh.session.id, snapshotAfter(msgs, messageID));
+  } catch (e) {
+    console.warn("tabcode: the fresh session's files could not be copied", e);
+  }
+  return fresh;
+}
+
 export async function revert(app: AppServices, sessionID: string, messageID: string): Promise<void> {
   await app.sessions.assertIdleEverywhere(sessionID);
   const sandbox = await app.sandbox.sandboxFor(sessionID).catch(() => undefined);

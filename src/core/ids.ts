@@ -6,7 +6,7 @@
  * Ascending ids sort chronologically as plain strings; descending ids (used for
  * sessions) invert the time fields so the newest sorts first.
  */
-export type IdPrefix = "ses" | "msg" | "prt" | "per" | "tool" | "snap";
+export type IdPrefix = "ses" | "msg" | "prt" | "per" | "tool" | "snap" | "pin";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const MAX_48 = 0xffffffffffff;

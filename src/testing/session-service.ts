@@ -26,6 +26,7 @@ export interface TestServiceOptions {
   historyDropped?: SessionServiceDeps["historyDropped"];
   /** Another service's store (a second tab, or the same data after a reload). */
   store?: MemoryStore;
+  compactionGraceMs?: number;
 }
 
 /** The real session service over a memory store, for core tests. */
@@ -49,6 +50,7 @@ export function makeTestService(opts: TestServiceOptions) {
     ...(opts.locks ? { locks: opts.locks } : {}),
     ...(opts.system ? { system: opts.system } : {}),
     ...(opts.historyDropped ? { historyDropped: opts.historyDropped } : {}),
+    ...(opts.compactionGraceMs ? { compactionGraceMs: opts.compactionGraceMs } : {}),
     version: "test",
   });
   return { store, bus, service, permissions, settings };

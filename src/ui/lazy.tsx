@@ -13,6 +13,8 @@ import type { ShareDialog as ShareDialogT } from "./components/share-dialog";
 import type { Tour as TourT } from "./components/tour";
 import type { SharedView as SharedViewT } from "./components/shared-view";
 import type { XrayDialog as XrayDialogT } from "./components/xray-dialog";
+import type { PinnedPanel as PinnedPanelT } from "./components/pinned-panel";
+import type { SummaryPreviewDialog as SummaryPreviewDialogT } from "./components/summary-preview-dialog";
 import { onDemand } from "./on-demand";
 
 export const SettingsDialog = onDemand<ComponentProps<typeof SettingsDialogT>>("Settings", () => import("./components/settings-dialog"), "SettingsDialog");
@@ -25,3 +27,5 @@ export const SessionPermissions = onDemand<ComponentProps<typeof SessionPermissi
 export const Tour = onDemand<ComponentProps<typeof TourT>>("The tour", () => import("./components/tour"), "Tour", () => null);
 export const GoalBar = onDemand<ComponentProps<typeof GoalBarT>>("The goal", () => import("./components/goal-bar"), "GoalBar");
 export const ExportReviewDialog = onDemand<ComponentProps<typeof ExportReviewDialogT>>("The export review", () => import("./components/export-review-dialog"), "ExportReviewDialog");
+export const PinnedPanel = onDemand<ComponentProps<typeof PinnedPanelT>>("The Pinned panel", () => import("./components/pinned-panel"), "PinnedPanel");
+export const SummaryPreviewDialog = onDemand<ComponentProps<typeof SummaryPreviewDialogT>>("The summary preview", () => import("./components/summary-preview-dialog"), "SummaryPreviewDialog");

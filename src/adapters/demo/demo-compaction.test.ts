@@ -59,11 +59,12 @@ describe("demo model: compaction", () => {
     expect(last?.info.summary).toBeFalsy();
     expect(texts(last)).toContain("**compacted**");
     expect(texts(last).length).toBeLessThan(600);
-    // The model saw only the summary: question, answer, continue.
+    // The model saw the summary (question, answer), the user's own earlier words right after it, then continue.
     const sent = setup.llm.chat().at(-1)?.req.messages ?? [];
-    expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user", "user"]);
     expect(JSON.stringify(sent[0])).toContain(COMPACTION_QUESTION);
-    expect(JSON.stringify(sent[2])).toContain(CONTINUE_PROMPT);
+    expect(JSON.stringify(sent[2])).toContain("[1] Fix the date bug");
+    expect(JSON.stringify(sent[3])).toContain(CONTINUE_PROMPT);
   });
 
   it("fills the built-in 6,000-token window within the fix run: the loop compacts once and the run resumes from the summary", async () => {

@@ -8,6 +8,7 @@
 import { CONTINUE_PROMPT } from "../../core/compaction/process";
 import type { LLMMessage, LLMRequest } from "../../core/ports/llm";
 import { COMPACTION_QUESTION } from "../../core/conversation/to-model";
+import { isAfterSummaryText } from "../../core/pins/after-compaction";
 import { MAX_STEPS_PROMPT } from "../../core/session/turn";
 import { DEMO_BUGGY_LINE, DEMO_FIXED_LINE } from "./sample-project";
 import { doneMarker, STEP_IDS, type StepId } from "./steps";
@@ -72,6 +73,8 @@ export function chatTrace(messages: LLMMessage[]): TraceEvent[] {
       const text = m.content.map((c) => (c.type === "text" ? c.text : "")).join("\n").trim();
       afterQuestion = text === COMPACTION_QUESTION;
       if (afterQuestion) continue;
+      // The user's earlier words sent again after a summary: context, not a new prompt.
+      if (isAfterSummaryText(text)) continue;
       out.push(isContinue(text) ? { kind: "continue" } : { kind: "user", text });
       continue;
     }

@@ -73,6 +73,8 @@ export interface ContextPolicy {
   decide(input: PolicyInput): PolicyDecision;
   /** The app that runs it sends the user's pinned goal and constraints in every request's system prompt (core/pins). */
   readonly pins?: boolean;
+  /** The app also sends the user's earlier messages verbatim after each summary (core/pins/user-words); priced by bench:context. */
+  readonly userWords?: boolean;
 }
 
 const SEND: PolicyDecision = { kind: "send" };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { estimateTokens } from "../tokens/counter";
 import { History, text } from "../compaction/test-fixtures";
 import { constraintsIn, effectivePins, pinnedBlock, setPin, suggestionID, suggestPins } from "./pins";
-import { keptUserWords } from "./user-words";
+import { keptUserWords, userWordsBudget } from "./user-words";
 
 describe("constraintsIn", () => {
   it("finds rule-like sentences and leaves questions, plain requests and code out", () => {
@@ -83,5 +83,13 @@ describe("keptUserWords", () => {
     const r = keptUserWords(h.msgs, [], count);
     expect(r?.text).toContain("[… cut]");
     expect(r?.tokens ?? 0).toBeLessThan(2_200);
+  });
+});
+
+describe("userWordsBudget", () => {
+  it("keeps 20k tokens on large windows and a tenth of the input budget on small ones", () => {
+    expect(userWordsBudget({ contextWindow: 400_000, maxOutputTokens: 32_000 })).toBe(20_000);
+    expect(userWordsBudget({ contextWindow: 128_000, maxOutputTokens: 16_000 })).toBe(11_200);
+    expect(userWordsBudget({ contextWindow: 32_000, maxOutputTokens: 4_000 })).toBe(2_800);
   });
 });

@@ -82,7 +82,7 @@ export function suggestPins(history: MessageWithParts[]): Pin[] {
 /**
  * The pins of a session: stored records override suggestions with the same
  * id; the user's own come after. Dismissed ones are kept (the panel shows
- * them) but never sent. Only the newest goal is kept.
+ * them) but never sent. Only one goal is kept: the newest accepted, else the newest suggested.
  */
 export function effectivePins(stored: Pin[] | undefined, history: MessageWithParts[]): Pin[] {
   const own = new Map((stored ?? []).map((p) => [p.id, p]));
@@ -93,7 +93,8 @@ export function effectivePins(stored: Pin[] | undefined, history: MessageWithPar
   }
   out.push(...own.values());
   const goals = out.filter((p) => p.kind === "goal" && p.state !== "dismissed");
-  const keep = goals.find((g) => g.state === "accepted") ?? goals[goals.length - 1];
+  // The newest accepted goal wins (the user's own come last), else the newest suggestion.
+  const keep = goals.findLast((g) => g.state === "accepted") ?? goals[goals.length - 1];
   return out.filter((p) => p.kind !== "goal" || p.state === "dismissed" || p === keep);
 }
 
@@ -118,4 +119,24 @@ export function pinnedBlock(pins: Pin[]): string {
 export function setPin(stored: Pin[] | undefined, pin: Pin): Pin[] {
   const rest = (stored ?? []).filter((p) => p.id !== pin.id);
   return [...rest, pin];
+}
+
+/** The longest pin text (the schema's limit). */
+export const MAX_PIN = 2_000;
+
+/** Checks a pin's text from the user: trimmed, not empty, within the limit. Errors in the user's words. */
+export function pinText(text: string): { ok: true; text: string } | { ok: false; error: string } {
+  const t = text.replace(/\s+/g, " ").trim();
+  if (!t) return { ok: false, error: "A pin needs some text." };
+  if (t.length > MAX_PIN) return { ok: false, error: `A pin can hold at most ${MAX_PIN.toLocaleString("en")} characters (this one has ${t.length.toLocaleString("en")}).` };
+  return { ok: true, text: t };
+}
+
+/**
+ * Removes a pin: a suggestion is kept as dismissed (so it is not suggested
+ * again); the user's own is deleted. Returns the new `session.pins`.
+ */
+export function removePin(stored: Pin[] | undefined, pin: Pin): Pin[] {
+  if (pin.id.startsWith("sug_")) return setPin(stored, { ...pin, state: "dismissed" });
+  return (stored ?? []).filter((p) => p.id !== pin.id);
 }

@@ -5,13 +5,24 @@
  * so a rule stated in passing survives even when nobody pinned it. Codex CLI
  * keeps about 20k tokens of them; so do we.
  */
+import { inputBudget, type ModelLimits } from "../compaction/overflow";
 import type { MessageWithParts } from "../schema";
 import { userText } from "./pins";
 
-/** Tokens of earlier user messages kept verbatim after a compaction. */
+/** Tokens of earlier user messages kept verbatim after a compaction (on large windows). */
 export const USER_WORDS_BUDGET = 20_000;
+/** On smaller windows, at most this share of the input budget (20k of a 32k window would leave no room to work). */
+export const USER_WORDS_SHARE = 0.1;
+
+/** The budget for a model: 20k tokens, or a tenth of its input budget when that is less. */
+export function userWordsBudget(model: ModelLimits): number {
+  return Math.min(USER_WORDS_BUDGET, Math.floor(inputBudget(model) * USER_WORDS_SHARE));
+}
 /** A single message longer than this (a pasted log) is cut to its start. */
 export const USER_WORDS_PER_MESSAGE = 2_000;
+
+/** How the block starts (the demo model tells it from a new prompt by it). */
+export const USER_WORDS_HEADING = "The user's earlier messages, verbatim";
 
 export interface UserWords {
   /** The block to send (after the summary). */
@@ -51,7 +62,7 @@ export function keptUserWords(history: MessageWithParts[], sent: MessageWithPart
   }
   if (kept.length === 0) return undefined;
   const dropped = older.length - kept.length;
-  const head = `The user's earlier messages, verbatim (the conversation they belong to was summarised above${dropped ? `; ${dropped} older ones did not fit` : ""}):`;
+  const head = `${USER_WORDS_HEADING} (the conversation they belong to was summarised above${dropped ? `; ${dropped} older ones did not fit` : ""}):`;
   const text = [head, ...kept.map((t, i) => `[${i + 1}] ${t}`)].join("\n\n");
   return { text, messages: kept.length, dropped, tokens: count(text) };
 }

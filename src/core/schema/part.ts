@@ -177,6 +177,19 @@ export const RetryPart = PartBase.extend({
 });
 export type RetryPart = z.infer<typeof RetryPart>;
 
+/** The post-compaction check of the first request after a summary: pins and touched files present, and what had to be re-added. */
+export const CompactionCheck = z.object({
+  pins: z.number().int().nonnegative(),
+  files: z.number().int().nonnegative(),
+  reinjectedPins: z.number().int().nonnegative(),
+  reinjectedFiles: z.number().int().nonnegative(),
+  /** Earlier user messages sent verbatim after the summary, and older ones that did not fit the budget. */
+  userMessages: z.number().int().nonnegative(),
+  droppedUserMessages: z.number().int().nonnegative(),
+  time: z.number(),
+});
+export type CompactionCheck = z.infer<typeof CompactionCheck>;
+
 export const CompactionPart = PartBase.extend({
   type: z.literal("compaction"),
   auto: z.boolean(),
@@ -184,6 +197,8 @@ export const CompactionPart = PartBase.extend({
   tail_start_id: z.string().optional(),
   /** How to ask for the summary: `cached-prefix` re-sends the next chat request (served from the provider's cache) plus the instructions; `transcript` (default) sends the history as text. */
   mode: z.enum(["transcript", "cached-prefix"]).optional(),
+  /** Set by the first request after the summary (see core/pins/after-compaction). */
+  check: CompactionCheck.optional(),
 });
 export type CompactionPart = z.infer<typeof CompactionPart>;
 

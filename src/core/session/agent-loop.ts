@@ -1,5 +1,7 @@
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import { providerCompactionRequest } from "../compaction/provider-policy";
+import { compactionPreview } from "../compaction/preview";
+import { CompactionGrace } from "./compaction-grace";
 import type { Settings } from "../settings";
 import { toModelMessages } from "../conversation/to-model";
 import { acceptsImages } from "../model-table";
@@ -40,6 +42,8 @@ export class AgentLoop {
     private readonly sandboxOf: (sessionID: string) => Promise<Sandbox | undefined>,
     /** True when the session must not send another step (its `/goal` budget is spent). */
     private readonly overBudget: (session: Session) => Promise<boolean> = async () => false,
+    /** The pause before an automatic summary (Cancel / Summarise now). */
+    private readonly grace: CompactionGrace = new CompactionGrace(deps.clock, () => undefined),
   ) {}
 
   agentOf(sessionID: string): string | undefined {
@@ -82,18 +86,27 @@ export class AgentLoop {
         if (pending === "stop" && (signal.aborted || !(await this.newerPrompt(sessionID, user.info.id)))) break;
         continue;
       }
-      const size = await guard.measure(req.system, view.sent, req.specs, model, sessionID);
+      // After a summary: the user's earlier words and anything pinned the request lost, right after the summary (counted with the request).
+      const extra = await this.afterSummary(session, view, req, model);
+      const size = await guard.measure(extra.text ? [...req.system, extra.text] : req.system, view.sent, req.specs, model, sessionID);
       move = nextMove(view, size, policy);
       if (move.kind === "prune") await guard.prune(move.parts);
       else if (move.kind === "summarize") {
         const { mode, tailStartID } = move;
+        const preview = compactionPreview(view.sent, guard.encodingFor(model), tailStartID);
+        // The guided demo (a scripted model on a tiny window) runs through without the pause.
+        const graceMs = session.demo ? 0 : (this.deps.compactionGraceMs ?? 0);
+        if ((await this.grace.wait(sessionID, preview, graceMs, signal)) === "cancel") {
+          turn.decline();
+          continue;
+        }
         await turn.summarize(() => guard.request(session, { auto: true, mode, tailStartID }));
       }
       if (move.kind !== "send") continue;
       // Stopped while measuring or building the request: nothing was asked, so nothing is recorded.
       if (signal.aborted) break;
       if (await this.overBudget(session)) break;
-      const result = await this.sendStep(session, model, view, req, turn.step(), signal, size);
+      const result = await this.sendStep(session, model, view, req, turn.step(), signal, size, extra.messages);
       if (result === "compact") {
         // Reactive: the provider said the request was too large. Summarise, then replay the last prompt — capped per prompt.
         if (turn.summariesLeft <= 0) break;
@@ -117,12 +130,22 @@ export class AgentLoop {
     return { sandbox, agent, tools, toolState, system, specs: tools.map((t) => t.spec()) };
   }
 
+  /** The next request's messages; after a summary with the extra message (see core/pins/after-compaction), its check stored. */
+  private async afterSummary(session: Session, view: ConversationView, req: TurnRequest, model: ModelConfig): Promise<{ messages: LLMMessage[]; text?: string }> {
+    const options = { toolMedia: toolResultMedia(model), images: acceptsImages(model.modelID) !== false };
+    const head = view.sent[1]?.info;
+    // The code loads only once a summary is in force (its request and the summary come first).
+    if (head?.role !== "assistant" || !head.summary) return { messages: toModelMessages(view.sent, options) };
+    const { requestAfterSummary } = await import("../pins/after-compaction");
+    return requestAfterSummary(this.store, session, view, req.system, model, this.deps.clock.now(), options);
+  }
+
   /** One step: a new assistant message answering the newest prompt, streamed and its tools run. */
-  private async sendStep(session: Session, model: ModelConfig, view: ConversationView, req: TurnRequest, isLastStep: boolean, signal: AbortSignal, size: RequestSize): Promise<StepResult> {
+  private async sendStep(session: Session, model: ModelConfig, view: ConversationView, req: TurnRequest, isLastStep: boolean, signal: AbortSignal, size: RequestSize, sent: LLMMessage[]): Promise<StepResult> {
     const { clock } = this.deps;
     const store = this.store;
     const parentID = view.latest.lastUser?.info.id ?? "";
-    const messages: LLMMessage[] = applyCacheMarkers(toModelMessages(view.sent, { toolMedia: toolResultMedia(model), images: acceptsImages(model.modelID) !== false }));
+    const messages: LLMMessage[] = applyCacheMarkers(sent);
     if (isLastStep) messages.push({ role: "assistant", content: [{ type: "text", text: MAX_STEPS_PROMPT }] });
     this.requests.set(session.id, { system: req.system, tools: req.specs, time: clock.now(), count: size.exact ? "exact" : "estimate" });
     this.guard.sent(session.id);

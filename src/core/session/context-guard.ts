@@ -45,6 +45,11 @@ export class ContextGuard {
     return this.deps.counter ?? estimateCounter;
   }
 
+  /** The tokenizer encoding of a model (for cached counts). */
+  encodingFor(model: ModelConfig): string {
+    return this.counter.encodingFor(model.modelID);
+  }
+
   /** Runs a pending compaction request, if any: `none` when there was none. */
   async runPending(sessionID: string, msgs: MessageWithParts[], model: ModelConfig, signal: AbortSignal, prefix?: RequestPrefix): Promise<"none" | "continue" | "stop"> {
     const pending = pendingCompaction(msgs);

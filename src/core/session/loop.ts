@@ -15,6 +15,9 @@ import { repairSession } from "./repair";
 import type { PromptInput, RequestRecord, SessionServiceDeps } from "./service-deps";
 import { type PromptContext, writePrompt } from "./write-prompt";
 import type { GoalSpec } from "./goal";
+import { type CompactionPreview, compactionPreview, turnAfter } from "../compaction/preview";
+import { CompactionGrace, type PendingSummary, type SummaryChoice } from "./compaction-grace";
+import type { Pin } from "../schema";
 import { GoalRunner } from "./goal-runner";
 import { summaryModelFor } from "../settings";
 
@@ -37,6 +40,7 @@ export class SessionService {
   private statusSnapshot: ReadonlyMap<string, SessionStatus> = new Map();
 
   private readonly guard: ContextGuard;
+  private readonly grace: CompactionGrace;
   /** The running sessions' messages in memory (see MirrorStore); off only to measure without it. */
   private readonly mirror: MirrorStore | undefined;
   /** Every read and write of the service goes through here. */
@@ -48,6 +52,9 @@ export class SessionService {
   constructor(private readonly deps: SessionServiceDeps) {
     this.mirror = deps.mirror === false ? undefined : new MirrorStore(deps.store);
     this.store = this.mirror ?? deps.store;
+    this.grace = new CompactionGrace(deps.clock, () => {
+      for (const l of this.listeners) l();
+    });
     this.guard = new ContextGuard({ store: this.store, llm: deps.llm, clock: deps.clock, bus: deps.bus, settings: deps.settings, counter: deps.counter });
     this.goals = new GoalRunner({
       store: this.store,
@@ -56,7 +63,7 @@ export class SessionService {
       write: (sessionID, text, kind) => this.writePrompt(sessionID, { text, goal: kind }),
       changed: () => this.notify(),
     });
-    this.agentLoop = new AgentLoop(deps, this.store, this.guard, this.mirror, (id) => this.sandboxOf(id), (session) => this.goals.overBudget(session));
+    this.agentLoop = new AgentLoop(deps, this.store, this.guard, this.mirror, (id) => this.sandboxOf(id), (session) => this.goals.overBudget(session), this.grace);
     deps.bus.subscribe((ev) => {
       if (ev.type === "session.status") this.setStatus(ev.sessionID, ev.status);
     });
@@ -83,6 +90,12 @@ export class SessionService {
   /** The system prompt and tools of the session's last request in this tab. */
   lastRequest(sessionID: string): RequestRecord | undefined {
     return this.agentLoop.lastRequest(sessionID);
+  }
+  /** Automatic summaries waiting for the user's answer (the grace), by session. */
+  getPendingSummaries = (): ReadonlyMap<string, PendingSummary> => this.grace.get();
+  /** The user's answer to a pending automatic summary: start it now, or send without it. */
+  chooseSummary(sessionID: string, choice: SummaryChoice): void {
+    this.grace.choose(sessionID, choice);
   }
   isBusy(sessionID: string): boolean {
     return this.runs.has(sessionID);
@@ -194,6 +207,29 @@ export class SessionService {
     return setSessionModel(this.store, sessionID, model);
   }
 
+  /** Accepts, edits or dismisses a pin (the Pinned panel); sent from the next request on. */
+  async savePin(sessionID: string, pin: Pin): Promise<{ ok: true } | { ok: false; error: string }> {
+    const { savePin } = await import("./pin-edits");
+    return savePin(this.store, sessionID, pin);
+  }
+
+  /** Adds the user's own goal or constraint (`/pin`, "Pin as constraint", the panel). */
+  async addPin(sessionID: string, input: { kind: Pin["kind"]; text: string; messageID?: string }): Promise<{ ok: true; pin: Pin } | { ok: false; error: string }> {
+    const { addPin } = await import("./pin-edits");
+    return addPin(this.store, sessionID, { ...input, now: this.deps.clock.now() });
+  }
+
+  async removePin(sessionID: string, pin: Pin): Promise<void> {
+    const { deletePin } = await import("./pin-edits");
+    return deletePin(this.store, sessionID, pin);
+  }
+
+  /** "Start fresh from here": a linked child session with the parent's pins, and the brief to send first. */
+  async startFresh(sessionID: string, messageID: string): Promise<{ session: Session; brief: string }> {
+    const { startFresh } = await import("./fresh");
+    return startFresh(this.store, { sessionID, messageID, now: this.deps.clock.now() });
+  }
+
   /** Starts the loop unless it is already running; returns when the run ends. */
   ensureRunning(sessionID: string): Promise<void> {
     const existing = this.runs.get(sessionID);
@@ -262,13 +298,25 @@ export class SessionService {
     return repairSession(this.store, sessionID, this.deps.clock.now(), () => this.sandboxOf(sessionID));
   }
 
-  /** Asks for a summary of the session now (the "Compact now" button); runs even when auto-compaction is off. */
-  async compact(sessionID: string): Promise<void> {
+  /** What "Compact now" (or "Summarise up to here" on `upTo`) would fold: messages, tokens, the summary's size. */
+  async previewCompaction(sessionID: string, upTo?: string): Promise<CompactionPreview> {
+    const session = await this.store.getSession(sessionID);
+    const { sent } = conversationView(session, await this.store.messages(sessionID));
+    const tail = upTo ? turnAfter(sent, upTo) : undefined;
+    return compactionPreview(sent, this.guard.encodingFor(this.deps.model(session)), tail);
+  }
+
+  /**
+   * Asks for a summary of the session now (the "Compact now" button); runs even when auto-compaction is off.
+   * With `upTo` ("Summarise up to here"), the turns after that message's turn are kept verbatim.
+   */
+  async compact(sessionID: string, opts: { upTo?: string } = {}): Promise<void> {
     await this.assertIdleEverywhere(sessionID);
     const session = await this.store.getSession(sessionID);
     if (!session) return;
-    const { next } = conversationView(session, await this.store.messages(sessionID));
-    await this.guard.request(session, { auto: false });
+    const { next, sent } = conversationView(session, await this.store.messages(sessionID));
+    const tailStartID = opts.upTo ? turnAfter(sent, opts.upTo) : undefined;
+    await this.guard.request(session, tailStartID ? { auto: false, mode: "transcript", tailStartID } : { auto: false });
     // Attach the request to the branch being shown (it is the newest message, but maybe not on the newest branch).
     const request = (await this.store.messages(sessionID)).at(-1)?.info;
     if (request?.role === "user") await this.store.upsertMessage({ ...request, prev: next });

@@ -30,6 +30,8 @@ export interface SessionServiceDeps {
   counter?: TokenCounter;
   /** History was dropped from a session (a committed revert): snapshot storage no message names any more may be collected. */
   historyDropped?(sessionID: string): void;
+  /** How long an automatic summary waits for the user (Cancel / Summarise now); 0 (default) starts it at once. */
+  compactionGraceMs?: number;
   /** Keep a running session's messages in memory (default); `false` re-reads storage on every look (benchmarks). */
   mirror?: boolean;
   version: string;

@@ -52,6 +52,11 @@ export class TurnCounter {
     return MAX_AUTO_COMPACTIONS_PER_PROMPT - this.summaries;
   }
 
+  /** The user cancelled an automatic summary: no more for this prompt (the request goes out as it is). */
+  decline(): void {
+    this.summaries = MAX_AUTO_COMPACTIONS_PER_PROMPT;
+  }
+
   async summarize(request: () => Promise<void>): Promise<void> {
     this.summaries++;
     await request();

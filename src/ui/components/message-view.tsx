@@ -8,6 +8,7 @@ import { CopyButton } from "../markdown/copy-button";
 import { PartView } from "./parts/part-view";
 import { systemEventKind } from "./system-event";
 import { SystemEventView } from "./system-event-view";
+import { MenuButton } from "./menu-button";
 
 /** What the user should know about how an answer ended: cut at the output limit (with Continue) or stopped by the provider's filter. */
 function FinishNotice({ message, onContinue }: { message: MessageWithParts; onContinue: (() => void) | undefined }) {
@@ -76,6 +77,20 @@ function ChatMessage({ message, continued, highlighted }: { message: MessageWith
                 <button type="button" className="link" disabled={actions.busy} onClick={() => actions.revert(info.id)} aria-label="Revert this turn" title="Undo this message and everything after it, files included">
                   Revert
                 </button>
+              )}
+              {!isSummary && (
+                <MenuButton
+                  className="message-menu"
+                  label="Message actions"
+                  buttonLabel="More actions for this message"
+                  items={[
+                    ...(copyText ? [{ label: "Pin as constraint", run: () => actions.pinMessage(info.id, copyText), title: "Send this text with every request, through every summary" }] : []),
+                    { label: "Summarise up to here", run: () => actions.summariseUpTo(info.id), disabled: actions.busy, title: "Fold the conversation up to this turn into a summary; later turns stay as they are" },
+                    { label: "Start fresh from here", run: () => actions.startFresh(info.id), disabled: actions.busy, title: "A new linked session that starts from a brief of this one (goal, constraints, decisions, files)" },
+                  ]}
+                >
+                  ⋯
+                </MenuButton>
               )}
             </span>
           )}

@@ -9,7 +9,8 @@ import { tabTitle } from "../notifications/title";
 import { useServices, useSettings } from "../hooks/services";
 import { HeaderActions } from "./header-actions";
 import { StartupReportLine } from "./startup-report";
-import { DebugDialog, SessionPermissions, ShareDialog, XrayDialog } from "../lazy";
+import { DebugDialog, SessionPermissions, ShareDialog, SummaryPreviewDialog, XrayDialog } from "../lazy";
+import type { CompactionPreview } from "../../core/compaction/preview";
 
 function lastUsage(messages: MessageWithParts[]) {
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -53,7 +54,10 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
   const [sharing, setSharing] = useState(false);
   const [dialog, setDialog] = useState<"debug" | "permissions" | "xray" | null>(null);
   const { sessions } = useServices();
-  const compactNow = () => sessions.compact(session.id).catch((e: unknown) => onError(`Could not compact: ${e instanceof Error ? e.message : String(e)}`));
+  const [preview, setPreview] = useState<CompactionPreview | null>(null);
+  const failed = (e: unknown) => onError(`Could not compact: ${e instanceof Error ? e.message : String(e)}`);
+  // Compact now shows what the summary would fold first.
+  const compactNow = () => sessions.previewCompaction(session.id).then(setPreview, failed);
   const settings = useSettings();
   const model = sessionModelConfig(settings, session);
   const usage = lastUsage(view.shown);
@@ -72,8 +76,20 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
       </div>
       {session.fork && (
         <p className="fork-origin">
-          Forked from <a href={`#/s/${session.fork.sessionID}/m/${session.fork.messageID}`}>the original session</a>
+          {session.parentID ? "Started fresh from " : "Forked from "}
+          <a href={`#/s/${session.fork.sessionID}/m/${session.fork.messageID}`}>{session.parentID ? "the parent session" : "the original session"}</a>
         </p>
+      )}
+      {preview && (
+        <SummaryPreviewDialog
+          preview={preview}
+          upTo={false}
+          onCancel={() => setPreview(null)}
+          onConfirm={() => {
+            setPreview(null);
+            sessions.compact(session.id).catch(failed);
+          }}
+        />
       )}
       {sharing && <ShareDialog sessionID={session.id} onClose={() => setSharing(false)} />}
       {dialog === "xray" && <XrayDialog session={session} messages={allMessages} onClose={() => setDialog(null)} />}

@@ -1,7 +1,7 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { CONTINUE_PROMPT } from "../../core/session/finish-notice";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { fork, revert, unrevert } from "../../app/session-actions";
+import { fork, revert, startFresh, unrevert } from "../../app/session-actions";
 import type { MessageWithParts } from "../../core/schema";
 import { siblings } from "../../core/conversation/branches";
 import { conversationView } from "../../core/conversation/view";
@@ -17,6 +17,9 @@ import { MessageList } from "./message-list";
 import { SessionHeader } from "./session-header";
 import { TodoPanel } from "./todo-panel";
 import { UnsavedBanner } from "./unsaved-banner";
+import { PendingSummaryBanner } from "./summary-preview";
+import { PinnedPanel, SummaryPreviewDialog } from "../lazy";
+import type { CompactionPreview } from "../../core/compaction/preview";
 import { WorkspacePanel } from "./workspace/workspace-panel";
 import { SidePanel } from "./layout/side-panel";
 import { FILES_PANEL, useLayout } from "../hooks/layout";
@@ -72,6 +75,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const hidden = view?.reverted ?? 0;
   // Messages a summary replaced are folded away (the model no longer sees them); the user can unfold them.
   const [showReplaced, setShowReplaced] = useState(false);
+  // "Summarise up to here": the preview waiting for the user's yes.
+  const [upTo, setUpTo] = useState<{ messageID: string; preview: CompactionPreview } | null>(null);
   const sent = useMemo(() => new Set(view?.sent.map((m) => m.info.id)), [view]);
   const replacedCount = messages ? messages.filter((m) => !sent.has(m.info.id)).length : 0;
   // Kept stable across streamed frames (by value): the actions below must not change on every frame.
@@ -132,6 +137,31 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           .editSummary(sessionID, messageID, text)
           .catch((e: unknown) => onError(`Could not save the summary: ${e instanceof Error ? e.message : String(e)}`));
       },
+      pinMessage: (messageID, text) => {
+        const t = text.replace(/\s+/g, " ").trim();
+        sessions.addPin(sessionID, { kind: "constraint", text: t.length > 2000 ? `${t.slice(0, 1999)}…` : t, messageID }).then(
+          (r) => {
+            if (!r.ok) onError(r.error);
+          },
+          (e: unknown) => onError(`Could not pin: ${e instanceof Error ? e.message : String(e)}`),
+        );
+      },
+      summariseUpTo: (messageID) => {
+        sessions.previewCompaction(sessionID, messageID).then(
+          (preview) => setUpTo({ messageID, preview }),
+          (e: unknown) => onError(`Could not summarise: ${e instanceof Error ? e.message : String(e)}`),
+        );
+      },
+      startFresh: (messageID) => {
+        startFresh(app, sessionID, messageID).then(
+          ({ session: child, brief }) => {
+            // The brief waits in the new session's composer: the user edits it and sends it.
+            drafts.set(child.id, brief);
+            onOpenSession(child.id);
+          },
+          (e: unknown) => onError(`Could not start fresh: ${e instanceof Error ? e.message : String(e)}`),
+        );
+      },
       switchBranch: (messageID, step) => {
         sessions
           .switchBranch(sessionID, messageID, step)
@@ -164,6 +194,19 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             </button>
           </div>
         )}
+        <PendingSummaryBanner sessionID={sessionID} />
+        {upTo && (
+          <SummaryPreviewDialog
+            preview={upTo.preview}
+            upTo
+            onCancel={() => setUpTo(null)}
+            onConfirm={() => {
+              const at = upTo.messageID;
+              setUpTo(null);
+              sessions.compact(sessionID, { upTo: at }).catch((e: unknown) => onError(`Could not summarise: ${e instanceof Error ? e.message : String(e)}`));
+            }}
+          />
+        )}
         {replacedCount > 0 && (
           <div className="banner replaced" role="note">
             <span>
@@ -188,6 +231,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           </div>
           <SidePanel side="right" label="Files and todos" id={FILES_PANEL.id} panel={layout.files} narrow={layout.narrow} min={FILES_PANEL.min} max={FILES_PANEL.max}>
             <aside className="side-column" aria-label="Files and todos">
+              <PinnedPanel session={session} messages={messages} onError={onError} />
               <TodoPanel messages={messages} />
               <WorkspacePanel sessionID={sessionID} version={workspaceVersion(messages, status.type, revertID) + branchKey(view.next)} onError={onError} />
             </aside>

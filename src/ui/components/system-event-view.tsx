@@ -1,7 +1,7 @@
 import type { MessageWithParts } from "../../core/schema";
 import { formatTime } from "../format";
 import { useMessageActions } from "../hooks/message-actions";
-import type { SystemEventKind } from "./system-event";
+import { checkText, type SystemEventKind } from "./system-event";
 
 /** The line of a goal message that starts with `prefix` (the objective), without it. */
 function goalLine(text: string, prefix: string): string {
@@ -17,7 +17,9 @@ function goalLine(text: string, prefix: string): string {
 export function SystemEventView({ message, kind }: { message: MessageWithParts; kind: SystemEventKind }) {
   const actions = useMessageActions();
   const info = message.info;
-  const auto = message.parts.some((p) => p.type === "compaction" && p.auto);
+  const compaction = message.parts.find((p) => p.type === "compaction");
+  const auto = compaction?.type === "compaction" && compaction.auto;
+  const check = compaction?.type === "compaction" ? checkText(compaction.check) : undefined;
   const count = actions?.compacted(info.id);
   const detail = message.parts.map((p) => (p.type === "text" && !p.ignored ? p.text : "")).join("\n\n");
   const text =
@@ -33,8 +35,14 @@ export function SystemEventView({ message, kind }: { message: MessageWithParts; 
   return (
     <article className="message system-event" aria-label="System event" data-message-id={info.id}>
       <div className="system-line">
-        <span className="system-text" title={detail || undefined}>
-          {text}
+        <span className="system-text">
+          <span title={detail || undefined}>{text}</span>
+          {check && (
+            <span className={`system-check${check.reinjected ? " reinjected" : ""}`} title={check.detail}>
+              {" "}
+              · {check.text}
+            </span>
+          )}
         </span>
         <time dateTime={new Date(info.time.created).toISOString()}>{formatTime(info.time.created)}</time>
         {kind === "compaction" && actions && (

@@ -2,6 +2,10 @@ import { useState } from "react";
 import { applyCacheMarkers } from "../../core/compaction/cache-markers";
 import { toModelMessages } from "../../core/conversation/to-model";
 import { conversationView } from "../../core/conversation/view";
+import { afterCompaction, withAfterCompaction } from "../../core/pins/after-compaction";
+import { effectivePins } from "../../core/pins/pins";
+import { userWordsBudget } from "../../core/pins/user-words";
+import { estimateTokens } from "../../core/tokens/counter";
 import type { MessageWithParts, Session } from "../../core/schema";
 import { demoModelConfig, modelConfig } from "../../core/settings";
 import { useServices, useSettings } from "../hooks/services";
@@ -20,7 +24,12 @@ export function XrayDialog({ session, messages, onClose }: { session: Session; /
   /** The next request as tabcode hands it to the provider adapter (never includes the API key). */
   const copy = async () => {
     const history = view.sent;
-    const body = { model: model.modelID, provider: model.provider, system: last?.system ?? [], messages: applyCacheMarkers(toModelMessages(history)), tools: last?.tools ?? [], maxOutputTokens: Math.min(model.maxOutputTokens, 32_000) };
+    const system = last?.system ?? [];
+    // After a summary the request also carries the user's earlier words and anything re-added (core/pins/after-compaction).
+    const base = toModelMessages(history);
+    const extra = afterCompaction({ history: view.shown, sent: history, system, messages: base, pins: effectivePins(session.pins, view.shown), count: estimateTokens, budget: userWordsBudget(model), now: Date.now() });
+    const messages = applyCacheMarkers(withAfterCompaction(base, extra.text));
+    const body = { model: model.modelID, provider: model.provider, system, messages, tools: last?.tools ?? [], maxOutputTokens: Math.min(model.maxOutputTokens, 32_000) };
     const json = JSON.stringify(body, null, 2);
     try {
       await navigator.clipboard.writeText(json);

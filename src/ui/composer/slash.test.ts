@@ -18,6 +18,8 @@ describe("slash commands", () => {
     expect(parseSlash("/etc/hosts is broken")).toBeUndefined();
     expect(parseSlash("/tmp is full")).toBeUndefined();
     expect(parseSlash("/compcat")).toEqual({ ok: false, error: "There is no /compcat command. Type / to see the commands." });
+    expect(parseSlash("/pin never touch config/")).toEqual({ ok: true, name: "pin", arg: "never touch config/" });
+    expect(parseSlash("/pin")).toEqual({ ok: false, error: "/pin needs the constraint to pin, e.g. “/pin never touch config/”." });
     expect(parseSlash("/agent deploy")).toEqual({ ok: false, error: "/agent takes build or plan, not “deploy”." });
   });
 

@@ -1,7 +1,7 @@
 import { GOAL_SYNTAX, parseGoal } from "../../core/session/goal";
 
 /** Slash commands typed in the composer: `/name [argument]`. */
-export type SlashName = "goal" | "compact" | "fork" | "undo" | "redo" | "export" | "model" | "agent" | "new" | "help";
+export type SlashName = "goal" | "compact" | "pin" | "fork" | "undo" | "redo" | "export" | "model" | "agent" | "new" | "help";
 
 export interface SlashCommand {
   name: SlashName;
@@ -12,6 +12,7 @@ export interface SlashCommand {
 
 export const SLASH_COMMANDS: SlashCommand[] = [
   { name: "compact", hint: "Summarise the conversation so far" },
+  { name: "pin", hint: "Pin a constraint: sent with every request, kept through every summary", arg: "<text>" },
   { name: "fork", hint: "Copy this session (and its files) into a new one" },
   { name: "undo", hint: "Revert the last turn, files included" },
   { name: "redo", hint: "Bring back what /undo reverted" },
@@ -46,6 +47,7 @@ export function parseSlash(text: string): ParsedSlash | undefined {
   const arg = (m[2] ?? "").trim();
   // "/tmp is full" is a prompt; a lone unknown "/word" is most likely a mistyped command.
   if (!cmd) return arg ? undefined : { ok: false, error: `There is no /${name} command. Type / to see the commands.` };
+  if (cmd.name === "pin" && !arg) return { ok: false, error: "/pin needs the constraint to pin, e.g. “/pin never touch config/”." };
   if (cmd.name === "agent" && arg && arg !== "build" && arg !== "plan") return { ok: false, error: `/agent takes build or plan, not “${arg}”.` };
   if (cmd.name === "goal") {
     if (!arg) return { ok: false, error: `/goal needs an objective: ${GOAL_SYNTAX}` };

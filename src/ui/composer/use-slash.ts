@@ -28,6 +28,10 @@ export function useSlashRunner(sessionID: string, switchAgent: (to?: Agent) => v
       await app.sessions.setGoal(sessionID, r.spec);
     },
     compact: () => app.sessions.compact(sessionID),
+    pin: async (arg) => {
+      const r = await app.sessions.addPin(sessionID, { kind: "constraint", text: arg });
+      if (!r.ok) throw new Error(r.error);
+    },
     fork: async () => {
       const last = await lastUserMessage();
       if (!last) throw new Error("There is nothing to fork yet.");

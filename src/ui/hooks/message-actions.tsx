@@ -21,6 +21,12 @@ export interface MessageActions {
   editSummary(messageID: string, text: string): void;
   /** Asks the model to go on after an answer cut at the output limit. */
   continueAnswer(): void;
+  /** Pins a message's text as a constraint. */
+  pinMessage(messageID: string, text: string): void;
+  /** Summarises the conversation up to this message's turn (after a preview). */
+  summariseUpTo(messageID: string): void;
+  /** A child session seeded with a brief of the conversation up to this message. */
+  startFresh(messageID: string): void;
 }
 
 export const MessageActionsContext = createContext<MessageActions | null>(null);

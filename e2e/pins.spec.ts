@@ -1,0 +1,163 @@
+import type { Page } from "@playwright/test";
+import { configure, newSession, openApp, send, waitIdle } from "./app";
+import { expect, test } from "./fixtures";
+
+/** ~48 KB of varied words: a read of it costs roughly 12k tokens. */
+function bigFile(): string {
+  const words = ["alpha", "parser", "render", "socket", "buffer", "stream", "index", "schema", "router", "module"];
+  return Array.from({ length: 480 }, (_, i) => `${i}: ${Array.from({ length: 14 }, (_, k) => `${words[(i * 7 + k) % words.length]}${(i * 31 + k) % 997}`).join(" ")}`).join("\n");
+}
+
+const RULE = "Never touch config/ or anything under it.";
+const READ = { toolCalls: [{ name: "read", args: { filePath: "/workspace/big.txt" } }] };
+
+async function writeBig(page: Page, id: string): Promise<void> {
+  await page.evaluate(
+    async ({ id, text }) => {
+      const t = (globalThis as unknown as { __tabcode: { sandbox: { sandboxFor(id: string): Promise<{ fs: { writeFile(p: string, d: string): Promise<void> } }> } } }).__tabcode;
+      await (await t.sandbox.sandboxFor(id)).fs.writeFile("/workspace/big.txt", text);
+    },
+    { id, text: bigFile() },
+  );
+}
+
+async function storedSession(page: Page, id: string): Promise<{ parentID?: string; fork?: { sessionID: string }; pins?: { text: string; state: string }[] } | undefined> {
+  return page.evaluate(async (id) => {
+    const t = (globalThis as unknown as { __tabcode: { store: { getSession(id: string): Promise<Record<string, unknown> | undefined> } } }).__tabcode;
+    return (await t.store.getSession(id)) as never;
+  }, id);
+}
+
+test("a constraint from the first message survives two automatic summaries: in the requests, in the Pinned panel, checked on the dividers; Start fresh from here makes a linked child with the brief", async ({ page, mock }) => {
+  test.setTimeout(150_000);
+  await openApp(page);
+  // usable = 20k − 2k − 2k = 16k; auto-compaction at 85 % ≈ 13.6k tokens: one 12k read fills it.
+  await configure(page, mock, "openai-compatible", {
+    models: { "gpt-4o-mini": { contextWindow: 20_000, maxOutputTokens: 2_000, prices: { input: 0.15, output: 0.6, cacheRead: 0.075, cacheWrite: 0 } } },
+    compaction: { auto: true, prune: false, threshold: 0.85 },
+  });
+  const id = await newSession(page);
+  await writeBig(page, id);
+
+  // First prompt: the rule is stated once, in passing. The read makes the next request too large: a summary is previewed.
+  mock.setScript([READ, { text: "Read it; config/ left alone." }]);
+  await send(page, `Tidy up the notes in big.txt. ${RULE}`);
+  const pending = page.getByRole("status").filter({ hasText: "about to summarise" });
+  // (The first exact count waits for the tokenizer to load.)
+  await expect(pending).toContainText(/about to summarise \d+ messages? \([\d.]+k tokens\) into ~/, { timeout: 30_000 });
+  await pending.getByRole("button", { name: "Summarise now" }).click();
+  await waitIdle(page, id);
+  expect(mock.summaryRequests).toBe(1);
+  const afterFirst = mock.modelRequests().at(-1)?.rawBody ?? "";
+  expect(afterFirst).toContain("Read big.txt repeatedly");
+  expect(afterFirst).toContain(RULE);
+
+  // Second prompt: another read, another summary (this time the grace runs out by itself).
+  mock.setScript([READ, { text: "Read again; config/ still untouched." }]);
+  await send(page, "Read big.txt once more and check the notes.");
+  await expect(pending).toBeVisible({ timeout: 20_000 });
+  await expect(pending).toBeHidden({ timeout: 15_000 });
+  await waitIdle(page, id);
+  expect(mock.summaryRequests).toBe(2);
+  const afterSecond = mock.modelRequests().at(-1)?.rawBody ?? "";
+  // The request after the second summary: the earlier answers are folded away.
+  expect(afterSecond).not.toContain("Read it; config/ left alone.");
+  // In the pinned section of the system prompt and in the user's own words kept after the summary.
+  expect(afterSecond.split(RULE).length - 1).toBeGreaterThanOrEqual(2);
+  expect(afterSecond).toContain("The user's earlier messages, verbatim");
+
+  // The Pinned panel shows the rule as a suggestion; accepting it keeps it pinned.
+  const panel = page.getByRole("region", { name: /Pinned/ });
+  const rules = panel.getByRole("list", { name: "Constraints" });
+  await expect(rules).toContainText(RULE);
+  await expect(rules.getByRole("listitem").filter({ hasText: RULE })).toContainText("suggested");
+  await panel.getByRole("button", { name: /Accept the constraint “Never touch config/ }).click();
+  await expect(rules.getByRole("listitem").filter({ hasText: RULE })).not.toContainText("suggested");
+  await expect(panel.getByRole("list", { name: "Goal" })).toContainText("Tidy up the notes in big.txt.");
+  await panel.getByText(/Files touched \(1\)/).click();
+  await expect(panel.getByRole("list", { name: "Files touched" })).toContainText("/workspace/big.txt");
+  // `/pin` adds the user's own constraint.
+  await page.getByRole("textbox", { name: "Message" }).fill("/pin Answer in English.");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(rules).toContainText("Answer in English.");
+  expect((await storedSession(page, id))?.pins?.map((p) => [p.text, p.state])).toEqual([
+    [RULE, "accepted"],
+    ["Answer in English.", "accepted"],
+  ]);
+
+  // Both dividers say the check passed: goal, rule and big.txt were in the next request (the first is among what the second folded).
+  await page.getByRole("button", { name: "Show what the summary replaced" }).click();
+  const dividers = page.getByRole("article", { name: "System event" }).filter({ hasText: /Compacted automatically/ });
+  await expect(dividers.last()).toContainText("pins checked 3/3");
+  // The oldest messages are at the top of the list.
+  await page.locator(".message-scroll").evaluate((el) => el.scrollTo(0, 0));
+  await expect(dividers.first()).toContainText(/Compacted automatically: 2 messages → summary\s*· pins checked 3\/3/);
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.screenshot({ path: test.info().outputPath("pinned-1400.png") });
+
+  // Start fresh from the last answer: a child session linked to this one, its brief waiting in the composer.
+  const last = page.getByRole("article", { name: "Assistant message" }).last();
+  await last.hover();
+  await last.getByRole("button", { name: "More actions for this message" }).click();
+  await page.getByRole("menuitem", { name: "Start fresh from here" }).click();
+  await expect(page).not.toHaveURL(new RegExp(id));
+  const child = new URL(page.url()).hash.replace("#/s/", "");
+  const brief = page.getByRole("textbox", { name: "Message" });
+  await expect(brief).toHaveValue(/## Goal\nTidy up the notes in big\.txt\./);
+  await expect(brief).toHaveValue(new RegExp(`## Constraints\\n- ${RULE.replace(/[./]/g, "\\$&")}\\n- Answer in English\\.`));
+  await expect(brief).toHaveValue(/## Files\n- \/workspace\/big\.txt \(read\)/);
+  await expect(brief).toHaveValue(new RegExp(`#/s/${id}/m/msg_`));
+  await expect(page.getByText("Started fresh from")).toBeVisible();
+  expect(await storedSession(page, child)).toMatchObject({ parentID: id, fork: { sessionID: id } });
+  await expect(page.getByRole("region", { name: /Pinned/ }).getByRole("list", { name: "Constraints" })).toContainText(RULE);
+  // The files come along, as they were at that message.
+  await expect(page.getByRole("region", { name: "Workspace" })).toContainText("big.txt");
+  await page.screenshot({ path: test.info().outputPath("fresh-1400.png") });
+});
+
+test("Compact now and Summarise up to here show what they fold first, and Cancel leaves the conversation as it was", async ({ page, mock }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible", { compaction: { auto: false, prune: true, threshold: 1 } });
+  const id = await newSession(page);
+  mock.setScript([{ text: "First answer." }, { text: "Second answer." }]);
+  await send(page, "First question. Always answer in one line.");
+  await waitIdle(page, id);
+  await send(page, "Second question.");
+  await waitIdle(page, id);
+
+  await page.getByRole("button", { name: "Compact now" }).click();
+  const dialog = page.getByRole("dialog", { name: "Summarise the conversation?" });
+  await expect(dialog).toContainText(/About to summarise 4 messages \(\d+ tokens\) into ~\d+/);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  expect(mock.summaryRequests).toBe(0);
+
+  const first = page.getByRole("article", { name: "Assistant message" }).filter({ hasText: "First answer." });
+  await first.hover();
+  await first.getByRole("button", { name: "More actions for this message" }).click();
+  await page.getByRole("menuitem", { name: "Summarise up to here" }).click();
+  const upTo = page.getByRole("dialog", { name: "Summarise up to here?" });
+  await expect(upTo).toContainText(/About to summarise 2 messages/);
+  await expect(upTo).toContainText("The later turns stay as they are.");
+  await upTo.getByRole("button", { name: "Summarise" }).click();
+  await expect(page.getByRole("article", { name: "Summary" })).toBeVisible();
+  await waitIdle(page, id);
+  expect(mock.summaryRequests).toBe(1);
+  // The second turn is still shown and sent verbatim; the divider waits for the next request's check.
+  await expect(page.getByRole("article").filter({ hasText: "Second answer." })).toBeVisible();
+  const divider = page.getByRole("article", { name: "System event" }).filter({ hasText: "Compacted" });
+  await expect(divider).toContainText("pins checked on the next request");
+  // The next request checks the pins (the rule and the goal, both in the system prompt): the divider says so.
+  mock.setScript([{ text: "Third answer." }]);
+  await send(page, "Third question.");
+  await waitIdle(page, id);
+  await expect(divider).toContainText("pins checked 2/2");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await divider.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath("divider-390.png") });
+  await page.getByRole("button", { name: "Files and todos" }).first().click();
+  await expect(page.getByRole("region", { name: /Pinned/ })).toContainText("Always answer in one line.");
+  await page.screenshot({ path: test.info().outputPath("pinned-390.png") });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.screenshot({ path: test.info().outputPath("pinned-390-dark.png") });
+});
