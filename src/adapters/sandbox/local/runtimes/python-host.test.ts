@@ -93,6 +93,20 @@ describe("WorkerPythonHost", () => {
     await host.run(req, { timeoutMs: 1000 });
     expect(ports).toHaveLength(2);
   });
+  it("a run that grew the interpreter's memory a lot returns its result, then the Worker is replaced", async () => {
+    const ports: FakePort[] = [];
+    const host = new WorkerPythonHost(() => {
+      const p = new FakePort((m) => ok(m).map((r) => ({ ...r, restart: ports.length === 1 })));
+      ports.push(p);
+      return p;
+    });
+    const big = await host.run(req, { timeoutMs: 1000 });
+    expect(big.stdout).toBe("ok\n");
+    expect(big.stderr).toBe("python3: the script used a lot of memory; the interpreter was restarted to free it.\n");
+    expect(ports[0]?.terminated).toBe(true);
+    expect((await host.run(req, { timeoutMs: 1000 })).stderr).toBe("");
+    expect(ports).toHaveLength(2);
+  });
 });
 
 describe("python3 through the sandbox with a Worker host", () => {

@@ -26,11 +26,16 @@ async function defaultLoad(): Promise<PyodideAPI> {
   return loadPyodide();
 }
 
+/** The most WebAssembly memory the Python Worker may use: beyond it, allocations fail as a MemoryError. */
+export const PYTHON_MEMORY_LIMIT = 1024 * 1024 * 1024;
+/** After a run that left the Worker's memory above this, it is replaced (memory never shrinks). */
+export const PYTHON_RESTART_ABOVE = 256 * 1024 * 1024;
+
 /** Messages to and from the Python Worker. */
 export type PythonWorkerRequest = { id: number; req: PythonRequest };
 export type PythonWorkerReply =
   | { id: number; type: "progress"; text: string }
-  | { id: number; type: "result"; ok: true; result: PythonResult }
+  | { id: number; type: "result"; ok: true; result: PythonResult; restart?: boolean }
   | { id: number; type: "result"; ok: false; message: string };
 
 /** The part of a Worker the host uses (a fake in tests). */
@@ -124,7 +129,10 @@ export class WorkerPythonHost implements PythonHost {
         const m = e.data;
         if (m.id !== id) return;
         if (m.type === "progress") opts.onProgress?.(m.text);
-        else if (m.ok) {
+        else if (m.ok && m.restart) {
+          this.kill();
+          done({ ...m.result, stderr: `${m.result.stderr}python3: the script used a lot of memory; the interpreter was restarted to free it.\n` });
+        } else if (m.ok) {
           this.warm = true;
           done(m.result);
         } else {

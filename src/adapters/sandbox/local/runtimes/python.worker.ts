@@ -4,10 +4,12 @@
  */
 import type { PyodideAPI } from "pyodide";
 import { runInPyodide } from "./python-driver";
-import type { PythonWorkerReply, PythonWorkerRequest } from "./python-host";
+import { PYTHON_MEMORY_LIMIT, PYTHON_RESTART_ABOVE, type PythonWorkerReply, type PythonWorkerRequest } from "./python-host";
+import { capMemoryGrowth } from "./wasm-memory-cap";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 let py: Promise<PyodideAPI> | undefined;
+const memory = capMemoryGrowth(PYTHON_MEMORY_LIMIT);
 
 function post(msg: PythonWorkerReply): void {
   scope.postMessage(msg);
@@ -24,7 +26,8 @@ scope.onmessage = async (e: MessageEvent<PythonWorkerRequest>) => {
   try {
     py ??= load();
     const result = runInPyodide(await py, req);
-    post({ id, type: "result", ok: true, result });
+    // Memory never shrinks: after a run that grew it a lot, the host starts a fresh interpreter.
+    post({ id, type: "result", ok: true, result, restart: memory.largest() > PYTHON_RESTART_ABOVE });
   } catch (err) {
     py = undefined;
     post({
