@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_RULES } from "../../../../core/permission/evaluate";
+import { pathPolicy } from "../../../../core/permission/path-policy";
 import type { LocalSandbox } from "../local-sandbox";
 import { createLocalSandboxForTests } from "../testing";
 import { MemoryWorkspaceStore } from "../workspace-store";
@@ -147,5 +149,15 @@ for i in range(120000): sys.stdout.write('x' * 40 + chr(10))"`);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain("MemoryError: the script used more memory than the sandbox allows");
     expect((await sb.exec(`python3 -c "print('alive')" && cat keep.txt`)).stdout).toBe("alive\nsafe");
+  });
+
+  it("a protect rule refuses the script's change to a protected file; its other changes are kept", async () => {
+    const sb = await sandbox({ "config/app.json": "{}\n" });
+    const policy = pathPolicy("/workspace", [[...DEFAULT_RULES, { permission: "protect", pattern: "config/**", action: "deny" }]]);
+    const r = await sb.exec(`python3 -c "open('config/app.json','w').write('broken'); open('out.txt','w').write('ok')"`, { guard: { policy } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^python3: the script's change was not kept: .*config\/app\.json: write refused — protected by your rule/m);
+    expect(await sb.fs.readText("/workspace/config/app.json")).toBe("{}\n");
+    expect(await sb.fs.readText("/workspace/out.txt")).toBe("ok");
   });
 });

@@ -55,12 +55,14 @@ export function pythonCommands(defineCommand: typeof DefineCommand, deps: Python
           onProgress: deps.progress,
         },
       );
-      const refused = await applyChanges(ctx.fs, deps.root, r.writes, r.removes);
-      const note = refused.length ? `${name}: ignored changes outside the workspace: ${refused.join(", ")}\n` : "";
+      const failed: string[] = [];
+      const outside = await applyChanges(ctx.fs, deps.root, r.writes, r.removes, failed);
+      let note = outside.length ? `${name}: ignored changes outside the workspace: ${outside.join(", ")}\n` : "";
+      for (const f of failed) note += `${name}: the script's change was not kept: ${f}\n`;
       return {
         stdout: r.stdout,
         stderr: r.stderr + note,
-        exitCode: r.exitCode,
+        exitCode: failed.length && r.exitCode === 0 ? 1 : r.exitCode,
       };
     });
   const pip = (name: string) =>

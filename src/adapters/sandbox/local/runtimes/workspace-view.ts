@@ -55,21 +55,33 @@ export function confined(root: string, rel: string): string | undefined {
   return abs.startsWith(`${root}/`) ? abs : undefined;
 }
 
-/** Applies an engine's changes; returns the paths it refused (outside the workspace). */
-export async function applyChanges(fs: IFileSystem, root: string, writes: FileView, removes: string[]): Promise<string[]> {
+/**
+ * Applies an engine's changes; returns the paths it refused (outside the
+ * workspace). With `failed`, a change the sandbox fs refuses (a protect
+ * rule…) is recorded there and the others still go through; without it, it throws.
+ */
+export async function applyChanges(fs: IFileSystem, root: string, writes: FileView, removes: string[], failed?: string[]): Promise<string[]> {
   const refused: string[] = [];
+  const attempt = async (fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (e) {
+      if (!failed) throw e;
+      failed.push(e instanceof Error ? e.message : String(e));
+    }
+  };
   for (const [rel, data] of Object.entries(writes)) {
     const abs = confined(root, rel);
-    if (!abs) {
-      refused.push(rel);
-      continue;
-    }
-    await fs.mkdir(abs.slice(0, abs.lastIndexOf("/")), { recursive: true });
-    await fs.writeFile(abs, data);
+    if (!abs) refused.push(rel);
+    else
+      await attempt(async () => {
+        await fs.mkdir(abs.slice(0, abs.lastIndexOf("/")), { recursive: true });
+        await fs.writeFile(abs, data);
+      });
   }
   for (const rel of removes) {
     const abs = confined(root, rel);
-    if (abs) await fs.rm(abs, { force: true });
+    if (abs) await attempt(() => fs.rm(abs, { force: true }));
     else refused.push(rel);
   }
   return refused;
