@@ -45,6 +45,13 @@ describe("demo model: the Python project", () => {
     expect(answer).not.toMatch(/\bRan \d+ tests? in\b/);
   }, 120_000);
 
+  it("after a compaction the answer keeps the verdict and drops the output it no longer sees", async () => {
+    const { pythonAnswer } = await import("./python-script");
+    const text = pythonAnswer({ pyTests: "OK", pyCommit: "done" }, true);
+    expect(text).toContain("`python3 -m unittest -v` now passes all three tests.\n");
+    expect(text).not.toContain("```");
+  });
+
   it("stops with an explanation where python3 does not run, instead of going on blind", async () => {
     const setup = await setupDemo({ files: PYTHON_DEMO_PROJECT, settings: NO_AUTO_COMPACTION });
     const { msgs } = await run(setup, PYTHON_DEMO_PROMPT);

@@ -110,7 +110,10 @@ export function pythonAnswer(facts: Facts, fixed: boolean): string {
       "",
       "(I'm the built-in demo model: this run is scripted.)",
     ].join("\n");
-  const tests = facts.pyTests === "OK" ? `\`${PY_TEST_COMMAND}\` now passes all three tests:` : `\`${PY_TEST_COMMAND}\` still fails:`;
+  // After a compaction the summary keeps the verdict, not the output.
+  const block = quoted(facts.pyOutput, 6);
+  const end = block ? ":" : ".";
+  const tests = facts.pyTests === "OK" ? `\`${PY_TEST_COMMAND}\` now passes all three tests${end}` : `\`${PY_TEST_COMMAND}\` still fails${end}`;
   const commit =
     facts.pyCommit === "done"
       ? `Committed as **${PY_COMMIT_MESSAGE}**: the last tool card shows it in \`git log --oneline\`.`
@@ -121,7 +124,7 @@ export function pythonAnswer(facts: Facts, fixed: boolean): string {
       : `Done. \`${PY_MODULE}\` converts between Celsius and Fahrenheit, and \`${PY_TEST}\` tests it.`,
     "",
     tests,
-    quoted(facts.pyOutput, 6),
+    ...(block ? [block] : []),
     "",
     commit,
     "",
