@@ -71,7 +71,7 @@ test("python3 runs a failing unittest, the fix passes, git commits; files, histo
   await context.setOffline(false);
 });
 
-test("a runaway Python script is stopped by the command timeout; the page stays responsive and Python restarts", async ({ page, mock }) => {
+test("a runaway Python script is stopped by the command timeout and a memory hog by the memory cap; the page stays responsive and Python restarts", async ({ page, mock }) => {
   test.setTimeout(240_000);
   await openApp(page);
   await configure(page, mock, "openai-compatible");
@@ -80,6 +80,8 @@ test("a runaway Python script is stopped by the command timeout; the page stays 
     { toolCalls: [{ name: "write", args: { filePath: "keep.txt", content: "safe\n" } }] },
     { toolCalls: [{ name: "bash", args: { command: "python3 -c 'while True: pass'", description: "spin", timeout: 15_000 } }] },
     { toolCalls: [{ name: "bash", args: { command: "python3 -c 'print(6 * 7)' && cat keep.txt", description: "after the restart" } }] },
+    { toolCalls: [{ name: "bash", args: { command: "python3 -c 'x = [bytearray(64 * 2**20) for _ in range(100)]'", description: "eat memory" } }] },
+    { toolCalls: [{ name: "bash", args: { command: "python3 -c 'print(\"still here\")' && cat keep.txt", description: "after the memory hog" } }] },
     { text: "Recovered." },
   ]);
   await send(page, "spin forever");
@@ -92,12 +94,21 @@ test("a runaway Python script is stopped by the command timeout; the page stays 
   await expect(spinning).toBeVisible();
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
+  // Typing works too, while the interpreter still spins.
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("typed while python spins");
+  await expect(box).toHaveValue("typed while python spins");
+  await expect(spinning).toBeVisible();
+  await box.fill("");
   await expect(page.getByRole("article").filter({ hasText: "Recovered." })).toBeVisible({ timeout: 180_000 });
   await waitIdle(page, id);
   const bodies = mock.modelRequests().map((r) => r.rawBody);
   expect(lastToolOutput(bodies[2] ?? "")).toContain("bash tool terminated the command after exceeding the timeout of 15000 ms");
   expect(lastToolOutput(bodies[2] ?? "")).toContain("Exit code: 124");
   expect(lastToolOutput(bodies[3] ?? "")).toContain("42\\nsafe\\n");
+  expect(lastToolOutput(bodies[4] ?? "")).toContain("MemoryError: the script used more memory than the sandbox allows");
+  expect(lastToolOutput(bodies[4] ?? "")).toContain("the interpreter was restarted to free it");
+  expect(lastToolOutput(bodies[5] ?? "")).toContain("still here\\nsafe\\n");
 });
 
 test("Make available offline pre-fetches Python, so it runs offline without having run before", async ({ page, context }) => {

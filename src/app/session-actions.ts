@@ -190,12 +190,18 @@ export async function deleteSession(app: AppServices, s: Session): Promise<() =>
   };
 }
 
-/** The guided demo: a session on the demo model over the sample project, with its first prompt sent. */
-export async function startDemo(app: AppServices): Promise<Session> {
-  const { DEMO_PROJECT } = await import("../adapters/demo/sample-project");
-  const session = await app.sessions.createSession({ title: "Demo: fix the date bug", demo: true });
-  await app.sandbox.seedWorkspace(session.id, DEMO_PROJECT);
-  await app.sessions.prompt(session.id, { text: "Fix the date bug" });
+/** Which guided demo: the date bug (shell only) or the Python project (python3 and git). */
+export type DemoKind = "dates" | "python";
+
+/** The guided demo: a session on the demo model over its sample project, with its first prompt sent. */
+export async function startDemo(app: AppServices, kind: DemoKind = "dates"): Promise<Session> {
+  const { title, files, prompt } =
+    kind === "python"
+      ? await import("../adapters/demo/python-project").then((m) => ({ title: "Demo: Python test, fix, commit", files: m.PYTHON_DEMO_PROJECT, prompt: m.PYTHON_DEMO_PROMPT }))
+      : await import("../adapters/demo/sample-project").then((m) => ({ title: "Demo: fix the date bug", files: m.DEMO_PROJECT, prompt: "Fix the date bug" }));
+  const session = await app.sessions.createSession({ title, demo: true });
+  await app.sandbox.seedWorkspace(session.id, files);
+  await app.sessions.prompt(session.id, { text: prompt });
   return session;
 }
 

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import type { DroppedFile } from "../app/history-import";
 import { errorMessage } from "../core/errors";
-import { exportEverything, importFile, isHistoryExport, startDemo } from "../app/session-actions";
+import { type DemoKind, exportEverything, importFile, isHistoryExport, startDemo } from "../app/session-actions";
 import type { LaunchQueueLike } from "../app/shared-files";
 import { download } from "./components/workspace/workspace-io";
 import { useServices, useSettings } from "./hooks/services";
@@ -119,9 +119,9 @@ export function App() {
     }
   };
 
-  const demo = async () => {
+  const demo = async (kind?: DemoKind) => {
     try {
-      const s = await startDemo(services);
+      const s = await startDemo(services, kind);
       navigate({ name: "session", sessionID: s.id });
     } catch (e) {
       notify(`Could not start the demo: ${e instanceof Error ? e.message : String(e)}`);
@@ -228,7 +228,7 @@ export function App() {
           <SharedView data={route.data} onSaved={(id) => navigate({ name: "session", sessionID: id }, true)} />
         ) : route.name === "session" && route.replay ? (
           <ReplayRoute sessionID={route.sessionID} onExit={() => navigate({ name: "session", sessionID: route.sessionID })} />
-        ) : current ? <SessionView key={current} sessionID={current} focusMessageID={route.name === "session" ? route.messageID : undefined} onError={notify} onOpenSession={openSession} /> : <Welcome onNew={() => void newSession()} onSettings={() => setSettingsOpen(true)} onDemo={() => void demo()} samples={<Samples onOpen={openSession} onError={notify} />} />}
+        ) : current ? <SessionView key={current} sessionID={current} focusMessageID={route.name === "session" ? route.messageID : undefined} onError={notify} onOpenSession={openSession} /> : <Welcome onNew={() => void newSession()} onSettings={() => setSettingsOpen(true)} onDemo={() => void demo()} onPythonDemo={() => void demo("python")} samples={<Samples onOpen={openSession} onError={notify} />} />}
       </main>
       <Toasts notices={notices} onDismiss={dismiss} />
       {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}

@@ -12,16 +12,22 @@ import { MemoryStore } from "../../testing/memory-store";
 import { createLocalSandboxForTests } from "../sandbox/local/testing";
 import { createTiktokenCounter } from "../tokens/tiktoken-counter";
 import { createDemoLLM } from "./demo-llm";
+import { InProcessPythonHost } from "../sandbox/local/runtimes/python-host";
+import { PYTHON_DEMO_PROJECT, PYTHON_DEMO_PROMPT } from "./python-project";
 import { DEMO_PROJECT } from "./sample-project";
 import { SAMPLES } from "./samples";
 
 const DIR = new URL("../../../public/samples/", import.meta.url);
 const UPDATE = process.env.UPDATE_SAMPLES === "1";
 
-async function make(title: string, prompt: string) {
+// The Python sample runs real Python and git (one interpreter for the file).
+const python = new InProcessPythonHost();
+
+async function make(title: string, prompt: string, project: "dates" | "python") {
   const store = new MemoryStore();
   const settings = defaultSettings();
-  const sandbox = await createLocalSandboxForTests({ files: DEMO_PROJECT });
+  const workspace = project === "python" ? PYTHON_DEMO_PROJECT : DEMO_PROJECT;
+  const sandbox = await createLocalSandboxForTests({ files: workspace, ...(project === "python" ? { runtimes: { python, git: true } } : {}) });
   let service: SessionService | undefined;
   const wiring = new PromptWiring(systemClock, () => settings, (id) => service?.agentOf(id));
   service = new SessionService({
@@ -41,7 +47,7 @@ async function make(title: string, prompt: string) {
   const s = await service.createSession({ title, demo: true });
   await service.prompt(s.id, { text: prompt });
   await service.ensureRunning(s.id);
-  const file = await exportSession(store, s.id, { workspace: DEMO_PROJECT });
+  const file = await exportSession(store, s.id, { workspace });
   if (!file) throw new Error("export failed");
   return file;
 }
@@ -58,9 +64,13 @@ function shape(messages: MessageWithParts[]) {
 }
 
 describe("shipped sample sessions", () => {
+  it("the Python sample sends the Python demo's prompt", () => {
+    expect(SAMPLES.find((s) => s.project === "python")?.prompt).toBe(PYTHON_DEMO_PROMPT);
+  });
+
   for (const sample of SAMPLES) {
     it(`${sample.file} is what the demo model makes for "${sample.prompt}"`, async () => {
-      const file = await make(sample.title, sample.prompt);
+      const file = await make(sample.title, sample.prompt, sample.project);
       const path = new URL(sample.file, DIR);
       if (UPDATE) writeFileSync(path, `${JSON.stringify(file, null, 1)}\n`);
       expect(existsSync(path), `${sample.file} is missing: run npm run samples`).toBe(true);
@@ -71,6 +81,6 @@ describe("shipped sample sessions", () => {
       expect(shipped?.info.demo).toBe(true);
       expect(shape(shipped?.messages ?? [])).toEqual(shape(file.messages));
       expect(shipped?.messages.flatMap((m) => m.parts).every((p) => p.type !== "tool" || p.state.status === "completed")).toBe(true);
-    });
+    }, 120_000);
   }
 });

@@ -6,6 +6,7 @@
  */
 import type { LLMRequest } from "../../core/ports/llm";
 import { DEMO_BUG_LINE_NUMBER as line, DEMO_BUGGY_LINE, DEMO_FIXED_LINE } from "./sample-project";
+import { isPythonStep, type PythonStep, pythonAnswer, pythonStep } from "./python-script";
 import { classify, OPTIONAL_STEPS, SCRIPTS, type ScriptKind, STEP_TOOLS, type StepId, stepLabel } from "./steps";
 import {
   type AnswerContext,
@@ -38,6 +39,8 @@ export interface DemoEnv {
   tools: ReadonlySet<string>;
   /** The project's AGENTS.md is part of the system prompt. */
   rules: boolean;
+  /** The sandbox lists python3 among its programs. */
+  python: boolean;
 }
 
 export function envOf(req: LLMRequest): DemoEnv {
@@ -48,6 +51,7 @@ export function envOf(req: LLMRequest): DemoEnv {
     webcontainer: /Sandbox: webcontainer/.test(system),
     tools: new Set(req.tools.map((t) => t.name)),
     rules: system.includes("bash scripts/check.sh"),
+    python: /Programs: .*\bpython3\b/.test(system),
   };
 }
 
@@ -78,12 +82,12 @@ function todos(allDone: boolean) {
 
 /** The tool call, narration and reasoning of one scripted step, with its demo note. */
 function stepReply(step: StepId, tool: string, env: DemoEnv, p: Progress): Reply {
-  const reply = scriptedStep(step, tool, env, p);
+  const reply = isPythonStep(step) ? pythonStep(step, tool, (rel) => abs(env, rel), p.facts) : scriptedStep(step, tool, env, p);
   const note = STEP_NOTES[step];
   return note ? { ...reply, text: `${reply.text}\n\n*${note}*` } : reply;
 }
 
-function scriptedStep(step: StepId, tool: string, env: DemoEnv, p: Progress): Reply {
+function scriptedStep(step: Exclude<StepId, PythonStep>, tool: string, env: DemoEnv, p: Progress): Reply {
   const goal = p.goal.replace(/\s+/g, " ").trim().slice(0, 80);
   switch (step) {
     case "plan":
@@ -152,6 +156,9 @@ function next(kind: ScriptKind, p: Progress, env: DemoEnv): Next {
     if (step === "fix" && p.facts.bug === "fixed") continue;
     if (step === "fix" && p.facts.bug === "unknown") return { type: "unknown-file" };
     if (step === "done" && !p.done.has("plan")) continue;
+    // Tests that pass at once need no fix; without python3 (or git) there is nothing to go on with.
+    if ((step === "py-fix" || step === "py-rerun") && p.facts.pyTests === "OK") continue;
+    if (isPythonStep(step) && (p.facts.pyTests === "missing" || p.facts.pyCommit === "missing")) return { type: "answer" };
     const tool = STEP_TOOLS[step].find((t) => env.tools.has(t));
     if (tool) return { type: "step", step, tool };
     if (!OPTIONAL_STEPS.has(step)) return { type: "missing", tool: STEP_TOOLS[step][0] ?? step };
@@ -173,6 +180,8 @@ function scriptAnswer(kind: ScriptKind, p: Progress, ctx: AnswerContext): string
       return explainAnswer();
     case "tests":
       return testsAnswer(ctx);
+    case "python":
+      return pythonAnswer(p.facts, p.done.has("py-fix"));
     case "help":
       return helpAnswer(ctx);
     case "fallback":
@@ -184,6 +193,7 @@ const ANSWER_REASONING: Record<ScriptKind, string> = {
   fix: "Every step is done. Now a clear answer: what was wrong, what changed, how it was checked, and what the user just watched.",
   explain: "I have the file list and the README. Enough for a short tour of the project.",
   tests: "The check has run. Report what it printed, and what to do about it.",
+  python: "Module, tests, fix, commit: all done. Say what was built, what the tests caught, and what ran where.",
   help: "The user asks what I can do. I'm the scripted demo model: say so, list the prompts I know, and how to connect a real model.",
   fallback: "This is not a prompt my script knows. Be honest: I'm a demo model and cannot really answer; point to the prompts I know and to Settings.",
 };
@@ -204,6 +214,11 @@ export function decide(req: LLMRequest, requestTokens: number): Reply {
       text: wrapUpAnswer(steps.filter((s) => p.done.has(s)).map(stepLabel), steps.filter((s) => !p.done.has(s)).map(stepLabel)),
     };
   }
+  if (kind === "python" && (env.webcontainer || !env.python) && !p.done.size)
+    return {
+      reasoning: "The user wants the Python demo, but this sandbox does not list python3 among its programs. Say so instead of trying.",
+      text: pythonAnswer({ pyTests: "missing" }, false),
+    };
   const n = next(kind, p, env);
   switch (n.type) {
     case "step":

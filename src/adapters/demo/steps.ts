@@ -3,18 +3,19 @@
  * A step is one tool call; the run ends with a text answer.
  */
 
-export const STEP_IDS = ["plan", "explore", "readme", "read", "fix", "check", "done"] as const;
+export const STEP_IDS = ["plan", "explore", "readme", "read", "fix", "check", "done", "py-module", "py-test", "py-run", "py-fix", "py-rerun", "py-commit", "py-log"] as const;
 /** One scripted tool call. */
 export type StepId = (typeof STEP_IDS)[number];
 
 /** What the prompt asked for. */
-export type ScriptKind = "fix" | "explain" | "tests" | "help" | "fallback";
+export type ScriptKind = "fix" | "explain" | "tests" | "python" | "help" | "fallback";
 
 /** The steps of each script, in order (help and fallback answer in text only). */
 export const SCRIPTS: Record<ScriptKind, readonly StepId[]> = {
   fix: ["plan", "explore", "read", "fix", "check", "done"],
   explain: ["explore", "readme"],
   tests: ["check"],
+  python: ["py-module", "py-test", "py-run", "py-fix", "py-rerun", "py-commit", "py-log"],
   help: [],
   fallback: [],
 };
@@ -28,6 +29,13 @@ const STEP_LABELS: Record<StepId, string> = {
   fix: "Fixed the month in formatDate (src/dates.js)",
   check: "Ran the date check",
   done: "Marked the todo list completed",
+  "py-module": "Wrote temperature.py",
+  "py-test": "Wrote test_temperature.py",
+  "py-run": "Ran the Python tests",
+  "py-fix": "Fixed the offset in to_fahrenheit (temperature.py)",
+  "py-rerun": "Ran the Python tests again",
+  "py-commit": "Committed with git",
+  "py-log": "Showed the git history",
 };
 
 /** How a step reads in lists ("Read src/dates.js"). */
@@ -54,6 +62,13 @@ export const STEP_TOOLS: Record<StepId, readonly string[]> = {
   fix: ["edit"],
   check: ["bash"],
   done: ["todowrite"],
+  "py-module": ["write"],
+  "py-test": ["write"],
+  "py-run": ["bash"],
+  "py-fix": ["edit"],
+  "py-rerun": ["bash"],
+  "py-commit": ["bash"],
+  "py-log": ["bash"],
 };
 
 /** Steps that are skipped (not refused) when their tool is not offered. */
@@ -65,6 +80,7 @@ const has = (text: string, re: RegExp) => re.test(text);
 export function classify(prompt: string): ScriptKind {
   const t = prompt.toLowerCase();
   if (!t.trim()) return "fallback";
+  if (has(t, /\b(python3?|unittest|pytest|git|commit)\b/)) return "python";
   if (has(t, /\b(fix|bug|repair|debug|broken|wrong)\b/)) return "fix";
   if (has(t, /\b(explain|describe|overview|walk me through|look around)\b|what(?:'s| is) (?:in )?(?:this|the) (?:project|repo|code)|tell me about/)) return "explain";
   if (has(t, /\b(tests?|check|verify)\b/)) return "tests";

@@ -30,6 +30,7 @@ const GOALS: Record<ScriptKind, string> = {
   fix: "Find and fix the date bug in the sample project, and prove the fix with the project's check.",
   explain: "Get an overview of the sample project.",
   tests: "Run the project's check and report the result.",
+  python: "Write a Python module and its unittest, make the tests pass, commit with git.",
   help: "Learn what the demo model can do.",
   fallback: "A question outside the demo's script (answered honestly: the demo model cannot answer it).",
 };
@@ -71,6 +72,8 @@ export function demoSummary(req: LLMRequest): string {
   if (p.facts.bug === "fixed") discoveries.push(`- src/dates.js line ${DEMO_BUG_LINE_NUMBER}: the month line is correct (\`pad(date.getMonth() + 1)\`).`);
   if (p.facts.bug === "unknown") discoveries.push("- src/dates.js does not contain the sample's month line (the project was changed).");
   if (p.facts.check) discoveries.push(`- The date check printed ${p.facts.check}.`);
+  if (p.facts.pyTests === "OK" || p.facts.pyTests === "FAILED") discoveries.push(`- The Python tests printed ${p.facts.pyTests}.`);
+  if (p.facts.pyCommit === "done") discoveries.push("- The git commit was made.");
   const failed = calls.filter((c) => !c.ok).map((c) => `- The ${c.tool} call failed: ${oneLine(c.output)}`);
 
   const steps = SCRIPTS[kind];

@@ -11,6 +11,7 @@ import { workspaceTools } from "../../core/tools/index";
 import { todoWriteTool } from "../../core/tools/todo";
 import type { Tool } from "../../core/tools/tool";
 import type { MemoryStore } from "../../testing/memory-store";
+import type { LocalRuntimes } from "../sandbox/local/runtimes/commands";
 import { createLocalSandboxForTests } from "../sandbox/local/testing";
 import { createDemoLLM } from "./demo-llm";
 import { DEMO_PROJECT } from "./sample-project";
@@ -47,8 +48,10 @@ export interface DemoSetup {
   sandbox: Awaited<ReturnType<typeof createLocalSandboxForTests>>;
 }
 
-export async function setupDemo(opts: { files?: Record<string, string>; rules?: Ruleset; tools?: Tool[]; settings?: Partial<Settings>; llm?: RecordingLLM } = {}): Promise<DemoSetup> {
-  const sandbox = await createLocalSandboxForTests({ files: opts.files ?? DEMO_PROJECT });
+export async function setupDemo(
+  opts: { files?: Record<string, string>; rules?: Ruleset; tools?: Tool[]; settings?: Partial<Settings>; llm?: RecordingLLM; runtimes?: LocalRuntimes } = {},
+): Promise<DemoSetup> {
+  const sandbox = await createLocalSandboxForTests({ files: opts.files ?? DEMO_PROJECT, runtimes: opts.runtimes });
   const llm = opts.llm ?? new RecordingLLM();
   const demo = { provider: defaultSettings().provider, modelID: defaultSettings().modelID, maxSteps: 20 };
   const { store, service, settings } = makeTestService({ llm, tools: opts.tools ?? [todoWriteTool, ...workspaceTools], settings: { ...demo, ...opts.settings }, rules: opts.rules, sandbox });

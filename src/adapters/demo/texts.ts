@@ -3,6 +3,7 @@
  * deterministic: the same history gives the same words.
  */
 import { DEMO_BUG_LINE_NUMBER, DEMO_FIXED_LINE } from "./sample-project";
+import { PY_STEP_NOTES } from "./python-script";
 import type { StepId } from "./steps";
 import type { Facts } from "./trace";
 
@@ -23,7 +24,7 @@ const n = (v: number) => v.toLocaleString("en-US");
 const CONNECT =
   "To work with a real model, open **Settings → provider** and choose OpenAI or any OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter…), then paste your key. The key stays in this browser: tabcode calls the provider straight from the tab.";
 
-const TRY = "Prompts the demo knows: **Fix the date bug**, **Explain the project**, **Run the tests**, **What can you do?**";
+const TRY = "Prompts the demo knows: **Fix the date bug**, **Explain the project**, **Run the tests**, **Write a Python module with tests and commit it**, **What can you do?**";
 
 /** What each step shows of the session mechanism: a short aside after the step's narration. */
 export const STEP_NOTES: Record<StepId, string> = {
@@ -34,6 +35,7 @@ export const STEP_NOTES: Record<StepId, string> = {
   fix: "`edit` asks the permission rules before it writes, and the diff is stored on the tool part. Every step also snapshots the workspace, so this change can be **reverted** later.",
   check: "`bash` runs in the in-browser sandbox; the output streams into the tool part while the command runs.",
   done: "",
+  ...PY_STEP_NOTES,
 };
 
 /** The check output lines, without the exit-code footer, as a fenced block. */
@@ -120,6 +122,7 @@ export function helpAnswer(c: AnswerContext): string {
     "- **Fix the date bug**: plan with a todo list, list the files, read `src/dates.js`, edit it, run the check, close the list (six tool calls, about a minute to watch).",
     "- **Explain the project**: list the files and read the README.",
     "- **Run the tests**: run the check script and report what it prints.",
+    "- **Write a Python module with tests and commit it**: write `temperature.py` and its `unittest`, run them with real Python in the tab (they fail), fix, run again, then `git init`, `git commit` and `git log`.",
     "",
     `Watch the context meter while I work: my window is deliberately small (${n(c.contextWindow)} tokens), so a long session shows compaction.`,
     "",

@@ -10,6 +10,7 @@ import type { LLMMessage, LLMRequest } from "../../core/ports/llm";
 import { COMPACTION_QUESTION } from "../../core/conversation/to-model";
 import { isAfterSummaryText } from "../../core/pins/after-compaction";
 import { MAX_STEPS_PROMPT } from "../../core/session/turn";
+import { PY_MODULE, PY_TEST } from "./python-project";
 import { DEMO_BUGGY_LINE, DEMO_FIXED_LINE } from "./sample-project";
 import { doneMarker, STEP_IDS, type StepId } from "./steps";
 
@@ -37,6 +38,11 @@ export interface Facts {
   /** The last check's verdict and output. */
   check?: "PASS" | "FAIL";
   checkOutput?: string;
+  /** The last `python3 -m unittest` run: OK, FAILED, or python3 is not in this sandbox. */
+  pyTests?: "OK" | "FAILED" | "missing";
+  pyOutput?: string;
+  /** `git commit` made a commit, or the sandbox has no git. */
+  pyCommit?: "done" | "missing";
 }
 
 export interface Progress {
@@ -167,10 +173,17 @@ export function stepOf(call: TraceCall): StepId | undefined {
       if (path.endsWith("src/dates.js")) return "read";
       return path.endsWith("README.md") ? "readme" : undefined;
     case "edit":
+      if (path.endsWith(PY_MODULE)) return "py-fix";
+      return path.endsWith("src/dates.js") ? "fix" : undefined;
     case "write":
+      if (path.endsWith(PY_TEST)) return "py-test";
+      if (path.endsWith(PY_MODULE)) return "py-module";
       return path.endsWith("src/dates.js") ? "fix" : undefined;
     case "bash": {
       const command = str(call.input.command);
+      if (command.includes("-m unittest")) return "py-run";
+      if (command.includes("git commit")) return "py-commit";
+      if (command.includes("git log")) return "py-log";
       return command.includes("check.sh") || command.includes("npm test") ? "check" : undefined;
     }
     default:
@@ -185,6 +198,11 @@ function learn(facts: Facts, step: StepId, output: string): void {
     facts.check = /^PASS/m.test(output) ? "PASS" : "FAIL";
     facts.checkOutput = output;
   }
+  if (step === "py-run" || step === "py-rerun") {
+    facts.pyTests = !/^Ran \d+ tests? in /m.test(output) ? "missing" : /^OK\b/m.test(output) ? "OK" : "FAILED";
+    facts.pyOutput = output;
+  }
+  if (step === "py-commit") facts.pyCommit = /^\[\S+ (\(root-commit\) )?[0-9a-f]{7}\]/m.test(output) ? "done" : "missing";
 }
 
 /** The facts and steps a (demo-written) summary recorded. */
@@ -195,6 +213,9 @@ function fromSummary(text: string): { goal?: string; done: Set<StepId>; facts: F
   if (text.includes("month line is correct")) facts.bug = "fixed";
   const check = /check printed (PASS|FAIL)/.exec(text);
   if (check) facts.check = check[1] === "PASS" ? "PASS" : "FAIL";
+  const py = /Python tests printed (OK|FAILED)/.exec(text);
+  if (py) facts.pyTests = py[1] === "OK" ? "OK" : "FAILED";
+  if (text.includes("The git commit was made")) facts.pyCommit = "done";
   const goal = /^- The user asked: "(.*)"$/m.exec(text)?.[1];
   return { goal, done, facts, answered: text.includes(ANSWERED) };
 }
@@ -219,7 +240,9 @@ export function progress(trace: TraceEvent[], messages: LLMMessage[] = []): Prog
     } else if (ev.kind === "answer") p.answered = true;
     else if (ev.kind === "call") {
       p.answered = false;
-      const step = ev.call.ok ? stepOf(ev.call) : undefined;
+      let step = ev.call.ok ? stepOf(ev.call) : undefined;
+      // The tests run before and after the fix are two steps of one command.
+      if (step === "py-run" && p.done.has("py-fix")) step = "py-rerun";
       if (step) {
         p.done.add(step);
         learn(p.facts, step, ev.call.output);

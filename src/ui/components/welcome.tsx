@@ -4,11 +4,12 @@ interface Props {
   onNew: () => void;
   onSettings: () => void;
   onDemo: () => void;
+  onPythonDemo: () => void;
   samples?: React.ReactNode;
 }
 
 /** The empty state: what tabcode is, and three ways to start. */
-export function Welcome({ onNew, onSettings, onDemo, samples }: Props) {
+export function Welcome({ onNew, onSettings, onDemo, onPythonDemo, samples }: Props) {
   const settings = useSettings();
   const demo = settings.provider === "demo";
   return (
@@ -21,6 +22,9 @@ export function Welcome({ onNew, onSettings, onDemo, samples }: Props) {
         <button type="button" className="primary big" onClick={onDemo}>
           Start the demo
         </button>
+        <button type="button" className="big" onClick={onPythonDemo}>
+          Start the Python demo
+        </button>
         <button type="button" className="big" onClick={onNew}>
           New session
         </button>
@@ -31,6 +35,9 @@ export function Welcome({ onNew, onSettings, onDemo, samples }: Props) {
       <ul className="welcome-points">
         <li>
           <strong>The demo needs no key and no network.</strong> A scripted agent fixes a bug in a small sample project while a short tour points at what happens: streamed parts, tool calls, the todo list, tokens and cost, the context meter and a compaction.
+        </li>
+        <li>
+          <strong>Real code runs in the tab.</strong> The Python demo writes a module and its unittest, runs them with Python (compiled to WebAssembly, no server), fixes the failure and commits with git.
         </li>
         <li>
           <strong>Your key stays here.</strong> It is stored in this browser and sent only to the provider you choose — OpenAI, Anthropic, Google Gemini, DeepSeek, Mistral, Groq, xAI, OpenRouter, or any OpenAI-compatible server such as Ollama or LM Studio.

@@ -118,6 +118,8 @@ export class WorkerEngineHost implements EngineHost {
         if (m.type === "progress") opts.onProgress?.(m.text);
         else if (m.ok) {
           this.warm = true;
+          // The engine asks for a fresh Worker next time (its memory grew past what it gives back, or its state is broken).
+          if (m.result.restart) this.kill();
           done(m.result);
         } else {
           this.kill();

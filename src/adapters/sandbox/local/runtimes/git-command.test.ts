@@ -109,6 +109,39 @@ describe("git in the local sandbox (isomorphic-git)", () => {
   });
 });
 
+describe("git on bad input", () => {
+  it("not a repository, unknown revisions and branches, a damaged repository: git's own words, files untouched", async () => {
+    const { sb, run } = await repo();
+    const outside = await run("git log");
+    expect([outside.exitCode, outside.stderr]).toEqual([128, "fatal: not a git repository (or any of the parent directories): .git\n"]);
+    await run("git init -q");
+    expect((await run("git log")).stderr).toBe("fatal: your current branch 'main' does not have any commits yet\n");
+    await run("git add -A && git commit -qm base");
+    const unknown = (rev: string) => `fatal: ambiguous argument '${rev}': unknown revision or path not in the working tree.\n`;
+    for (const [cmd, rev] of [
+      ["git log nope", "nope"],
+      ["git show deadbeef", "deadbeef"],
+      ["git diff nope", "nope"],
+      ["git rev-parse nope", "nope"],
+      ["git reset --hard nope", "nope"],
+      ["git log HEAD~5", "HEAD~5"],
+    ] as const) {
+      const r = await run(cmd);
+      expect([cmd, r.exitCode, r.stderr]).toEqual([cmd, 128, unknown(rev)]);
+    }
+    expect((await run("git show HEAD:missing.txt")).stderr).toBe("fatal: path 'missing.txt' does not exist in 'HEAD'\n");
+    expect((await run("git switch nope")).stderr).toBe("error: pathspec 'nope' did not match any file(s) known to git\n");
+    expect((await run("git branch -d nope")).stderr).toBe("error: branch 'nope' not found.\n");
+    expect((await run("git branch 'bad name..'")).stderr).toContain('"bad name.." would be an invalid git reference');
+    expect(await sb.fs.readText("/workspace/a.txt")).toBe("one\n");
+    await run("rm -rf .git/objects");
+    const damaged = await run("git status");
+    expect(damaged.exitCode).toBe(128);
+    expect(damaged.stderr).toMatch(/^fatal: bad object [0-9a-f]{7}: the repository in \.git is damaged \(an object it needs is missing\)\n$/);
+    expect(await sb.fs.readText("/workspace/src/b.py")).toBe("print(1)\n");
+  });
+});
+
 describe("commands no local engine runs", () => {
   it("node and npm name what is missing and where it runs", async () => {
     const { run } = await repo();

@@ -19,9 +19,10 @@ import {
   restoreFiles,
   stageAll,
   switchTo,
+  unknownRevision,
   unstage,
 } from "./git-ops";
-import { blob, currentBranch, fileDiff, formatCommit, type GitCtx, headOid, log, oids, status } from "./git-porcelain";
+import { blob, currentBranch, fileDiff, formatCommit, type GitCtx, headOid, log, oids, opts, status } from "./git-porcelain";
 
 type IsoGit = typeof import("isomorphic-git");
 
@@ -35,7 +36,7 @@ async function findRepo(git: IsoGit, fs: unknown, cwd: string, root: string): Pr
 }
 
 async function showCmd(c: GitCtx, args: string[]): Promise<Result> {
-  const o = { fs: c.fs as never, dir: c.dir };
+  const o = opts(c);
   const rev = args.find((a) => !a.startsWith("-")) ?? "HEAD";
   if (rev.includes(":")) {
     const [r, path] = rev.split(":");
@@ -77,13 +78,14 @@ async function revParse(c: GitCtx, args: string[]): Promise<Result> {
 }
 
 async function resetCmd(c: GitCtx, e: Env, args: string[]): Promise<Result> {
-  const o = { fs: c.fs as never, dir: c.dir };
+  const o = opts(c);
   const hard = args.includes("--hard");
   const dd = args.indexOf("--");
   const words = args.filter((a, i) => !a.startsWith("-") && (dd < 0 || i < dd));
   const pathArgs = dd >= 0 ? args.slice(dd + 1) : [];
   const first = words[0];
   const target = first ? await resolve(c, first).catch(() => undefined) : undefined;
+  if (first && !target && !pathArgs.length && !(await e.fs.exists(joinPath(e.cwd, first)))) return fail(`fatal: ${unknownRevision(first)}`, 128);
   if (pathArgs.length || (first && !target)) {
     await unstage(c, repoPaths(c, e.cwd, pathArgs.length ? pathArgs : words));
     return ok();
@@ -122,8 +124,8 @@ async function run(git: IsoGit, e: Env, args: string[]): Promise<Result> {
   }
   const dir = await findRepo(git, fs, e.cwd, e.root);
   if (!dir) return fail("fatal: not a git repository (or any of the parent directories): .git", 128);
-  const c: GitCtx = { git, fs, dir };
-  const o = { fs: fs as never, dir };
+  const c: GitCtx = { git, fs, dir, cache: {} };
+  const o = opts(c);
   switch (sub) {
     case "status":
       return ok(await status(c, rest.includes("-s") || rest.includes("--short") || rest.includes("--porcelain")));
@@ -246,6 +248,8 @@ export function gitCommand(defineCommand: typeof DefineCommand, root: string): C
       return await run(git, { fs: ctx.fs, cwd, env: ctx.env, root }, a);
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
+      const missing = /^Could not find ([0-9a-f]{40})\.?$/.exec(msg)?.[1];
+      if (missing) return fail(`fatal: bad object ${missing.slice(0, 7)}: the repository in .git is damaged (an object it needs is missing)`, 128);
       return fail(`fatal: ${msg}`, 128);
     }
   });

@@ -60,28 +60,66 @@ function toStat(s: Awaited<ReturnType<IFileSystem["stat"]>>): GitStat {
 
 type Data = Uint8Array | string;
 
-/** The promise-style fs object isomorphic-git accepts as `fs`. */
+/**
+ * What isomorphic-git reads as "not a directory": its walker lists every file
+ * as if it were one, so this is thrown a thousand times in a thousand-file
+ * tree. One shared error, not a fresh one (and its stack) per file.
+ */
+const NOT_A_DIRECTORY = Object.assign(new Error("ENOTDIR: not a directory"), { code: "ENOTDIR" });
+
+/**
+ * The promise-style fs object isomorphic-git accepts as `fs`. Make one per
+ * git command: it remembers, for that command only, which paths its
+ * listings showed to be files (the walker asks to list each of them) and the
+ * stats of files under `.git` (the index is stat'ed once per work-tree file to
+ * see whether it changed); both are forgotten when the command writes there.
+ */
 export function gitFs(fs: IFileSystem) {
+  const files = new Set<string>();
+  const gitStats = new Map<string, GitStat>();
+  const forget = (path: string) => {
+    files.delete(path);
+    gitStats.delete(path);
+  };
+  const changing = <T>(path: string, fn: () => Promise<T>) => {
+    forget(path);
+    return wrap(fn).finally(() => forget(path));
+  };
+  const lstat = async (path: string): Promise<GitStat> => {
+    const hit = gitStats.get(path);
+    if (hit) return hit;
+    const st = toStat(await fs.lstat(path));
+    if (path.includes("/.git/")) gitStats.set(path, st);
+    return st;
+  };
   const promises = {
     readFile: (path: string, opts?: { encoding?: string } | string) =>
       wrap(async (): Promise<Data> => {
         const enc = typeof opts === "string" ? opts : opts?.encoding;
         return enc === "utf8" || enc === "utf-8" ? fs.readFile(path, "utf8") : fs.readFileBuffer(path);
       }),
-    writeFile: (path: string, data: Data, _opts?: unknown) => wrap(() => fs.writeFile(path, data)),
+    writeFile: (path: string, data: Data, _opts?: unknown) => changing(path, () => fs.writeFile(path, data)),
     unlink: (path: string) =>
-      wrap(async () => {
+      changing(path, async () => {
         if (!(await fs.exists(path))) throw new Error(`ENOENT: no such file or directory, unlink '${path}'`);
         await fs.rm(path);
       }),
-    readdir: (path: string) => wrap(() => fs.readdir(path)),
-    mkdir: (path: string, _opts?: unknown) => wrap(() => fs.mkdir(path)),
-    rmdir: (path: string) => wrap(() => fs.rm(path, { recursive: false })),
+    readdir: async (path: string) => {
+      if (files.has(path)) throw NOT_A_DIRECTORY;
+      return wrap(async () => {
+        if (!fs.readdirWithFileTypes) return fs.readdir(path);
+        const entries = await fs.readdirWithFileTypes(path);
+        for (const e of entries) if (e.isFile) files.add(`${path.replace(/\/+$/, "")}/${e.name}`);
+        return entries.map((e) => e.name);
+      });
+    },
+    mkdir: (path: string, _opts?: unknown) => changing(path, () => fs.mkdir(path)),
+    rmdir: (path: string) => changing(path, () => fs.rm(path, { recursive: false })),
     stat: (path: string) => wrap(async () => toStat(await fs.stat(path))),
-    lstat: (path: string) => wrap(async () => toStat(await fs.lstat(path))),
+    lstat: (path: string) => wrap(() => lstat(path)),
     readlink: (path: string) => wrap(() => fs.readlink(path)),
-    symlink: (target: string, path: string) => wrap(() => fs.symlink(target, path)),
-    chmod: (path: string, mode: number) => wrap(() => fs.chmod(path, mode)),
+    symlink: (target: string, path: string) => changing(path, () => fs.symlink(target, path)),
+    chmod: (path: string, mode: number) => changing(path, () => fs.chmod(path, mode)),
   };
   return { promises };
 }

@@ -5,7 +5,7 @@
  */
 import type { IFileSystem } from "just-bash";
 import { joinPath, normalizePath } from "../../../../core/sandbox-path";
-import { blob, currentBranch, fileDiff, type GitCtx, headOid, matrix, oids, stagedKind, status, unstagedKind } from "./git-porcelain";
+import { blob, currentBranch, fileDiff, type GitCtx, headOid, matrix, oids, opts, stagedKind, status, unstagedKind } from "./git-porcelain";
 
 type Result = { stdout: string; stderr: string; exitCode: number };
 const ok = (stdout = ""): Result => ({ stdout, stderr: "", exitCode: 0 });
@@ -43,24 +43,27 @@ function under(paths: string[], file: string): boolean {
 }
 
 async function author(c: GitCtx, env: Map<string, string>): Promise<{ name: string; email: string }> {
-  const o = { fs: c.fs as never, dir: c.dir };
+  const o = opts(c);
   const name = env.get("GIT_AUTHOR_NAME") ?? ((await c.git.getConfig({ ...o, path: "user.name" })) as string | undefined) ?? "tabcode";
   const email = env.get("GIT_AUTHOR_EMAIL") ?? ((await c.git.getConfig({ ...o, path: "user.email" })) as string | undefined) ?? "tabcode@localhost";
   return { name, email };
 }
 
 async function stageAll(c: GitCtx, paths: string[], includeUntracked: boolean): Promise<void> {
-  const o = { fs: c.fs as never, dir: c.dir };
+  const o = opts(c);
+  const add: string[] = [];
   for (const r of await matrix(c)) {
     if (!under(paths, r[0])) continue;
     const u = unstagedKind(r);
     if (u === "deleted") await c.git.remove({ ...o, filepath: r[0] });
-    else if (u === "modified" || (u === "untracked" && includeUntracked)) await c.git.add({ ...o, filepath: r[0] });
+    else if (u === "modified" || (u === "untracked" && includeUntracked)) add.push(r[0]);
   }
+  // One call for all: the index is read and written once, not once per file.
+  if (add.length) await c.git.add({ ...o, filepath: add });
 }
 
 async function resolve(c: GitCtx, rev: string): Promise<string> {
-  const o = { fs: c.fs as never, dir: c.dir };
+  const o = opts(c);
   const m = /^(.*?)(~(\d*)|\^+)$/.exec(rev);
   if (m) {
     const back = m[2]?.startsWith("~") ? Number(m[3] || 1) : (m[2]?.length ?? 1);
@@ -70,14 +73,23 @@ async function resolve(c: GitCtx, rev: string): Promise<string> {
       depth: back + 1,
     });
     const e = entries[back];
-    if (!e) throw new Error(`ambiguous argument '${rev}': unknown revision or path not in the working tree.`);
+    if (!e) throw new Error(unknownRevision(rev));
     return e.oid;
   }
   try {
     return await c.git.resolveRef({ ...o, ref: rev });
   } catch {
-    return await c.git.expandOid({ ...o, oid: rev });
+    try {
+      return await c.git.expandOid({ ...o, oid: rev });
+    } catch {
+      throw new Error(unknownRevision(rev));
+    }
   }
+}
+
+/** Real git's words for a name that is neither a ref, a commit nor a path. */
+function unknownRevision(rev: string): string {
+  return `ambiguous argument '${rev}': unknown revision or path not in the working tree.`;
 }
 
 async function diffCmd(c: GitCtx, e: Env, args: string[]): Promise<Result> {
@@ -138,7 +150,7 @@ async function diffCmd(c: GitCtx, e: Env, args: string[]): Promise<Result> {
 }
 
 async function commitCmd(c: GitCtx, e: Env, args: string[]): Promise<Result> {
-  const o = { fs: c.fs as never, dir: c.dir };
+  const o = opts(c);
   const msgs: string[] = [];
   let all = false;
   let allowEmpty = false;
@@ -183,10 +195,13 @@ async function commitCmd(c: GitCtx, e: Env, args: string[]): Promise<Result> {
 }
 
 async function branchCmd(c: GitCtx, args: string[]): Promise<Result> {
-  const o = { fs: c.fs as never, dir: c.dir };
+  const o = opts(c);
   const del = args.find((a) => a === "-d" || a === "-D" || a === "--delete");
   const names = args.filter((a) => !a.startsWith("-"));
   if (del) {
+    const have = await c.git.listBranches(o);
+    const missing = names.find((n) => !have.includes(n));
+    if (missing) return fail(`error: branch '${missing}' not found.`);
     for (const ref of names) await c.git.deleteBranch({ ...o, ref });
     return ok(names.map((n) => `Deleted branch ${n}.\n`).join(""));
   }
@@ -205,7 +220,7 @@ async function branchCmd(c: GitCtx, args: string[]): Promise<Result> {
 }
 
 async function switchTo(c: GitCtx, ref: string, create: boolean, force: boolean): Promise<Result> {
-  const o = { fs: c.fs as never, dir: c.dir };
+  const o = opts(c);
   if (create) {
     await c.git.branch({ ...o, ref, checkout: true });
     return {
@@ -241,7 +256,7 @@ async function restoreFiles(c: GitCtx, e: Env, files: string[], from: "stage" | 
 }
 
 async function unstage(c: GitCtx, files: string[]): Promise<void> {
-  const o = { fs: c.fs as never, dir: c.dir };
+  const o = opts(c);
   const head = await headOid(c);
   for (const r of await matrix(c))
     if (under(files, r[0]))
@@ -253,4 +268,4 @@ async function unstage(c: GitCtx, files: string[]): Promise<void> {
 }
 
 export type { Env, Result };
-export { author, branchCmd, commitCmd, diffCmd, fail, ok, readWork, repoPaths, resolve, restoreFiles, stageAll, switchTo, under, unstage };
+export { author, branchCmd, unknownRevision, commitCmd, diffCmd, fail, ok, readWork, repoPaths, resolve, restoreFiles, stageAll, switchTo, under, unstage };

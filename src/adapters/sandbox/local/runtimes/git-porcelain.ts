@@ -10,9 +10,12 @@ export interface GitCtx {
   git: IsoGit;
   fs: unknown;
   dir: string;
+  /** isomorphic-git's parsed index and packs, shared by every call of one command. */
+  cache: object;
 }
 type Fs = Parameters<IsoGit["statusMatrix"]>[0]["fs"];
-const opts = (c: GitCtx) => ({ fs: c.fs as Fs, dir: c.dir });
+/** The arguments every isomorphic-git call of a command shares. */
+export const opts = (c: GitCtx) => ({ fs: c.fs as Fs, dir: c.dir, cache: c.cache });
 
 /** tabcode's scratch directory is never part of a repository. */
 export const gitFilter = (f: string): boolean => f !== ".tabcode" && !f.startsWith(".tabcode/");

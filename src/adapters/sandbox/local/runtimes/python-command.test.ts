@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_RULES } from "../../../../core/permission/evaluate";
+import { pathPolicy } from "../../../../core/permission/path-policy";
 import type { LocalSandbox } from "../local-sandbox";
 import { createLocalSandboxForTests } from "../testing";
 import { MemoryWorkspaceStore } from "../workspace-store";
@@ -124,5 +126,38 @@ for i in range(120000): sys.stdout.write('x' * 40 + chr(10))"`);
     expect(big.stdout.length).toBeLessThan(5 * 1024 * 1024);
     expect(await sb.fs.readText("/workspace/keep.txt")).toBe("safe");
     expect((await sb.exec(`python3 -c "print('alive')"`)).stdout).toBe("alive\n");
+  });
+
+  it("only what the script changed comes back, same-size rewrites included; the next run starts from the workspace again", async () => {
+    const enc = (t: string) => new TextEncoder().encode(t);
+    const files = { "a.txt": enc("aaaa"), "b.txt": enc("bbbb"), "m.py": enc("X = 1\n") };
+    const req = { files, cwd: "/workspace", stdin: "", env: {} };
+    const first = await python.run({ ...req, args: ["-c", "open('a.txt','w').write('AAAA'); import m; print(m.X)"]});
+    expect(first.stdout).toBe("1\n");
+    expect(Object.keys(first.writes)).toEqual(["a.txt"]);
+    // The workspace refused that write (say, a protect rule): the interpreter gets the file back as it is there.
+    const second = await python.run(
+{ ...req, files: { ...files, "m.py": enc("X = 2\n") }, args: ["-c", "import m; print(open('a.txt').read(), m.X)"] });
+    expect(second.stdout).toBe("aaaa 2\n");
+    expect(second.writes).toEqual({});
+    expect(second.removes).toEqual([]);
+  });
+
+  it("an allocation beyond the interpreter's memory is a MemoryError in words, and the next run works", async () => {
+    const sb = await sandbox({ "keep.txt": "safe" });
+    const r = await sb.exec(`python3 -c "x = [0] * (2**31 - 1)"`);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("MemoryError: the script used more memory than the sandbox allows");
+    expect((await sb.exec(`python3 -c "print('alive')" && cat keep.txt`)).stdout).toBe("alive\nsafe");
+  });
+
+  it("a protect rule refuses the script's change to a protected file; its other changes are kept", async () => {
+    const sb = await sandbox({ "config/app.json": "{}\n" });
+    const policy = pathPolicy("/workspace", [[...DEFAULT_RULES, { permission: "protect", pattern: "config/**", action: "deny" }]]);
+    const r = await sb.exec(`python3 -c "open('config/app.json','w').write('broken'); open('out.txt','w').write('ok')"`, { guard: { policy } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^python3: config\/app\.json: write refused — protected by your rule/m);
+    expect(await sb.fs.readText("/workspace/config/app.json")).toBe("{}\n");
+    expect(await sb.fs.readText("/workspace/out.txt")).toBe("ok");
   });
 });

@@ -17,8 +17,11 @@ def __tabcode_main(args, stdin_text, env, cwd):
     os.environ.clear()
     os.environ.update(env)
     sys.stdin = io.StringIO(stdin_text)
-    for m in [m for m in list(sys.modules) if getattr(sys.modules[m], "__file__", None) and str(sys.modules[m].__file__).startswith("${PY_ROOT}/")]:
-        del sys.modules[m]
+    # Modules the last run imported from the workspace: drop them, so edited files are imported afresh.
+    for m in __tabcode_loaded:
+        sys.modules.pop(m, None)
+    __tabcode_loaded.clear()
+    known = set(sys.modules)
     code = 0
     saved_path = list(sys.path)
     try:
@@ -81,25 +84,47 @@ def __tabcode_main(args, stdin_text, env, cwd):
         except Exception:
             pass
         sys.path[:] = saved_path
+        for m in set(sys.modules) - known:
+            f = getattr(sys.modules.get(m), "__file__", None)
+            if f and str(f).startswith("${PY_ROOT}/"):
+                __tabcode_loaded.append(m)
     return code
+__tabcode_loaded = []
 __tabcode_main
 `;
 
 type PyFS = PyodideAPI["FS"];
 
-function isDir(fs: PyFS, path: string): boolean {
-  const st = fs.analyzePath(path);
-  return st.exists && fs.isDir(st.object.mode);
+/**
+ * Every file this driver puts into the interpreter (or reads back after a
+ * run) gets a modification time of its own, from a counter of seconds in the
+ * past: a file that still has it after a run was not written by the script
+ * and need not be read back. Unique per write, so Python's bytecode cache
+ * (keyed by a source's mtime and size) never takes an edited file for the old one.
+ */
+let stamp = 1_000_000_000;
+
+interface Mirrored {
+  data: Uint8Array;
+  mtime: number;
 }
 
-function walk(fs: PyFS, dir: string, rel: string, out: Map<string, Uint8Array>): void {
-  for (const name of fs.readdir(dir)) {
-    if (name === "." || name === ".." || name === "__pycache__") continue;
-    const p = `${dir}/${name}`;
-    const r = rel ? `${rel}/${name}` : name;
-    if (isDir(fs, p)) walk(fs, p, r, out);
-    else out.set(r, fs.readFile(p));
+/** What the interpreter's workspace directory holds (as this driver left it), per interpreter. */
+const mirrors = new WeakMap<PyFS, Map<string, Mirrored>>();
+
+function mirrorOf(fs: PyFS): Map<string, Mirrored> {
+  let m = mirrors.get(fs);
+  if (!m) {
+    m = new Map();
+    mirrors.set(fs, m);
   }
+  return m;
+}
+
+function mark(fs: PyFS, mirror: Map<string, Mirrored>, rel: string, data: Uint8Array): void {
+  const mtime = ++stamp * 1000;
+  fs.utime(`${PY_ROOT}/${rel}`, mtime, mtime);
+  mirror.set(rel, { data, mtime });
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -108,31 +133,83 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-/** Makes the interpreter's workspace directory equal to the view, writing only what differs from the last run. */
-export function mirrorFiles(fs: PyFS, files: FileView): void {
-  if (!isDir(fs, PY_ROOT)) fs.mkdirTree(PY_ROOT);
-  const have = new Map<string, Uint8Array>();
-  walk(fs, PY_ROOT, "", have);
-  for (const rel of have.keys()) if (!(rel in files)) fs.unlink(`${PY_ROOT}/${rel}`);
-  for (const [rel, data] of Object.entries(files)) {
-    const old = have.get(rel);
-    if (old && sameBytes(old, data)) continue;
-    const abs = `${PY_ROOT}/${rel}`;
-    fs.mkdirTree(abs.slice(0, abs.lastIndexOf("/")));
+function parentOf(path: string): string {
+  return path.slice(0, path.lastIndexOf("/"));
+}
+
+function put(fs: PyFS, mirror: Map<string, Mirrored>, rel: string, data: Uint8Array): void {
+  const abs = `${PY_ROOT}/${rel}`;
+  try {
     fs.writeFile(abs, data);
+  } catch {
+    // The parent is missing, or is a file now.
+    const parent = parentOf(abs);
+    const st = fs.analyzePath(parent);
+    if (st.exists && !fs.isDir(st.object.mode)) fs.unlink(parent);
+    fs.mkdirTree(parent);
+    fs.writeFile(abs, data);
+  }
+  mark(fs, mirror, rel, data);
+}
+
+/** Makes the interpreter's workspace directory equal to the view, writing only what differs from what it holds. */
+export function mirrorFiles(fs: PyFS, files: FileView): void {
+  const mirror = mirrorOf(fs);
+  if (!mirror.size) {
+    const st = fs.analyzePath(PY_ROOT);
+    if (!st.exists) fs.mkdirTree(PY_ROOT);
+  }
+  for (const rel of [...mirror.keys()]) {
+    if (rel in files) continue;
+    try {
+      fs.unlink(`${PY_ROOT}/${rel}`);
+    } catch {
+      // Already gone.
+    }
+    mirror.delete(rel);
+  }
+  for (const [rel, data] of Object.entries(files)) {
+    const old = mirror.get(rel);
+    if (!old || !sameBytes(old.data, data)) put(fs, mirror, rel, data);
   }
 }
 
-/** What the run changed, compared with the view it started from. */
+/** Every file under the workspace directory with its stats (no contents read). */
+function walk(fs: PyFS, dir: string, rel: string, out: Map<string, { mtime: number; size: number }>): void {
+  for (const name of fs.readdir(dir)) {
+    if (name === "." || name === ".." || name === "__pycache__") continue;
+    const p = `${dir}/${name}`;
+    const r = rel ? `${rel}/${name}` : name;
+    let st: ReturnType<PyFS["stat"]>;
+    try {
+      st = fs.stat(p);
+    } catch {
+      continue; // A dangling link: nothing to copy back.
+    }
+    if (fs.isDir(st.mode)) walk(fs, p, r, out);
+    else out.set(r, { mtime: st.mtime.getTime(), size: st.size });
+  }
+}
+
+/**
+ * What the run changed, compared with the view it started from. Only files
+ * whose modification time moved are read; the mirror learns what they hold.
+ */
 export function diffFiles(fs: PyFS, before: FileView): Pick<EngineResult, "writes" | "removes"> {
-  const after = new Map<string, Uint8Array>();
-  walk(fs, PY_ROOT, "", after);
+  const mirror = mirrorOf(fs);
+  const now = new Map<string, { mtime: number; size: number }>();
+  walk(fs, PY_ROOT, "", now);
   const writes: FileView = {};
-  for (const [rel, data] of after) {
+  for (const [rel, st] of now) {
+    const known = mirror.get(rel);
+    if (known && st.mtime === known.mtime && st.size === known.data.length) continue;
+    const data = fs.readFile(`${PY_ROOT}/${rel}`);
+    mark(fs, mirror, rel, data);
     const old = before[rel];
     if (!old || !sameBytes(old, data)) writes[rel] = data;
   }
-  const removes = Object.keys(before).filter((rel) => !after.has(rel));
+  for (const rel of [...mirror.keys()]) if (!now.has(rel)) mirror.delete(rel);
+  const removes = Object.keys(before).filter((rel) => !now.has(rel));
   return { writes, removes };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EngineWorkerReply, EngineWorkerRequest, PortLike } from "./engine-host";
-import { WorkerPythonHost } from "./python-host";
+import { PYTHON_RESTART_NOTE, WorkerPythonHost } from "./python-host";
 import type { EngineRequest } from "./engine-protocol";
 
 const req: EngineRequest = {
@@ -92,6 +92,22 @@ describe("WorkerPythonHost", () => {
     const r = await host.run(req, { timeoutMs: 1000 });
     expect(r.stderr).toContain("the interpreter crashed (Out of memory)");
     await host.run(req, { timeoutMs: 1000 });
+    expect(ports).toHaveLength(2);
+  });
+  it("a run that grew the interpreter's memory a lot returns its result, then the Worker is replaced", async () => {
+    const ports: FakePort[] = [];
+    const host = new WorkerPythonHost(() => {
+      const p = new FakePort((m) =>
+        ok(m).map((r) => (r.type === "result" && r.ok && ports.length === 1 ? { ...r, result: { ...r.result, stderr: PYTHON_RESTART_NOTE, restart: true } } : r)),
+      );
+      ports.push(p);
+      return p;
+    });
+    const big = await host.run(req, { timeoutMs: 1000 });
+    expect(big.stdout).toBe("ok\n");
+    expect(big.stderr).toBe(PYTHON_RESTART_NOTE);
+    expect(ports[0]?.terminated).toBe(true);
+    expect((await host.run(req, { timeoutMs: 1000 })).stderr).toBe("");
     expect(ports).toHaveLength(2);
   });
 });

@@ -27,6 +27,13 @@ async function defaultLoad(): Promise<PyodideAPI> {
   return loadPyodide();
 }
 
+/** The most WebAssembly memory the Python Worker may use: beyond it, allocations fail as a MemoryError. */
+export const PYTHON_MEMORY_LIMIT = 1024 * 1024 * 1024;
+/** After a run that left the Worker's memory above this, it is replaced (memory never shrinks). */
+export const PYTHON_RESTART_ABOVE = 256 * 1024 * 1024;
+/** What the output says when that happens. */
+export const PYTHON_RESTART_NOTE = "python3: the script used a lot of memory; the interpreter was restarted to free it.\n";
+
 /** Python in its own Worker (the browser). */
 export class WorkerPythonHost extends WorkerEngineHost {
   constructor(spawn: () => PortLike) {

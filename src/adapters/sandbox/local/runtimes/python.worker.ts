@@ -5,9 +5,12 @@
 import type { PyodideAPI } from "pyodide";
 import { runInPyodide } from "./python-driver";
 import type { EngineWorkerReply, EngineWorkerRequest } from "./engine-host";
+import { PYTHON_MEMORY_LIMIT, PYTHON_RESTART_ABOVE, PYTHON_RESTART_NOTE } from "./python-host";
+import { capMemoryGrowth } from "./wasm-memory-cap";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 let py: Promise<PyodideAPI> | undefined;
+const memory = capMemoryGrowth(PYTHON_MEMORY_LIMIT);
 
 function post(msg: EngineWorkerReply): void {
   scope.postMessage(msg);
@@ -24,7 +27,9 @@ scope.onmessage = async (e: MessageEvent<EngineWorkerRequest>) => {
   try {
     py ??= load();
     const result = runInPyodide(await py, req);
-    post({ id, type: "result", ok: true, result });
+    // Memory never shrinks: after a run that grew it a lot, the host starts a fresh interpreter.
+    const grew = memory.largest() > PYTHON_RESTART_ABOVE;
+    post({ id, type: "result", ok: true, result: grew ? { ...result, stderr: `${result.stderr}${PYTHON_RESTART_NOTE}`, restart: true } : result });
   } catch (err) {
     py = undefined;
     post({
