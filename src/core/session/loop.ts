@@ -14,7 +14,7 @@ import { toModelMessages } from "../conversation/to-model";
 import { type ConversationView, conversationView, snapshotAt } from "../conversation/view";
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import type { TokenCounter } from "../tokens/counter";
-import type { RequestSize } from "../tokens/request-size";
+import type { CountMemo, RequestSize } from "../tokens/request-size";
 import { ContextGuard, MAX_AUTO_COMPACTIONS_PER_PROMPT } from "./context-guard";
 import { MirrorStore } from "./mirror-store";
 import { type MovePolicy, nextMove } from "./next-move";
@@ -137,6 +137,25 @@ export class SessionService {
   /** The system prompt and tools of the session's last request in this tab. */
   lastRequest(sessionID: string): RequestRecord | undefined {
     return this.requests.get(sessionID);
+  }
+  /**
+   * The system prompt and tool specs the session's next request carries, for
+   * the views that size it (`nextRequestSize`): this tab's last request, or —
+   * after a reload — built as the loop would build them (the newest prompt's agent).
+   */
+  async requestShape(sessionID: string): Promise<{ system: string[]; tools: LLMToolSpec[] } | undefined> {
+    const last = this.requests.get(sessionID);
+    if (last) return { system: last.system, tools: last.tools };
+    const session = await this.store.getSession(sessionID);
+    if (!session) return undefined;
+    const view = conversationView(session, await this.store.messages(sessionID));
+    const user = view.latest.lastUser?.info;
+    const req = await this.buildRequest(session, this.deps.model(session), user?.agent ?? session.agent ?? "build", user?.system, view.shown);
+    return { system: req.system, tools: req.specs };
+  }
+  /** Exact counts of system sections and tool specs the loop (or a view) has made, by text. */
+  get countMemo(): CountMemo {
+    return this.guard.memo;
   }
   isBusy(sessionID: string): boolean {
     return this.runs.has(sessionID);
@@ -378,8 +397,12 @@ export class SessionService {
 
   /** The next request's fixed parts (also what a cached-prefix summary re-sends). */
   private async turnRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[]): Promise<TurnRequest> {
-    const sandbox = await this.sandboxOf(session.id);
     this.agents.set(session.id, agent);
+    return this.buildRequest(session, model, agent, userSystem, history);
+  }
+
+  private async buildRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[]): Promise<TurnRequest> {
+    const sandbox = await this.sandboxOf(session.id);
     const tools = await this.deps.tools(agent, session);
     const toolState = this.stateFor(session.id);
     const system = this.deps.system
