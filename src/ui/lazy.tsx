@@ -10,6 +10,8 @@ import type { SettingsDialog as SettingsDialogT } from "./components/settings-di
 import type { ShareDialog as ShareDialogT } from "./components/share-dialog";
 import type { SharedView as SharedViewT } from "./components/shared-view";
 import type { XrayDialog as XrayDialogT } from "./components/xray-dialog";
+import type { ChangesDialog as ChangesDialogT } from "./diff/changes-dialog";
+import type { PatchDiff as PatchDiffT } from "./diff/patch-diff";
 import { onDemand } from "./on-demand";
 
 export const SettingsDialog = onDemand<ComponentProps<typeof SettingsDialogT>>("Settings", () => import("./components/settings-dialog"), "SettingsDialog");
@@ -19,3 +21,5 @@ export const XrayDialog = onDemand<ComponentProps<typeof XrayDialogT>>("The X-ra
 export const ShareDialog = onDemand<ComponentProps<typeof ShareDialogT>>("Sharing", () => import("./components/share-dialog"), "ShareDialog");
 export const DebugDialog = onDemand<ComponentProps<typeof DebugDialogT>>("The debug view", () => import("./components/debug-dialog"), "DebugDialog");
 export const SessionPermissions = onDemand<ComponentProps<typeof SessionPermissionsT>>("Session permissions", () => import("./components/session-permissions"), "SessionPermissions");
+export const ChangesDialog = onDemand<ComponentProps<typeof ChangesDialogT>>("The changes", () => import("./diff/changes-dialog"), "ChangesDialog");
+export const PatchDiff = onDemand<ComponentProps<typeof PatchDiffT>>("The diff", () => import("./diff/patch-diff"), "PatchDiff");
