@@ -1,6 +1,7 @@
 import { type DragEvent, useState } from "react";
 import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
 import { writeUserFile } from "../../../core/snapshot/user-writes";
+import { useServices } from "../../hooks/services";
 import { useSandbox, useSandboxStatus } from "../../hooks/use-sandbox";
 import { FileViewer } from "./file-viewer";
 import { FileTree } from "./file-tree";
@@ -21,6 +22,9 @@ function SandboxLine() {
 /** The session's files: tree, viewer, upload (files, folders, drag and drop) and zip download. */
 export function WorkspacePanel({ sessionID, version, onError }: { sessionID: string; version: number; onError: (m: string) => void }) {
   const { sandbox, error } = useSandbox(sessionID);
+  const { permissions, store, settings } = useServices();
+  // The session's own rules are read from storage: after a reload no run has handed them to the broker yet.
+  const rulesInForce = async () => [...permissions.rulesFor(sessionID), settings.get().permissions, (await store.getSession(sessionID))?.permission ?? []];
   const [bump, setBump] = useState(0);
   const [viewing, setViewing] = useState<FileEntry | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -96,7 +100,7 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
           </div>
           <FileTree sandbox={sandbox} version={version + bump} onOpen={setViewing} />
           <StorageLine sessionID={sessionID} version={version + bump} />
-          {viewing && <FileViewer sandbox={sandbox} entry={viewing} onClose={() => setViewing(null)} />}
+          {viewing && <FileViewer sandbox={sandbox} entry={viewing} rules={rulesInForce} onClose={() => setViewing(null)} onSaved={() => setBump((b) => b + 1)} />}
         </>
       )}
     </section>
