@@ -10,6 +10,8 @@ export interface AppEvents {
   help: undefined;
   "switch-agent": { agent?: "build" | "plan" };
   "tour-restart": undefined;
+  /** Files of a session's workspace changed outside a step (a terminal command): the Files panel re-reads. */
+  "workspace-changed": { sessionID: string };
 }
 
 const PREFIX = "tabcode:";

@@ -16,6 +16,7 @@ import { SessionHeader } from "./session-header";
 import { TodoPanel } from "./todo-panel";
 import { Tour } from "./tour";
 import { WorkspacePanel } from "./workspace/workspace-panel";
+import { TerminalSection } from "./terminal/terminal-section";
 import { SidePanel } from "./layout/side-panel";
 import { FILES_PANEL, useLayout } from "../hooks/layout";
 
@@ -186,6 +187,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             <aside className="side-column" aria-label="Files and todos">
               <TodoPanel messages={messages} />
               <WorkspacePanel sessionID={sessionID} version={workspaceVersion(messages, status.type, revertID) + branchKey(view.next)} onError={onError} />
+              <TerminalSection sessionID={sessionID} messages={messages} />
             </aside>
           </SidePanel>
         </div>

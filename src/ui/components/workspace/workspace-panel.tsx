@@ -1,6 +1,7 @@
 import { type DragEvent, useState } from "react";
 import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
 import { writeUserFile } from "../../../core/snapshot/user-writes";
+import { useAppEvent } from "../../app-events";
 import { useServices } from "../../hooks/services";
 import { useSandbox, useSandboxStatus } from "../../hooks/use-sandbox";
 import { FileViewer } from "./file-viewer";
@@ -28,6 +29,9 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
   const [bump, setBump] = useState(0);
   const [viewing, setViewing] = useState<FileEntry | null>(null);
   const [dragging, setDragging] = useState(false);
+  useAppEvent("workspace-changed", (d) => {
+    if (d.sessionID === sessionID) setBump((b) => b + 1);
+  });
 
   const write = async (sb: Sandbox, files: [string, File][]) => {
     let skipped = 0;
