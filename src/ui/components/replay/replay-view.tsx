@@ -76,14 +76,14 @@ export function ReplayView({ session, messages: all, onExit }: { session: Sessio
           <button type="button" onClick={() => setCount(1)} disabled={count <= 1}>
             Restart
           </button>
-          <button type="button" aria-label="Previous step" onClick={() => setCount((c) => Math.max(1, c - 1))} disabled={count <= 1}>
-            ◂ Back
+          <button type="button" onClick={() => setCount((c) => Math.max(1, c - 1))} disabled={count <= 1}>
+            <span aria-hidden="true">◂ </span>Previous step
           </button>
           <button type="button" className="primary" onClick={() => setPlaying(!playing)} disabled={frames.length === 0}>
             {playing ? "Pause" : "Play"}
           </button>
-          <button type="button" aria-label="Next step" onClick={() => setCount((c) => Math.min(frames.length, c + 1))} disabled={count >= frames.length}>
-            Step ▸
+          <button type="button" onClick={() => setCount((c) => Math.min(frames.length, c + 1))} disabled={count >= frames.length}>
+            Next step<span aria-hidden="true"> ▸</span>
           </button>
           <label>
             Speed{" "}
