@@ -150,7 +150,8 @@ export class SessionService {
     if (!session) return undefined;
     const view = conversationView(session, await this.store.messages(sessionID));
     const user = view.latest.lastUser?.info;
-    const req = await this.buildRequest(session, this.deps.model(session), user?.agent ?? session.agent ?? "build", user?.system, view.shown);
+    // A preview: built on a copy of the tool state, so nothing a run reads is changed.
+    const req = await this.buildRequest(session, this.deps.model(session), user?.agent ?? session.agent ?? "build", user?.system, view.shown, new Map(this.stateFor(sessionID)));
     return { system: req.system, tools: req.specs };
   }
   /** Exact counts of system sections and tool specs the loop (or a view) has made, by text. */
@@ -401,10 +402,9 @@ export class SessionService {
     return this.buildRequest(session, model, agent, userSystem, history);
   }
 
-  private async buildRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[]): Promise<TurnRequest> {
+  private async buildRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[], toolState = this.stateFor(session.id)): Promise<TurnRequest> {
     const sandbox = await this.sandboxOf(session.id);
     const tools = await this.deps.tools(agent, session);
-    const toolState = this.stateFor(session.id);
     const system = this.deps.system
       ? await this.deps.system({ session, model, sandbox, agent, userSystem, toolState, history })
       : buildSystem({ model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) });
