@@ -10,6 +10,7 @@ import type { SettingsDialog as SettingsDialogT } from "./components/settings-di
 import type { ShareDialog as ShareDialogT } from "./components/share-dialog";
 import type { SharedView as SharedViewT } from "./components/shared-view";
 import type { XrayDialog as XrayDialogT } from "./components/xray-dialog";
+import type { FileViewer as FileViewerT } from "./components/workspace/file-viewer";
 import type { TerminalPane as TerminalPaneT } from "./components/terminal/terminal-pane";
 import type { ChangesDialog as ChangesDialogT } from "./diff/changes-dialog";
 import type { PatchDiff as PatchDiffT } from "./diff/patch-diff";
@@ -25,3 +26,4 @@ export const SessionPermissions = onDemand<ComponentProps<typeof SessionPermissi
 export const ChangesDialog = onDemand<ComponentProps<typeof ChangesDialogT>>("The changes", () => import("./diff/changes-dialog"), "ChangesDialog");
 export const PatchDiff = onDemand<ComponentProps<typeof PatchDiffT>>("The diff", () => import("./diff/patch-diff"), "PatchDiff");
 export const TerminalPane = onDemand<ComponentProps<typeof TerminalPaneT>>("The terminal", () => import("./components/terminal/terminal-pane"), "TerminalPane");
+export const FileViewer = onDemand<ComponentProps<typeof FileViewerT>>("The file viewer", () => import("./components/workspace/file-viewer"), "FileViewer");

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
 import type { Ruleset } from "../../../core/schema";
-import { saveUserFile } from "../../../core/snapshot/user-writes";
+import { saveUserFile } from "../../../core/snapshot/save-user-file";
 import { useModal } from "../../hooks/use-modal";
 import { download } from "./workspace-io";
 

@@ -4,7 +4,7 @@ import { writeUserFile } from "../../../core/snapshot/user-writes";
 import { useAppEvent } from "../../app-events";
 import { useServices } from "../../hooks/services";
 import { useSandbox, useSandboxStatus } from "../../hooks/use-sandbox";
-import { FileViewer } from "./file-viewer";
+import { FileViewer } from "../../lazy";
 import { FileTree } from "./file-tree";
 import { StorageLine } from "./storage-line";
 import { download, droppedFiles, uploadPath } from "./workspace-io";

@@ -7,7 +7,7 @@ import type { Ruleset } from "../schema";
 import { revertSession } from "../session/revert";
 import { workspaceTools } from "../tools/index";
 import { defineTool } from "../tools/tool";
-import { saveUserFile } from "./user-writes";
+import { saveUserFile } from "./save-user-file";
 
 const protect: Ruleset = [{ permission: "protect", pattern: "config/**", action: "deny" }];
 
