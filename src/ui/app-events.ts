@@ -12,6 +12,8 @@ export interface AppEvents {
   "tour-restart": undefined;
   /** Opens the composer's model picker (`/model`). */
   "pick-model": undefined;
+  /** Files of a session's workspace changed outside a step (a terminal command): the Files panel re-reads. */
+  "workspace-changed": { sessionID: string };
 }
 
 const PREFIX = "tabcode:";

@@ -15,6 +15,8 @@ import type { SharedView as SharedViewT } from "./components/shared-view";
 import type { XrayDialog as XrayDialogT } from "./components/xray-dialog";
 import type { PinnedPanel as PinnedPanelT } from "./components/pinned-panel";
 import type { SummaryPreviewDialog as SummaryPreviewDialogT } from "./components/summary-preview-dialog";
+import type { FileViewer as FileViewerT } from "./components/workspace/file-viewer";
+import type { TerminalPane as TerminalPaneT } from "./components/terminal/terminal-pane";
 import { onDemand } from "./on-demand";
 
 export const SettingsDialog = onDemand<ComponentProps<typeof SettingsDialogT>>("Settings", () => import("./components/settings-dialog"), "SettingsDialog");
@@ -29,3 +31,5 @@ export const GoalBar = onDemand<ComponentProps<typeof GoalBarT>>("The goal", () 
 export const ExportReviewDialog = onDemand<ComponentProps<typeof ExportReviewDialogT>>("The export review", () => import("./components/export-review-dialog"), "ExportReviewDialog");
 export const PinnedPanel = onDemand<ComponentProps<typeof PinnedPanelT>>("The Pinned panel", () => import("./components/pinned-panel"), "PinnedPanel");
 export const SummaryPreviewDialog = onDemand<ComponentProps<typeof SummaryPreviewDialogT>>("The summary preview", () => import("./components/summary-preview-dialog"), "SummaryPreviewDialog");
+export const TerminalPane = onDemand<ComponentProps<typeof TerminalPaneT>>("The terminal", () => import("./components/terminal/terminal-pane"), "TerminalPane");
+export const FileViewer = onDemand<ComponentProps<typeof FileViewerT>>("The file viewer", () => import("./components/workspace/file-viewer"), "FileViewer");

@@ -5,7 +5,7 @@
  * a chunk that cannot be fetched (offline before the app was ever cached)
  * shows an alert instead of breaking the app.
  */
-import { Component, type ComponentType, type LazyExoticComponent, type ReactNode, lazy, Suspense } from "react";
+import { Component, type ComponentType, type LazyExoticComponent, type ReactNode, lazy, Suspense, useState } from "react";
 
 class LoadBoundary extends Component<{ what: string; fallback?: ReactNode; children: ReactNode }, { failed?: string }> {
   override state: { failed?: string } = {};
@@ -32,8 +32,10 @@ interface Loader<P extends object> {
 }
 
 function OnDemandView<P extends object>({ loader, props }: { loader: Loader<P>; props: P }) {
+  // One tree per mount: switching from the Suspense tree to the direct one when the chunk arrives would remount the component and lose its state.
+  const [direct] = useState(() => loader.loaded() !== undefined);
   const Loaded = loader.loaded();
-  if (Loaded) return <Loaded {...props} />;
+  if (direct && Loaded) return <Loaded {...props} />;
   const { Lazy, what, fallback } = loader;
   const waiting = fallback?.(props) ?? (
     <div className="lazy-status" role="status">

@@ -3,9 +3,10 @@ import type { CompactionPart, MessageWithParts } from "../schema";
 import { isMedia } from "../conversation/to-model";
 import type { ConversationView } from "../conversation/view";
 import { estimateTokens } from "../tokens/counter";
-import { isDropped, MESSAGE_OVERHEAD, messageTokens, REPLY_OVERHEAD } from "../tokens/part-text";
+import { isDropped, messageTokens } from "../tokens/part-text";
 import { type CountMemo, toolSpecText } from "../tokens/request-size";
-import { type CompactionSettings, type ModelLimits, overflowAt, usable } from "./overflow";
+import { nextRequestSize } from "./next-request";
+import type { CompactionSettings, ModelLimits } from "./overflow";
 
 /**
  * Context X-ray: what the model would see on the next call, section by
@@ -81,10 +82,15 @@ export interface Xray {
   boundary?: { compactionID: string; summaryID: string; tailStartID?: string };
 }
 
-function plainSection(kind: "system" | "tools", key: string, label: string, text: string, input: XrayInput): XraySection {
-  const hit = input.memo?.get(input.encoding, text);
-  const tokens = hit ?? estimateTokens(text);
-  return { kind, key, label, status: "sent", tokens, size: tokens, exact: hit !== undefined, pruned: 0, media: 0 };
+function plainSection(kind: "system" | "tools", key: string, label: string, texts: string[], input: XrayInput): XraySection {
+  let tokens = 0;
+  let exact = true;
+  for (const text of texts) {
+    const hit = input.memo?.get(input.encoding, text);
+    if (hit === undefined) exact = false;
+    tokens += hit ?? estimateTokens(text);
+  }
+  return { kind, key, label, status: "sent", tokens, size: tokens, exact, pruned: 0, media: 0 };
 }
 
 function boundaryOf(sent: MessageWithParts[]): Xray["boundary"] {
@@ -101,10 +107,10 @@ function boundaryOf(sent: MessageWithParts[]): Xray["boundary"] {
 export function contextXray(input: XrayInput): Xray {
   const sections: XraySection[] = [];
   (input.system ?? []).forEach((s, i) => {
-    if (s.length > 0) sections.push(plainSection("system", `system:${i}`, i === 0 ? "System prompt (stable header)" : `System prompt ${i + 1}`, s, input));
+    if (s.length > 0) sections.push(plainSection("system", `system:${i}`, i === 0 ? "System prompt (stable header)" : `System prompt ${i + 1}`, [s], input));
   });
   const tools = input.tools ?? [];
-  if (tools.length) sections.push(plainSection("tools", "tools", `Tools (${tools.length})`, tools.map(toolSpecText).join("\n"), input));
+  if (tools.length) sections.push(plainSection("tools", "tools", `Tools (${tools.length})`, tools.map(toolSpecText), input));
 
   const { shown: visible, sent } = input.view;
   const sentIDs = new Set(sent.map((m) => m.info.id));
@@ -136,19 +142,7 @@ export function contextXray(input: XrayInput): Xray {
   for (const m of sent) sections.push(message(m, "sent"));
   for (const m of input.view.path.slice(visible.length)) sections.push(message(m, "reverted"));
 
-  const systemOverhead = sections.some((s) => s.kind === "system") ? MESSAGE_OVERHEAD : 0;
-  const raw = sections.reduce((n, s) => n + s.tokens, REPLY_OVERHEAD + systemOverhead);
-  const total = Math.ceil(raw * (input.ratio ?? 1));
-  const u = usable(input.model);
-  return {
-    sections,
-    total,
-    raw,
-    exact: sections.every((s) => s.status !== "sent" || s.exact),
-    usable: u,
-    overflowAt: overflowAt(input.model, input.settings),
-    contextWindow: input.model.contextWindow,
-    fraction: u > 0 ? total / u : 0,
-    boundary,
-  };
+  // The totals are the one count every view shows; the sections are its breakdown.
+  const size = nextRequestSize({ ...input, sent });
+  return { sections, total: size.total, raw: size.raw, exact: size.exact, usable: size.usable, overflowAt: size.overflowAt, contextWindow: size.contextWindow, fraction: size.fraction, boundary };
 }

@@ -8,7 +8,7 @@ import { acceptsImages } from "../model-table";
 import { type ConversationView, conversationView } from "../conversation/view";
 import { ascendingId } from "../ids";
 import { toolResultMedia } from "../model-media";
-import type { LLMMessage, ModelConfig } from "../ports/llm";
+import type { LLMMessage, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import { buildSystem } from "../prompt/system";
@@ -118,12 +118,32 @@ export class AgentLoop {
     }
   }
 
+  /**
+   * The system prompt and tool specs the session's next request carries, for
+   * the views that size it (`nextRequestSize`): this tab's last request, or —
+   * after a reload — built as the loop would build them (the newest prompt's agent).
+   */
+  async requestShape(sessionID: string): Promise<{ system: string[]; tools: LLMToolSpec[] } | undefined> {
+    const last = this.requests.get(sessionID);
+    if (last) return { system: last.system, tools: last.tools };
+    const session = await this.store.getSession(sessionID);
+    if (!session) return undefined;
+    const view = conversationView(session, await this.store.messages(sessionID));
+    const user = view.latest.lastUser?.info;
+    // A preview: built on a copy of the tool state, so nothing a run reads is changed.
+    const req = await this.buildRequest(session, this.deps.model(session), user?.agent ?? session.agent ?? "build", user?.system, view.shown, new Map(this.stateFor(sessionID)));
+    return { system: req.system, tools: req.specs };
+  }
+
   /** The next request's fixed parts (also what a cached-prefix summary re-sends). */
   private async turnRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[]): Promise<TurnRequest> {
-    const sandbox = await this.sandboxOf(session.id);
     this.agents.set(session.id, agent);
+    return this.buildRequest(session, model, agent, userSystem, history);
+  }
+
+  private async buildRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[], toolState = this.stateFor(session.id)): Promise<TurnRequest> {
+    const sandbox = await this.sandboxOf(session.id);
     const tools = await this.deps.tools(agent, session);
-    const toolState = this.stateFor(session.id);
     const system = this.deps.system
       ? await this.deps.system({ session, model, sandbox, agent, userSystem, toolState, history })
       : buildSystem({ model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) });

@@ -33,7 +33,8 @@ export interface ContextGuardDeps {
  */
 export class ContextGuard {
   readonly calibration = new Calibration();
-  private readonly memo = new CountMemo();
+  /** Exact counts of system sections and tool specs (shared with the views that size the next request). */
+  readonly memo = new CountMemo();
   /** When each session's last request went out (the provider's cache cools down after a while). */
   private readonly lastSent = new Map<string, number>();
   /** User messages compaction wrote itself (requests, replayed prompts, "continue" messages). */

@@ -15,6 +15,8 @@ import { repairSession } from "./repair";
 import type { PromptInput, RequestRecord, SessionServiceDeps } from "./service-deps";
 import { type PromptContext, writePrompt } from "./write-prompt";
 import type { GoalSpec } from "./goal";
+import type { LLMToolSpec } from "../ports/llm";
+import type { CountMemo } from "../tokens/request-size";
 import { type CompactionPreview, compactionPreview, turnAfter } from "../compaction/preview";
 import { CompactionGrace, type PendingSummary, type SummaryChoice } from "./compaction-grace";
 import type { Pin } from "../schema";
@@ -90,6 +92,14 @@ export class SessionService {
   /** The system prompt and tools of the session's last request in this tab. */
   lastRequest(sessionID: string): RequestRecord | undefined {
     return this.agentLoop.lastRequest(sessionID);
+  }
+  /** The system prompt and tool specs of the session's next request (for the views that size it). */
+  requestShape(sessionID: string): Promise<{ system: string[]; tools: LLMToolSpec[] } | undefined> {
+    return this.agentLoop.requestShape(sessionID);
+  }
+  /** Exact counts of system sections and tool specs the loop (or a view) has made, by text. */
+  get countMemo(): CountMemo {
+    return this.guard.memo;
   }
   /** Automatic summaries waiting for the user's answer (the grace), by session. */
   getPendingSummaries = (): ReadonlyMap<string, PendingSummary> => this.grace.get();

@@ -5,6 +5,7 @@
  * out unless the step changed the file again afterwards. Kept in memory per
  * sandbox: after a reload no step of this page can be running.
  */
+import type { PathPolicy } from "../permission/path-policy";
 import type { Sandbox } from "../ports/sandbox";
 import { sha256Hex } from "./hash";
 
@@ -22,8 +23,8 @@ export function userWriteMark(): number {
 }
 
 /** Writes a user's file (`rel` to the workspace root) and remembers it as the user's. */
-export async function writeUserFile(sandbox: Sandbox, rel: string, data: Uint8Array | string): Promise<void> {
-  await sandbox.fs.writeFile(`${sandbox.root}/${rel}`, data);
+export async function writeUserFile(sandbox: Sandbox, rel: string, data: Uint8Array | string, opts?: { policy?: PathPolicy }): Promise<void> {
+  await sandbox.fs.writeFile(`${sandbox.root}/${rel}`, data, opts);
   let byPath = writes.get(sandbox);
   if (!byPath) {
     byPath = new Map();

@@ -2,23 +2,15 @@ import { useEffect, useState } from "react";
 import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts, Session } from "../../core/schema";
 import type { ConversationView } from "../../core/conversation/view";
-import { contextUsed } from "../../core/conversation/usage";
 import { sessionModelConfig } from "../../core/settings";
 import { formatCost, formatTokens } from "../format";
 import { tabTitle } from "../notifications/title";
 import { useServices, useSettings } from "../hooks/services";
+import { useNextRequestSize } from "../hooks/use-request-size";
 import { HeaderActions } from "./header-actions";
 import { StartupReportLine } from "./startup-report";
 import { DebugDialog, SessionPermissions, ShareDialog, SummaryPreviewDialog, XrayDialog } from "../lazy";
 import type { CompactionPreview } from "../../core/compaction/preview";
-
-function lastUsage(messages: MessageWithParts[]) {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]?.info;
-    if (m?.role === "assistant" && !m.summary && m.finish) return m.tokens;
-  }
-  return undefined;
-}
 
 function statusText(s: SessionStatus): string {
   if (s.type === "busy") return "Working…";
@@ -60,9 +52,10 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
   const compactNow = () => sessions.previewCompaction(session.id).then(setPreview, failed);
   const settings = useSettings();
   const model = sessionModelConfig(settings, session);
-  const usage = lastUsage(view.shown);
-  const used = usage ? contextUsed(usage) : 0;
-  const pct = model.contextWindow ? Math.min(100, (used / model.contextWindow) * 100) : 0;
+  // The next request's size, as the X-ray and Replay show it (one function: nextRequestSize).
+  const { size } = useNextRequestSize(session, view.sent);
+  const used = size.total;
+  const pct = size.fraction * 100;
   const t = session.tokens;
   useDocumentTitle(session.title, status.type !== "idle");
   return (
@@ -105,20 +98,20 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
             {model.modelID}
           </span>
         )}
-        <div className="context-meter" title={`Context: ${used.toLocaleString()} of ${model.contextWindow.toLocaleString()} tokens`}>
+        <div className="context-meter" title={`Next request: ${used.toLocaleString()} of ${size.usable.toLocaleString()} usable tokens${size.exact ? "" : " (partly estimated)"}; auto-compaction at ${size.overflowAt.toLocaleString()}`}>
           <span>Context</span>
           <meter
-            className={`meter${pct > 80 ? " hot" : ""}`}
+            className={`meter${used >= size.overflowAt ? " hot" : ""}`}
             aria-label="Context window used"
             min={0}
-            max={model.contextWindow}
-            low={model.contextWindow * 0.6}
-            high={model.contextWindow * 0.8}
+            max={Math.max(1, size.usable)}
+            low={size.usable * 0.6}
+            high={size.overflowAt}
             optimum={0}
-            value={used}
-            aria-valuetext={`${formatTokens(used)} of ${formatTokens(model.contextWindow)} tokens (${pct.toFixed(0)}%)`}
+            value={Math.min(used, size.usable)}
+            aria-valuetext={`${formatTokens(used)} of ${formatTokens(size.usable)} tokens (${Math.round(pct)}%)`}
           />
-          <span>{pct.toFixed(0)}%</span>
+          <span data-testid="context-percent" data-tokens={used}>{Math.round(pct)}%</span>
         </div>
         <span className="tokens" data-testid="session-tokens" title="Tokens used by this session">
           ↑{formatTokens(t.input + t.cache.read + t.cache.write)} ↓{formatTokens(t.output + t.reasoning)}

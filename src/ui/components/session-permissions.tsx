@@ -68,13 +68,13 @@ export function SessionPermissions({ session, onClose }: { session: Session; onC
             {log.map((d, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: an append-only log
               <tr key={i}>
-                <td>{new Date(d.time).toLocaleTimeString()}</td>
-                <td>{d.permission}</td>
-                <td>
+                <td data-label="Time">{new Date(d.time).toLocaleTimeString()}</td>
+                <td data-label="Permission">{d.permission}</td>
+                <td data-label="What">
                   <code>{d.pattern}</code>
                 </td>
-                <td>{d.action}</td>
-                <td>{d.rule ? `rule ${d.rule.permission} “${d.rule.pattern}” → ${d.rule.action}` : d.feedback ? `you, with feedback: ${d.feedback}` : "you"}</td>
+                <td data-label="Decision">{d.action}</td>
+                <td data-label="Decided by">{d.rule ? `rule ${d.rule.permission} “${d.rule.pattern}” → ${d.rule.action}` : d.feedback ? `you, with feedback: ${d.feedback}` : "you"}</td>
               </tr>
             ))}
           </tbody>

@@ -21,6 +21,7 @@ import { PendingSummaryBanner } from "./summary-preview";
 import { PinnedPanel, SummaryPreviewDialog } from "../lazy";
 import type { CompactionPreview } from "../../core/compaction/preview";
 import { WorkspacePanel } from "./workspace/workspace-panel";
+import { TerminalSection } from "./terminal/terminal-section";
 import { SidePanel } from "./layout/side-panel";
 import { FILES_PANEL, useLayout } from "../hooks/layout";
 
@@ -234,6 +235,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
               <PinnedPanel session={session} messages={messages} onError={onError} />
               <TodoPanel messages={messages} />
               <WorkspacePanel sessionID={sessionID} version={workspaceVersion(messages, status.type, revertID) + branchKey(view.next)} onError={onError} />
+              <TerminalSection sessionID={sessionID} messages={messages} />
             </aside>
           </SidePanel>
         </div>

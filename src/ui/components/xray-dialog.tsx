@@ -7,10 +7,11 @@ import { effectivePins } from "../../core/pins/pins";
 import { userWordsBudget } from "../../core/pins/user-words";
 import { estimateTokens } from "../../core/tokens/counter";
 import type { MessageWithParts, Session } from "../../core/schema";
-import { demoModelConfig, modelConfig } from "../../core/settings";
+import { sessionModelConfig } from "../../core/settings";
 import { useServices, useSettings } from "../hooks/services";
 import { XrayView } from "./xray-view";
 import { useModal } from "../hooks/use-modal";
+import { useNextRequestSize } from "../hooks/use-request-size";
 
 /** The Context X-ray of a session, live as it changes. */
 export function XrayDialog({ session, messages, onClose }: { session: Session; /** Every message of the session. */ messages: MessageWithParts[]; onClose: () => void }) {
@@ -18,18 +19,20 @@ export function XrayDialog({ session, messages, onClose }: { session: Session; /
   const settings = useSettings();
   const ref = useModal();
   const view = conversationView(session, messages);
-  const model = session.demo ? demoModelConfig(settings) : modelConfig(settings);
+  const model = sessionModelConfig(settings, session);
   const last = sessions.lastRequest(session.id);
+  // The same shape and counts as the header's meter (after a reload: built as the loop would).
+  const { shape } = useNextRequestSize(session, view.sent);
   const [copied, setCopied] = useState<{ ok: boolean; json: string }>();
   /** The next request as tabcode hands it to the provider adapter (never includes the API key). */
   const copy = async () => {
     const history = view.sent;
-    const system = last?.system ?? [];
+    const system = shape?.system ?? [];
     // After a summary the request also carries the user's earlier words and anything re-added (core/pins/after-compaction).
     const base = toModelMessages(history);
     const extra = afterCompaction({ history: view.shown, sent: history, system, messages: base, pins: effectivePins(session.pins, view.shown), count: estimateTokens, budget: userWordsBudget(model), now: Date.now() });
     const messages = applyCacheMarkers(withAfterCompaction(base, extra.text));
-    const body = { model: model.modelID, provider: model.provider, system, messages, tools: last?.tools ?? [], maxOutputTokens: Math.min(model.maxOutputTokens, 32_000) };
+    const body = { model: model.modelID, provider: model.provider, system, messages, tools: shape?.tools ?? [], maxOutputTokens: Math.min(model.maxOutputTokens, 32_000) };
     const json = JSON.stringify(body, null, 2);
     try {
       await navigator.clipboard.writeText(json);
@@ -45,15 +48,16 @@ export function XrayDialog({ session, messages, onClose }: { session: Session; /
         showCache
         prices={model.prices}
         view={view}
-        system={last?.system}
-        tools={last?.tools}
+        system={shape?.system}
+        tools={shape?.tools}
+        memo={sessions.countMemo}
         model={model}
         settings={settings}
         encoding={counter.encodingFor(model.modelID)}
         ratio={sessions.calibrationRatio(model.modelID)}
       />
       {last && <p className="hint">This tab's last request in this session was sized by {last.count === "exact" ? "the tokenizer's exact count" : "an estimate (the tokenizer was not ready yet; far from the window that is enough)"}.</p>}
-      {!last && <p className="hint">The system prompt and tools are added once this tab has sent a request in this session.</p>}
+      {!shape && <p className="hint">Building the system prompt and tools of the next request…</p>}
       {copied && (
         <p role="status" className="hint">
           {copied.ok ? "Copied the request as JSON." : "The clipboard is not available here; the request is below."}

@@ -2,6 +2,7 @@ import { contextXray, type XraySection } from "../../core/compaction/xray";
 import type { LLMToolSpec, ModelConfig, ModelPrices } from "../../core/ports/llm";
 import type { ConversationView } from "../../core/conversation/view";
 import type { Settings } from "../../core/settings";
+import type { CountMemo } from "../../core/tokens/request-size";
 import { Fragment } from "react";
 import { formatCost, formatTokens } from "../format";
 
@@ -39,6 +40,8 @@ interface Props {
   settings: Settings;
   encoding: string;
   ratio: number;
+  /** Exact counts of system sections and tool specs (`SessionService.countMemo`), so the totals are the header's. */
+  memo?: CountMemo;
 }
 
 /** What the model sees on the next call: every section with its tokens, the compaction boundary, and the window. */
@@ -56,7 +59,7 @@ export function XrayView(props: Props) {
   return (
     <div className="xray">
       <p className="xray-summary" role="status">
-        {props.past ? "This step was sent" : "Next request"} ≈ <strong>{formatTokens(x.total)}</strong> tokens{x.exact ? "" : " (partly estimated)"} of {formatTokens(x.usable)} usable ({Math.round(x.fraction * 100)}%); auto-compaction at {formatTokens(x.overflowAt)}; window {formatTokens(x.contextWindow)}.
+        {props.past ? "This step was sent" : "Next request"} ≈ <strong data-testid="xray-total" data-tokens={x.total}>{formatTokens(x.total)}</strong> tokens{x.exact ? "" : " (partly estimated)"} of {formatTokens(x.usable)} usable ({Math.round(x.fraction * 100)}%); auto-compaction at {formatTokens(x.overflowAt)}; window {formatTokens(x.contextWindow)}.
         {cachedTokens > 0 && ` About ${formatTokens(cachedTokens)} of it is a prefix the provider can serve from its cache.`}
         {cost !== undefined && ` Estimated input cost: ${formatCost(cost)}.`}
       </p>

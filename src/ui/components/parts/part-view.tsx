@@ -4,6 +4,7 @@ import { assertNever } from "../../../core/util/assert";
 import { formatCost, formatTokens } from "../../format";
 import { Markdown } from "../../lazy-markdown";
 import { useMessageActions } from "../../hooks/message-actions";
+import { PatchStrip } from "./patch-strip";
 import { ToolPartView } from "./tool-part";
 import { providerCompactionOf } from "../../../core/conversation/provider-compaction";
 
@@ -98,12 +99,7 @@ export function PartView({ part, role }: { part: Part; role: "user" | "assistant
     case "step-finish":
       return <StepFinishView part={part} />;
     case "patch":
-      return (
-        <div className="patch-part">
-          Changed {part.files.length} file{part.files.length === 1 ? "" : "s"}: {part.files.slice(0, 8).join(", ")}
-          {part.files.length > 8 ? "…" : ""}
-        </div>
-      );
+      return <PatchStrip part={part} />;
     case "agent":
       return <span className="agent-part">@{part.name}</span>;
     case "subtask":

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import type { ToolPart } from "../../../core/schema";
 import { formatDuration } from "../../format";
+import { PatchDiff } from "../../diff/lazy-diff";
 
 const STATUS_LABEL = { pending: "preparing", running: "running", completed: "done", error: "failed" } as const;
 
@@ -10,6 +11,12 @@ function summary(part: ToolPart): string {
   const input = s.input;
   const first = ["command", "filePath", "pattern", "path", "description"].map((k) => input[k]).find((v) => typeof v === "string");
   return typeof first === "string" ? first : "";
+}
+
+/** The file an edit/write changed, relative to the workspace when it can be. */
+function diffName(part: ToolPart): string {
+  const p = part.state.input.filePath;
+  return typeof p === "string" ? p.replace(/^\/workspace\//, "") : part.tool;
 }
 
 function stringify(v: unknown): string {
@@ -47,24 +54,16 @@ export function ToolPartView({ part }: { part: ToolPart }) {
       </button>
       {s.status === "pending" && s.raw && <pre className="tool-raw">{s.raw}</pre>}
       {liveOutput && <pre className="tool-output live">{liveOutput.slice(-4000)}</pre>}
+      {/* An edit's diff is what matters about it: shown with the card closed too. */}
+      {diff && (
+        <div className="tool-diff">
+          <PatchDiff patch={diff} name={diffName(part)} />
+        </div>
+      )}
       {open && (
         <div className="tool-body">
           <div className="tool-label">Input</div>
           <pre>{stringify(s.input)}</pre>
-          {diff && (
-            <>
-              <div className="tool-label">Diff</div>
-              <pre className="diff">
-                {diff.split("\n").map((line, i) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: lines of a static diff
-                  <span key={i} className={line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : undefined}>
-                    {line}
-                    {"\n"}
-                  </span>
-                ))}
-              </pre>
-            </>
-          )}
           {s.status === "completed" && (
             <>
               <div className="tool-label">Output{pruned ? " (pruned from the model's context; kept here)" : ""}</div>

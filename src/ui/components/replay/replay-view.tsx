@@ -1,8 +1,11 @@
 import { useEffect, useMemo, useState } from "react";
 import type { MessageWithParts, Session } from "../../../core/schema";
 import { conversationView } from "../../../core/conversation/view";
-import { demoModelConfig, modelConfig } from "../../../core/settings";
+import { sessionModelConfig } from "../../../core/settings";
+import { reportedInputTokens } from "../../../core/tokens/calibration";
+import { formatTokens } from "../../format";
 import { useServices, useSettings } from "../../hooks/services";
+import { useNextRequestSize } from "../../hooks/use-request-size";
 import { MessageList } from "../message-list";
 import { XrayView } from "../xray-view";
 import { revealed, seenByModel, timeline } from "./timeline";
@@ -16,9 +19,12 @@ const BASE_MS = 900;
  * the model had been sent at each step. Nothing is written.
  */
 export function ReplayView({ session, messages: all, onExit }: { session: Session; messages: MessageWithParts[]; onExit: () => void }) {
-  const { counter } = useServices();
+  const { counter, sessions } = useServices();
   const settings = useSettings();
-  const messages = useMemo(() => conversationView(session, all).shown, [all, session]);
+  const whole = useMemo(() => conversationView(session, all), [all, session]);
+  const messages = whole.shown;
+  // The system prompt and tools are part of what every step was sent; the end of the replay is the header's next request.
+  const { size: next, shape } = useNextRequestSize(session, whole.sent);
   const frames = useMemo(() => timeline(messages), [messages]);
   const [count, setCount] = useState(1);
   const [playing, setPlaying] = useState(false);
@@ -52,7 +58,8 @@ export function ReplayView({ session, messages: all, onExit }: { session: Sessio
   const seen = seenByModel(messages, frames, count);
   const current = frames[count - 1];
   const currentInfo = current ? messages[current.message]?.info : undefined;
-  const model = session.demo ? demoModelConfig(settings) : modelConfig(settings);
+  const model = sessionModelConfig(settings, session);
+  const billed = currentInfo?.role === "assistant" && currentInfo.finish ? reportedInputTokens(currentInfo.tokens) : 0;
 
   return (
     <div className="session-view replay">
@@ -69,14 +76,14 @@ export function ReplayView({ session, messages: all, onExit }: { session: Sessio
           <button type="button" onClick={() => setCount(1)} disabled={count <= 1}>
             Restart
           </button>
-          <button type="button" aria-label="Previous step" onClick={() => setCount((c) => Math.max(1, c - 1))} disabled={count <= 1}>
-            ◂ Back
+          <button type="button" onClick={() => setCount((c) => Math.max(1, c - 1))} disabled={count <= 1}>
+            <span aria-hidden="true">◂ </span>Previous step
           </button>
           <button type="button" className="primary" onClick={() => setPlaying(!playing)} disabled={frames.length === 0}>
             {playing ? "Pause" : "Play"}
           </button>
-          <button type="button" aria-label="Next step" onClick={() => setCount((c) => Math.min(frames.length, c + 1))} disabled={count >= frames.length}>
-            Step ▸
+          <button type="button" onClick={() => setCount((c) => Math.min(frames.length, c + 1))} disabled={count >= frames.length}>
+            Next step<span aria-hidden="true"> ▸</span>
           </button>
           <label>
             Speed{" "}
@@ -99,7 +106,21 @@ export function ReplayView({ session, messages: all, onExit }: { session: Sessio
         <MessageList messages={shown} />
         <aside className="side-column replay-xray" aria-label="What the model saw">
           <h2>What the model saw for this step</h2>
-          <XrayView past view={conversationView(undefined, seen)} model={model} settings={settings} encoding={counter.encodingFor(model.modelID)} ratio={1} />
+          <XrayView
+            past
+            view={conversationView(undefined, seen)}
+            system={shape?.system}
+            tools={shape?.tools}
+            memo={sessions.countMemo}
+            model={model}
+            settings={settings}
+            encoding={counter.encodingFor(model.modelID)}
+            ratio={sessions.calibrationRatio(model.modelID)}
+          />
+          {billed > 0 && <p className="hint">The provider billed {formatTokens(billed)} input tokens for this step.</p>}
+          <p className="hint">
+            After the last step, the next request is ≈ <strong data-testid="replay-next-total" data-tokens={next.total}>{formatTokens(next.total)}</strong> tokens ({Math.round(next.fraction * 100)}% of usable), as the header and the X-ray count it.
+          </p>
         </aside>
       </div>
     </div>

@@ -1,9 +1,12 @@
 import { useEffect, useState } from "react";
 import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
-import { download } from "./workspace-io";
+import type { Ruleset } from "../../../core/schema";
+import { saveUserFile } from "../../../core/snapshot/save-user-file";
 import { useModal } from "../../hooks/use-modal";
+import { download } from "./workspace-io";
 
 const MAX_SHOWN = 512 * 1024;
+const BOM = "\uFEFF";
 
 function isProbablyText(bytes: Uint8Array): boolean {
   const sample = bytes.subarray(0, 4096);
@@ -15,34 +18,172 @@ function isProbablyText(bytes: Uint8Array): boolean {
   return odd <= sample.length * 0.3;
 }
 
-/** Shows one workspace file, read-only, as text (never as HTML). */
-export function FileViewer({ sandbox, entry, onClose }: { sandbox: Sandbox; entry: FileEntry; onClose: () => void }) {
+/** The file's text as read (BOM kept), or null for binary files. */
+function decode(bytes: Uint8Array): string | null {
+  if (!isProbablyText(bytes)) return null;
+  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(0, MAX_SHOWN));
+}
+
+/** What the textarea edits (no BOM, `\n` lines) and how to write it back as the file had it. */
+function forEditing(text: string): { text: string; crlf: boolean; bom: boolean } {
+  const bom = text.startsWith(BOM);
+  const body = bom ? text.slice(1) : text;
+  return { text: body.replace(/\r\n/g, "\n"), crlf: body.includes("\r\n"), bom };
+}
+
+interface Props {
+  sandbox: Sandbox;
+  entry: FileEntry;
+  /** The rules in force for the session (read at save time): protect rules refuse a save. */
+  rules: () => Promise<Ruleset[]>;
+  onClose: () => void;
+  /** After a save (the tree and storage line refresh). */
+  onSaved?: () => void;
+}
+
+/**
+ * One workspace file as text (never as HTML), with an Edit mode: a plain
+ * textarea, Save (written as the user's change, see `saveUserFile`), Cancel,
+ * and a guard against losing unsaved changes.
+ */
+export function FileViewer({ sandbox, entry, rules, onClose, onSaved }: Props) {
   const ref = useModal();
   const [bytes, setBytes] = useState<Uint8Array | null>(null);
   const [error, setError] = useState<string>();
+  const [draft, setDraft] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [guard, setGuard] = useState<"close" | "cancel" | null>(null);
 
   useEffect(() => {
     sandbox.fs.readFile(entry.path).then(setBytes, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
   }, [sandbox, entry]);
 
   const rel = entry.path.slice(sandbox.root.length + 1);
-  const text = bytes && isProbablyText(bytes) ? new TextDecoder().decode(bytes.subarray(0, MAX_SHOWN)) : null;
+  const text = bytes ? decode(bytes) : null;
+  const original = text === null ? null : forEditing(text);
+  const editable = bytes !== null && text !== null && bytes.length <= MAX_SHOWN;
+  const dirty = draft !== null && original !== null && draft !== original.text;
+
+  // Leaving the page with unsaved changes asks first.
+  useEffect(() => {
+    if (!dirty) return;
+    const onLeave = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener("beforeunload", onLeave);
+    return () => window.removeEventListener("beforeunload", onLeave);
+  }, [dirty]);
+
+  const leaveEditing = () => {
+    setDraft(null);
+    setGuard(null);
+    setSaveError(undefined);
+  };
+  const requestClose = () => (dirty ? setGuard("close") : onClose());
+  const requestCancel = () => (dirty ? setGuard("cancel") : leaveEditing());
+  const save = async () => {
+    if (draft === null || !original) return;
+    setSaving(true);
+    setSaveError(undefined);
+    const body = (original.bom ? BOM : "") + (original.crlf ? draft.replace(/\n/g, "\r\n") : draft);
+    const r = await saveUserFile(sandbox, rel, body, await rules());
+    setSaving(false);
+    if (!r.ok) {
+      setSaveError(r.message);
+      return;
+    }
+    setBytes(new TextEncoder().encode(body));
+    setDraft(null);
+    setNotice(`Saved ${rel}.`);
+    onSaved?.();
+  };
+
   return (
-    <dialog ref={ref} className="dialog viewer" aria-label={`File ${rel}`} onClose={onClose} onCancel={onClose}>
+    <dialog
+      ref={ref}
+      className="dialog viewer"
+      aria-label={`File ${rel}`}
+      onClose={onClose}
+      onCancel={(e) => {
+        // Esc with unsaved changes asks instead of throwing them away.
+        if (dirty) {
+          e.preventDefault();
+          setGuard("close");
+        }
+      }}
+    >
       <h2>{rel}</h2>
       {error && <p className="error-text">{error}</p>}
       {bytes && text === null && <p>Binary file, {bytes.length.toLocaleString()} bytes.</p>}
-      {text !== null && <pre className="file-content">{text}</pre>}
-      {bytes && bytes.length > MAX_SHOWN && text !== null && <p className="hint">Showing the first 512 KB.</p>}
+      {notice && draft === null && (
+        <p role="status" className="hint">
+          {notice}
+        </p>
+      )}
+      {draft !== null ? (
+        <textarea className="file-editor" aria-label={`Contents of ${rel}`} value={draft} spellCheck={false} onChange={(e) => setDraft(e.target.value)} />
+      ) : (
+        text !== null && <pre className="file-content">{text}</pre>
+      )}
+      {bytes && bytes.length > MAX_SHOWN && text !== null && <p className="hint">Showing the first 512 KB (too large to edit here).</p>}
+      {saveError && (
+        <p role="alert" className="error-text">
+          {saveError} Your text is still here.
+        </p>
+      )}
+      {guard && (
+        <div role="alertdialog" aria-labelledby="unsaved-title" className="unsaved-guard">
+          <p id="unsaved-title">You have unsaved changes to {rel}.</p>
+          <div className="dialog-actions">
+            <button type="button" onClick={() => setGuard(null)}>
+              Keep editing
+            </button>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                const then = guard;
+                leaveEditing();
+                if (then === "close") onClose();
+              }}
+            >
+              Discard changes
+            </button>
+          </div>
+        </div>
+      )}
       <div className="dialog-actions">
-        {bytes && (
+        {draft === null && bytes && (
           <button type="button" onClick={() => download(entry.name, bytes, "application/octet-stream")}>
             Download
           </button>
         )}
-        <button type="button" className="primary" onClick={onClose}>
-          Close
-        </button>
+        {draft === null && editable && original && (
+          <button
+            type="button"
+            onClick={() => {
+              setNotice(undefined);
+              setDraft(original.text);
+            }}
+          >
+            Edit
+          </button>
+        )}
+        {draft !== null && (
+          <>
+            <button type="button" onClick={requestCancel}>
+              Cancel
+            </button>
+            <button type="button" className="primary" disabled={saving || !dirty} onClick={() => void save()}>
+              {saving ? "Saving…" : "Save"}
+            </button>
+          </>
+        )}
+        {draft === null && (
+          <button type="button" className="primary" onClick={requestClose}>
+            Close
+          </button>
+        )}
       </div>
     </dialog>
   );

@@ -1,8 +1,10 @@
 import { type DragEvent, useState } from "react";
 import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
 import { writeUserFile } from "../../../core/snapshot/user-writes";
+import { useAppEvent } from "../../app-events";
+import { useServices } from "../../hooks/services";
 import { useSandbox, useSandboxStatus } from "../../hooks/use-sandbox";
-import { FileViewer } from "./file-viewer";
+import { FileViewer } from "../../lazy";
 import { FileTree } from "./file-tree";
 import { StorageLine } from "./storage-line";
 import { download, droppedFiles, uploadPath } from "./workspace-io";
@@ -21,9 +23,15 @@ function SandboxLine() {
 /** The session's files: tree, viewer, upload (files, folders, drag and drop) and zip download. */
 export function WorkspacePanel({ sessionID, version, onError }: { sessionID: string; version: number; onError: (m: string) => void }) {
   const { sandbox, error } = useSandbox(sessionID);
+  const { permissions, store, settings } = useServices();
+  // The session's own rules are read from storage: after a reload no run has handed them to the broker yet.
+  const rulesInForce = async () => [...permissions.rulesFor(sessionID), settings.get().permissions, (await store.getSession(sessionID))?.permission ?? []];
   const [bump, setBump] = useState(0);
   const [viewing, setViewing] = useState<FileEntry | null>(null);
   const [dragging, setDragging] = useState(false);
+  useAppEvent("workspace-changed", (d) => {
+    if (d.sessionID === sessionID) setBump((b) => b + 1);
+  });
 
   const write = async (sb: Sandbox, files: [string, File][]) => {
     let skipped = 0;
@@ -96,7 +104,7 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
           </div>
           <FileTree sandbox={sandbox} version={version + bump} onOpen={setViewing} />
           <StorageLine sessionID={sessionID} version={version + bump} />
-          {viewing && <FileViewer sandbox={sandbox} entry={viewing} onClose={() => setViewing(null)} />}
+          {viewing && <FileViewer sandbox={sandbox} entry={viewing} rules={rulesInForce} onClose={() => setViewing(null)} onSaved={() => setBump((b) => b + 1)} />}
         </>
       )}
     </section>
