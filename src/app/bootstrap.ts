@@ -7,7 +7,7 @@ import { Bus } from "../core/bus";
 import { PermissionBroker } from "../core/permission/broker";
 import { systemClock } from "../core/ports/clock";
 import type { LLM } from "../core/ports/llm";
-import { SessionService } from "../core/session/loop";
+import { LazySessions } from "./lazy-sessions";
 import { sessionModelConfig } from "../core/settings";
 import { SandboxService } from "./sandbox-service";
 import { WorkerTokenCounter } from "../adapters/tokens/worker-counter";
@@ -30,7 +30,7 @@ export interface AppServices {
   bus: Bus;
   permissions: PermissionBroker;
   settings: SettingsStore;
-  sessions: SessionService;
+  sessions: LazySessions;
   llm: LLM;
   sandbox: SandboxService;
   wiring: PromptWiring;
@@ -106,7 +106,7 @@ export async function bootstrap(): Promise<BootResult> {
   let services: AppServices | undefined;
   // Snapshot storage no session names any more, after a live session drops history (finished after a reload).
   const snapshots = snapshotCollector(() => services);
-  const sessions = new SessionService({
+  const sessions = new LazySessions({
     store,
     llm,
     clock: systemClock,
@@ -126,7 +126,7 @@ export async function bootstrap(): Promise<BootResult> {
   });
   agentOf = (id) => sessions.agentOf(id);
   // When idle after the first render: the model adapter, the tools and the tokenizer, ahead of the first send.
-  void warmUp({ settings: settings.get, llm, wiring, counter });
+  void warmUp({ settings: settings.get, llm, wiring, counter, sessions });
   services = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring, counter };
   snapshots.start();
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).

@@ -5,9 +5,7 @@
  */
 import { rulesFor, toolsFor } from "../core/agents/agents";
 import type { Clock } from "../core/ports/clock";
-import { effectivePins } from "../core/pins/pins";
-import { PromptAssembler } from "../core/prompt/assemble";
-import { loadedRules } from "../core/rules/nested";
+import type { PromptAssembler } from "../core/prompt/assemble";
 import type { Ruleset, Session } from "../core/schema";
 import type { SystemInput } from "../core/session/loop";
 import type { Settings } from "../core/settings";
@@ -19,30 +17,40 @@ import type { Tool } from "../core/tools/tool";
  * needed for the first screen: they load on the first request, or earlier
  * through `preload` when the app is idle after start-up.
  */
-async function loadTools(skills: PromptAssembler): Promise<Tool[]> {
+async function loadTools(skills: () => Promise<PromptAssembler>): Promise<Tool[]> {
   const [{ workspaceTools }, { createSkillTool }, { todoWriteTool }, { goalDoneTool }] = await Promise.all([
     import("../core/tools/index"),
     import("../core/tools/skill"),
     import("../core/tools/todo"),
     import("../core/tools/goal-done"),
   ]);
-  const skillTool = createSkillTool((ctx) => skills.skills(ctx.sessionID, ctx.sandbox));
+  const skillTool = createSkillTool(async (ctx) => (await skills()).skills(ctx.sessionID, ctx.sandbox));
   return [todoWriteTool, ...workspaceTools, skillTool, goalDoneTool];
 }
 
 export class PromptWiring {
-  readonly assembler: PromptAssembler;
+  /** The prompt assembler (rules and skills discovery), loaded on first use: the first screen does not need it. */
+  private assemblerP: Promise<PromptAssembler> | undefined;
   /** Session rules as of each session's last step (the broker needs them synchronously). */
   private sessionRules = new Map<string, Ruleset>();
   private allTools: Promise<Tool[]> | undefined;
 
   constructor(
-    clock: Clock,
+    private readonly clock: Clock,
     private readonly settings: () => Settings,
     private readonly agentOf: (sessionID: string) => string | undefined,
-  ) {
-    this.assembler = new PromptAssembler({ clock, sources: () => ({ globalRules: settings().globalRules, skills: settings().skills }) });
-  }
+  ) {}
+
+  assembler = (): Promise<PromptAssembler> => {
+    this.assemblerP ??= import("../core/prompt/assemble").then(
+      ({ PromptAssembler }) => new PromptAssembler({ clock: this.clock, sources: () => ({ globalRules: this.settings().globalRules, skills: this.settings().skills }) }),
+      (e: unknown) => {
+        this.assemblerP = undefined;
+        throw e;
+      },
+    );
+    return this.assemblerP;
+  };
 
   /** Loads the tools (once; a failed load is tried again next time). */
   preload = (): Promise<Tool[]> => {
@@ -66,7 +74,8 @@ export class PromptWiring {
 
   system = async (input: SystemInput): Promise<string[]> => {
     const { session, agent } = input;
-    const sections = await this.assembler.assemble({
+    const [assembler, { effectivePins }, { loadedRules }] = await Promise.all([this.assembler(), import("../core/pins/pins"), import("../core/rules/nested")]);
+    const sections = await assembler.assemble({
       sessionID: session.id,
       directory: session.directory,
       agent,
@@ -77,7 +86,7 @@ export class PromptWiring {
       pins: effectivePins(session.pins, input.history ?? []),
     });
     // Instruction files already in the prompt are not repeated by `read`.
-    const report = await this.assembler.report(session.id);
+    const report = await assembler.report(session.id);
     loadedRules(input.toolState, report?.rulesFiles ?? []);
     return sections;
   };

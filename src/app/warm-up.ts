@@ -1,7 +1,7 @@
 /**
  * After start-up, when the page is idle, fetch what the first send needs but
  * the first screen does not: the model adapter for the configured provider,
- * the tool implementations and the tokenizer's ranks (in its worker). Each
+ * the session service (the agent loop), the tool implementations and the tokenizer's ranks (in its worker). Each
  * is loaded on first use anyway; warming only moves the wait out of the
  * first send. Failures are ignored here (the first send retries the load
  * and reports its own error).
@@ -13,6 +13,8 @@ export interface WarmUpDeps {
   settings(): Settings;
   llm: { preload(provider: string): Promise<void> };
   wiring: { preload(): Promise<unknown> };
+  /** The session service (the agent loop), loaded on demand. */
+  sessions?: { load(): Promise<unknown> };
   counter: TokenCounter;
   /** Runs `task` when the page is idle (requestIdleCallback in the browser). */
   idle?: (task: () => void) => void;
@@ -31,7 +33,7 @@ export function warmUp(deps: WarmUpDeps): Promise<void> {
     idle(() => {
       const settings = deps.settings();
       deps.counter.warm?.(deps.counter.encodingFor(settings.modelID));
-      void Promise.allSettled([deps.llm.preload(settings.provider), deps.wiring.preload()]).then(() => resolve());
+      void Promise.allSettled([deps.llm.preload(settings.provider), deps.wiring.preload(), deps.sessions?.load()]).then(() => resolve());
     });
   });
 }

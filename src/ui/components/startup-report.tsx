@@ -17,8 +17,9 @@ export function StartupReportLine({ sessionID, version }: { sessionID: string; v
     if (version === 0) return;
     void (async () => {
       const sb = await sandbox.sandboxFor(sessionID).catch(() => undefined);
-      await wiring.assembler.scan(sessionID, sb).catch(() => undefined);
-      const r = await wiring.assembler.report(sessionID);
+      const assembler = await wiring.assembler();
+      await assembler.scan(sessionID, sb).catch(() => undefined);
+      const r = await assembler.report(sessionID);
       if (live) setReport(r);
     })();
     return () => {
@@ -35,8 +36,10 @@ export function StartupReportLine({ sessionID, version }: { sessionID: string; v
         className="link"
         title="Re-read AGENTS.md and skills now; the next request uses them (the prompt cache starts over once)"
         onClick={() => {
-          wiring.assembler.invalidate(sessionID);
-          setReloads((n) => n + 1);
+          void wiring.assembler().then((a) => {
+            a.invalidate(sessionID);
+            setReloads((n) => n + 1);
+          });
         }}
       >
         Reload rules
