@@ -12,7 +12,7 @@ const headerTokens = (page: Page) => page.getByTestId("context-percent").getAttr
 
 /** Header actions: buttons on wide screens, the "More" menu below 1200 px. */
 async function action(page: Page, name: string) {
-  const more = page.getByRole("button", { name: /^More/ });
+  const more = page.getByRole("button", { name: "More ▾" });
   if (await more.isVisible()) {
     await more.click();
     await page.getByRole("menuitem", { name }).click();

@@ -27,7 +27,7 @@ for (const size of SIZES) {
     await waitIdle(page, id);
     await page.setViewportSize({ width: size.width, height: size.height });
 
-    if (size.width < 1200) await page.getByRole("button", { name: /^More/ }).click();
+    if (size.width < 1200) await page.getByRole("button", { name: "More ▾" }).click();
     await page.getByRole(size.width < 1200 ? "menuitem" : "button", { name: "Permissions" }).click();
     const dialog = page.getByRole("dialog", { name: "Permissions of this session" });
     const table = dialog.getByRole("table");

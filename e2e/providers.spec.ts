@@ -177,7 +177,9 @@ test("Settings: presets fill the base URL and explain keys and CORS; the model l
   await dialog.getByLabel("Base URL", { exact: true }).fill(mock.baseURL);
   await dialog.getByRole("button", { name: "Load models" }).click();
   await expect(dialog.getByText("4 models from the provider")).toBeVisible(SLOW);
-  const listed = await dialog.locator("datalist option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  // The Model field's own suggestions (the summary model field has its own list).
+  const listID = await dialog.getByLabel("Model", { exact: true }).getAttribute("list");
+  const listed = await dialog.locator(`datalist[id="${listID}"] option`).evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   expect(listed).toEqual(["gpt-4.1", "gpt-4o-mini", "gpt-5-mini", "o4-mini"]);
   expect(mock.requests.some((r) => r.method === "GET" && r.path === "/v1/models")).toBe(true);
 });

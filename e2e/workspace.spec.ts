@@ -33,8 +33,8 @@ test("the model reads, edits and runs commands on real files; the tree shows it;
   // Tool cards: read, edit (with a diff), bash (with its output).
   await expect(page.getByRole("region", { name: "Tool read: done" })).toBeVisible();
   const edit = page.getByRole("region", { name: "Tool edit: done" });
-  await edit.getByRole("button").first().click();
-  await expect(edit.locator(".diff")).toContainText("+hello tabcode");
+  // The edit's diff shows while the card is closed: the added line is a row of its own.
+  await expect(edit.getByRole("region", { name: /^Diff of / }).getByRole("row").filter({ hasText: "hello tabcode" }).first()).toBeVisible();
   const bash = page.getByRole("region", { name: "Tool bash: done" });
   await bash.getByRole("button").first().click();
   await expect(bash).toContainText("notes.txt");

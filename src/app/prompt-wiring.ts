@@ -84,6 +84,7 @@ export class PromptWiring {
       rules: [rulesFor(agent, this.settings().permissions, session.permission ?? [])],
       userSystem: input.userSystem,
       pins: effectivePins(session.pins, input.history ?? []),
+      preview: input.preview,
     });
     // Instruction files already in the prompt are not repeated by `read`.
     const report = await assembler.report(session.id);

@@ -44,6 +44,19 @@ function setup(files: Record<string, string> = {}) {
 }
 
 describe("PromptAssembler", () => {
+  it("a preview (a view sizing the next request) does not fix the session's rules: files added before the first request count", async () => {
+    const { assembler, input, fs } = setup();
+    const [, before] = await assembler.assemble(input({ preview: true }));
+    expect(before).not.toContain("<name>notes</name>");
+    await fs.writeFile("/ws/.skills/notes/SKILL.md", "---\nname: notes\ndescription: Write release notes\n---\nbody");
+    const [, first] = await assembler.assemble(input());
+    expect(first).toContain("<name>notes</name>");
+    // From the first real request on, the prompt stays byte-stable (until invalidate).
+    await fs.writeFile("/ws/.skills/later/SKILL.md", "---\nname: later\ndescription: Added later\n---\nbody");
+    const [, again] = await assembler.assemble(input({ preview: true }));
+    expect(again).toBe(first);
+  });
+
   it("builds [header, rest] in the documented order", async () => {
     const { assembler, input } = setup();
     const [header, rest] = await assembler.assemble(input({ userSystem: "Answer in JSON." }));

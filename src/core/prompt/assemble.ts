@@ -67,6 +67,8 @@ export interface AssembleInput {
   userSystem?: string;
   /** The session's pins (`effectivePins`): the goal and constraints sent whatever compaction did. */
   pins?: Pin[];
+  /** A preview (a view sizing the next request): an unscanned session is read but its scan is not kept, so files added before the first request still count. */
+  preview?: boolean;
 }
 
 export function startupReport(scan: SessionScan): StartupReport {
@@ -90,12 +92,13 @@ export class PromptAssembler {
   ) {}
 
   /** The session's scan, computed once (again only after `invalidate`, or when a workspace appears). */
-  async scan(sessionID: string, sandbox: Sandbox | undefined): Promise<SessionScan> {
+  async scan(sessionID: string, sandbox: Sandbox | undefined, opts: { keep?: boolean } = {}): Promise<SessionScan> {
     const cached = this.scans.get(sessionID);
     if (cached) {
       const s = await cached;
       if (s.withWorkspace || !sandbox) return s;
     }
+    if (opts.keep === false) return this.compute(sandbox, cached ? (await cached).date : undefined);
     const fresh = this.compute(sandbox, cached ? (await cached).date : undefined);
     this.scans.set(sessionID, fresh);
     fresh.catch(() => this.scans.delete(sessionID));
@@ -139,7 +142,7 @@ export class PromptAssembler {
    * `instructions(session, sandbox)` hook as it is.
    */
   async sections(input: AssembleInput): Promise<string[]> {
-    const scan = await this.scan(input.sessionID, input.sandbox);
+    const scan = await this.scan(input.sessionID, input.sandbox, { keep: !input.preview });
     const agent = typeof input.agent === "string" ? agentByName(input.agent) : input.agent;
     return [
       ...scan.instructions,
@@ -152,7 +155,7 @@ export class PromptAssembler {
 
   /** The full system prompt as `[header, rest]`. */
   async assemble(input: AssembleInput): Promise<[string, string]> {
-    const scan = await this.scan(input.sessionID, input.sandbox);
+    const scan = await this.scan(input.sessionID, input.sandbox, { keep: !input.preview });
     const agent = typeof input.agent === "string" ? agentByName(input.agent) : input.agent;
     const env = environmentBlock({
       model: input.model,

@@ -131,7 +131,7 @@ export class AgentLoop {
     const view = conversationView(session, await this.store.messages(sessionID));
     const user = view.latest.lastUser?.info;
     // A preview: built on a copy of the tool state, so nothing a run reads is changed.
-    const req = await this.buildRequest(session, this.deps.model(session), user?.agent ?? session.agent ?? "build", user?.system, view.shown, new Map(this.stateFor(sessionID)));
+    const req = await this.buildRequest(session, this.deps.model(session), user?.agent ?? session.agent ?? "build", user?.system, view.shown, new Map(this.stateFor(sessionID)), true);
     return { system: req.system, tools: req.specs };
   }
 
@@ -141,11 +141,11 @@ export class AgentLoop {
     return this.buildRequest(session, model, agent, userSystem, history);
   }
 
-  private async buildRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[], toolState = this.stateFor(session.id)): Promise<TurnRequest> {
+  private async buildRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[], toolState = this.stateFor(session.id), preview = false): Promise<TurnRequest> {
     const sandbox = await this.sandboxOf(session.id);
     const tools = await this.deps.tools(agent, session);
     const system = this.deps.system
-      ? await this.deps.system({ session, model, sandbox, agent, userSystem, toolState, history })
+      ? await this.deps.system({ session, model, sandbox, agent, userSystem, toolState, history, ...(preview ? { preview } : {}) })
       : buildSystem({ model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) });
     return { sandbox, agent, tools, toolState, system, specs: tools.map((t) => t.spec()) };
   }

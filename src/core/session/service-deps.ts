@@ -48,6 +48,8 @@ export interface SystemInput {
   toolState: Map<string, unknown>;
   /** The shown branch as stored (before compaction): where pinned suggestions come from. */
   history?: MessageWithParts[];
+  /** Only a look at the next request (a view sizing it): rules and skills are read but not fixed for the session. */
+  preview?: boolean;
 }
 
 /** What the last request of a session held (for the debug view). */
