@@ -24,7 +24,7 @@ async function timedSend(page: Page, text: string): Promise<number> {
       { capture: true, once: true },
     );
   });
-  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByRole("button", { name: "Send", exact: true }).click();
   const req = await request;
   await req.response();
   const clickAt = await page.evaluate(() => (window as unknown as { __clickAt?: number }).__clickAt ?? Number.NaN);
