@@ -173,6 +173,8 @@ test("keyboard only: Tab reaches every main control; @ files, chips, the model p
   await expect(box).toBeFocused();
   await expect(box).toHaveValue("look at ");
   await page.keyboard.type("@app");
+  // The list opens once the workspace walk answers; Enter before that would be a newline, not a pick.
+  await expect(page.getByRole("listbox", { name: "Workspace files" }).getByRole("option", { selected: true })).toHaveText("src/app.ts");
   await page.keyboard.press("Enter");
   await expect(chips.getByRole("listitem")).toHaveCount(1);
 
