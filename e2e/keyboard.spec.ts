@@ -198,7 +198,10 @@ test("keyboard only: Tab reaches every main control; @ files, chips, the model p
 
   // Back to the box (Shift+Esc) and Enter sends, with the attachment, to the chosen model.
   await page.keyboard.press("Shift+Escape");
+  await expect(box).toBeFocused();
+  await expect(box).toHaveValue(/look at/);
   await page.keyboard.press("Enter");
+  await expect(page.getByRole("article", { name: "Your message" })).toHaveCount(1);
   await waitIdle(page, id);
   const body = mock.modelRequests().at(-1)?.body as { model: string; messages: { role: string; content: unknown }[] };
   expect(body.model).toBe(chosen);
