@@ -146,7 +146,9 @@ export class LazySessions {
     return (await this.load()).stop(sessionID);
   }
   async runningElsewhere(sessionID: string): Promise<boolean> {
-    return (await this.load()).runningElsewhere(sessionID);
+    // Before the service is loaded nothing runs in this tab, so a held lock is another tab's (no need to load it).
+    if (!this.service) return (await this.deps.locks?.held(sessionID)) ?? false;
+    return this.service.runningElsewhere(sessionID);
   }
   async repair(sessionID: string): Promise<number> {
     return (await this.load()).repair(sessionID);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultSettings } from "../core/settings";
 import { encodingForModel } from "../core/tokens/counter";
-import { warmUp } from "./warm-up";
+import { firstScreenShown, warmUp, whenIdle } from "./warm-up";
 
 describe("warm-up after start-up", () => {
   it("waits for idle, then loads the configured provider's adapter, the tools and the model's tokenizer", async () => {
@@ -34,5 +34,18 @@ describe("warm-up after start-up", () => {
         idle: (task) => task(),
       }),
     ).resolves.toBeUndefined();
+  });
+
+  it("idle work waits until the first screen says it is shown (an idle page waiting for IndexedDB is not idle enough)", async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    let ran = false;
+    whenIdle(() => {
+      ran = true;
+    });
+    await sleep(400);
+    expect(ran).toBe(false);
+    firstScreenShown();
+    await sleep(400);
+    expect(ran).toBe(true);
   });
 });

@@ -20,10 +20,34 @@ export interface WarmUpDeps {
   idle?: (task: () => void) => void;
 }
 
+/** The longest the start-up work waits for the first screen to say it has painted. */
+const FIRST_PAINT_WAIT_MS = 3_000;
+let painted: () => void = () => undefined;
+const firstPaint = new Promise<void>((resolve) => {
+  painted = resolve;
+  // Whatever happens on screen, start-up work is not held back for ever.
+  const t = setTimeout(resolve, FIRST_PAINT_WAIT_MS) as unknown as { unref?: () => void };
+  t.unref?.();
+});
+
+/**
+ * The first screen (a session's newest messages, the start page) calls this when it has content: work
+ * scheduled with `whenIdle` waits for the frame after it. (An idle callback alone fires while the page
+ * waits for IndexedDB, and would then load the agent loop in the middle of a cold open.)
+ */
+export function firstScreenShown(): void {
+  const g = globalThis as { requestAnimationFrame?: (cb: () => void) => number };
+  if (g.requestAnimationFrame) g.requestAnimationFrame(() => setTimeout(painted, 0));
+  else painted();
+}
+
+/** Runs `task` once the first screen has painted and the page is idle (at most two seconds after that). */
 export function whenIdle(task: () => void): void {
   const g = globalThis as { requestIdleCallback?: (cb: () => void, opts?: { timeout: number }) => number };
-  if (g.requestIdleCallback) g.requestIdleCallback(task, { timeout: 2_000 });
-  else setTimeout(task, 200);
+  void firstPaint.then(() => {
+    if (g.requestIdleCallback) g.requestIdleCallback(task, { timeout: 2_000 });
+    else setTimeout(task, 200);
+  });
 }
 
 /** Schedules the warm-up; resolves when the adapter and tools are loaded (the tokenizer keeps loading in its worker). */

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore, useRef } from "react";
 import type { DroppedFile } from "../app/history-import";
 import { errorMessage } from "../core/errors";
 import { type DemoKind, exportEverything, importFile, isHistoryExport, startDemo } from "../app/session-actions";
@@ -21,9 +21,10 @@ import { useAppShortcuts } from "./hooks/use-app-shortcuts";
 import { useAppEvent } from "./app-events";
 import { ShortcutsDialog } from "./components/shortcuts-dialog";
 import { resetTour } from "./components/tour-state";
-import { ReplayRoute, SettingsDialog, SharedView } from "./lazy";
+import { PinnedPanel, ReplayRoute, SettingsDialog, SharedView } from "./lazy";
 import { droppedFiles, isHistoryDrop } from "./drop-files";
 import { useRunAttention } from "./notifications/use-run-attention";
+import { firstScreenShown, whenIdle } from "../app/warm-up";
 
 const ImportHistoryDialog = lazy(() => import("./components/import-history-dialog").then((m) => ({ default: m.ImportHistoryDialog })));
 
@@ -47,6 +48,14 @@ export function App() {
     (l) => store.subscribeCorrupt(l),
     () => store.corrupt(),
   );
+
+  // Start-up work waits for the first screen: a session says so once its messages are on screen, any other page at once.
+  const opensSession = useRef(route.name === "session" && !route.replay).current;
+  useEffect(() => {
+    if (!opensSession) firstScreenShown();
+    // What every session view shows beside its messages, so opening one later does not wait for it.
+    whenIdle(() => void PinnedPanel.preload().catch(() => undefined));
+  }, [opensSession]);
 
   const resetOnLoad = services.settings.resetOnLoad;
   useEffect(() => {

@@ -44,6 +44,9 @@ interface Entry {
   used: number;
 }
 
+/** The longest stretch of validation before yielding to the page (ms). */
+const SLICE_MS = 8;
+
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const byInfoId = (a: MessageWithParts, b: MessageWithParts) => byId(a.info, b.info);
 
@@ -240,7 +243,11 @@ export class LiveMessages {
       if (!current()) return;
       if (newest.complete) return settle(newest);
       // Only a first paint: a branched or reverted session waits for the whole read (its shown path needs every message).
-      if (newest.messages.length > 0 && !e.snapshot) settle(newest);
+      const painted = newest.messages.length > 0 && !e.snapshot;
+      if (painted) settle(newest);
+      // The rest is read after that paint and validated in slices, so filling it in never holds the page.
+      if (painted) await this.afterPaint();
+      if (!current()) return;
       settle({ messages: await this.readAll(sessionID), complete: true });
     })().catch(() => {
       if (!current()) return;
@@ -277,31 +284,69 @@ export class LiveMessages {
     });
   }
 
-  private readAll(sessionID: string): Promise<MessageWithParts[]> {
-    return this.db.transaction("r", [this.db.sessions, this.db.messages, this.db.parts], async () => {
-      if ((await this.sessionCorrupt(sessionID)).corrupt) return [];
+  /** Every message of the session, validated in time slices (the page stays responsive meanwhile). */
+  private async readAll(sessionID: string): Promise<MessageWithParts[]> {
+    const rows = await this.db.transaction("r", [this.db.sessions, this.db.messages, this.db.parts], async () => {
+      if ((await this.sessionCorrupt(sessionID)).corrupt) return undefined;
       const [messageRows, partRows] = await Promise.all([
         this.db.messages.where("[sessionID+id]").between([sessionID, Dexie.minKey], [sessionID, Dexie.maxKey]).toArray(),
         this.db.parts.where("sessionID").equals(sessionID).toArray(),
       ]);
-      return this.assemble(messageRows, partRows);
+      return { messageRows, partRows };
+    });
+    if (!rows) return [];
+    return this.assembleSliced(rows.messageRows, rows.partRows);
+  }
+
+  /** Resolves once the browser has painted what was just published (a macrotask after the next frame). */
+  private afterPaint(): Promise<void> {
+    return new Promise((resolve) => {
+      const later = () => setTimeout(resolve, 0);
+      if (typeof requestAnimationFrame === "function" && typeof document !== "undefined" && document.visibilityState === "visible") requestAnimationFrame(later);
+      else later();
     });
   }
 
   /** Validated messages with their validated parts, in id order. */
   assemble(messageRows: unknown[], partRows: unknown[]): MessageWithParts[] {
+    const steps = this.assembling(messageRows, partRows);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /** `assemble`, yielding to the page every few milliseconds. */
+  private async assembleSliced(messageRows: unknown[], partRows: unknown[]): Promise<MessageWithParts[]> {
+    const steps = this.assembling(messageRows, partRows);
+    let since = performance.now();
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      if (performance.now() - since >= SLICE_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        since = performance.now();
+      }
+    }
+  }
+
+  /** The validation, pausing (a `yield`) after every 64 rows. */
+  private *assembling(messageRows: unknown[], partRows: unknown[]): Generator<void, MessageWithParts[]> {
     const out: MessageWithParts[] = [];
     const byID = new Map<string, MessageWithParts>();
-    for (const row of messageRows) {
-      const info = this.log.parse(Message, "messages", row);
-      if (!info) continue;
-      const entry: MessageWithParts = { info, parts: [] };
-      out.push(entry);
-      byID.set(info.id, entry);
+    for (let i = 0; i < messageRows.length; i++) {
+      const info = this.log.parse(Message, "messages", messageRows[i]);
+      if (info) {
+        const entry: MessageWithParts = { info, parts: [] };
+        out.push(entry);
+        byID.set(info.id, entry);
+      }
+      if (i % 64 === 63) yield;
     }
-    for (const row of partRows) {
-      const part = this.log.parse(Part, "parts", row);
+    for (let i = 0; i < partRows.length; i++) {
+      const part = this.log.parse(Part, "parts", partRows[i]);
       if (part) byID.get(part.messageID)?.parts.push(part);
+      if (i % 64 === 63) yield;
     }
     for (const m of out) m.parts.sort(byId);
     return out;

@@ -3,6 +3,9 @@ import { useEffect, useLayoutEffect, useRef } from "react";
 import type { MessageWithParts } from "../../core/schema";
 import { MessageView } from "./message-view";
 
+/** A row's height before it is measured (px). */
+const ESTIMATE = 120;
+
 /**
  * The session's messages in a virtualised list (long sessions keep only the
  * visible rows in the DOM). Sticks to the bottom while new content streams,
@@ -14,8 +17,11 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
   const virt = useVirtualizer({
     count: messages.length,
     getScrollElement: () => parent.current,
-    estimateSize: () => 120,
+    estimateSize: () => ESTIMATE,
     overscan: 6,
+    // A session opens at its newest message: the first render lays out the last rows, not the first ones
+    // (which would be rendered, measured and thrown away before the jump to the end).
+    initialOffset: () => (focusMessageID ? 0 : messages.length * ESTIMATE),
     getItemKey: (i) => messages[i]?.info.id ?? i,
   });
 

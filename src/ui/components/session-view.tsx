@@ -2,6 +2,7 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { CONTINUE_PROMPT } from "../../core/session/finish-notice";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { fork, revert, startFresh, unrevert } from "../../app/session-actions";
+import { firstScreenShown, whenIdle } from "../../app/warm-up";
 import type { MessageWithParts } from "../../core/schema";
 import { siblings } from "../../core/conversation/branches";
 import { conversationView } from "../../core/conversation/view";
@@ -86,8 +87,21 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const focusReplaced = focusMessageID !== undefined && messages?.some((m) => m.info.id === focusMessageID) === true && !sent.has(focusMessageID);
   const shown = messages && replacedCount > 0 && !showReplaced && !focusReplaced ? messages.filter((m) => sent.has(m.info.id)) : messages;
 
+  const shownOnce = loaded !== undefined;
   useEffect(() => {
-    sessions.repair(sessionID).catch(() => undefined);
+    if (shownOnce) firstScreenShown();
+  }, [shownOnce]);
+
+  // An answer a closed tab left unfinished is marked as such; when the page is idle, so it never delays the
+  // first paint of the session (it reads the whole session and loads the agent loop). A send repairs first anyway.
+  useEffect(() => {
+    let open = true;
+    whenIdle(() => {
+      if (open) sessions.repair(sessionID).catch(() => undefined);
+    });
+    return () => {
+      open = false;
+    };
   }, [sessions, sessionID]);
 
   // The actions read the newest messages through a ref, so the context does not change on every streamed

@@ -4,6 +4,7 @@ import type { LLMToolSpec } from "../../core/ports/llm";
 import type { MessageWithParts, Session } from "../../core/schema";
 import { sessionModelConfig } from "../../core/settings";
 import { measureRequest } from "../../core/tokens/request-size";
+import { whenIdle } from "../../app/warm-up";
 import { useServices, useSessionStatus, useSettings } from "./services";
 
 /** The system prompt and tools a session's next request carries. */
@@ -50,6 +51,8 @@ export function useNextRequestSize(session: Session, sent: MessageWithParts[]): 
     const next: { key: string; shape?: RequestShape; pending?: Promise<void> } = { key, shape: entry?.shape };
     shapes.set(session.id, next);
     next.pending = (async () => {
+      // Built when the page is idle: it loads the agent loop and the prompt's sources, which the first paint does not need.
+      await new Promise<void>((resolve) => whenIdle(resolve));
       const shape = await sessions.requestShape(session.id).catch(() => undefined);
       if (!shape) return;
       // Count the system sections and tool specs into the loop's memo (the same counts the loop uses).
