@@ -6,7 +6,7 @@ import { DexieStore, getSetting, installFlushOnPageHide, openDatabase, putSettin
 import { Bus } from "../core/bus";
 import { PermissionBroker } from "../core/permission/broker";
 import { systemClock } from "../core/ports/clock";
-import type { LLM } from "../core/ports/llm";
+import type { LLM, ModelConfig } from "../core/ports/llm";
 import { LazySessions } from "./lazy-sessions";
 import { sessionModelConfig } from "../core/settings";
 import { SandboxService } from "./sandbox-service";
@@ -36,6 +36,8 @@ export interface AppServices {
   wiring: PromptWiring;
   /** Exact token counts (js-tiktoken in a Worker, started on first use). */
   counter: TokenCounter;
+  /** Loads what a send needs now (once); the composer calls it when the user starts typing. */
+  warm?: () => Promise<void>;
 }
 
 export type BootResult = { ok: true; services: AppServices } | { ok: false; error: string };
@@ -45,11 +47,11 @@ export type BootResult = { ok: true; services: AppServices } | { ok: false; erro
  * provider. Both are loaded on first use (dynamic imports: neither is in the
  * entry bundle); `preload` fetches one ahead of the first send, when the app is idle.
  */
-export function routerLLM(): LLM & { preload(provider: string): Promise<void> } {
+export function routerLLM(): LLM & { preload(config: ModelConfig): Promise<void> } {
   let demo: Promise<LLM> | undefined;
-  let real: Promise<LLM> | undefined;
+  let real: Promise<LLM & { preload(config: ModelConfig): Promise<void> }> | undefined;
   // A failed load (a chunk that could not be fetched) is forgotten, so the next call tries again.
-  const load = (provider: string): Promise<LLM> => {
+  const load = (provider: string): Promise<LLM & { preload?(config: ModelConfig): Promise<void> }> => {
     if (provider === "demo") {
       demo ??= import("../adapters/demo/demo-llm").then(
         (m) => m.createDemoLLM(),
@@ -74,8 +76,10 @@ export function routerLLM(): LLM & { preload(provider: string): Promise<void> } 
       const llm = await load(req.model.provider);
       yield* llm.stream(req);
     },
-    async preload(provider) {
-      await load(provider);
+    /** The adapter and, for a real provider, its package and provider object (built from `config`, nothing sent). */
+    async preload(config) {
+      const llm = await load(config.provider);
+      await llm.preload?.(config);
     },
   };
 }
@@ -126,8 +130,8 @@ export async function bootstrap(): Promise<BootResult> {
   });
   agentOf = (id) => sessions.agentOf(id);
   // When idle after the first render: the model adapter, the tools and the tokenizer, ahead of the first send.
-  void warmUp({ settings: settings.get, llm, wiring, counter, sessions });
-  services = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring, counter };
+  const warm = warmUp({ settings: settings.get, llm, wiring, counter, sessions }).now;
+  services = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring, counter, warm };
   snapshots.start();
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).
   Object.defineProperty(globalThis, "__tabcode", { value: services, configurable: true });

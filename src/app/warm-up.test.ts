@@ -8,9 +8,9 @@ describe("warm-up after start-up", () => {
     const log: string[] = [];
     let idleTask: (() => void) | undefined;
     const settings = { ...defaultSettings(), provider: "openai-compatible" as const, modelID: "gpt-4o-mini" };
-    const done = warmUp({
+    const { done } = warmUp({
       settings: () => settings,
-      llm: { preload: async (p) => void log.push(`llm:${p}`) },
+      llm: { preload: async (c) => void log.push(`llm:${c.provider}`) },
       wiring: { preload: async () => log.push("tools") },
       counter: { encodingFor: encodingForModel, count: async () => [], warm: (e) => log.push(`tokenizer:${e}`) },
       idle: (task) => {
@@ -32,8 +32,30 @@ describe("warm-up after start-up", () => {
         wiring: { preload: () => Promise.reject(new Error("offline")) },
         counter: { encodingFor: encodingForModel, count: async () => [] },
         idle: (task) => task(),
-      }),
+      }).done,
     ).resolves.toBeUndefined();
+  });
+
+  it("starting at once (the user types) and then when idle loads everything only once", async () => {
+    const log: string[] = [];
+    let idleTask: (() => void) | undefined;
+    const settings = { ...defaultSettings(), provider: "openai-compatible" as const, modelID: "gpt-4o-mini" };
+    const { done, now } = warmUp({
+      settings: () => settings,
+      llm: { preload: async (c) => void log.push(`llm:${c.provider}`) },
+      wiring: { preload: async () => log.push("tools") },
+      sessions: { load: async () => log.push("sessions") },
+      counter: { encodingFor: encodingForModel, count: async () => [] },
+      idle: (task) => {
+        idleTask = task;
+      },
+    });
+    await now();
+    expect(log.sort()).toEqual(["llm:openai-compatible", "sessions", "tools"]);
+    idleTask?.();
+    await done;
+    await now();
+    expect(log).toHaveLength(3);
   });
 
   it("idle work waits until the first screen says it is shown (an idle page waiting for IndexedDB is not idle enough)", async () => {

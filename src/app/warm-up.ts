@@ -6,12 +6,13 @@
  * first send. Failures are ignored here (the first send retries the load
  * and reports its own error).
  */
-import type { Settings } from "../core/settings";
+import type { ModelConfig } from "../core/ports/llm";
+import { modelConfig, type Settings } from "../core/settings";
 import type { TokenCounter } from "../core/tokens/counter";
 
 export interface WarmUpDeps {
   settings(): Settings;
-  llm: { preload(provider: string): Promise<void> };
+  llm: { preload(config: ModelConfig): Promise<void> };
   wiring: { preload(): Promise<unknown> };
   /** The session service (the agent loop), loaded on demand. */
   sessions?: { load(): Promise<unknown> };
@@ -50,14 +51,29 @@ export function whenIdle(task: () => void): void {
   });
 }
 
-/** Schedules the warm-up; resolves when the adapter and tools are loaded (the tokenizer keeps loading in its worker). */
-export function warmUp(deps: WarmUpDeps): Promise<void> {
-  const idle = deps.idle ?? whenIdle;
-  return new Promise((resolve) => {
-    idle(() => {
+/**
+ * Loads, once, what a send needs (the adapter, the tools and prompt sources, the session service) and
+ * starts the tokenizer. Called when the page is idle after start-up and as soon as the user starts
+ * typing a message, whichever comes first; resolves when the loads have settled (failures are ignored).
+ */
+export function warmer(deps: Omit<WarmUpDeps, "idle">): () => Promise<void> {
+  let started: Promise<void> | undefined;
+  return () => {
+    started ??= (async () => {
       const settings = deps.settings();
       deps.counter.warm?.(deps.counter.encodingFor(settings.modelID));
-      void Promise.allSettled([deps.llm.preload(settings.provider), deps.wiring.preload(), deps.sessions?.load()]).then(() => resolve());
-    });
+      await Promise.allSettled([deps.llm.preload(modelConfig(settings)), deps.wiring.preload(), deps.sessions?.load()]);
+    })();
+    return started;
+  };
+}
+
+/** Schedules the warm-up for when the page is idle; `now` starts it at once (the same loads, only once). */
+export function warmUp(deps: WarmUpDeps): { done: Promise<void>; now: () => Promise<void> } {
+  const idle = deps.idle ?? whenIdle;
+  const now = warmer(deps);
+  const done = new Promise<void>((resolve) => {
+    idle(() => void now().then(resolve));
   });
+  return { done, now };
 }

@@ -12,7 +12,7 @@
  * at the model's tool calls and the core runs them.
  */
 import { isStepCount, type LanguageModel, streamText, type TextStreamPart, type ToolSet } from "ai";
-import type { LLM, LLMEvent, LLMRequest } from "../../core/ports/llm";
+import type { LLM, LLMEvent, LLMRequest, ModelConfig } from "../../core/ports/llm";
 import { type ClassifyContext, classifyError } from "./classify-error";
 import { callProviderOptions, toInstructions, toModelMessages, toToolSet } from "./convert-request";
 import { mapStream } from "./map-stream";
@@ -26,9 +26,13 @@ export interface AiSdkLLMOptions {
 /**
  * The LLM port for every provider preset. `stream()` never throws.
  */
-export function createAiSdkLLM(opts: AiSdkLLMOptions = {}): LLM {
+export function createAiSdkLLM(opts: AiSdkLLMOptions = {}): LLM & { preload(config: ModelConfig): Promise<void> } {
   const factory = createModelFactory(opts.fetch);
   return {
+    /** Loads the provider package and builds the provider for `config` ahead of its first request (nothing is sent). */
+    async preload(config) {
+      if (config.provider !== "demo") await factory.model(config);
+    },
     async *stream(req) {
       const ctx = classifyContext(req);
       let model: LanguageModel;

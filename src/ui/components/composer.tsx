@@ -47,7 +47,7 @@ function imageNotice(modelID: string, provider: string, hasImages: boolean): str
 export function Composer({ session, onError, onOpenSession }: Props) {
   const sessionID = session.id;
   const initialAgent = session.agent;
-  const { sessions } = useServices();
+  const { sessions, warm } = useServices();
   const settings = useSettings();
   const status = useSessionStatus(sessionID);
   const busy = status.type !== "idle";
@@ -107,6 +107,8 @@ export function Composer({ session, onError, onOpenSession }: Props) {
     const value = text.trim();
     const files = attachments.items;
     if ((!value && files.length === 0) || elsewhere) return;
+    // Everything the request needs loads side by side (the send would otherwise load it piece by piece).
+    void warm?.();
     const slash = parseSlash(value);
     if (slash) {
       if (!slash.ok) {
@@ -239,6 +241,8 @@ export function Composer({ session, onError, onOpenSession }: Props) {
         ref={box}
         value={text}
         onChange={(e) => {
+          // Typing a message: what the send needs starts loading now, not on Send.
+          void warm?.();
           setText(e.target.value);
           setCaret(e.target.selectionStart);
           setActive(0);
