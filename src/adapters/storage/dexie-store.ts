@@ -21,7 +21,7 @@ import type { JournalRow, TabcodeDB } from "./db";
 import { type Batch, DeltaBuffer } from "./delta-buffer";
 import { appendJournal, deleteBatch, JOURNAL_DELAY_MS, journalOwner, liveOwners, recoverJournal } from "./delta-journal";
 import { guardWrite } from "./errors";
-import { LiveMessages, type MessagesSnapshot } from "./live-messages";
+import { LiveMessages, yieldToPage, type MessagesSnapshot } from "./live-messages";
 import { StorageFullLog, type UnsavedAnswer } from "./storage-full";
 import { addImportedParts, indexParts, type SearchHit, searchParts } from "./search-index";
 import { CorruptLog } from "./validate";
@@ -56,6 +56,9 @@ function canonical(value: unknown): string {
     v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
   );
 }
+
+/** Parts per transaction when token counts are stored. */
+const COUNT_SLICE = 200;
 
 export class DexieStore implements Store {
   private readonly log: CorruptLog;
@@ -218,16 +221,7 @@ export class DexieStore implements Store {
 
   /** A session's messages with their parts, both in id order. Empty when the session row is corrupt. */
   messages(sessionID: string): Promise<MessageWithParts[]> {
-    return this.db.transaction("r", [this.db.sessions, this.db.messages, this.db.parts], async () => {
-      const sessionRow = await this.db.sessions.get(sessionID);
-      if (sessionRow !== undefined && !this.log.parse(Session, "sessions", sessionRow)) return [];
-      const [messageRows, partRows] = await Promise.all([
-        this.messagesOf(sessionID).toArray(),
-        // One query for the whole session; the index yields parts in id order.
-        this.db.parts.where("sessionID").equals(sessionID).toArray(),
-      ]);
-      return this.live.assemble(messageRows, partRows);
-    });
+    return this.live.readAll(sessionID);
   }
 
   async getMessage(id: string): Promise<Message | undefined> {
@@ -277,20 +271,26 @@ export class DexieStore implements Store {
   }
 
   /** Token counts for many parts in one transaction (their text is unchanged: no re-indexing). */
-  saveCounts(parts: Part[]): Promise<void> {
-    if (parts.length === 0) return Promise.resolve();
-    return guardWrite(() =>
-      this.db.transaction("rw", this.db.parts, async () => {
-        const rows = await this.db.parts.bulkGet(parts.map((p) => p.id));
-        // Only parts still as counted: a part that changed meanwhile keeps its newer content.
-        const fresh = parts.filter((p, i) => {
-          const row = rows[i];
-          return row !== undefined && canonical({ ...row, tokenCount: undefined }) === canonical({ ...p, tokenCount: undefined });
-        });
-        if (fresh.length) await this.db.parts.bulkPut(fresh);
-        return fresh;
-      }),
-    ).then((fresh) => this.live.partsWritten(fresh));
+  async saveCounts(parts: Part[]): Promise<void> {
+    // In slices, each its own transaction, with the page free in between: the first exact count of a long
+    // session covers thousands of parts, and one write of them all would hold the page while it streams.
+    for (let i = 0; i < parts.length; i += COUNT_SLICE) {
+      if (i > 0) await yieldToPage();
+      const slice = parts.slice(i, i + COUNT_SLICE);
+      const fresh = await guardWrite(() =>
+        this.db.transaction("rw", this.db.parts, async () => {
+          const rows = await this.db.parts.bulkGet(slice.map((p) => p.id));
+          // Only parts still as counted: a part that changed meanwhile keeps its newer content.
+          const same = slice.filter((p, j) => {
+            const row = rows[j];
+            return row !== undefined && canonical({ ...row, tokenCount: undefined }) === canonical({ ...p, tokenCount: undefined });
+          });
+          if (same.length) await this.db.parts.bulkPut(same);
+          return same;
+        }),
+      );
+      this.live.partsWritten(fresh);
+    }
   }
 
   appendDelta(delta: PartDelta): void {

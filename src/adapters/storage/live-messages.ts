@@ -47,6 +47,13 @@ interface Entry {
 /** The longest stretch of validation before yielding to the page (ms). */
 const SLICE_MS = 8;
 
+/** Lets the page handle input and paint, then continues (`scheduler.yield` where there is one: no timer clamping). */
+export function yieldToPage(): Promise<void> {
+  const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof s?.yield === "function") return s.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const byInfoId = (a: MessageWithParts, b: MessageWithParts) => byId(a.info, b.info);
 
@@ -284,8 +291,8 @@ export class LiveMessages {
     });
   }
 
-  /** Every message of the session, validated in time slices (the page stays responsive meanwhile). */
-  private async readAll(sessionID: string): Promise<MessageWithParts[]> {
+  /** Every message of the session, validated in time slices (the page stays responsive meanwhile); none when its record is damaged. */
+  async readAll(sessionID: string): Promise<MessageWithParts[]> {
     const rows = await this.db.transaction("r", [this.db.sessions, this.db.messages, this.db.parts], async () => {
       if ((await this.sessionCorrupt(sessionID)).corrupt) return undefined;
       const [messageRows, partRows] = await Promise.all([
@@ -324,7 +331,7 @@ export class LiveMessages {
       const r = steps.next();
       if (r.done) return r.value;
       if (performance.now() - since >= SLICE_MS) {
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        await yieldToPage();
         since = performance.now();
       }
     }

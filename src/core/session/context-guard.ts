@@ -42,6 +42,7 @@ export class ContextGuard {
 
   constructor(private readonly deps: ContextGuardDeps) {}
 
+
   private get counter(): TokenCounter {
     return this.deps.counter ?? estimateCounter;
   }
@@ -102,7 +103,8 @@ export class ContextGuard {
     }
     const size = await measureRequest(this.counter, input, this.memo);
     const { store } = this.deps;
-    if (store.saveCounts) await store.saveCounts(size.upserts);
+    // The counts are kept for the next page load; the request does not wait for that write (the memo has them).
+    if (store.saveCounts) void store.saveCounts(size.upserts).catch(() => undefined);
     else for (const p of size.upserts) await store.upsertPart(p);
     return size;
   }
