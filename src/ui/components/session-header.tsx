@@ -7,6 +7,7 @@ import { formatCost, formatTokens } from "../format";
 import { tabTitle } from "../notifications/title";
 import { useServices, useSettings } from "../hooks/services";
 import { useNextRequestSize } from "../hooks/use-request-size";
+import { useThrottled } from "../hooks/use-throttled";
 import { HeaderActions } from "./header-actions";
 import { StartupReportLine } from "./startup-report";
 import { DebugDialog, SessionPermissions, ShareDialog, SummaryPreviewDialog, XrayDialog } from "../lazy";
@@ -53,7 +54,9 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
   const settings = useSettings();
   const model = sessionModelConfig(settings, session);
   // The next request's size, as the X-ray and Replay show it (one function: nextRequestSize).
-  const { size } = useNextRequestSize(session, view.sent);
+  // While an answer streams, the size follows once a second (counting the whole history 20 times a second costs frames).
+  const sent = useThrottled(view.sent, 1_000, status.type !== "idle");
+  const { size } = useNextRequestSize(session, sent);
   const used = size.total;
   const pct = size.fraction * 100;
   const t = session.tokens;

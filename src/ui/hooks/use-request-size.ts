@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useSyncExternalStore } from "react";
 import { type NextRequestSize, nextRequestSize } from "../../core/compaction/next-request";
 import type { LLMToolSpec } from "../../core/ports/llm";
 import type { MessageWithParts, Session } from "../../core/schema";
@@ -40,7 +40,7 @@ export function useNextRequestSize(session: Session, sent: MessageWithParts[]): 
   const { sessions, counter } = useServices();
   const settings = useSettings();
   const status = useSessionStatus(session.id);
-  useSyncExternalStore(subscribe, getVersion);
+  const version = useSyncExternalStore(subscribe, getVersion);
   const model = sessionModelConfig(settings, session);
   const encoding = counter.encodingFor(model.modelID);
   const last = sessions.lastRequest(session.id);
@@ -62,15 +62,13 @@ export function useNextRequestSize(session: Session, sent: MessageWithParts[]): 
     })();
   }, [session.id, key, sessions, counter, encoding]);
   const shape = shapes.get(session.id)?.shape;
-  const size = nextRequestSize({
-    sent,
-    system: shape?.system,
-    tools: shape?.tools,
-    model,
-    settings,
-    encoding,
-    ratio: sessions.calibrationRatio(model.modelID),
-    memo: sessions.countMemo,
-  });
+  const ratio = sessions.calibrationRatio(model.modelID);
+  const modelKey = JSON.stringify(model);
+  // Recounted only when something it depends on changes (a parent re-render alone does not).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `model` is derived from settings and the session; its value (modelKey) is the dependency
+  const size = useMemo(
+    () => nextRequestSize({ sent, system: shape?.system, tools: shape?.tools, model, settings, encoding, ratio, memo: sessions.countMemo }),
+    [sent, shape, modelKey, settings, encoding, ratio, sessions, version, sessions.countMemo.version],
+  );
   return { size, shape };
 }
