@@ -3,9 +3,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sqlToFile } from "../src/testing/sqlite-node";
 import { configure, openApp, send, waitIdle } from "./app";
-import { expect, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect, type MockOpenAI, test } from "./fixtures";
 
 const FIXTURES = "src/core/import/__fixtures__";
+
+/** Replays the open (imported) session one step with the X-ray, exits, then sends `prompt` and returns the request body the mock got. */
+async function replayThenContinue(page: Page, mock: MockOpenAI, sessionID: string, answer: string, prompt: string): Promise<string> {
+  await page.getByRole("link", { name: "Replay" }).click();
+  const controls = page.getByRole("toolbar", { name: "Replay controls" });
+  await expect(controls.getByRole("status")).toContainText(/Step 1 of \d+/);
+  await controls.getByRole("button", { name: "Next step" }).click();
+  await expect(page.getByRole("complementary", { name: "What the model saw" })).toBeVisible();
+  await page.getByRole("button", { name: "Exit replay" }).click();
+  mock.setScript([{ text: answer }]);
+  await send(page, prompt);
+  await expect(page.getByRole("article").filter({ hasText: answer })).toBeVisible({ timeout: 60_000 });
+  await waitIdle(page, sessionID);
+  return mock.modelRequests().at(-1)?.rawBody ?? "";
+}
 
 test("import a Claude Code folder and an opencode.db: picker, import, open, search, replay, continue", async ({ page, mock }) => {
   test.setTimeout(180_000);
@@ -63,20 +79,8 @@ test("import a Claude Code folder and an opencode.db: picker, import, open, sear
   await expect(results.getByRole("button")).not.toHaveCount(0);
   await search.fill("");
 
-  // Replay with the X-ray.
-  await page.getByRole("link", { name: "Replay" }).click();
-  const controls = page.getByRole("toolbar", { name: "Replay controls" });
-  await expect(controls.getByRole("status")).toContainText(/Step 1 of \d+/);
-  await controls.getByRole("button", { name: "Next step" }).click();
-  await expect(page.getByRole("complementary", { name: "What the model saw" })).toBeVisible();
-  await page.getByRole("button", { name: "Exit replay" }).click();
-
-  // Continue it with the user's own model (the scripted mock).
-  mock.setScript([{ text: "Continuing the imported session: the cache is reset now." }]);
-  await send(page, "Is the cache fix enough?");
-  await expect(page.getByRole("article").filter({ hasText: "Continuing the imported session" })).toBeVisible({ timeout: 60_000 });
-  await waitIdle(page, id);
-  const sent = mock.modelRequests().at(-1)?.rawBody ?? "";
+  // Replay with the X-ray, then continue it with the user's own model (the scripted mock).
+  const sent = await replayThenContinue(page, mock, id, "Continuing the imported session: the cache is reset now.", "Is the cache fix enough?");
   expect(sent).toContain("Summary: the flaky forecast test was caused by the 60 s memo cache");
   expect(sent).toContain("Is the cache fix enough?");
 });
@@ -136,20 +140,8 @@ test("folders picked whole (OpenCode storage, Claude Code projects) and an openc
   await expect(results.getByRole("button").filter({ hasText: "It runs vite build." })).toHaveCount(1);
   await search.fill("");
 
-  // Replay.
-  await page.getByRole("link", { name: "Replay" }).click();
-  const controls = page.getByRole("toolbar", { name: "Replay controls" });
-  await expect(controls.getByRole("status")).toContainText(/Step 1 of \d+/);
-  await controls.getByRole("button", { name: "Next step" }).click();
-  await expect(page.getByRole("complementary", { name: "What the model saw" })).toBeVisible();
-  await page.getByRole("button", { name: "Exit replay" }).click();
-
-  // Continue against the scripted mock.
-  mock.setScript([{ text: "The build script only runs vite build, nothing else." }]);
-  await send(page, "Does it do anything else?");
-  await expect(page.getByRole("article").filter({ hasText: "nothing else." })).toBeVisible({ timeout: 60_000 });
-  await waitIdle(page, id);
-  const sent = mock.modelRequests().at(-1)?.rawBody ?? "";
+  // Replay, then continue against the scripted mock.
+  const sent = await replayThenContinue(page, mock, id, "The build script only runs vite build, nothing else.", "Does it do anything else?");
   expect(sent).toContain("It runs vite build.");
   expect(sent).toContain("Does it do anything else?");
 });

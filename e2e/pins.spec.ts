@@ -107,6 +107,11 @@ test("a constraint from the first message survives two automatic summaries: in t
   await expect(brief).toHaveValue(new RegExp(`## Constraints\\n- ${RULE.replace(/[./]/g, "\\$&")}\\n- Answer in English\\.`));
   await expect(brief).toHaveValue(/## Files\n- \/workspace\/big\.txt \(read\)/);
   await expect(brief).toHaveValue(new RegExp(`#/s/${id}/m/msg_`));
+  // The brief, edited, is still there after a reload (nothing was sent yet).
+  await brief.press("Control+End");
+  await brief.pressSequentially(" Edited.");
+  await page.reload();
+  await expect(brief).toHaveValue(/## Goal\nTidy up the notes in big\.txt\.[\s\S]* Edited\.$/);
   await expect(page.getByText("Started fresh from")).toBeVisible();
   expect(await storedSession(page, child)).toMatchObject({ parentID: id, fork: { sessionID: id } });
   await expect(page.getByRole("region", { name: /Pinned/ }).getByRole("list", { name: "Constraints" })).toContainText(RULE);

@@ -47,6 +47,13 @@ for (const size of SIZES) {
     await expect(log).toContainText("for i in 1 2 3");
     await expect(log.getByText("running…")).toBeVisible();
     await expect(log).toContainText("tick1");
+    // While the agent works, your own command waits (it would land in the agent's step and its undo).
+    if (!narrow) {
+      await page.getByRole("textbox", { name: "Command to run in the sandbox" }).fill("echo mine");
+      await expect(page.getByRole("button", { name: "Run", exact: true })).toBeDisabled();
+      await expect(page.getByRole("status").filter({ hasText: "The agent is working in this sandbox" })).toBeVisible();
+      await page.getByRole("textbox", { name: "Command to run in the sandbox" }).fill("");
+    }
     await waitIdle(page, id);
     await expect(log).toContainText("tick3");
     await expect(log).toContainText("exit 0");

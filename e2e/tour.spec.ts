@@ -76,6 +76,25 @@ test.describe("desktop (1400×900)", () => {
   });
 });
 
+test("Escape while the demo runs closes the tour and keeps the run going; a second Escape stops it", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto("/");
+  await page.getByRole("button", { name: "Start the demo" }).click();
+  await expect(page).toHaveURL(/#\/s\/ses_/);
+  const id = new URL(page.url()).hash.replace("#/s/", "");
+  const busy = () => page.evaluate((id) => (globalThis as unknown as { __tabcode: { sessions: { isBusy(id: string): boolean } } }).__tabcode.sessions.isBusy(id), id);
+  const tour = page.getByRole("complementary", { name: "Guided tour" });
+  await expect(tour).toContainText("Parts · step 1 of");
+  expect(await busy()).toBe(true);
+  // Focus in the composer, where Esc would stop a run: the tour the user sees goes first.
+  await page.getByRole("textbox", { name: "Message" }).focus();
+  await page.keyboard.press("Escape");
+  await expect(tour).toBeHidden();
+  expect(await busy()).toBe(true);
+  await page.keyboard.press("Escape");
+  await expect.poll(busy).toBe(false);
+});
+
 test.describe("phone (390×844)", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
@@ -87,11 +106,16 @@ test.describe("phone (390×844)", () => {
     const b = await tour.boundingBox();
     expect(b).toMatchObject({ x: 0, width: 390 });
     expect(Math.round((b?.y ?? 0) + (b?.height ?? 0))).toBe(844);
+    // The composer stays usable above the sheet, not under it.
+    const composer = await page.getByRole("textbox", { name: "Message" }).boundingBox();
+    expect((composer?.y ?? 0) + (composer?.height ?? 0)).toBeLessThanOrEqual((b?.y ?? 0) + 1);
     await expect(page.locator(".tour-target")).toHaveCount(1);
     await tour.getByRole("button", { name: "Got it" }).click();
     await expect(tour).toContainText("Tool states · step 2 of");
     await expect(page.locator(".tour-target")).toHaveClass(/tool-card/);
     await tour.getByRole("button", { name: "End tour" }).click();
     await expect(tour).toBeHidden();
+    // The space it took is given back.
+    expect(await page.evaluate(() => document.documentElement.style.getPropertyValue("--tour-sheet-h"))).toBe("");
   });
 });

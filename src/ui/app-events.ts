@@ -32,21 +32,23 @@ export function useAppEvent<K extends keyof AppEvents>(name: K, handler: (detail
   }, [name]);
 }
 
-/** Text handed to a session's composer (e.g. the prompt a fork was made from); read once. */
+/**
+ * What a session's composer holds, kept for this tab (sessionStorage): text handed to it (the prompt a fork
+ * was made from, a Start-fresh brief) and what the user typed survive a reload until it is sent.
+ */
 export const drafts = {
   set(sessionID: string, text: string): void {
     try {
-      sessionStorage.setItem(`tabcode.draft.${sessionID}`, text);
+      const key = `tabcode.draft.${sessionID}`;
+      if (text === "") sessionStorage.removeItem(key);
+      else sessionStorage.setItem(key, text);
     } catch {
-      // No storage: the fork just starts with an empty box.
+      // No storage (or it is full): the box just starts empty after a reload.
     }
   },
-  take(sessionID: string): string {
+  get(sessionID: string): string {
     try {
-      const key = `tabcode.draft.${sessionID}`;
-      const v = sessionStorage.getItem(key) ?? "";
-      sessionStorage.removeItem(key);
-      return v;
+      return sessionStorage.getItem(`tabcode.draft.${sessionID}`) ?? "";
     } catch {
       return "";
     }

@@ -51,7 +51,9 @@ export function Composer({ session, onError, onOpenSession }: Props) {
   const settings = useSettings();
   const status = useSessionStatus(sessionID);
   const busy = status.type !== "idle";
-  const [text, setText] = useState(() => drafts.take(sessionID));
+  const [text, setText] = useState(() => drafts.get(sessionID));
+  // The box survives a reload (a brief or a half-written prompt is not lost); sending empties it.
+  useEffect(() => drafts.set(sessionID, text), [sessionID, text]);
   const [queued, setQueued] = useState(0);
   // The session's last agent: a plan session stays read-only when you come back to it.
   const [agent, setAgent] = useState<Agent>(initialAgent === "plan" ? "plan" : "build");

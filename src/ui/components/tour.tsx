@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts } from "../../core/schema";
 import { useAppEvent } from "../app-events";
@@ -81,6 +81,21 @@ export function Tour({ messages, status }: { messages: MessageWithParts[]; statu
   const tip = next?.when(messages, status) ? next : undefined;
   const place = useAnchored(tip?.id, pop);
   useEffect(() => saveDismissed(dismissed), [dismissed]);
+  // A bottom sheet (phones) takes its height from the page instead of covering the composer.
+  const sheet = tip !== undefined && place?.kind === "sheet";
+  useLayoutEffect(() => {
+    const el = pop.current;
+    if (!sheet || !el) return;
+    const root = document.documentElement;
+    const reserve = () => root.style.setProperty("--tour-sheet-h", `${Math.ceil(el.getBoundingClientRect().height)}px`);
+    reserve();
+    const watch = typeof ResizeObserver === "function" ? new ResizeObserver(reserve) : undefined;
+    watch?.observe(el);
+    return () => {
+      watch?.disconnect();
+      root.style.removeProperty("--tour-sheet-h");
+    };
+  }, [sheet]);
   // After a restart the first step takes the focus; it goes back when the tour closes.
   useEffect(() => {
     if (!tip || !takeFocusRequest()) return;
@@ -88,6 +103,23 @@ export function Tour({ messages, status }: { messages: MessageWithParts[]; statu
     pop.current?.querySelector<HTMLButtonElement>("button.tour-next")?.focus();
   }, [tip]);
   const hadFocus = useRef(false);
+  // While a step is shown, Esc anywhere (outside a dialog or another field's own Esc) closes the tour first:
+  // the user is answering what they see, and the demo's run keeps going (a second Esc stops it).
+  const shown = tip !== undefined;
+  useEffect(() => {
+    if (!shown) return;
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== "Escape" || e.shiftKey || e.defaultPrevented || document.querySelector("dialog[open]")) return;
+      const t = e.target instanceof Element ? e.target : null;
+      if (t?.closest('[role="menu"], [role="listbox"], input[type="search"]')) return;
+      e.preventDefault();
+      hadFocus.current = pop.current?.contains(document.activeElement) === true;
+      setDismissed((d) => new Set([...d, "all"]));
+    };
+    // Capture: before the composer's own Esc (which stops a run).
+    window.addEventListener("keydown", onKey, true);
+    return () => window.removeEventListener("keydown", onKey, true);
+  }, [shown]);
   useEffect(() => {
     if (tip) return;
     if (hadFocus.current) (returnTo.current?.isConnected ? returnTo.current : document.getElementById("composer-input"))?.focus();
@@ -100,22 +132,14 @@ export function Tour({ messages, status }: { messages: MessageWithParts[]; statu
     hadFocus.current = pop.current?.contains(document.activeElement) === true;
     setDismissed(new Set([...dismissed, ...ids]));
   };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key !== "Escape") return;
-    // Esc closes the tour; it does not stop the demo's run.
-    e.preventDefault();
-    close(["all"]);
-  };
   const style = place?.kind === "popover" ? { top: place.top, left: place.left } : undefined;
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: Escape closes the tour from any of its buttons
     <aside
       ref={pop}
       className={`tour ${place?.kind === "sheet" ? "tour-sheet" : `tour-popover tour-${place?.kind === "popover" ? place.side : "over"}`}`}
       style={style}
       aria-label="Guided tour"
       aria-live="polite"
-      onKeyDown={onKeyDown}
       onFocus={(e) => {
         if (!returnTo.current && e.relatedTarget instanceof HTMLElement && !e.currentTarget.contains(e.relatedTarget)) returnTo.current = e.relatedTarget;
       }}

@@ -9,7 +9,7 @@ import {
 import { type ShellEntry, userShell } from "../../../app/user-shell";
 import type { MessageWithParts, ToolPart } from "../../../core/schema";
 import { emit } from "../../app-events";
-import { useServices } from "../../hooks/services";
+import { useServices, useSessionStatus } from "../../hooks/services";
 import "./terminal.css";
 
 interface Line {
@@ -105,6 +105,9 @@ export function TerminalPane({
   const running = useSyncExternalStore(shell.subscribe, () =>
     shell.running(sessionID),
   );
+  // While the agent runs, its step owns the sandbox: a command of yours would land in that step's changes
+  // (and its undo). It waits until the run ends.
+  const agentRunning = useSessionStatus(sessionID).type !== "idle";
   const [command, setCommand] = useState("");
   const logRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -132,7 +135,7 @@ export function TerminalPane({
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const c = command.trim();
-    if (!c || running) return;
+    if (!c || running || agentRunning) return;
     setCommand("");
     stick.current = true;
     void shell.run(sessionID, c).then(() => emit("workspace-changed", { sessionID }));
@@ -189,11 +192,16 @@ export function TerminalPane({
             Stop
           </button>
         ) : (
-          <button type="submit" disabled={!command.trim()}>
+          <button type="submit" disabled={!command.trim() || agentRunning} aria-describedby={agentRunning ? "terminal-wait" : undefined}>
             Run
           </button>
         )}
       </form>
+      {agentRunning && !running && (
+        <p id="terminal-wait" className="hint" role="status">
+          The agent is working in this sandbox. Your command can run when its turn ends (or stop the run).
+        </p>
+      )}
       <div className="terminal-foot">
         <p className="hint">
           Your commands run in this session's sandbox under the same permission
