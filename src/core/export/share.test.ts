@@ -24,7 +24,8 @@ describe("share links", () => {
   it("round-trip: encode then decode gives the same session", () => {
     const file = fileOf();
     const data = encodeShare(file);
-    expect(data).toMatch(/^[A-Za-z0-9_-]+$/);
+    // base64url data, then its Adler-32 checksum.
+    expect(data).toMatch(/^[A-Za-z0-9_-]+\.[0-9a-f]{8}$/);
     const back = decodeShare(data);
     expect(back.ok && back.value.sessions).toEqual([{ info: file.info, messages: file.messages }]);
   });
@@ -75,7 +76,8 @@ describe("share links", () => {
   });
 
   it("rejects tampered, cut and hostile fragments with words, never throwing", () => {
-    const data = encodeShare(fileOf());
+    const file = fileOf();
+    const data = encodeShare(file);
     const mid = Math.floor(data.length / 2);
     const flipped = `${data.slice(0, mid)}${data[mid] === "A" ? "B" : "A"}${data.slice(mid + 1)}`;
     for (const bad of [flipped, data.slice(0, mid), `${data}!`, "", "#/share/", "%%%", bytesToBase64Url(strToU8("plain text"))]) {
@@ -83,6 +85,16 @@ describe("share links", () => {
       expect(r.ok).toBe(false);
       expect(r.ok ? "" : r.error).toMatch(/^(The share link|The shared session)/);
     }
+    // A change that still decompresses into a valid session (one letter of its text) is caught by the checksum.
+    const changed = structuredClone(file);
+    const part = changed.messages.flatMap((m) => m.parts).find((p) => p.type === "text");
+    if (part?.type === "text") part.text = `${part.text}!`;
+    expect(part).toBeDefined();
+    const edited = encodeShare(changed).split(".")[0];
+    const sum = data.split(".")[1];
+    expect(decodeShare(`${edited}.${sum}`)).toEqual({ ok: false, error: "The share link is damaged: its data does not match its checksum (was it cut or edited?)." });
+    // Links made before the checksum (data alone) still open.
+    expect(decodeShare(data.split(".")[0] ?? "").ok).toBe(true);
     const notJson = bytesToBase64Url(deflateSync(strToU8("not json")));
     expect(decodeShare(notJson)).toEqual({ ok: false, error: expect.stringMatching(/^The shared session is not valid: The file is not valid JSON/) });
     const archive = { format: "tabcode-archive", version: 1, exportedAt: 1, sessions: [fileOf(), fileOf()] };

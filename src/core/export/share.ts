@@ -52,9 +52,29 @@ export function stripForShare(file: ExportFile): ExportFile {
   return { ...rest, messages: file.messages.map((m) => ({ info: m.info, parts: m.parts.map(stripPart) })) };
 }
 
-/** JSON → DEFLATE level 9 → base64url. Does not strip anything: see {@link shareLink}. */
+/** Adler-32 of `bytes` (RFC 1950), as 8 hex digits: a link's check against being cut or edited on the way. */
+function checksum(bytes: Uint8Array): string {
+  let a = 1;
+  let b = 0;
+  for (let i = 0; i < bytes.length; i += 5552) {
+    const end = Math.min(i + 5552, bytes.length);
+    for (let j = i; j < end; j++) {
+      a += bytes[j] ?? 0;
+      b += a;
+    }
+    a %= 65521;
+    b %= 65521;
+  }
+  return (((b << 16) | a) >>> 0).toString(16).padStart(8, "0");
+}
+
+/**
+ * JSON → DEFLATE level 9 → base64url, then `.` and the Adler-32 of the JSON (links made before the
+ * check have none and still open). Does not strip anything: see {@link shareLink}.
+ */
 export function encodeShare(file: ExportFile): string {
-  return bytesToBase64Url(deflateSync(strToU8(JSON.stringify(file)), { level: 9 }));
+  const json = strToU8(JSON.stringify(file));
+  return `${bytesToBase64Url(deflateSync(json, { level: 9 }))}.${checksum(json)}`;
 }
 
 /** Inflates with a cap on the output, so a small hostile fragment cannot expand without bound. */
@@ -97,9 +117,11 @@ export function decodeShare(fragment: string, opts: { maxBytes?: number } = {}):
   if (data === "") return { ok: false, error: "The share link holds no session data." };
   if (data.length > MAX_SHARE_CHARS) return { ok: false, error: "The share link is too long to open." };
   if (isEncryptedShare(data)) return { ok: false, error: "This share link is protected by a passphrase." };
-  const bytes = base64UrlToBytes(data);
-  if (!bytes) return { ok: false, error: "The share link is damaged: its data is not base64url text (was it cut or edited?)." };
-  return decodeDeflated(bytes, opts);
+  const dot = data.lastIndexOf(".");
+  const sum = dot >= 0 ? data.slice(dot + 1) : undefined;
+  const bytes = base64UrlToBytes(dot >= 0 ? data.slice(0, dot) : data);
+  if (!bytes || (sum !== undefined && !/^[0-9a-f]{8}$/.test(sum))) return { ok: false, error: "The share link is damaged: its data is not base64url text (was it cut or edited?)." };
+  return decodeDeflated(bytes, opts, sum);
 }
 
 /** The data part of a share link or fragment. */
@@ -123,10 +145,11 @@ export async function decodeProtectedShare(fragment: string, passphrase: string,
   return decodeDeflated(plain.value, opts);
 }
 
-function decodeDeflated(bytes: Uint8Array, opts: { maxBytes?: number }): Result<ImportBundle> {
+function decodeDeflated(bytes: Uint8Array, opts: { maxBytes?: number }, sum?: string): Result<ImportBundle> {
   const inflated = inflateCapped(bytes, opts.maxBytes ?? MAX_IMPORT_BYTES);
   if (inflated === "too-large") return { ok: false, error: "The shared session is too large to open." };
   if (inflated === "damaged") return { ok: false, error: "The share link is damaged: its data does not decompress (was it cut or edited?)." };
+  if (sum !== undefined && checksum(inflated) !== sum) return { ok: false, error: "The share link is damaged: its data does not match its checksum (was it cut or edited?)." };
   let text: string;
   try {
     text = strFromU8(inflated);
