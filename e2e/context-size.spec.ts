@@ -12,9 +12,9 @@ const headerTokens = (page: Page) => page.getByTestId("context-percent").getAttr
 
 /** Header actions: buttons on wide screens, the "More" menu below 1200 px. */
 async function action(page: Page, name: string) {
-  const more = page.getByRole("button", { name: "More ▾" });
-  if (await more.isVisible()) {
-    await more.click();
+  // By the viewport, not by what is on screen: right after a resize the old layout may still be there.
+  if ((page.viewportSize()?.width ?? 1400) < 1200) {
+    await page.getByRole("button", { name: "More ▾" }).click();
     await page.getByRole("menuitem", { name }).click();
   } else await page.getByRole(name === "Replay" ? "link" : "button", { name }).click();
 }

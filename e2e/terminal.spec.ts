@@ -47,13 +47,6 @@ for (const size of SIZES) {
     await expect(log).toContainText("for i in 1 2 3");
     await expect(log.getByText("running…")).toBeVisible();
     await expect(log).toContainText("tick1");
-    // While the agent works, your own command waits (it would land in the agent's step and its undo).
-    if (!narrow) {
-      await page.getByRole("textbox", { name: "Command to run in the sandbox" }).fill("echo mine");
-      await expect(page.getByRole("button", { name: "Run", exact: true })).toBeDisabled();
-      await expect(page.getByRole("status").filter({ hasText: "The agent is working in this sandbox" })).toBeVisible();
-      await page.getByRole("textbox", { name: "Command to run in the sandbox" }).fill("");
-    }
     await waitIdle(page, id);
     await expect(log).toContainText("tick3");
     await expect(log).toContainText("exit 0");
@@ -91,3 +84,25 @@ for (const size of SIZES) {
     await expect(again.locator(".terminal-cmd")).toHaveText([/for i in 1 2 3/, /echo hello > note.txt/, /rm note.txt/, /printf asked/]);
   });
 }
+
+test("while the agent works, your terminal command waits (it would land in the agent's step and its undo)", async ({ page, mock }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible", { permissions: [{ permission: "bash", pattern: "*", action: "allow" }] });
+  const id = await newSession(page);
+  await openTerminal(page, false);
+  mock.setScript([{ text: Array.from({ length: 60 }, (_, i) => `word${i} `), chunkDelayMs: 60 }]);
+  await send(page, "take your time");
+  await expect(page.getByRole("article").filter({ hasText: "word1" })).toBeVisible();
+  const input = page.getByRole("textbox", { name: "Command to run in the sandbox" });
+  await input.fill("echo mine");
+  await expect(page.getByRole("button", { name: "Run", exact: true })).toBeDisabled();
+  await expect(page.getByRole("status").filter({ hasText: "The agent is working in this sandbox" })).toBeVisible();
+  await input.press("Enter");
+  await waitIdle(page, id);
+  // Nothing ran meanwhile; now it can.
+  const log = page.getByRole("log", { name: "Terminal output" });
+  await expect(log.locator(".terminal-you")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Run", exact: true })).toBeEnabled();
+  await input.press("Enter");
+  await expect(log.locator(".terminal-you").last()).toContainText("exit 0");
+});

@@ -29,6 +29,24 @@ describe("DexieStore transactions and queries", () => {
     expect(await store.messages(s.id)).toEqual(convo);
   });
 
+  it("onSessionsChanged reports session writes (not message writes) until unsubscribed", async () => {
+    const { store } = setup();
+    const calls: number[] = [];
+    const off = store.onSessionsChanged(() => calls.push(Date.now()));
+    const s = makeSession();
+    await store.createSession(s);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls.length).toBeGreaterThan(0);
+    const seen = calls.length;
+    await store.upsertMessage(userMessage(s.id));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls.length).toBe(seen);
+    off();
+    await store.updateSession(s.id, (x) => ({ ...x, title: "Renamed" }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls.length).toBe(seen);
+  });
+
   it("updateSession leaves the row unchanged when the patch throws", async () => {
     const { store } = setup();
     const s = makeSession();

@@ -174,11 +174,30 @@ export class DexieStore implements Store {
     const rows = await this.db.sessions.toArray();
     const want = opts.archived === true;
     const out: Session[] = [];
+    // Validated in slices: an imported history holds thousands of sessions.
+    let since = performance.now();
     for (const row of rows) {
       const s = this.log.parse(Session, "sessions", row);
       if (s && (s.time.archived !== undefined) === want) out.push(s);
+      if (performance.now() - since > 8) {
+        await yieldToPage();
+        since = performance.now();
+      }
     }
     return out.sort(bySessionOrder);
+  }
+
+  /**
+   * Calls `listener` after sessions rows change (this tab's writes and other tabs', through Dexie's
+   * change events). Returns the unsubscribe function.
+   */
+  onSessionsChanged(listener: () => void): () => void {
+    const prefix = `idb://${this.db.name}/sessions/`;
+    const on = (parts: Record<string, unknown>) => {
+      if (Object.keys(parts).some((k) => k.startsWith(prefix))) listener();
+    };
+    Dexie.on.storagemutated.subscribe(on);
+    return () => Dexie.on.storagemutated.unsubscribe(on);
   }
 
   async getSession(id: string): Promise<Session | undefined> {

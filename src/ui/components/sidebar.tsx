@@ -1,4 +1,4 @@
-import { useLiveQuery } from "dexie-react-hooks";
+import { useSessionList } from "../hooks/use-session-list";
 import { type KeyboardEvent, memo, useDeferredValue, useRef, useState } from "react";
 import type { Session } from "../../core/schema";
 import { deleteSession } from "../../app/session-actions";
@@ -165,10 +165,9 @@ const SessionItem = memo(function SessionItem({ session, current, busy, pinned, 
 /** The session list: a navigation landmark named "Sessions". */
 export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNotify, onImport, onImportHistory, onExportAll, onSettings, demo }: Props) {
   const app = useServices();
-  const { store } = app;
   const layout = useLayout();
   const [showArchived, setShowArchived] = useState(false);
-  const live = useLiveQuery(() => store.listSessions({ archived: showArchived }), [store, showArchived]);
+  const live = useSessionList(showArchived);
   // Rendered as a transition (time-sliced): a history import that adds sessions chunk by chunk never blocks the page on re-rendering a long list.
   const list = useDeferredValue(live);
   const statuses = useAllStatuses();
