@@ -7,6 +7,7 @@
  * pin is present when its text is in the request, a file when its path is.
  */
 import type { ModelLimits } from "../compaction/overflow";
+import { withAfterSummary } from "../compaction/after-summary";
 import { toolLog } from "../compaction/transcript";
 import { toModelMessages, type ToModelOptions } from "../conversation/to-model";
 import type { ConversationView } from "../conversation/view";
@@ -16,6 +17,8 @@ import type { CompactionCheck, MessageWithParts, Pin, Session } from "../schema"
 import { estimateTokens } from "../tokens/counter";
 import { activePins, effectivePins } from "./pins";
 import { keptUserWords, USER_WORDS_HEADING, userWordsBudget } from "./user-words";
+
+export { withAfterSummary as withAfterCompaction } from "../compaction/after-summary";
 
 const REINJECTED_HEADING = "Re-added after the summary (the request no longer held them):";
 
@@ -98,14 +101,6 @@ export function afterCompaction(input: AfterCompactionInput): AfterCompaction {
   return { text, check };
 }
 
-/** The request's messages with the extra message placed right after the summary (the first assistant message). */
-export function withAfterCompaction(messages: LLMMessage[], text: string | undefined): LLMMessage[] {
-  if (!text) return messages;
-  const at = messages.findIndex((m) => m.role === "assistant");
-  if (at < 0) return messages;
-  return [...messages.slice(0, at + 1), { role: "user", content: [{ type: "text", text }] }, ...messages.slice(at + 1)];
-}
-
 /** Whether two checks say the same (the stored one is kept when nothing changed). */
 export function sameCheck(a: CompactionCheck | undefined, b: CompactionCheck): boolean {
   return a !== undefined && a.pins === b.pins && a.files === b.files && a.reinjectedPins === b.reinjectedPins && a.reinjectedFiles === b.reinjectedFiles && a.userMessages === b.userMessages && a.droppedUserMessages === b.droppedUserMessages;
@@ -120,5 +115,5 @@ export async function requestAfterSummary(store: Store, session: Session, view: 
   const r = afterCompaction({ history: view.shown, sent: view.sent, system, messages: base, pins: effectivePins(session.pins, view.shown), count: estimateTokens, budget: userWordsBudget(model), now });
   const part = view.sent[0]?.parts.find((p) => p.type === "compaction");
   if (r.check && part?.type === "compaction" && !sameCheck(part.check, r.check)) await store.upsertPart({ ...part, check: r.check });
-  return { messages: withAfterCompaction(base, r.text), text: r.text };
+  return { messages: withAfterSummary(base, r.text), text: r.text };
 }

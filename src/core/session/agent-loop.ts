@@ -1,6 +1,7 @@
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import { providerCompactionRequest } from "../compaction/provider-policy";
 import { compactionPreview } from "../compaction/preview";
+import { pendingCompaction } from "../compaction/summarize";
 import { CompactionGrace } from "./compaction-grace";
 import type { Settings } from "../settings";
 import { toModelMessages } from "../conversation/to-model";
@@ -81,7 +82,10 @@ export class AgentLoop {
       syncShownRules(this.stateFor(sessionID), view.sent);
       const req = await this.turnRequest(session, model, user.info.agent, user.info.system, view.shown);
       if (move.kind === "compact") {
-        const pending = await guard.runPending(sessionID, view.sent, model, signal, { system: req.system, tools: req.specs, cacheKey: sessionID });
+        // The summary request carries the extra message the chat requests carried after the summary in force (same bytes, so a cached-prefix summary is served from cache).
+        const before = await this.afterSummary(session, beforePending(view), req, model);
+        const prefix = { system: req.system, tools: req.specs, cacheKey: sessionID, ...(before.text ? { afterSummary: before.text } : {}) };
+        const pending = await guard.runPending(sessionID, view.sent, model, signal, prefix);
         // After a manual summary, a prompt sent while it was written is still owed an answer.
         if (pending === "stop" && (signal.aborted || !(await this.newerPrompt(sessionID, user.info.id)))) break;
         continue;
@@ -227,4 +231,11 @@ export class AgentLoop {
 function providerCompactionOption(model: ModelConfig, settings: Settings): { providerCompaction?: { threshold: number } } {
   const providerCompaction = providerCompactionRequest(model, settings);
   return providerCompaction ? { providerCompaction } : {};
+}
+
+/** The view as the chat requests before the pending compaction request sent it (what that summary folds). */
+function beforePending(view: ConversationView): ConversationView {
+  const id = pendingCompaction(view.sent)?.message.info.id;
+  const at = id === undefined ? -1 : view.sent.findIndex((m) => m.info.id === id);
+  return at > 0 ? { ...view, sent: view.sent.slice(0, at) } : view;
 }
