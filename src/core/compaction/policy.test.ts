@@ -211,6 +211,16 @@ describe("tabcodePolicy: summaries", () => {
     expect(ours.decide(input(pruned, 92_000, { cachePrice: 0.1 })).kind).toBe("send");
   });
 
+  it("leaves the after-summary message out of the comparison with OpenCode's trigger (OpenCode sends none), not out of the request", () => {
+    // 24k pruned: unpruned, 92k + 24k − the last step's 1k is past OpenCode 2.x's 108k (× gate 1.03)…
+    const pruned = turn(5, 10_000, 6_000);
+    const g = growthOf(pruned, ENC);
+    expect(summaryPoint(input(pruned, 92_000, { cachePrice: 0.5 }), g, TABCODE_POLICY)).toBeLessThan(92_000);
+    // …but 5k of it are the user's earlier words after the summary, which OpenCode would not have sent: only the hard point.
+    expect(summaryPoint(input(pruned, 92_000, { cachePrice: 0.5, afterSummary: 5_000 }), g, TABCODE_POLICY)).toBe(96_000);
+    expect(ours.decide(input(pruned, 96_000, { cachePrice: 0.5, afterSummary: 5_000 })).kind).toBe("summarize");
+  });
+
   it("prices the summary's cache rewrite at the provider's write price (Anthropic 1.25 ×): a dearer rewrite summarises later", () => {
     const pruned = turn(5, 10_000, 20_000);
     const g = growthOf(pruned, ENC);

@@ -68,7 +68,9 @@ export class AgentLoop {
       if (!user) break;
       turn.look(guard.latestPrompt(view.shown), user.info.id);
       const model = this.deps.model(session);
-      const policy: MovePolicy = { decide: (v, size) => guard.decide(sessionID, v.sent, size, model), summariesLeft: turn.summariesLeft };
+      /** Tokens of the extra message after the summary in force, counted with the request (the policy leaves it out where it compares with OpenCode). */
+      let afterTokens = 0;
+      const policy: MovePolicy = { decide: (v, size) => guard.decide(sessionID, v.sent, size, model, "step", afterTokens), summariesLeft: turn.summariesLeft };
       let move = nextMove(view, undefined, policy);
       if (move.kind === "done") {
         // Before stopping, look once at storage itself: another tab may have queued a prompt.
@@ -93,6 +95,7 @@ export class AgentLoop {
       // After a summary: the user's earlier words and anything pinned the request lost, right after the summary (counted with the request).
       const extra = await this.afterSummary(session, view, req, model);
       const size = await guard.measure(extra.text ? [...req.system, extra.text] : req.system, view.sent, req.specs, model, sessionID);
+      afterTokens = extra.text ? guard.sectionTokens(extra.text, model) : 0;
       move = nextMove(view, size, policy);
       if (move.kind === "prune") await guard.prune(move.parts);
       else if (move.kind === "summarize") {
