@@ -80,7 +80,7 @@ export interface ContextPolicy {
   decide(input: PolicyInput): PolicyDecision;
   /** The app that runs it sends the user's pinned goal and constraints in every request's system prompt (core/pins). */
   readonly pins?: boolean;
-  /** The app also sends the user's earlier messages verbatim after each summary (core/pins/user-words); priced by bench:context. */
+  /** The app that runs it also sends the user's earlier messages verbatim after each summary (core/pins/user-words); bench:context prices them. */
   readonly userWords?: boolean;
 }
 
@@ -386,6 +386,7 @@ export function tabcodePolicy(opts: TabcodePolicyOptions = TABCODE_POLICY): Cont
   return {
     name: "tabcode",
     pins: true,
+    userWords: true,
     decide(input) {
       const { settings, model, view, request, cachePrice: p } = input;
       if (model.contextWindow === 0 || input.moment === "idle") return SEND;
