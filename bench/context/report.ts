@@ -34,13 +34,14 @@ export const TARGET_RATIO = 0.85;
 /** The OpenCode baselines: ours is compared with the better of the two. */
 export const BASELINES = ["opencode", "opencode-2"] as const;
 
-/** tabcode as the app runs it now: the same policy, plus the user's earlier words after every summary (priced, not yet tuned). */
-const withUserWords = (): ContextPolicy => {
+/** Ours without the user's earlier words after each summary (not what the app runs): what they cost. */
+const withoutUserWords = (): ContextPolicy => {
   const p = tabcodePolicy();
-  return { name: "tabcode+words", pins: true, userWords: true, decide: (input) => p.decide(input) };
+  return { name: "tabcode-no-words", pins: true, decide: (input) => p.decide(input) };
 };
 
-export const POLICIES: ContextPolicy[] = [noCompaction, keepLastN(30), opencodePolicy, opencode2Policy(), providerCompactionPolicy(), tabcodePolicy(), withUserWords()];
+/** `tabcode` is the configuration the app runs: the policy, pinned context and the user's earlier words after every summary. */
+export const POLICIES: ContextPolicy[] = [noCompaction, keepLastN(30), opencodePolicy, opencode2Policy(), providerCompactionPolicy(), tabcodePolicy(), withoutUserWords()];
 
 /** How the "provider compaction" row is modelled (printed with the tables). */
 export const PROVIDER_COMPACTION_ASSUMPTIONS = `"provider compaction" models OpenAI Responses \`context_management: [{type: "compaction", compact_threshold}]\` and Anthropic's \`compact_20260112\` edit with the threshold at tabcode's own compaction point. Assumptions: the compaction pass is billed as input over the whole context, served from the cache like the previous request (Anthropic reports it as its own usage iteration; OpenAI does not itemise it), plus the summary as output; the summary is the size of the others (3 % of what it replaces, 1k–4k tokens; OpenAI's is encrypted, so its real size is unknown) and, like them, keeps each constraint with a 70 % chance; no prune and no verbatim tail (the provider decides what it keeps); tabcode's pinned constraints stay in the system prompt, which the provider does not compact. What is lost and cannot be seen: the summary is opaque, so a dropped output shows up only as a re-read and a dropped rule only when the model breaks it.`;

@@ -11,7 +11,7 @@ import type { MessageWithParts } from "../../src/core/schema";
 import { filterCompacted } from "../../src/core/conversation/view";
 import { estimateTokens } from "../../src/core/tokens/counter";
 import { REPLY_OVERHEAD } from "../../src/core/tokens/part-text";
-import { USER_WORDS_PER_MESSAGE, userWordsBudget } from "../../src/core/pins/user-words";
+import { pickUserWords, userWordsBudget, userWordsOverhead } from "../../src/core/pins/user-words";
 import { type Segment, SIM_ENCODING, SimSession } from "./session";
 import type { Trace, TraceStep, TraceTool } from "./trace";
 
@@ -76,6 +76,13 @@ export const SUMMARY_RETENTION = 0.7;
 export const PIN_TOKENS = 30;
 /** What a re-read step writes besides the tool call's result (its reasoning and the call). */
 export const REREAD_OUTPUT = 60;
+
+/** Tokens of a message's own text (non-synthetic text parts), as the app counts a user message's or a summary's words. */
+function textTokens(m: MessageWithParts): number {
+  let n = 0;
+  for (const p of m.parts) if (p.type === "text" && !p.synthetic && !p.ignored) n += p.tokenCount?.count ?? 0;
+  return n;
+}
 
 /** A deterministic number in [0, 1) for a string (FNV-1a). */
 function unit(key: string): number {
@@ -190,28 +197,22 @@ export function simulate(trace: Trace, policy: ContextPolicy, opts: SimOptions):
     return { total, cached };
   };
   /**
-   * After a summary, tabcode sends the user's earlier messages verbatim right after it (core/pins/user-words:
-   * newest first within `userWordsBudget`, each cut to USER_WORDS_PER_MESSAGE); for policies with `userWords`.
+   * After a summary, tabcode sends the user's earlier messages verbatim right after it (core/pins/user-words):
+   * the app's own selection (`pickUserWords`) within the app's budget (`userWordsBudget`, which leaves
+   * room for the summary), on the messages' token counts; for policies with `userWords`.
    */
   const userWords = (view: MessageWithParts[]): { seg?: Segment; ids: Set<string> } => {
     const ids = new Set<string>();
-    const summary = view[1]?.info;
-    if (!policy.userWords || summary?.role !== "assistant" || !summary.summary) return { ids };
+    const summary = view[1];
+    if (!policy.userWords || summary?.info.role !== "assistant" || !summary.info.summary) return { ids };
     const inView = new Set(view.map((m) => m.info.id));
-    const older = s.msgs.filter((m) => m.info.role === "user" && !inView.has(m.info.id) && m.parts.some((p) => p.type === "text" && !p.synthetic));
-    let tokens = 0;
-    for (let i = older.length - 1; i >= 0; i--) {
-      const m = older[i];
-      if (!m) continue;
-      const n = Math.min(s.size([m]), USER_WORDS_PER_MESSAGE);
-      if (tokens + n > wordsBudget) break;
-      tokens += n;
-      // A message cut to its start may lose the rule it carried; only whole ones count as holding it.
-      if (s.size([m]) <= USER_WORDS_PER_MESSAGE) ids.add(m.info.id);
-    }
-    return tokens ? { seg: { key: `user-words#${summary.id}#${ids.size}`, tokens: tokens + 20 }, ids } : { ids };
+    const older = s.msgs.filter((m) => m.info.role === "user" && !inView.has(m.info.id) && textTokens(m) > 0);
+    const pick = pickUserWords(older.map(textTokens), userWordsBudget(model, textTokens(summary)));
+    if (pick.kept.length === 0) return { ids };
+    // A message cut to its start may lose the rule it carried; only whole ones count as holding it.
+    for (const i of pick.kept) if (!pick.cut.has(i)) ids.add((older[i] as MessageWithParts).info.id);
+    return { seg: { key: `user-words#${summary.info.id}#${pick.kept.length}`, tokens: pick.tokens + userWordsOverhead(pick.kept.length, pick.dropped) }, ids };
   };
-  const wordsBudget = userWordsBudget(model);
   const chatSegments = (view: MessageWithParts[]): Segment[] => {
     const segs = view.flatMap((m) => s.segments(m));
     const words = userWords(view).seg;
@@ -224,6 +225,7 @@ export function simulate(trace: Trace, policy: ContextPolicy, opts: SimOptions):
     moment,
     view,
     request: system.tokens + s.size(view) + (userWords(view).seg?.tokens ?? 0) + REPLY_OVERHEAD,
+    afterSummary: userWords(view).seg?.tokens ?? 0,
     model,
     settings,
     cachePrice: opts.cachePrice,
@@ -237,14 +239,16 @@ export function simulate(trace: Trace, policy: ContextPolicy, opts: SimOptions):
     const headTokens = s.size(head);
     const prompt: Segment = { key: `summary-prompt#${requestSeq++}`, tokens: SUMMARY_PROMPT_TOKENS };
     let segs: Segment[];
-    // As process.ts builds it: the history without the after-summary message (the cache prefix ends at the summary).
-    if (d.mode === "cached-prefix") segs = [system, ...view.flatMap((m) => s.segments(m)), prompt];
+    // As process.ts builds them: the cached-prefix request is the chat request (after-summary message included) plus the
+    // instructions; the transcript carries the after-summary message's words too.
+    const words = userWords(view);
+    if (d.mode === "cached-prefix") segs = [...chatSegments(view), prompt];
     else if (d.mode === "classic") segs = [{ key: "compaction-system", tokens: COMPACTION_SYSTEM_TOKENS }, ...head.flatMap((m) => s.segments(m)), prompt];
     else {
       // Transcript: tool results cut to TRANSCRIPT_TOOL_CHARS, everything in one new user message.
       let transcript = 0;
       for (const m of head) for (const p of m.parts) for (const x of s.segments({ info: m.info, parts: [p] })) transcript += p.type === "tool" ? Math.min(x.tokens, TRANSCRIPT_TOOL_TOKENS) : x.tokens;
-      segs = [{ key: "compaction-system", tokens: COMPACTION_SYSTEM_TOKENS }, { key: `transcript#${requestSeq++}`, tokens: transcript + SUMMARY_PROMPT_TOKENS }];
+      segs = [{ key: "compaction-system", tokens: COMPACTION_SYSTEM_TOKENS }, { key: `transcript#${requestSeq++}`, tokens: transcript + (words.seg?.tokens ?? 0) + SUMMARY_PROMPT_TOKENS }];
     }
     const before = r.billed;
     const sent = send(segs);
@@ -254,12 +258,20 @@ export function simulate(trace: Trace, policy: ContextPolicy, opts: SimOptions):
     r.summaryOutput += out;
     r.summaries++;
     now += stepSeconds;
+    // The summariser sees the head and the user's earlier words sent with it (classic: OpenCode, no words).
     const given = constraintsIn(head, false);
+    if (d.mode !== "classic") for (const c of constraintsOf(words.ids)) given.add(c);
     const n = r.summaries;
     s.summary(out, d.tailStartID, now);
     const summaryID = s.msgs[s.msgs.length - 2]?.info.id;
     if (summaryID) kept.set(summaryID, new Set([...given].filter((c) => unit(`${c}#${n}`) < retention)));
   };
+  /** Constraints stated in these (user) messages. */
+  function constraintsOf(ids: Set<string>): Set<string> {
+    const out = new Set<string>();
+    for (const [c, msg] of carriers) if (ids.has(msg)) out.add(c);
+    return out;
+  }
   /** Constraints present in these messages: stated verbatim in one of them, or kept by a summary among them. */
   function constraintsIn(msgs: MessageWithParts[], withUserWords = true): Set<string> {
     const ids = new Set(msgs.map((m) => m.info.id));

@@ -19,6 +19,7 @@ import {
   cachePriceOf,
   cacheWritePriceOf,
   DEFAULT_CACHE_PRICE,
+  DEFAULT_POLICY,
   economicBatch,
   growthOf,
   keepLastN,
@@ -211,6 +212,16 @@ describe("tabcodePolicy: summaries", () => {
     expect(ours.decide(input(pruned, 92_000, { cachePrice: 0.1 })).kind).toBe("send");
   });
 
+  it("leaves the after-summary message out of the comparison with OpenCode's trigger (OpenCode sends none), not out of the request", () => {
+    // 24k pruned: unpruned, 92k + 24k − the last step's 1k is past OpenCode 2.x's 108k (× gate 1.03)…
+    const pruned = turn(5, 10_000, 6_000);
+    const g = growthOf(pruned, ENC);
+    expect(summaryPoint(input(pruned, 92_000, { cachePrice: 0.5 }), g, TABCODE_POLICY)).toBeLessThan(92_000);
+    // …but 5k of it are the user's earlier words after the summary, which OpenCode would not have sent: only the hard point.
+    expect(summaryPoint(input(pruned, 92_000, { cachePrice: 0.5, afterSummary: 5_000 }), g, TABCODE_POLICY)).toBe(96_000);
+    expect(ours.decide(input(pruned, 96_000, { cachePrice: 0.5, afterSummary: 5_000 })).kind).toBe("summarize");
+  });
+
   it("prices the summary's cache rewrite at the provider's write price (Anthropic 1.25 ×): a dearer rewrite summarises later", () => {
     const pruned = turn(5, 10_000, 20_000);
     const g = growthOf(pruned, ENC);
@@ -290,18 +301,37 @@ describe("context benchmark", () => {
     }
   });
 
-  it.each(traces.map((t) => [t.header.name, t] as const))("%s: ours beats the better OpenCode baseline (re-reads included) with no violated constraint, no more summaries, never over the window", (_name, trace) => {
-    const report = runTrace(trace, [opencodePolicy, opencode2Policy(), ours]);
+  /**
+   * The target, for what the app runs (DEFAULT_POLICY: the policy, pinned context and the user's earlier
+   * words after every summary): billed input (re-reads included) ≤ 0.85 × the better OpenCode baseline at
+   * every pricing, no violated constraint, no more summaries, never over the window. One exception:
+   * on the 32k trace the policy alone bills 0.85–0.88 × (OpenCode 2.x summarises constantly there and
+   * stays cheap) and the few hundred tokens of words carried in every request add about 0.02–0.06, so
+   * it is held to 0.91 instead.
+   */
+  const RATIO: Record<string, number> = { "local-32k": 0.91 };
+  it.each(traces.map((t) => [t.header.name, t] as const))("%s: as the app runs it, ours meets the target against the better OpenCode baseline (re-reads included)", (name, trace) => {
+    expect(DEFAULT_POLICY.pins && DEFAULT_POLICY.userWords).toBe(true);
+    const report = runTrace(trace, [opencodePolicy, opencode2Policy(), DEFAULT_POLICY]);
     PRICINGS.forEach((_, i) => {
-      const r = report.results.get("tabcode")?.[i];
+      const r = report.results.get(DEFAULT_POLICY.name)?.[i];
       const b = bestBaseline(report, i);
       if (!r || !b) throw new Error("missing result");
       expect(r.exceeded).toBe(0);
       expect(r.violations).toBe(0);
       expect(r.summaries).toBeLessThanOrEqual(b.summaries);
-      // The target is 0.85 (met on five of the six shipped traces; local-32k is at 0.85–0.88): this guards against regressions.
-      expect(r.billed / b.billed).toBeLessThanOrEqual(trace.header.name === "local-32k" ? 0.9 : 0.85);
+      expect(r.billed / b.billed).toBeLessThanOrEqual(RATIO[name] ?? 0.85);
     });
+  });
+
+  it("the user's earlier words keep constraints the pins missed: with no pins, fewer are violated than without them", () => {
+    const words = DEFAULT_POLICY;
+    const without = { ...DEFAULT_POLICY, userWords: false, decide: (i: PolicyInput) => DEFAULT_POLICY.decide(i) };
+    for (const t of traces) {
+      const a = simulate(t, words, { cachePrice: 0.1, pinRecall: 0 }).violations;
+      const b = simulate(t, without, { cachePrice: 0.1, pinRecall: 0 }).violations;
+      expect(a, t.header.name).toBeLessThan(b);
+    }
   });
 
   it("OpenCode baselines lose constraints to their summaries; the pinned ones never are", () => {

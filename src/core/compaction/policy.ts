@@ -47,6 +47,13 @@ export interface PolicyInput {
   encoding: string;
   /** Milliseconds since this session's last request reached the provider (undefined: none yet). */
   sinceLastRequest?: number;
+  /**
+   * Tokens of `request` that are the extra message after the summary in force (the user's earlier
+   * words, anything re-added: core/pins/after-compaction). Part of the request like any other
+   * (it must fit the window), but OpenCode sends no such message, so it is left out where ours
+   * compares itself with OpenCode's trigger.
+   */
+  afterSummary?: number;
 }
 
 /** How a summary request is built. */
@@ -73,7 +80,7 @@ export interface ContextPolicy {
   decide(input: PolicyInput): PolicyDecision;
   /** The app that runs it sends the user's pinned goal and constraints in every request's system prompt (core/pins). */
   readonly pins?: boolean;
-  /** The app also sends the user's earlier messages verbatim after each summary (core/pins/user-words); priced by bench:context. */
+  /** The app that runs it also sends the user's earlier messages verbatim after each summary (core/pins/user-words); bench:context prices them. */
   readonly userWords?: boolean;
 }
 
@@ -329,8 +336,9 @@ export function summaryPoint(input: PolicyInput, growth: Growth | undefined, opt
   const hard = at + Math.max(0, opts.fill * (inputBudget(model) - SUMMARY_PROMPT_TOKENS - margin - at));
   if (settings.compaction.auto === false || !growth || growth.steps < 3) return hard;
   // Never sooner than OpenCode (1.x: the last step's usage against overflowAt; 2.x: the next request
-  // against context − max(output, 20k)) would summarise the same history unpruned.
-  if (request + growth.pruned - growth.sinceLastStep < opencode2Limit(model) * opts.gate) return hard;
+  // against context − max(output, 20k)) would summarise the same history unpruned (and without our
+  // after-summary message, which OpenCode does not send).
+  if (request - (input.afterSummary ?? 0) + growth.pruned - growth.sinceLastStep < opencode2Limit(model) * opts.gate) return hard;
   const p = input.cachePrice;
   // After a summary the new prefix (tail + summary) is written to the cache again: at the provider's write price.
   const w = input.cacheWritePrice ?? 1;
@@ -378,6 +386,7 @@ export function tabcodePolicy(opts: TabcodePolicyOptions = TABCODE_POLICY): Cont
   return {
     name: "tabcode",
     pins: true,
+    userWords: true,
     decide(input) {
       const { settings, model, view, request, cachePrice: p } = input;
       if (model.contextWindow === 0 || input.moment === "idle") return SEND;

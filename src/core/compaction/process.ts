@@ -13,6 +13,7 @@ import { estimateCounter, estimateTokens, type TokenCounter } from "../tokens/co
 import { IMAGE_TOKENS, MESSAGE_OVERHEAD, PDF_TOKENS, REPLY_OVERHEAD } from "../tokens/part-text";
 import { inputBudget, maxOutput } from "./overflow";
 import { findReplay, hasUserContent, recreateUserMessage } from "./replay";
+import { withAfterSummary } from "./after-summary";
 import { applyCacheMarkers } from "./cache-markers";
 import { buildSummaryRequest, cachedPrefixInstructions, COMPACTION_AGENT, previousSummary } from "./summarize";
 import { streamSummary } from "./summary-stream";
@@ -50,6 +51,12 @@ export interface RequestPrefix {
   system: string[];
   tools: LLMToolSpec[];
   cacheKey?: string;
+  /**
+   * The extra message the chat request carries after the summary in force (the user's earlier words,
+   * anything re-added: core/pins/after-compaction). The summary request carries it too: in the same
+   * place (a `cached-prefix` request then repeats the chat request's prefix), or before the transcript.
+   */
+  afterSummary?: string;
 }
 
 export interface ProcessCompactionInput {
@@ -138,9 +145,9 @@ function plan(before: MessageWithParts[], part: CompactionPart, deps: Compaction
 }
 
 /** A summary request that re-sends the next chat request (system, tools, history) with the instructions last. */
-function cachedPrefixRequest(model: ModelConfig, prefix: RequestPrefix, head: MessageWithParts[], previous: string | undefined): Omit<LLMRequest, "signal"> {
-  const messages = applyCacheMarkers(toModelMessages(head, { toolMedia: toolResultMedia(model) }));
-  messages.push({ role: "user", content: [{ type: "text", text: cachedPrefixInstructions(previous) }] });
+function cachedPrefixRequest(model: ModelConfig, prefix: RequestPrefix, head: MessageWithParts[], updating: boolean): Omit<LLMRequest, "signal"> {
+  const messages = applyCacheMarkers(withAfterSummary(toModelMessages(head, { toolMedia: toolResultMedia(model) }), prefix.afterSummary));
+  messages.push({ role: "user", content: [{ type: "text", text: cachedPrefixInstructions(updating) }] });
   return { model, system: prefix.system, messages, tools: prefix.tools, maxOutputTokens: maxOutput(model), cacheKey: prefix.cacheKey, purpose: "summary" };
 }
 
@@ -185,7 +192,7 @@ export async function processCompaction(deps: CompactionDeps, input: ProcessComp
   // Another summary model has no cache of this session: it reads the transcript.
   if (part.mode === "cached-prefix" && input.prefix && !p.replay && !p.tailStartID && writer.modelID === model.modelID) {
     // The very history the chat request sends (previous summary included), so the provider's cache serves it.
-    const req = cachedPrefixRequest(model, input.prefix, filterCompacted(all.slice(0, idx)), p.previous?.body);
+    const req = cachedPrefixRequest(model, input.prefix, filterCompacted(all.slice(0, idx)), p.previous !== undefined);
     if ((await requestTokens(deps, req)) <= inputBudget(model, req.maxOutputTokens)) {
       const r = await streamSummary(deps, summary, req, input.signal);
       if (r.ok && /(^|\n)#+\s*Goal/i.test(r.text)) {
@@ -199,7 +206,7 @@ export async function processCompaction(deps: CompactionDeps, input: ProcessComp
     }
   }
   for (const withMedia of text === undefined ? attempts : []) {
-    const req = buildSummaryRequest({ model: writer, head: p.head, previous: p.previous?.body, withMedia });
+    const req = buildSummaryRequest({ model: writer, head: p.head, previous: p.previous?.body, withMedia, earlier: p.previous ? input.prefix?.afterSummary : undefined });
     if ((await requestTokens(deps, req)) > inputBudget(writer, req.maxOutputTokens)) continue;
     const r = await streamSummary(deps, summary, req, input.signal);
     if (r.ok) {

@@ -109,33 +109,37 @@ export interface SummaryRequestInput {
   previous?: string;
   /** Send the head's images and PDFs as files (first attempt) or only their placeholders. */
   withMedia: boolean;
+  /** The user's earlier words the chat request carried after the previous summary (core/pins/after-compaction), so rules stated there are kept again. */
+  earlier?: string;
 }
 
 /**
  * The last user message of a `cached-prefix` summary: the conversation is the
- * request itself (served from the provider's cache), so only the instructions follow.
+ * request itself (served from the provider's cache), so only the instructions
+ * follow. A previous summary is already in it (the first answer, to the
+ * compaction question), so it is not sent a second time.
  */
-export function cachedPrefixInstructions(previous: string | undefined): string {
-  const intro = previous
-    ? "Stop working on the task now. Update the summary written at the previous compaction (below) with everything that happened since: keep what still holds, revise what changed, add what is new."
+export function cachedPrefixInstructions(updating: boolean): string {
+  const intro = updating
+    ? "Stop working on the task now. Update the summary written at the previous compaction (the first answer in this conversation) with everything that happened since: keep what still holds, revise what changed, add what is new."
     : "Stop working on the task now. Write a summary of this whole conversation for the agent that will continue the work.";
-  const prev = previous ? `\n\n<previous-summary>\n${previous}\n</previous-summary>` : "";
-  return `${intro}${prev}\n\nDo not call any tool; answer with the summary text only.\n\n${TEMPLATE}`;
+  return `${intro}\n\nDo not call any tool; answer with the summary text only.\n\n${TEMPLATE}`;
 }
 
 /** The text of the summary request (transcript + instructions). */
-export function summaryPrompt(head: MessageWithParts[], previous: string | undefined): string {
+export function summaryPrompt(head: MessageWithParts[], previous: string | undefined, earlier?: string): string {
   const transcript = serializeTranscript(head) || "(no new messages)";
   const intro = previous
     ? "Below is the summary written at the previous compaction, then the conversation that followed it. Update the summary: keep what still holds, revise what changed, add what is new. Do not start over."
     : "Below is the conversation so far. Write a summary of it for the agent that will continue the work.";
   const prev = previous ? `<previous-summary>\n${previous}\n</previous-summary>\n\n` : "";
-  return `${intro}\n\n${prev}<conversation>\n${transcript}\n</conversation>\n\n${TEMPLATE}`;
+  const words = earlier ? `<earlier-user-messages>\n${earlier}\n</earlier-user-messages>\n\n` : "";
+  return `${intro}\n\n${prev}${words}<conversation>\n${transcript}\n</conversation>\n\n${TEMPLATE}`;
 }
 
 /** A summary request: no tools, the compaction system prompt, one user message. */
 export function buildSummaryRequest(input: SummaryRequestInput): Omit<LLMRequest, "signal"> {
-  const content: LLMUserContent[] = [{ type: "text", text: summaryPrompt(input.head, input.previous) }];
+  const content: LLMUserContent[] = [{ type: "text", text: summaryPrompt(input.head, input.previous, input.earlier) }];
   if (input.withMedia) for (const f of mediaOf(input.head)) content.push({ type: "file", ...f });
   return {
     model: input.model,

@@ -7,6 +7,7 @@
  * pin is present when its text is in the request, a file when its path is.
  */
 import type { ModelLimits } from "../compaction/overflow";
+import { withAfterSummary } from "../compaction/after-summary";
 import { toolLog } from "../compaction/transcript";
 import { toModelMessages, type ToModelOptions } from "../conversation/to-model";
 import type { ConversationView } from "../conversation/view";
@@ -16,6 +17,8 @@ import type { CompactionCheck, MessageWithParts, Pin, Session } from "../schema"
 import { estimateTokens } from "../tokens/counter";
 import { activePins, effectivePins } from "./pins";
 import { keptUserWords, USER_WORDS_HEADING, userWordsBudget } from "./user-words";
+
+export { withAfterSummary as withAfterCompaction } from "../compaction/after-summary";
 
 const REINJECTED_HEADING = "Re-added after the summary (the request no longer held them):";
 
@@ -62,15 +65,25 @@ export interface AfterCompactionInput {
   /** The session's pins (`effectivePins`). */
   pins: Pin[];
   count: (text: string) => number;
-  /** Tokens of the user's earlier words (`userWordsBudget`). */
+  /** The session's model: the words' budget scales with its window (`userWordsBudget`). */
+  model: ModelLimits;
+  /** Overrides the budget of the user's earlier words (tests). */
   budget?: number;
   now: number;
+}
+
+/** Tokens of the summary a request starts with (what `userWordsBudget` leaves room for). */
+export function summaryTokens(sent: MessageWithParts[], count: (text: string) => number): number {
+  const s = sent[1];
+  if (s?.info.role !== "assistant" || !s.info.summary) return 0;
+  return count(s.parts.map((p) => (p.type === "text" && !p.ignored ? p.text : "")).join("\n"));
 }
 
 /** The extra message after a summary and the check of pins and files (nothing when no summary is in force). */
 export function afterCompaction(input: AfterCompactionInput): AfterCompaction {
   if (!summaryInForce(input.sent)) return {};
-  const words = keptUserWords(input.history, input.sent, input.count, input.budget);
+  const budget = input.budget ?? userWordsBudget(input.model, summaryTokens(input.sent, input.count));
+  const words = keptUserWords(input.history, input.sent, input.count, budget);
   const haystack = squash(`${requestText(input.system, input.messages)}\n${words?.text ?? ""}`);
   const pins = activePins(input.pins);
   const missingPins = pins.filter((p) => !haystack.includes(squash(p.text)));
@@ -98,14 +111,6 @@ export function afterCompaction(input: AfterCompactionInput): AfterCompaction {
   return { text, check };
 }
 
-/** The request's messages with the extra message placed right after the summary (the first assistant message). */
-export function withAfterCompaction(messages: LLMMessage[], text: string | undefined): LLMMessage[] {
-  if (!text) return messages;
-  const at = messages.findIndex((m) => m.role === "assistant");
-  if (at < 0) return messages;
-  return [...messages.slice(0, at + 1), { role: "user", content: [{ type: "text", text }] }, ...messages.slice(at + 1)];
-}
-
 /** Whether two checks say the same (the stored one is kept when nothing changed). */
 export function sameCheck(a: CompactionCheck | undefined, b: CompactionCheck): boolean {
   return a !== undefined && a.pins === b.pins && a.files === b.files && a.reinjectedPins === b.reinjectedPins && a.reinjectedFiles === b.reinjectedFiles && a.userMessages === b.userMessages && a.droppedUserMessages === b.droppedUserMessages;
@@ -117,8 +122,8 @@ export function sameCheck(a: CompactionCheck | undefined, b: CompactionCheck): b
  */
 export async function requestAfterSummary(store: Store, session: Session, view: ConversationView, system: string[], model: ModelLimits, now: number, options: ToModelOptions = {}): Promise<{ messages: LLMMessage[]; text?: string }> {
   const base = toModelMessages(view.sent, options);
-  const r = afterCompaction({ history: view.shown, sent: view.sent, system, messages: base, pins: effectivePins(session.pins, view.shown), count: estimateTokens, budget: userWordsBudget(model), now });
+  const r = afterCompaction({ history: view.shown, sent: view.sent, system, messages: base, pins: effectivePins(session.pins, view.shown), count: estimateTokens, model, now });
   const part = view.sent[0]?.parts.find((p) => p.type === "compaction");
   if (r.check && part?.type === "compaction" && !sameCheck(part.check, r.check)) await store.upsertPart({ ...part, check: r.check });
-  return { messages: withAfterCompaction(base, r.text), text: r.text };
+  return { messages: withAfterSummary(base, r.text), text: r.text };
 }

@@ -44,6 +44,9 @@ describe("pinned constraints in the loop", () => {
     const words = last?.messages[2]?.content[0];
     expect(words?.type === "text" ? words.text : "").toBe("The user's earlier messages, verbatim (the conversation they belong to was summarised above):\n\n[1] Clean up the logging module. Never touch config/ or anything under it.");
     for (const r of llm.requests.filter((x) => x.purpose === "chat")) expect(r.system.join("\n")).toContain("- Never touch config/ or anything under it.");
+    // The second summary is written from the user's words too (here a transcript request: they come before the conversation).
+    const second = llm.requests.filter((x) => x.purpose === "summary")[1]?.messages.at(-1)?.content[0];
+    expect(second?.type === "text" ? second.text : "").toContain("<earlier-user-messages>\nThe user's earlier messages, verbatim (the conversation they belong to was summarised above):\n\n[1] Clean up the logging module. Never touch config/ or anything under it.");
     expect(last?.system.join("\n")).toContain("Goal: Clean up the logging module.");
     // Each compaction's check is on its request: both pins found, nothing re-added, one user message kept.
     const checks = (await store.messages(s.id)).flatMap((m) => m.parts).flatMap((p) => (p.type === "compaction" && p.check ? [p.check] : []));

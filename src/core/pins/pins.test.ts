@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { estimateTokens } from "../tokens/counter";
 import { History, text } from "../compaction/test-fixtures";
 import { constraintsIn, effectivePins, pinnedBlock, setPin, suggestionID, suggestPins } from "./pins";
-import { keptUserWords, userWordsBudget } from "./user-words";
+import { keptUserWords, pickUserWords, userWordsBudget, wordsOf } from "./user-words";
 
 describe("constraintsIn", () => {
   it("finds rule-like sentences and leaves questions, plain requests and code out", () => {
@@ -61,35 +61,72 @@ describe("pins", () => {
 
 describe("keptUserWords", () => {
   const count = (t: string) => estimateTokens(t);
-  it("returns the user's messages missing from the request, oldest dropped first when over the budget", () => {
+  it("returns the user's messages missing from the request: the first one, then the newest, the others dropped when over the budget", () => {
     const h = new History();
     h.turn("Never touch config/.", [text("ok")]);
-    h.turn("x".repeat(4_000), [text("ok")]);
+    for (const w of ["alpha", "beta", "gamma"]) h.turn(`${w} `.repeat(16).trim(), [text("ok")]);
     h.turn("Now the parser.", [text("ok")]);
-    const sent = h.msgs.slice(4);
+    h.turn("Then the lexer.", [text("ok")]);
+    const sent = h.msgs.slice(10);
     const all = keptUserWords(h.msgs, sent, count);
-    expect(all?.messages).toBe(2);
+    expect(all?.messages).toBe(5);
     expect(all?.text).toContain("[1] Never touch config/.");
-    // A small budget keeps the newest only.
-    const small = keptUserWords(h.msgs, sent, count, 1_003);
-    expect(small?.messages).toBe(1);
-    expect(small?.dropped).toBe(1);
-    expect(small?.text).not.toContain("Never touch config/");
+    expect(all?.text).toContain("[5] Now the parser.");
+    // A small budget keeps the first and the newest; the older ones in between do not fit.
+    const small = keptUserWords(h.msgs, sent, count, 50);
+    expect(small?.messages).toBe(3);
+    expect(small?.dropped).toBe(2);
+    expect(small?.text).toMatch(/^The user's earlier messages, verbatim \(the conversation they belong to was summarised above; 2 other ones did not fit\):\n\n\[1\] Never touch config\/\.\n\n\[2\] gamma [^[]*\n\n\[3\] Now the parser\.$/);
     expect(keptUserWords(h.msgs, h.msgs, count)).toBeUndefined();
   });
-  it("cuts a pasted log to its start", () => {
+  it("cuts a long message to its start (at most half the budget)", () => {
     const h = new History();
-    h.turn(`Here is the log: ${"line\n".repeat(5_000)}`, []);
+    h.turn(`Here is the log: ${"line ".repeat(5_000)}`, []);
     const r = keptUserWords(h.msgs, [], count);
     expect(r?.text).toContain("[… cut]");
-    expect(r?.tokens ?? 0).toBeLessThan(2_200);
+    expect(r?.tokens ?? 0).toBeLessThan(2_100);
+    expect(keptUserWords(h.msgs, [], count, 800)?.tokens ?? 0).toBeLessThan(450);
+  });
+  it("leaves out acknowledgements and pasted blocks: a pasted log is not a rule", () => {
+    const h = new History();
+    h.turn("OK!", []);
+    h.turn(`Tests fail, see below. Keep the public API as it is.\n\`\`\`\n${Array.from({ length: 40 }, (_, i) => `at frame ${i}`).join("\n")}\n\`\`\`\nFix it.`, []);
+    h.turn("Run `make` with\n```\nmake -j4\n```", []);
+    const r = keptUserWords(h.msgs, [], count);
+    expect(r?.messages).toBe(2);
+    expect(r?.text).toContain("[1] Tests fail, see below. Keep the public API as it is.\n[pasted block of 40 lines left out]\nFix it.");
+    expect(r?.text).toContain("make -j4");
+    expect(r?.text).not.toContain("OK!");
+  });
+});
+
+describe("wordsOf", () => {
+  it("drops bare acknowledgements and keeps short replies that say something", () => {
+    for (const t of ["ok", "Thanks!", "go on", "LGTM.", "yes"]) expect(wordsOf(t)).toBe("");
+    expect(wordsOf("ok, but never push")).toBe("ok, but never push");
+  });
+});
+
+describe("pickUserWords", () => {
+  it("keeps the first, then the newest until one does not fit; counts a long one at the cap", () => {
+    expect(pickUserWords([100, 50, 50, 50], 1_000)).toMatchObject({ kept: [0, 1, 2, 3], tokens: 250, dropped: 0 });
+    expect(pickUserWords([100, 50, 300, 50], 200)).toMatchObject({ kept: [0, 3], tokens: 150, dropped: 2 });
+    // A long first one is cut to half the budget.
+    expect(pickUserWords([500, 50, 50], 120)).toMatchObject({ kept: [0, 2], tokens: 110, cap: 60 });
+    const cut = pickUserWords([50, 5_000], 1_000);
+    expect(cut).toMatchObject({ kept: [0, 1], tokens: 550, cap: 500 });
+    expect([...cut.cut]).toEqual([1]);
+    expect(pickUserWords([50], 0).kept).toEqual([]);
   });
 });
 
 describe("userWordsBudget", () => {
-  it("keeps 20k tokens on large windows and a tenth of the input budget on small ones", () => {
-    expect(userWordsBudget({ contextWindow: 400_000, maxOutputTokens: 32_000 })).toBe(20_000);
-    expect(userWordsBudget({ contextWindow: 128_000, maxOutputTokens: 16_000 })).toBe(11_200);
-    expect(userWordsBudget({ contextWindow: 32_000, maxOutputTokens: 4_000 })).toBe(2_800);
+  it("is a tenth of the usable window less the summary, at most 20k", () => {
+    // usable: 400k − 32k − 20k = 348k → capped; 128k − 16k − 16k = 96k; 32k − 4k − 4k = 24k.
+    expect(userWordsBudget({ contextWindow: 400_000, maxOutputTokens: 32_000 }, 4_000)).toBe(20_000);
+    expect(userWordsBudget({ contextWindow: 128_000, maxOutputTokens: 16_000 })).toBe(9_600);
+    expect(userWordsBudget({ contextWindow: 128_000, maxOutputTokens: 16_000 }, 3_000)).toBe(6_600);
+    expect(userWordsBudget({ contextWindow: 32_000, maxOutputTokens: 4_000 }, 1_000)).toBe(1_400);
+    expect(userWordsBudget({ contextWindow: 32_000, maxOutputTokens: 4_000 }, 5_000)).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import { providerCompactionRequest } from "../compaction/provider-policy";
 import { compactionPreview } from "../compaction/preview";
+import { pendingCompaction } from "../compaction/summarize";
 import { CompactionGrace } from "./compaction-grace";
 import type { Settings } from "../settings";
 import { toModelMessages } from "../conversation/to-model";
@@ -67,7 +68,9 @@ export class AgentLoop {
       if (!user) break;
       turn.look(guard.latestPrompt(view.shown), user.info.id);
       const model = this.deps.model(session);
-      const policy: MovePolicy = { decide: (v, size) => guard.decide(sessionID, v.sent, size, model), summariesLeft: turn.summariesLeft };
+      /** Tokens of the extra message after the summary in force, counted with the request (the policy leaves it out where it compares with OpenCode). */
+      let afterTokens = 0;
+      const policy: MovePolicy = { decide: (v, size) => guard.decide(sessionID, v.sent, size, model, "step", afterTokens), summariesLeft: turn.summariesLeft };
       let move = nextMove(view, undefined, policy);
       if (move.kind === "done") {
         // Before stopping, look once at storage itself: another tab may have queued a prompt.
@@ -81,7 +84,10 @@ export class AgentLoop {
       syncShownRules(this.stateFor(sessionID), view.sent);
       const req = await this.turnRequest(session, model, user.info.agent, user.info.system, view.shown);
       if (move.kind === "compact") {
-        const pending = await guard.runPending(sessionID, view.sent, model, signal, { system: req.system, tools: req.specs, cacheKey: sessionID });
+        // The summary request carries the extra message the chat requests carried after the summary in force (same bytes, so a cached-prefix summary is served from cache).
+        const before = await this.afterSummary(session, beforePending(view), req, model);
+        const prefix = { system: req.system, tools: req.specs, cacheKey: sessionID, ...(before.text ? { afterSummary: before.text } : {}) };
+        const pending = await guard.runPending(sessionID, view.sent, model, signal, prefix);
         // After a manual summary, a prompt sent while it was written is still owed an answer.
         if (pending === "stop" && (signal.aborted || !(await this.newerPrompt(sessionID, user.info.id)))) break;
         continue;
@@ -89,6 +95,7 @@ export class AgentLoop {
       // After a summary: the user's earlier words and anything pinned the request lost, right after the summary (counted with the request).
       const extra = await this.afterSummary(session, view, req, model);
       const size = await guard.measure(extra.text ? [...req.system, extra.text] : req.system, view.sent, req.specs, model, sessionID);
+      afterTokens = extra.text ? guard.sectionTokens(extra.text, model) : 0;
       move = nextMove(view, size, policy);
       if (move.kind === "prune") await guard.prune(move.parts);
       else if (move.kind === "summarize") {
@@ -227,4 +234,11 @@ export class AgentLoop {
 function providerCompactionOption(model: ModelConfig, settings: Settings): { providerCompaction?: { threshold: number } } {
   const providerCompaction = providerCompactionRequest(model, settings);
   return providerCompaction ? { providerCompaction } : {};
+}
+
+/** The view as the chat requests before the pending compaction request sent it (what that summary folds). */
+function beforePending(view: ConversationView): ConversationView {
+  const id = pendingCompaction(view.sent)?.message.info.id;
+  const at = id === undefined ? -1 : view.sent.findIndex((m) => m.info.id === id);
+  return at > 0 ? { ...view, sent: view.sent.slice(0, at) } : view;
 }

@@ -9,6 +9,7 @@ import type { Store } from "../ports/store";
 import type { AssistantMessage, MessageWithParts, Session, ToolPart } from "../schema";
 import { type Settings, summaryModelFor } from "../settings";
 import { Calibration, CountMemo, estimateCounter, estimateRequestSize, measureRequest, reportedInputTokens, type RequestSize, type TokenCounter } from "../tokens";
+import { estimateTokens } from "../tokens/counter";
 
 /** Compactions the loop may start by itself for one prompt before it gives up and lets the provider decide. */
 export const MAX_AUTO_COMPACTIONS_PER_PROMPT = 2;
@@ -110,12 +111,13 @@ export class ContextGuard {
   }
 
   /** What to do before sending `size`: the policy's decision on the calibrated count. */
-  decide(sessionID: string, view: MessageWithParts[], size: RequestSize, model: ModelConfig, moment: "step" | "overflow" = "step"): PolicyDecision {
+  decide(sessionID: string, view: MessageWithParts[], size: RequestSize, model: ModelConfig, moment: "step" | "overflow" = "step", afterSummary = 0): PolicyDecision {
     const last = this.lastSent.get(sessionID);
     return (this.deps.policy ?? DEFAULT_POLICY).decide({
       moment,
       view,
       request: this.calibration.apply(model.modelID, size.total),
+      afterSummary,
       model,
       settings: this.deps.settings(),
       cachePrice: cachePriceOf(model.prices),
@@ -123,6 +125,12 @@ export class ContextGuard {
       encoding: this.counter.encodingFor(model.modelID),
       sinceLastRequest: last === undefined ? undefined : this.deps.clock.now() - last,
     });
+  }
+
+  /** Our calibrated count of a text `measure` counted as a system section (the extra message after a summary). */
+  sectionTokens(text: string, model: ModelConfig): number {
+    const n = this.memo.get(this.encodingFor(model), text) ?? estimateTokens(text);
+    return this.calibration.apply(model.modelID, n);
   }
 
   /** Marks the policy's batch of old tool outputs as pruned (kept in storage and in the UI). */

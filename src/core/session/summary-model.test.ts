@@ -3,6 +3,7 @@ import { z } from "zod";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
 import { makeTestService } from "../../testing/session-service";
 import { COMPACTION_SYSTEM_PROMPT } from "../compaction/summarize";
+import type { LLMMessage } from "../ports/llm";
 import { contextXray } from "../compaction/xray";
 import { conversationView } from "../conversation/view";
 import { defaultSettings, parseSettingsReport, type Settings, summaryModelFor } from "../settings";
@@ -91,6 +92,37 @@ describe("summary model", () => {
       expect(summary?.model.modelID).toBe(summaryModelID || "main");
       expect(summary?.system).toEqual(system === "chat" ? chat?.system : [COMPACTION_SYSTEM_PROMPT]);
     }
+  });
+
+  it("a later cached-prefix summary re-sends the user's earlier words where the chat request had them: the same prefix, served from cache", async () => {
+    // As in cachedPrefixCase: the provider reports twice our count, so the policy summarises into the cached prefix.
+    const llm = new FakeLLM([
+      toolTurn([{ tool: "big", input: { n: 1300 } }], { inputTokens: 20_000, outputTokens: 10 }),
+      summaryTurn(),
+      textTurn("Continuing."),
+      toolTurn([{ tool: "big", input: { n: 1500 } }], { inputTokens: 20_000, outputTokens: 10 }),
+      summaryTurn(),
+      textTurn("Done."),
+    ]);
+    const { service } = setup(llm, { summaryModelID: "", models: roomy });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: `${question} Keep the tests green.` });
+    await service.ensureRunning(s.id);
+    await service.prompt(s.id, { text: "Now once more." });
+    await service.ensureRunning(s.id);
+    expect(llm.requests.map((r) => r.purpose)).toEqual(["chat", "summary", "chat", "chat", "summary", "chat"]);
+    const chat = llm.requests[3];
+    const summary = llm.requests[4];
+    const words = chat?.messages[2]?.content[0];
+    expect(words?.type === "text" && words.text).toMatch(/^The user's earlier messages, verbatim[\s\S]*Keep the tests green\./);
+    expect(summary?.system).toEqual(chat?.system);
+    // The chat request is a prefix of the summary request (which adds the step that filled the window, then the instructions); cache breakpoints move, the content does not.
+    const content = (ms: LLMMessage[] = []) => ms.map(({ cache: _c, ...m }) => m);
+    expect(content(summary?.messages.slice(0, chat?.messages.length))).toEqual(content(chat?.messages));
+    // The previous summary is in that prefix already: the instructions do not repeat it.
+    const instructions = summary?.messages.at(-1)?.content[0];
+    expect(instructions?.type === "text" && instructions.text).toContain("Update the summary written at the previous compaction");
+    expect(instructions?.type === "text" && instructions.text).not.toContain("Called big.");
   });
 
   it("demo sessions and another provider keep their own model", () => {

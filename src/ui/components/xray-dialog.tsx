@@ -4,7 +4,6 @@ import { toModelMessages } from "../../core/conversation/to-model";
 import { conversationView } from "../../core/conversation/view";
 import { afterCompaction, withAfterCompaction } from "../../core/pins/after-compaction";
 import { effectivePins } from "../../core/pins/pins";
-import { userWordsBudget } from "../../core/pins/user-words";
 import { estimateTokens } from "../../core/tokens/counter";
 import type { MessageWithParts, Session } from "../../core/schema";
 import { sessionModelConfig } from "../../core/settings";
@@ -30,7 +29,7 @@ export function XrayDialog({ session, messages, onClose }: { session: Session; /
     const system = shape?.system ?? [];
     // After a summary the request also carries the user's earlier words and anything re-added (core/pins/after-compaction).
     const base = toModelMessages(history);
-    const extra = afterCompaction({ history: view.shown, sent: history, system, messages: base, pins: effectivePins(session.pins, view.shown), count: estimateTokens, budget: userWordsBudget(model), now: Date.now() });
+    const extra = afterCompaction({ history: view.shown, sent: history, system, messages: base, pins: effectivePins(session.pins, view.shown), count: estimateTokens, model, now: Date.now() });
     const messages = applyCacheMarkers(withAfterCompaction(base, extra.text));
     const body = { model: model.modelID, provider: model.provider, system, messages, tools: shape?.tools ?? [], maxOutputTokens: Math.min(model.maxOutputTokens, 32_000) };
     const json = JSON.stringify(body, null, 2);
