@@ -109,7 +109,8 @@ export function Tour({ messages, status }: { messages: MessageWithParts[]; statu
   useEffect(() => {
     if (!shown) return;
     const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key !== "Escape" || e.shiftKey || e.defaultPrevented || document.querySelector("dialog[open]")) return;
+      // An open dialog or phone drawer takes Esc first (it is what the user is in).
+      if (e.key !== "Escape" || e.shiftKey || e.defaultPrevented || document.querySelector("dialog[open], .drawer")) return;
       const t = e.target instanceof Element ? e.target : null;
       if (t?.closest('[role="menu"], [role="listbox"], input[type="search"]')) return;
       e.preventDefault();
