@@ -95,6 +95,15 @@ test("a constraint from the first message survives two automatic summaries: in t
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.screenshot({ path: test.info().outputPath("pinned-1400.png") });
 
+  // The header's size and the X-ray count the message the loop adds after the summary, and the X-ray lists it.
+  await page.getByRole("button", { name: "Context X-ray" }).click();
+  const xray = page.getByRole("dialog", { name: "Context X-ray" });
+  await expect(xray.getByRole("list", { name: "Context sections" })).toContainText("After the summary: your earlier words, re-added pins and files");
+  const headerTokens = Number(await page.getByTestId("context-percent").getAttribute("data-tokens"));
+  expect(Number(await xray.getByTestId("xray-total").getAttribute("data-tokens"))).toBe(headerTokens);
+  await page.screenshot({ path: test.info().outputPath("xray-after-summary-1400.png") });
+  await xray.getByRole("button", { name: "Close" }).click();
+
   // Start fresh from the last answer: a child session linked to this one, its brief waiting in the composer.
   const last = page.getByRole("article", { name: "Assistant message" }).last();
   await last.hover();

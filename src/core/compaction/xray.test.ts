@@ -6,6 +6,7 @@ import { MESSAGE_OVERHEAD, REPLY_OVERHEAD } from "../tokens/part-text";
 import { CountMemo, toolSpecText } from "../tokens/request-size";
 import { compaction, file, History, sized, text, tool } from "./test-fixtures";
 import { contextXray } from "./xray";
+import { nextRequestSize } from "./next-request";
 import { conversationView } from "../conversation/view";
 
 const model = { contextWindow: 128_000, maxOutputTokens: 16_384 }; // usable 95,232
@@ -55,6 +56,25 @@ describe("contextXray", () => {
     expect(x.overflowAt).toBe(95_232);
     expect(x.fraction).toBeCloseTo(x.total / 95_232, 12);
     expect(x.exact).toBe(false);
+  });
+
+  it("shows the message after the summary (the user's words, re-added pins) right after it, counted in the total as the loop counts it", () => {
+    const h = new History();
+    h.user(text(sized(100)));
+    h.assistant([text(sized(100))]);
+    const c = h.user(compaction(true));
+    const s = h.assistant([text(sized(20))], { summary: true, parent: c.info.id });
+    h.user(text(sized(5)));
+    const view = conversationView({}, h.msgs);
+    const words = "Your earlier words: never touch config/.";
+    const without = contextXray({ view, system: ["SYSTEM"], model, settings, encoding: "enc" });
+    const x = contextXray({ view, system: ["SYSTEM"], model, settings, encoding: "enc", afterSummary: words });
+    const keys = x.sections.map((sec) => sec.key);
+    expect(keys[keys.indexOf(s.info.id) + 1]).toBe("after-summary");
+    const extra = x.sections.find((sec) => sec.key === "after-summary");
+    expect(extra).toMatchObject({ status: "sent", tokens: Math.ceil(words.length / 4) });
+    expect(x.total).toBe(nextRequestSize({ sent: view.sent, system: ["SYSTEM", words], model, settings, encoding: "enc" }).total);
+    expect(x.total).toBe(without.total + (extra?.tokens ?? 0));
   });
 
   it("applies the calibration ratio to the total", () => {

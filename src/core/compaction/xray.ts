@@ -63,6 +63,8 @@ export interface XrayInput {
   ratio?: number;
   /** Exact counts of system sections and tool specs, when the loop has them. */
   memo?: CountMemo;
+  /** The extra message after the summary in force (core/pins/after-compaction), when there is one. */
+  afterSummary?: string;
 }
 
 export interface Xray {
@@ -139,10 +141,16 @@ export function contextXray(input: XrayInput): Xray {
     };
   };
   for (const m of visible) if (!sentIDs.has(m.info.id)) sections.push(message(m, "summarised"));
-  for (const m of sent) sections.push(message(m, "sent"));
+  for (const m of sent) {
+    sections.push(message(m, "sent"));
+    // Right after the summary the request carries the user's earlier words and anything re-added.
+    if (input.afterSummary && m.info.role === "assistant" && m.info.summary === true && m.info.id === boundary?.summaryID)
+      sections.push(plainSection("system", "after-summary", "After the summary: your earlier words, re-added pins and files", [input.afterSummary], input));
+  }
   for (const m of input.view.path.slice(visible.length)) sections.push(message(m, "reverted"));
 
-  // The totals are the one count every view shows; the sections are its breakdown.
-  const size = nextRequestSize({ ...input, sent });
+  // The totals are the one count every view shows; the sections are its breakdown. The loop counts the
+  // extra message after the summary with the system sections (ContextGuard.measure), so does this.
+  const size = nextRequestSize({ ...input, sent, system: input.afterSummary ? [...(input.system ?? []), input.afterSummary] : input.system });
   return { sections, total: size.total, raw: size.raw, exact: size.exact, usable: size.usable, overflowAt: size.overflowAt, contextWindow: size.contextWindow, fraction: size.fraction, boundary };
 }

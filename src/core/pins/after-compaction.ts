@@ -117,12 +117,21 @@ export function sameCheck(a: CompactionCheck | undefined, b: CompactionCheck): b
 }
 
 /**
+ * The extra message after the summary in force for a session's next request, as the loop builds it
+ * (the same inputs, counted with the same estimate), with the history as sent (`base`). The header's
+ * size, the X-ray and its copied request use it too, so they show what the loop will send.
+ */
+export function afterSummaryOf(session: Pick<Session, "pins">, view: Pick<ConversationView, "shown" | "sent">, system: string[], model: ModelLimits, now: number, options: ToModelOptions = {}): AfterCompaction & { base: LLMMessage[] } {
+  const base = toModelMessages(view.sent, options);
+  return { base, ...afterCompaction({ history: view.shown, sent: view.sent, system, messages: base, pins: effectivePins(session.pins, view.shown), count: estimateTokens, model, now }) };
+}
+
+/**
  * The next request's conversation messages with the extra message after the summary, and the check
  * stored on the compaction request the first time (or when its result changes), for the divider.
  */
 export async function requestAfterSummary(store: Store, session: Session, view: ConversationView, system: string[], model: ModelLimits, now: number, options: ToModelOptions = {}): Promise<{ messages: LLMMessage[]; text?: string }> {
-  const base = toModelMessages(view.sent, options);
-  const r = afterCompaction({ history: view.shown, sent: view.sent, system, messages: base, pins: effectivePins(session.pins, view.shown), count: estimateTokens, model, now });
+  const { base, ...r } = afterSummaryOf(session, view, system, model, now, options);
   const part = view.sent[0]?.parts.find((p) => p.type === "compaction");
   if (r.check && part?.type === "compaction" && !sameCheck(part.check, r.check)) await store.upsertPart({ ...part, check: r.check });
   return { messages: withAfterSummary(base, r.text), text: r.text };

@@ -55,8 +55,8 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
   const model = sessionModelConfig(settings, session);
   // The next request's size, as the X-ray and Replay show it (one function: nextRequestSize).
   // While an answer streams, the size follows once a second (counting the whole history 20 times a second costs frames).
-  const sent = useThrottled(view.sent, 1_000, status.type !== "idle");
-  const { size } = useNextRequestSize(session, sent);
+  const sized = useThrottled(view, 1_000, status.type !== "idle");
+  const { size } = useNextRequestSize(session, sized.sent, sized.shown);
   const used = size.total;
   const pct = size.fraction * 100;
   const t = session.tokens;

@@ -1,10 +1,9 @@
 import { useState } from "react";
 import { applyCacheMarkers } from "../../core/compaction/cache-markers";
-import { toModelMessages } from "../../core/conversation/to-model";
 import { conversationView } from "../../core/conversation/view";
-import { afterCompaction, withAfterCompaction } from "../../core/pins/after-compaction";
-import { effectivePins } from "../../core/pins/pins";
-import { estimateTokens } from "../../core/tokens/counter";
+import { toolResultMedia } from "../../core/model-media";
+import { acceptsImages } from "../../core/model-table";
+import { afterSummaryOf, withAfterCompaction } from "../../core/pins/after-compaction";
 import type { MessageWithParts, Session } from "../../core/schema";
 import { sessionModelConfig } from "../../core/settings";
 import { useServices, useSettings } from "../hooks/services";
@@ -21,16 +20,15 @@ export function XrayDialog({ session, messages, onClose }: { session: Session; /
   const model = sessionModelConfig(settings, session);
   const last = sessions.lastRequest(session.id);
   // The same shape and counts as the header's meter (after a reload: built as the loop would).
-  const { shape } = useNextRequestSize(session, view.sent);
+  const { shape, afterSummary } = useNextRequestSize(session, view.sent, view.shown);
   const [copied, setCopied] = useState<{ ok: boolean; json: string }>();
   /** The next request as tabcode hands it to the provider adapter (never includes the API key). */
   const copy = async () => {
     const history = view.sent;
     const system = shape?.system ?? [];
     // After a summary the request also carries the user's earlier words and anything re-added (core/pins/after-compaction).
-    const base = toModelMessages(history);
-    const extra = afterCompaction({ history: view.shown, sent: history, system, messages: base, pins: effectivePins(session.pins, view.shown), count: estimateTokens, model, now: Date.now() });
-    const messages = applyCacheMarkers(withAfterCompaction(base, extra.text));
+    const extra = afterSummaryOf(session, { shown: view.shown, sent: history }, system, model, Date.now(), { toolMedia: toolResultMedia(model), images: acceptsImages(model.modelID) !== false });
+    const messages = applyCacheMarkers(withAfterCompaction(extra.base, extra.text));
     const body = { model: model.modelID, provider: model.provider, system, messages, tools: shape?.tools ?? [], maxOutputTokens: Math.min(model.maxOutputTokens, 32_000) };
     const json = JSON.stringify(body, null, 2);
     try {
@@ -54,6 +52,7 @@ export function XrayDialog({ session, messages, onClose }: { session: Session; /
         settings={settings}
         encoding={counter.encodingFor(model.modelID)}
         ratio={sessions.calibrationRatio(model.modelID)}
+        afterSummary={afterSummary}
       />
       {last && <p className="hint">This tab's last request in this session was sized by {last.count === "exact" ? "the tokenizer's exact count" : "an estimate (the tokenizer was not ready yet; far from the window that is enough)"}.</p>}
       {!shape && <p className="hint">Building the system prompt and tools of the next request…</p>}

@@ -42,6 +42,8 @@ interface Props {
   ratio: number;
   /** Exact counts of system sections and tool specs (`SessionService.countMemo`), so the totals are the header's. */
   memo?: CountMemo;
+  /** The extra message after the summary in force (the header's size counts it too). */
+  afterSummary?: string;
 }
 
 /** What the model sees on the next call: every section with its tokens, the compaction boundary, and the window. */

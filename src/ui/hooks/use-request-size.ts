@@ -1,6 +1,8 @@
-import { useEffect, useMemo, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { type NextRequestSize, nextRequestSize } from "../../core/compaction/next-request";
-import type { LLMToolSpec } from "../../core/ports/llm";
+import type { LLMToolSpec, ModelConfig } from "../../core/ports/llm";
+import { acceptsImages } from "../../core/model-table";
+import { toolResultMedia } from "../../core/model-media";
 import type { MessageWithParts, Session } from "../../core/schema";
 import { sessionModelConfig } from "../../core/settings";
 import { measureRequest } from "../../core/tokens/request-size";
@@ -36,7 +38,45 @@ const getVersion = () => version;
  * a reload); their texts are counted by the tokenizer once and kept in the
  * loop's memo, so every view reads the same counts.
  */
-export function useNextRequestSize(session: Session, sent: MessageWithParts[]): { size: NextRequestSize; shape?: RequestShape } {
+/** Whether `sent` starts with a summary (its request, then the summary): then the loop adds the after-summary message. */
+function summarised(sent: MessageWithParts[]): boolean {
+  const head = sent[1]?.info;
+  return head?.role === "assistant" && head.summary === true && sent[0]?.parts.some((p) => p.type === "compaction") === true;
+}
+
+/**
+ * The extra message the loop sends after the summary in force (`afterSummaryOf`, loaded on demand: only
+ * sessions with a summary need it), for `shown`/`sent` and the request's system sections.
+ */
+function useAfterSummary(session: Session, shown: MessageWithParts[] | undefined, sent: MessageWithParts[], system: string[] | undefined, model: ModelConfig): string | undefined {
+  const [text, setText] = useState<{ n: number; text?: string }>();
+  const needed = shown !== undefined && system !== undefined && summarised(sent);
+  // Views rebuild these arrays on every render; what matters is whether their items changed.
+  const n = useChangeCount([JSON.stringify(session.pins ?? []), shown, sent, system, model.modelID, model.contextWindow]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `n` changes exactly when the inputs do
+  useEffect(() => {
+    if (!needed || !shown || !system) return;
+    let live = true;
+    void import("../../core/pins/after-compaction").then(({ afterSummaryOf }) => {
+      const r = afterSummaryOf(session, { shown, sent }, system, model, Date.now(), { toolMedia: toolResultMedia(model), images: acceptsImages(model.modelID) !== false });
+      if (live) setText({ n, text: r.text });
+    });
+    return () => {
+      live = false;
+    };
+  }, [needed, n]);
+  return needed && text?.n === n ? text.text : undefined;
+}
+
+/** A number that changes when any of `deps` changes: arrays by their items (identity), the rest by value. */
+function useChangeCount(deps: unknown[]): number {
+  const ref = useRef<{ deps: unknown[]; n: number } | undefined>(undefined);
+  const same = (a: unknown, b: unknown) => (Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b);
+  if (!ref.current || ref.current.deps.length !== deps.length || !deps.every((d, i) => same(d, ref.current?.deps[i]))) ref.current = { deps, n: (ref.current?.n ?? 0) + 1 };
+  return ref.current.n;
+}
+
+export function useNextRequestSize(session: Session, sent: MessageWithParts[], shown?: MessageWithParts[]): { size: NextRequestSize; shape?: RequestShape; afterSummary?: string } {
   const { sessions, counter } = useServices();
   const settings = useSettings();
   const status = useSessionStatus(session.id);
@@ -62,13 +102,15 @@ export function useNextRequestSize(session: Session, sent: MessageWithParts[]): 
     })();
   }, [session.id, key, sessions, counter, encoding]);
   const shape = shapes.get(session.id)?.shape;
+  const afterSummary = useAfterSummary(session, shown, sent, shape?.system, model);
   const ratio = sessions.calibrationRatio(model.modelID);
   const modelKey = JSON.stringify(model);
   // Recounted only when something it depends on changes (a parent re-render alone does not).
   // biome-ignore lint/correctness/useExhaustiveDependencies: `model` is derived from settings and the session; its value (modelKey) is the dependency
   const size = useMemo(
-    () => nextRequestSize({ sent, system: shape?.system, tools: shape?.tools, model, settings, encoding, ratio, memo: sessions.countMemo }),
-    [sent, shape, modelKey, settings, encoding, ratio, sessions, version, sessions.countMemo.version],
+    // The loop counts the after-summary message with the system sections (ContextGuard.measure); so does this.
+    () => nextRequestSize({ sent, system: afterSummary && shape ? [...shape.system, afterSummary] : shape?.system, tools: shape?.tools, model, settings, encoding, ratio, memo: sessions.countMemo }),
+    [sent, shape, afterSummary, modelKey, settings, encoding, ratio, sessions, version, sessions.countMemo.version],
   );
-  return { size, shape };
+  return { size, shape, afterSummary };
 }

@@ -24,7 +24,7 @@ export function ReplayView({ session, messages: all, onExit }: { session: Sessio
   const whole = useMemo(() => conversationView(session, all), [all, session]);
   const messages = whole.shown;
   // The system prompt and tools are part of what every step was sent; the end of the replay is the header's next request.
-  const { size: next, shape } = useNextRequestSize(session, whole.sent);
+  const { size: next, shape } = useNextRequestSize(session, whole.sent, whole.shown);
   const frames = useMemo(() => timeline(messages), [messages]);
   const [count, setCount] = useState(1);
   const [playing, setPlaying] = useState(false);
