@@ -109,10 +109,10 @@ export function Tour({ messages, status }: { messages: MessageWithParts[]; statu
   useEffect(() => {
     if (!shown) return;
     const onKey = (e: globalThis.KeyboardEvent) => {
-      // An open dialog or phone drawer takes Esc first (it is what the user is in).
-      if (e.key !== "Escape" || e.shiftKey || e.defaultPrevented || document.querySelector("dialog[open], .drawer")) return;
+      // An open dialog, phone drawer, menu or suggestion list takes Esc first (it is what the user is in).
+      if (e.key !== "Escape" || e.shiftKey || e.defaultPrevented || document.querySelector('dialog[open], .drawer, [role="menu"], [role="listbox"]')) return;
       const t = e.target instanceof Element ? e.target : null;
-      if (t?.closest('[role="menu"], [role="listbox"], input[type="search"]')) return;
+      if (t?.closest('input[type="search"]')) return;
       e.preventDefault();
       hadFocus.current = pop.current?.contains(document.activeElement) === true;
       setDismissed((d) => new Set([...d, "all"]));
