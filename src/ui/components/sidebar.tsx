@@ -162,11 +162,16 @@ const SessionItem = memo(function SessionItem({ session, current, busy, pinned, 
   );
 }, sameItem);
 
+/** Sessions a date group shows before "Show more" (rendering thousands at once holds the page). */
+const GROUP_PAGE = 100;
+
 /** The session list: a navigation landmark named "Sessions". */
 export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNotify, onImport, onImportHistory, onExportAll, onSettings, demo }: Props) {
   const app = useServices();
   const layout = useLayout();
   const [showArchived, setShowArchived] = useState(false);
+  // How many sessions each date group shows (GROUP_PAGE until "Show more").
+  const [shown, setShown] = useState<Record<string, number>>({});
   const live = useSessionList(showArchived);
   // Rendered as a transition (time-sliced): a history import that adds sessions chunk by chunk never blocks the page on re-rendering a long list.
   const list = useDeferredValue(live);
@@ -236,26 +241,37 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
       </div>
       {list && list.length === 0 && <p className="list-empty">{showArchived ? "No archived sessions." : "No sessions yet. Start one with “New session”."}</p>}
       <div className="session-list">
-        {groupSessions(list ?? [], pins.ids).map((g) => (
-          <section key={g.label} aria-label={g.label}>
-            <h3 className="group-head">{g.label}</h3>
-            <ul>
-              {g.sessions.map((s) => (
-                <SessionItem
-                  key={s.id}
-                  session={s}
-                  current={s.id === currentID}
-                  busy={statuses.has(s.id)}
-                  pinned={pins.ids.has(s.id)}
-                  onSelect={() => latest.current.onSelect(s.id)}
-                  onDelete={() => setConfirm(s)}
-                  onPin={() => latest.current.pins.toggle(s.id)}
-                  onError={(m) => latest.current.onError(m)}
-                />
-              ))}
-            </ul>
-          </section>
-        ))}
+        {groupSessions(list ?? [], pins.ids).map((g) => {
+          // A long group (an imported history holds thousands) shows its first sessions and a button for more.
+          const at = currentID ? g.sessions.findIndex((s) => s.id === currentID) : -1;
+          const limit = Math.max(shown[g.label] ?? GROUP_PAGE, at + 1);
+          const more = g.sessions.length - limit;
+          return (
+            <section key={g.label} aria-label={g.label}>
+              <h3 className="group-head">{g.label}</h3>
+              <ul>
+                {g.sessions.slice(0, limit).map((s) => (
+                  <SessionItem
+                    key={s.id}
+                    session={s}
+                    current={s.id === currentID}
+                    busy={statuses.has(s.id)}
+                    pinned={pins.ids.has(s.id)}
+                    onSelect={() => latest.current.onSelect(s.id)}
+                    onDelete={() => setConfirm(s)}
+                    onPin={() => latest.current.pins.toggle(s.id)}
+                    onError={(m) => latest.current.onError(m)}
+                  />
+                ))}
+              </ul>
+              {more > 0 && (
+                <button type="button" className="link show-more" onClick={() => setShown({ ...shown, [g.label]: limit + GROUP_PAGE * 2 })}>
+                  Show {Math.min(more, GROUP_PAGE * 2).toLocaleString()} more of {more.toLocaleString()} ({g.label})
+                </button>
+              )}
+            </section>
+          );
+        })}
       </div>
       <div className="sidebar-footer">
         <label className="button-like">
