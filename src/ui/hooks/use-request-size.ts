@@ -31,13 +31,6 @@ const subscribe = (l: () => void) => {
 };
 const getVersion = () => version;
 
-/**
- * The size of a session's next request (`nextRequestSize`, the one count the
- * header, the X-ray and Replay show) for `sent` (the history as sent). The
- * system prompt and tools come from `SessionService.requestShape` (also after
- * a reload); their texts are counted by the tokenizer once and kept in the
- * loop's memo, so every view reads the same counts.
- */
 /** Whether `sent` starts with a summary (its request, then the summary): then the loop adds the after-summary message. */
 function summarised(sent: MessageWithParts[]): boolean {
   const head = sent[1]?.info;
@@ -76,6 +69,14 @@ function useChangeCount(deps: unknown[]): number {
   return ref.current.n;
 }
 
+/**
+ * The size of a session's next request (`nextRequestSize`, the one count the
+ * header, the X-ray and Replay show) for `sent` (the history as sent). The
+ * system prompt and tools come from `SessionService.requestShape` (also after
+ * a reload); their texts are counted by the tokenizer once and kept in the
+ * loop's memo, so every view reads the same counts. With `shown`, after a
+ * summary it counts the message the loop adds there (`afterSummary`).
+ */
 export function useNextRequestSize(session: Session, sent: MessageWithParts[], shown?: MessageWithParts[]): { size: NextRequestSize; shape?: RequestShape; afterSummary?: string } {
   const { sessions, counter } = useServices();
   const settings = useSettings();
@@ -104,7 +105,8 @@ export function useNextRequestSize(session: Session, sent: MessageWithParts[], s
   const shape = shapes.get(session.id)?.shape;
   const afterSummary = useAfterSummary(session, shown, sent, shape?.system, model);
   const ratio = sessions.calibrationRatio(model.modelID);
-  const modelKey = JSON.stringify(model);
+  // (The key stays out of it: it changes nothing here.)
+  const modelKey = JSON.stringify({ ...model, apiKey: undefined });
   // Recounted only when something it depends on changes (a parent re-render alone does not).
   // biome-ignore lint/correctness/useExhaustiveDependencies: `model` is derived from settings and the session; its value (modelKey) is the dependency
   const size = useMemo(
