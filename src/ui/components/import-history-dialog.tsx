@@ -13,6 +13,9 @@ type Step =
   | { name: "importing"; progress: HistoryProgress }
   | { name: "done"; outcome: HistoryOutcome };
 
+/** Rows the session picker shows before "Show more". */
+const PICKER_PAGE = 250;
+
 const folderProps = { webkitdirectory: "", directory: "" } as Record<string, string>;
 
 function fmtDate(ms: number): string {
@@ -158,6 +161,8 @@ export function ImportHistoryDialog({ initial, onClose, onOpen }: { initial?: Dr
 
 function Picker({ db, file, selected, onChange, onImport }: { db: HistoryDb; file: string; selected: Set<string>; onChange: (s: Set<string>) => void; onImport: (picked: DbSessionSummary[]) => void }) {
   const all = db.sessions.length > 0 && selected.size === db.sessions.length;
+  // A history of thousands of sessions lists its first rows; rendering every row at once holds the page.
+  const [limit, setLimit] = useState(PICKER_PAGE);
   return (
     <div className="picker">
       <p className="hint">
@@ -185,7 +190,7 @@ function Picker({ db, file, selected, onChange, onImport }: { db: HistoryDb; fil
             </tr>
           </thead>
           <tbody>
-            {db.sessions.map((s) => (
+            {db.sessions.slice(0, limit).map((s) => (
               <tr key={s.sourceID}>
                 <td>
                   <input
@@ -207,6 +212,14 @@ function Picker({ db, file, selected, onChange, onImport }: { db: HistoryDb; fil
             ))}
           </tbody>
         </table>
+        {db.sessions.length > limit && (
+          <p className="hint">
+            Showing {limit.toLocaleString("en")} of {db.sessions.length.toLocaleString("en")} sessions; Select all covers every one.{" "}
+            <button type="button" className="link" onClick={() => setLimit(limit + PICKER_PAGE * 2)}>
+              Show {Math.min(PICKER_PAGE * 2, db.sessions.length - limit).toLocaleString("en")} more
+            </button>
+          </p>
+        )}
       </div>
       <button type="button" className="primary" disabled={selected.size === 0} onClick={() => onImport(db.sessions.filter((s) => selected.has(s.sourceID)))}>
         Import {selected.size.toLocaleString("en")} session{selected.size === 1 ? "" : "s"}
