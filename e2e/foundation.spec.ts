@@ -29,7 +29,9 @@ test("sessions and their messages survive a reload, in order; delete removes one
   expect(first).not.toBe(second);
 
   const nav = page.getByRole("navigation", { name: "Sessions" });
-  // Rename the second (current) session inline.
+  // Both are listed, the newest first; rename the second (current) session inline.
+  await expect(nav.locator(".session-link")).toHaveCount(2);
+  await expect(nav.locator(".session-link").first()).toHaveAttribute("aria-current", /.+/);
   await nav.getByRole("button", { name: /^Rename New session/ }).first().click();
   const title = nav.getByRole("textbox", { name: "Session title" });
   await title.fill("Refactor the parser");

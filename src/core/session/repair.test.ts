@@ -47,6 +47,20 @@ describe("repair of a step cut short by a closed tab", () => {
     expect(await sandbox.fs.exists("/workspace/new.txt")).toBe(false);
   });
 
+  it("writes nothing for a session deleted after its messages were read (repair runs when the page is idle)", async () => {
+    const { store } = await interruptedStep();
+    const read = store.messages.bind(store);
+    // The session is deleted right after repair has read it.
+    store.messages = async (id: string) => {
+      const msgs = await read(id);
+      await store.deleteSession(id);
+      return msgs;
+    };
+    expect(await repairSession(store, SES, 10)).toBe(0);
+    store.messages = read;
+    expect(await store.messages(SES)).toEqual([]);
+  });
+
   it("still repairs the messages when no sandbox is available", async () => {
     const { store } = await interruptedStep();
     expect(await repairSession(store, SES, 10, async () => undefined)).toBe(1);

@@ -43,6 +43,9 @@ export async function repairSession(store: Store, sessionID: string, now: number
   for (const m of msgs) {
     const info = m.info;
     if (info.role !== "assistant" || info.time.completed) continue;
+    // The session may have been deleted since it was read (repair runs when the page is idle): writing now
+    // would bring its messages back without the session.
+    if (!(await store.getSession(sessionID))) return repaired;
     await missingPatch(store, m, await sandbox?.().catch(() => undefined));
     for (const p of m.parts) {
       if (p.type !== "tool") continue;
