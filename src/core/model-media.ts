@@ -4,7 +4,7 @@
  * the model table knows the text-only families. Everything else reaches the
  * model as a `[Attached mime: name]` placeholder.
  */
-import { takesMedia } from "./model-table";
+import { acceptsImages, takesMedia } from "./model-table";
 import type { ModelConfig } from "./ports/llm";
 import { presetOf } from "./providers";
 
@@ -19,4 +19,12 @@ export function toolResultMedia(model: Pick<ModelConfig, "provider" | "modelID">
   if (accepts === "none" || !takesMedia(model.modelID)) return NO_MEDIA;
   if (accepts === "images") return (mime) => mime.startsWith("image/");
   return (mime) => mime.startsWith("image/") || mime === "application/pdf";
+}
+
+/**
+ * How a model's requests carry media (`toModelMessages` options): tool-result media it takes, and whether
+ * user images reach it. Every request built for the model uses these, so each repeats the same bytes.
+ */
+export function modelMessageOptions(model: Pick<ModelConfig, "provider" | "modelID">): { toolMedia: MediaFilter; images: boolean } {
+  return { toolMedia: toolResultMedia(model), images: acceptsImages(model.modelID) !== false };
 }

@@ -21,7 +21,7 @@ import type { JournalRow, TabcodeDB } from "./db";
 import { type Batch, DeltaBuffer } from "./delta-buffer";
 import { appendJournal, deleteBatch, JOURNAL_DELAY_MS, journalOwner, liveOwners, recoverJournal } from "./delta-journal";
 import { guardWrite } from "./errors";
-import { LiveMessages, yieldToPage, type MessagesSnapshot } from "./live-messages";
+import { LiveMessages, slicer, yieldToPage, type MessagesSnapshot } from "./live-messages";
 import { StorageFullLog, type UnsavedAnswer } from "./storage-full";
 import { addImportedParts, indexParts, type SearchHit, searchParts } from "./search-index";
 import { CorruptLog } from "./validate";
@@ -175,14 +175,11 @@ export class DexieStore implements Store {
     const want = opts.archived === true;
     const out: Session[] = [];
     // Validated in slices: an imported history holds thousands of sessions.
-    let since = performance.now();
+    const breathe = slicer();
     for (const row of rows) {
       const s = this.log.parse(Session, "sessions", row);
       if (s && (s.time.archived !== undefined) === want) out.push(s);
-      if (performance.now() - since > 8) {
-        await yieldToPage();
-        since = performance.now();
-      }
+      await breathe();
     }
     return out.sort(bySessionOrder);
   }

@@ -54,6 +54,16 @@ export function yieldToPage(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/** A long loop's pause point: `await breathe()` yields to the page once SLICE_MS have passed since the last pause. */
+export function slicer(): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < SLICE_MS) return;
+    await yieldToPage();
+    since = performance.now();
+  };
+}
+
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const byInfoId = (a: MessageWithParts, b: MessageWithParts) => byId(a.info, b.info);
 
@@ -326,14 +336,11 @@ export class LiveMessages {
   /** `assemble`, yielding to the page every few milliseconds. */
   private async assembleSliced(messageRows: unknown[], partRows: unknown[]): Promise<MessageWithParts[]> {
     const steps = this.assembling(messageRows, partRows);
-    let since = performance.now();
+    const breathe = slicer();
     for (;;) {
       const r = steps.next();
       if (r.done) return r.value;
-      if (performance.now() - since >= SLICE_MS) {
-        await yieldToPage();
-        since = performance.now();
-      }
+      await breathe();
     }
   }
 

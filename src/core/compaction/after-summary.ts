@@ -1,4 +1,11 @@
 import type { LLMMessage } from "../ports/llm";
+import type { MessageWithParts } from "../schema";
+
+/** Whether the request being built starts with a summary (`sent` from `conversationView`): its request, then the summary. */
+export function summaryInForce(sent: MessageWithParts[]): boolean {
+  const s = sent[1];
+  return sent[0]?.parts.some((p) => p.type === "compaction") === true && s?.info.role === "assistant" && s.info.summary === true;
+}
 
 /**
  * The request's messages with the extra message after a summary (the user's

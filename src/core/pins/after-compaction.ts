@@ -7,7 +7,7 @@
  * pin is present when its text is in the request, a file when its path is.
  */
 import type { ModelLimits } from "../compaction/overflow";
-import { withAfterSummary } from "../compaction/after-summary";
+import { summaryInForce, withAfterSummary } from "../compaction/after-summary";
 import { toolLog } from "../compaction/transcript";
 import { toModelMessages, type ToModelOptions } from "../conversation/to-model";
 import type { ConversationView } from "../conversation/view";
@@ -17,8 +17,6 @@ import type { CompactionCheck, MessageWithParts, Pin, Session } from "../schema"
 import { estimateTokens } from "../tokens/counter";
 import { activePins, effectivePins } from "./pins";
 import { keptUserWords, USER_WORDS_HEADING, userWordsBudget } from "./user-words";
-
-export { withAfterSummary as withAfterCompaction } from "../compaction/after-summary";
 
 const REINJECTED_HEADING = "Re-added after the summary (the request no longer held them):";
 
@@ -34,11 +32,6 @@ export interface AfterCompaction {
   check?: CompactionCheck;
 }
 
-/** Whether the request being built starts with a summary (`sent` from `conversationView`). */
-export function summaryInForce(sent: MessageWithParts[]): boolean {
-  const s = sent[1];
-  return sent[0]?.parts.some((p) => p.type === "compaction") === true && s?.info.role === "assistant" && s.info.summary === true;
-}
 
 /** Every text a request sends (system sections, message texts, tool calls and results). */
 export function requestText(system: string[], messages: LLMMessage[]): string {

@@ -2,13 +2,13 @@ import { applyCacheMarkers } from "../compaction/cache-markers";
 import { providerCompactionRequest } from "../compaction/provider-policy";
 import { compactionPreview } from "../compaction/preview";
 import { pendingCompaction } from "../compaction/summarize";
+import { summaryInForce } from "../compaction/after-summary";
 import { CompactionGrace } from "./compaction-grace";
 import type { Settings } from "../settings";
 import { toModelMessages } from "../conversation/to-model";
-import { acceptsImages } from "../model-table";
 import { type ConversationView, conversationView } from "../conversation/view";
 import { ascendingId } from "../ids";
-import { toolResultMedia } from "../model-media";
+import { modelMessageOptions } from "../model-media";
 import type { LLMMessage, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
@@ -159,10 +159,9 @@ export class AgentLoop {
 
   /** The next request's messages; after a summary with the extra message (see core/pins/after-compaction), its check stored. */
   private async afterSummary(session: Session, view: ConversationView, req: TurnRequest, model: ModelConfig): Promise<{ messages: LLMMessage[]; text?: string }> {
-    const options = { toolMedia: toolResultMedia(model), images: acceptsImages(model.modelID) !== false };
-    const head = view.sent[1]?.info;
+    const options = modelMessageOptions(model);
     // The code loads only once a summary is in force (its request and the summary come first).
-    if (head?.role !== "assistant" || !head.summary) return { messages: toModelMessages(view.sent, options) };
+    if (!summaryInForce(view.sent)) return { messages: toModelMessages(view.sent, options) };
     const { requestAfterSummary } = await import("../pins/after-compaction");
     return requestAfterSummary(this.store, session, view, req.system, model, this.deps.clock.now(), options);
   }

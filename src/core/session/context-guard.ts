@@ -43,7 +43,6 @@ export class ContextGuard {
 
   constructor(private readonly deps: ContextGuardDeps) {}
 
-
   private get counter(): TokenCounter {
     return this.deps.counter ?? estimateCounter;
   }

@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { applyCacheMarkers } from "../../core/compaction/cache-markers";
 import { conversationView } from "../../core/conversation/view";
-import { toolResultMedia } from "../../core/model-media";
-import { acceptsImages } from "../../core/model-table";
-import { afterSummaryOf, withAfterCompaction } from "../../core/pins/after-compaction";
+import { withAfterSummary } from "../../core/compaction/after-summary";
+import { toModelMessages } from "../../core/conversation/to-model";
+import { modelMessageOptions } from "../../core/model-media";
 import type { MessageWithParts, Session } from "../../core/schema";
 import { sessionModelConfig } from "../../core/settings";
 import { useServices, useSettings } from "../hooks/services";
@@ -27,8 +27,7 @@ export function XrayDialog({ session, messages, onClose }: { session: Session; /
     const history = view.sent;
     const system = shape?.system ?? [];
     // After a summary the request also carries the user's earlier words and anything re-added (core/pins/after-compaction).
-    const extra = afterSummaryOf(session, { shown: view.shown, sent: history }, system, model, Date.now(), { toolMedia: toolResultMedia(model), images: acceptsImages(model.modelID) !== false });
-    const messages = applyCacheMarkers(withAfterCompaction(extra.base, extra.text));
+    const messages = applyCacheMarkers(withAfterSummary(toModelMessages(history, modelMessageOptions(model)), afterSummary));
     const body = { model: model.modelID, provider: model.provider, system, messages, tools: shape?.tools ?? [], maxOutputTokens: Math.min(model.maxOutputTokens, 32_000) };
     const json = JSON.stringify(body, null, 2);
     try {

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { type NextRequestSize, nextRequestSize } from "../../core/compaction/next-request";
 import type { LLMToolSpec, ModelConfig } from "../../core/ports/llm";
-import { acceptsImages } from "../../core/model-table";
-import { toolResultMedia } from "../../core/model-media";
+import { summaryInForce } from "../../core/compaction/after-summary";
+import { modelMessageOptions } from "../../core/model-media";
 import type { MessageWithParts, Session } from "../../core/schema";
 import { sessionModelConfig } from "../../core/settings";
 import { measureRequest } from "../../core/tokens/request-size";
@@ -31,19 +31,13 @@ const subscribe = (l: () => void) => {
 };
 const getVersion = () => version;
 
-/** Whether `sent` starts with a summary (its request, then the summary): then the loop adds the after-summary message. */
-function summarised(sent: MessageWithParts[]): boolean {
-  const head = sent[1]?.info;
-  return head?.role === "assistant" && head.summary === true && sent[0]?.parts.some((p) => p.type === "compaction") === true;
-}
-
 /**
  * The extra message the loop sends after the summary in force (`afterSummaryOf`, loaded on demand: only
  * sessions with a summary need it), for `shown`/`sent` and the request's system sections.
  */
 function useAfterSummary(session: Session, shown: MessageWithParts[] | undefined, sent: MessageWithParts[], system: string[] | undefined, model: ModelConfig): string | undefined {
   const [text, setText] = useState<{ n: number; text?: string }>();
-  const needed = shown !== undefined && system !== undefined && summarised(sent);
+  const needed = shown !== undefined && system !== undefined && summaryInForce(sent);
   // Views rebuild these arrays on every render; what matters is whether their items changed.
   const n = useChangeCount([JSON.stringify(session.pins ?? []), shown, sent, system, model.modelID, model.contextWindow]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `n` changes exactly when the inputs do
@@ -51,7 +45,7 @@ function useAfterSummary(session: Session, shown: MessageWithParts[] | undefined
     if (!needed || !shown || !system) return;
     let live = true;
     void import("../../core/pins/after-compaction").then(({ afterSummaryOf }) => {
-      const r = afterSummaryOf(session, { shown, sent }, system, model, Date.now(), { toolMedia: toolResultMedia(model), images: acceptsImages(model.modelID) !== false });
+      const r = afterSummaryOf(session, { shown, sent }, system, model, Date.now(), modelMessageOptions(model));
       if (live) setText({ n, text: r.text });
     });
     return () => {
