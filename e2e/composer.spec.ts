@@ -82,6 +82,8 @@ test("@ opens a list of workspace files (fuzzy, keyboard); the picked file is a 
 
   // A second file, then removed again.
   await box.pressSequentially("@READ");
+  // The list opens once the workspace walk answers; Enter before that would be a newline, not a pick.
+  await expect(list.getByRole("option", { selected: true })).toHaveText("README.md");
   await page.keyboard.press("Enter");
   await expect(chips.getByRole("listitem")).toHaveCount(2);
   await chips.getByRole("button", { name: "Remove README.md" }).click();
