@@ -6,7 +6,8 @@ import type { LLM, LLMRequest, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Store } from "../ports/store";
 import { type AssistantMessage, type CompactionPart, emptyTokens, type MessageWithParts, type NamedErrorData, type TextPart, type UserMessage } from "../schema";
 import { toModelMessages } from "../conversation/to-model";
-import { toolResultMedia } from "../model-media";
+import { modelMessageOptions } from "../model-media";
+import { takesMedia } from "../model-table";
 import { conversationView, filterCompacted } from "../conversation/view";
 import type { Calibration } from "../tokens/calibration";
 import { estimateCounter, estimateTokens, type TokenCounter } from "../tokens/counter";
@@ -146,7 +147,7 @@ function plan(before: MessageWithParts[], part: CompactionPart, deps: Compaction
 
 /** A summary request that re-sends the next chat request (system, tools, history) with the instructions last. */
 function cachedPrefixRequest(model: ModelConfig, prefix: RequestPrefix, head: MessageWithParts[], updating: boolean): Omit<LLMRequest, "signal"> {
-  const messages = applyCacheMarkers(withAfterSummary(toModelMessages(head, { toolMedia: toolResultMedia(model) }), prefix.afterSummary));
+  const messages = applyCacheMarkers(withAfterSummary(toModelMessages(head, modelMessageOptions(model)), prefix.afterSummary));
   messages.push({ role: "user", content: [{ type: "text", text: cachedPrefixInstructions(updating) }] });
   return { model, system: prefix.system, messages, tools: prefix.tools, maxOutputTokens: maxOutput(model), cacheKey: prefix.cacheKey, purpose: "summary" };
 }
@@ -183,7 +184,8 @@ export async function processCompaction(deps: CompactionDeps, input: ProcessComp
   };
   await store.upsertMessage(summary);
   // With media first (the summariser may need to see it), then stripped to placeholders.
-  const attempts = mediaOf(p.head).length > 0 ? [true, false] : [false];
+  // Media first where the writer takes it (a text-only writer would refuse the request), then without.
+  const attempts = mediaOf(p.head).length > 0 && takesMedia(writer.modelID) ? [true, false] : [false];
   let error: NamedErrorData = tooLarge();
   let text: string | undefined;
   let textPart: TextPart | undefined;

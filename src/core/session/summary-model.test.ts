@@ -125,6 +125,33 @@ describe("summary model", () => {
     expect(instructions?.type === "text" && instructions.text).not.toContain("Called big.");
   });
 
+  it("a cached-prefix summary on a text-only model repeats the chat request's placeholder for a user image, not the image", async () => {
+    const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    const llm = new FakeLLM([toolTurn([{ tool: "big", input: { n: 1550 } }], { inputTokens: 20_000, outputTokens: 10 }), summaryTurn(), textTurn("Continuing.")]);
+    const { service } = setup(llm, { summaryModelID: "", modelID: "deepseek-chat", models: { "deepseek-chat": { ...roomy.main, contextWindow: 12_000 } } });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: question, files: [{ mime: "image/png", filename: "shot.png", url: PNG }] });
+    await service.ensureRunning(s.id);
+    const [chat, summary] = llm.requests;
+    expect(summary?.purpose).toBe("summary");
+    expect(summary?.system).toEqual(chat?.system);
+    const content = (ms: LLMMessage[] = []) => ms.map(({ cache: _c, ...m }) => m);
+    expect(content(summary?.messages.slice(0, chat?.messages.length))).toEqual(content(chat?.messages));
+    expect(JSON.stringify(summary?.messages)).not.toContain(PNG);
+  });
+
+  it("a transcript summary for a text-only model sends a user image's placeholder, never the image", async () => {
+    const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    const llm = new FakeLLM([toolTurn([{ tool: "big", input: { n: 4000 } }]), summaryTurn(), textTurn("Done.")]);
+    const { service } = setup(llm, { summaryModelID: "", modelID: "deepseek-chat", models: { "deepseek-chat": MAIN } });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "look", files: [{ mime: "image/png", filename: "shot.png", url: PNG }] });
+    await service.ensureRunning(s.id);
+    expect(llm.requests.map((r) => r.purpose)).toEqual(["chat", "summary", "chat"]);
+    expect(llm.requests[1]?.system).toEqual([COMPACTION_SYSTEM_PROMPT]);
+    expect(JSON.stringify(llm.requests[1]?.messages)).not.toContain(PNG);
+  });
+
   it("demo sessions and another provider keep their own model", () => {
     const settings: Settings = { ...defaultSettings(), provider: "openai", modelID: "gpt-5", summaryModelID: "gpt-5-mini" };
     const own = { provider: "demo" as const, modelID: "demo-agent", contextWindow: 1, maxOutputTokens: 1, prices: prices(0, 0) };
