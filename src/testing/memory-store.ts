@@ -52,7 +52,7 @@ export class MemoryStore implements Store {
     this.sessions.delete(id);
   }
 
-  async messages(sessionID: string, _opts?: { fresh?: boolean }): Promise<MessageWithParts[]> {
+  async messages(sessionID: string): Promise<MessageWithParts[]> {
     const out = [...this.messageRows.values()]
       .filter((m) => m.sessionID === sessionID)
       .sort(byId)

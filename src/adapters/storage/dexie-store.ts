@@ -235,13 +235,9 @@ export class DexieStore implements Store {
     return this.db.messages.where("[sessionID+id]").between([sessionID, Dexie.minKey], [sessionID, Dexie.maxKey]);
   }
 
-  /**
-   * A session's messages with their parts, both in id order. Empty when the session row is corrupt. A session on
-   * screen is answered from its in-memory copy when that is whole and current (`LiveMessages.held`); `fresh` reads storage.
-   */
-  messages(sessionID: string, opts: { fresh?: boolean } = {}): Promise<MessageWithParts[]> {
-    const held = opts.fresh ? undefined : this.live.held(sessionID);
-    return held ? Promise.resolve(held) : this.live.readAll(sessionID);
+  /** A session's messages with their parts, both in id order. Empty when the session row is corrupt. */
+  messages(sessionID: string): Promise<MessageWithParts[]> {
+    return this.live.readAll(sessionID);
   }
 
   async getMessage(id: string): Promise<Message | undefined> {

@@ -138,66 +138,6 @@ describe("DexieStore.watchMessages (the UI's in-memory sessions)", () => {
     expect(whole).not.toHaveBeenCalled();
   });
 
-  it("messages() of a session on screen answers from the whole, current copy, without reading storage again", async () => {
-    const { db, store, session, all } = await seeded(3);
-    const w = watch(store, session.id);
-    await w.until((s) => s.complete);
-    const last = all[5];
-    if (!last) throw new Error("no last message");
-    await store.upsertPart(textPart(last.info, "written by this tab"));
-    const whole = vi.spyOn(db.parts, "where");
-    const held = await store.messages(session.id);
-    expect(whole).not.toHaveBeenCalled();
-    // The same rows storage holds, the new part included.
-    expect(held).toEqual(await store.messages(session.id, { fresh: true }));
-    expect(whole).toHaveBeenCalledTimes(1);
-    expect(held.at(-1)?.parts.some((p) => p.type === "text" && p.text === "written by this tab")).toBe(true);
-    // Fresh arrays: a caller adding to them does not change what the screen shows.
-    held.pop();
-    held[0]?.parts.pop();
-    expect(store.messagesSnapshot(session.id)?.messages).toHaveLength(6);
-    expect(store.messagesSnapshot(session.id)?.messages[0]?.parts).toHaveLength(all[0]?.parts.length ?? -1);
-    w.stop();
-  });
-
-  it("messages() reads storage while the copy is not whole: during the first read, and for a session nobody watches", async () => {
-    const { db, store, session } = await seeded(40);
-    const spy = vi.spyOn(db.parts, "where");
-    // Whole-session reads of parts (the tail read asks by message ids instead).
-    const wholeReads = () => spy.mock.calls.filter(([index]) => (index as unknown) === "sessionID").length;
-    expect(await store.messages(session.id)).toHaveLength(80);
-    expect(wholeReads()).toBe(1);
-    const w = watch(store, session.id);
-    // Asked while the screen's first read is under way: storage answers (the copy is not whole yet).
-    expect(await store.messages(session.id)).toHaveLength(80);
-    expect(wholeReads()).toBe(2);
-    await w.until((s) => s.complete);
-    expect(wholeReads()).toBe(3); // the screen's own read of the rest
-    expect(await store.messages(session.id)).toHaveLength(80);
-    expect(wholeReads()).toBe(3); // answered from memory
-    w.stop();
-  });
-
-  it("another tab's write: messages() reads storage while its rows are re-read, and { fresh } always does", async () => {
-    const a = await seeded(2);
-    const b = open(a.factory, a.name);
-    const w = watch(a.store, a.session.id);
-    await w.until((s) => s.complete);
-    const last = a.all[a.all.length - 1];
-    if (!last) throw new Error("no last message");
-    // A write nobody announced (a tab that died mid-way): only a fresh read sees it.
-    const silent = textPart(last.info, "written without a notice");
-    await a.db.parts.put(silent);
-    const has = (ms: MessageWithParts[], text: string) => ms.some((m) => m.parts.some((p) => p.type === "text" && p.text === text));
-    expect(has(await a.store.messages(a.session.id), "written without a notice")).toBe(false);
-    expect(has(await a.store.messages(a.session.id, { fresh: true }), "written without a notice")).toBe(true);
-    // An announced write is re-read; once it has landed, the copy has it.
-    await b.store.upsertPart(textPart(last.info, "from the other tab"));
-    await w.until((s) => texts(s).includes("from the other tab"));
-    await vi.waitFor(async () => expect(has(await a.store.messages(a.session.id), "from the other tab")).toBe(true));
-    w.stop();
-  });
-
   it("shows no messages for a session whose stored record is damaged, as messages() does", async () => {
     const { db, store, session } = await seeded(1);
     await db.sessions.put({ ...session, title: 42 } as unknown as Session);

@@ -39,8 +39,6 @@ interface Entry {
   /** Changes that arrived while a read was under way: applied again on top of what it read. */
   pending?: Op[];
   loading: boolean;
-  /** Re-reads of rows another tab wrote, under way (until they land, this copy may lag storage). */
-  rereads: number;
   /** Bumped by a reload, so a read that a newer one replaced is dropped. */
   generation: number;
   used: number;
@@ -99,7 +97,7 @@ export class LiveMessages {
   watch(sessionID: string, listener: () => void): () => void {
     let e = this.entries.get(sessionID);
     if (!e) {
-      e = { listeners: new Set(), byId: new Map(), early: new Map(), loading: false, rereads: 0, generation: 0, used: 0 };
+      e = { listeners: new Set(), byId: new Map(), early: new Map(), loading: false, generation: 0, used: 0 };
       this.entries.set(sessionID, e);
       this.load(sessionID, e);
     }
@@ -116,18 +114,6 @@ export class LiveMessages {
   /** The session's messages as last read and patched, or `undefined` before the first read. */
   snapshot(sessionID: string): MessagesSnapshot | undefined {
     return this.entries.get(sessionID)?.snapshot;
-  }
-
-  /**
-   * The session's messages when this copy is whole and current: read completely, patched by every write this
-   * tab committed since, and no other tab's write still being re-read. Fresh arrays over shared (read-only)
-   * objects; `undefined` when storage must be read instead. Saves the full read and validation a send in a long
-   * session otherwise repeats (the prompt, then the loop's first look: 150–400 ms each at 2,000 parts).
-   */
-  held(sessionID: string): MessageWithParts[] | undefined {
-    const e = this.entries.get(sessionID);
-    if (!e?.snapshot?.complete || e.loading || e.rereads > 0) return undefined;
-    return [...e.byId.values()].sort(byInfoId).map((m) => ({ info: m.info, parts: [...m.parts] }));
   }
 
   // ── writes made by this tab (called after they committed) ────────────────
@@ -195,13 +181,7 @@ export class LiveMessages {
       if (infos.length) this.apply(n.sessionID, { kind: "messages", infos });
       if (parts.length) this.apply(n.sessionID, { kind: "parts", parts });
     };
-    const e = this.entries.get(n.sessionID);
-    if (e) e.rereads++;
-    read()
-      .catch(() => this.apply(n.sessionID, { kind: "reload" }))
-      .finally(() => {
-        if (e) e.rereads--;
-      });
+    read().catch(() => this.apply(n.sessionID, { kind: "reload" }));
   }
 
   private apply(sessionID: string, op: Op): void {

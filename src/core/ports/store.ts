@@ -38,12 +38,8 @@ export interface Store {
   /** Deletes the session with all its messages and parts in one transaction. */
   deleteSession(id: string): Promise<void>;
 
-  /**
-   * Messages of a session in id (chronological) order, with their parts in order. An adapter may answer from a
-   * copy it keeps current in memory (shared objects: treat them as read-only); `fresh` asks for storage itself
-   * (another tab may have written a moment ago).
-   */
-  messages(sessionID: string, opts?: { fresh?: boolean }): Promise<MessageWithParts[]>;
+  /** Messages of a session in id (chronological) order, with their parts in order. */
+  messages(sessionID: string): Promise<MessageWithParts[]>;
   getMessage(id: string): Promise<Message | undefined>;
   upsertMessage(message: Message): Promise<void>;
   /** Deletes messages and their parts. */

@@ -9,14 +9,10 @@ import type { Store } from "../ports/store";
 import type { AssistantMessage, MessageWithParts, Session, ToolPart } from "../schema";
 import { type Settings, summaryModelFor } from "../settings";
 import { Calibration, CountMemo, estimateCounter, estimateRequestSize, measureRequest, reportedInputTokens, type RequestSize, type TokenCounter } from "../tokens";
-import type { RequestSizeInput } from "../tokens/request-size";
 import { estimateTokens } from "../tokens/counter";
 
 /** Compactions the loop may start by itself for one prompt before it gives up and lets the provider decide. */
 export const MAX_AUTO_COMPACTIONS_PER_PROMPT = 2;
-
-/** How long a request far from the window waits for the exact count before it goes on the estimate (ms). */
-export const COUNT_WAIT_MS = 50;
 
 export interface ContextGuardDeps {
   store: Store;
@@ -89,35 +85,22 @@ export class ContextGuard {
 
   /**
    * Our count of the request about to be sent (cached per part; new counts are persisted).
-   * With `sessionID`, a request is not held back by the tokenizer: if even the upper bound of the estimate
-   * (calibrated) is below the auto-compaction point and gets "send" from the policy, the estimate is used
-   * (`exact: false`, `estimate` set) while the tokenizer loads (the first send after a page load), or when the
-   * exact count takes longer than `COUNT_WAIT_MS` (a long uncounted history, a busy tokenizer); the count goes
-   * on for the next request. Near the window the loop waits for the exact count.
+   * With `sessionID`, a request is not held back while the tokenizer loads
+   * (the first send after a page load): if even the upper bound of the
+   * estimate (calibrated) is below the auto-compaction point and gets "send"
+   * from the policy, the estimate is used (`exact:
+   * false`, `estimate` set) and the tokenizer keeps loading for the next one;
+   * near the window the loop waits for the exact count.
    */
   async measure(system: string[], msgs: MessageWithParts[], tools: LLMToolSpec[], model: ModelConfig, sessionID?: string): Promise<RequestSize> {
     const input = { system, messages: msgs, tools, encoding: this.counter.encodingFor(model.modelID) };
-    if (sessionID !== undefined && this.counter !== estimateCounter) {
-      const ready = this.counter.ready?.(input.encoding) !== false;
-      if (!ready) this.counter.warm?.(input.encoding);
+    if (sessionID !== undefined && this.counter.ready?.(input.encoding) === false) {
+      this.counter.warm?.(input.encoding);
       const quick = estimateRequestSize(input, this.memo);
       const upper = quick.estimate?.upper ?? Number.POSITIVE_INFINITY;
       const far = this.calibration.apply(model.modelID, upper) < overflowAt(model, this.deps.settings());
-      if (far && this.decide(sessionID, msgs, { ...quick, total: upper }, model).kind === "send") {
-        if (!ready) return quick;
-        // A long history nobody counted yet, or a tokenizer busy with another count (the header's), would hold the
-        // request back for up to a second: it waits COUNT_WAIT_MS for the exact count, then goes on the estimate
-        // while the count finishes (memoised and saved for the next request).
-        const exact = this.count(input);
-        exact.catch(() => undefined);
-        const late = new Promise<undefined>((resolve) => setTimeout(resolve, COUNT_WAIT_MS, undefined));
-        return (await Promise.race([exact, late])) ?? quick;
-      }
+      if (far && this.decide(sessionID, msgs, { ...quick, total: upper }, model).kind === "send") return quick;
     }
-    return this.count(input);
-  }
-
-  private async count(input: RequestSizeInput): Promise<RequestSize> {
     const size = await measureRequest(this.counter, input, this.memo);
     const { store } = this.deps;
     // The counts are kept for the next page load; the request does not wait for that write (the memo has them).

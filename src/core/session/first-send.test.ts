@@ -57,26 +57,6 @@ describe("the first send does not wait for the tokenizer", () => {
     expect(service.lastRequest(s.id)?.count).toBe("exact");
   });
 
-  it("a long history nobody counted yet goes out on the estimate while the tokenizer counts it; the next request is exact", async () => {
-    const counter = new LoadingCounter();
-    counter.ready = () => true; // ranks loaded, but counting this much takes a while
-    const llm = new FakeLLM([textTurn("Hello."), textTurn("Again.")]);
-    const { service } = makeTestService({ llm, tools: [], counter });
-    const s = await service.createSession();
-    await service.prompt(s.id, { text: "lorem ipsum dolor sit amet ".repeat(2_500) }); // 67,500 characters
-    await service.ensureRunning(s.id);
-    expect(llm.requests).toHaveLength(1);
-    expect(counter.counts).toBe(1); // started, not awaited
-    expect(service.lastRequest(s.id)?.count).toBe("estimate");
-
-    counter.release();
-    await tick();
-    await service.prompt(s.id, { text: "And the tests?" });
-    await service.ensureRunning(s.id);
-    expect(llm.requests).toHaveLength(2);
-    expect(service.lastRequest(s.id)?.count).toBe("exact");
-  });
-
   it("near the window, the loop waits for the exact count", async () => {
     const counter = new LoadingCounter();
     const llm = new FakeLLM([textTurn("Done.")]);

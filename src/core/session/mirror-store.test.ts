@@ -42,23 +42,4 @@ describe("MirrorStore", () => {
     await inner.upsertPart({ id: ascendingId("prt"), sessionID: id, messageID: userID, type: "text", text: "later" });
     expect(await reads()).toEqual(await inner.messages(id));
   });
-
-  it("after refresh, its next load asks the store for storage itself ({ fresh }), not a copy the store keeps in memory", async () => {
-    const { inner, h, mirror } = await seeded();
-    const id = h.sessionID;
-    const asked: (boolean | undefined)[] = [];
-    const read = inner.messages.bind(inner);
-    inner.messages = (sessionID, opts) => {
-      asked.push(opts?.fresh);
-      return read(sessionID, opts);
-    };
-    mirror.hold(id);
-    await mirror.messages(id);
-    await mirror.messages(id);
-    mirror.refresh(id);
-    await mirror.messages(id);
-    await mirror.messages(id, { fresh: true });
-    mirror.release(id);
-    expect(asked).toEqual([undefined, true, true]);
-  });
 });

@@ -15,8 +15,6 @@ interface Held {
   rows?: Map<string, MessageWithParts>;
   /** Parts written before their message (a prompt writes its text first). */
   early: Map<string, Part[]>;
-  /** Set by `refresh`: the next load reads storage itself, not an adapter's in-memory copy. */
-  fresh?: boolean;
 }
 
 export class MirrorStore implements Store {
@@ -43,17 +41,14 @@ export class MirrorStore implements Store {
     if (h) {
       h.rows = undefined;
       h.early.clear();
-      h.fresh = true;
     }
   }
 
-  async messages(sessionID: string, opts?: { fresh?: boolean }): Promise<MessageWithParts[]> {
+  async messages(sessionID: string): Promise<MessageWithParts[]> {
     const h = this.held.get(sessionID);
-    if (!h) return this.inner.messages(sessionID, opts);
-    if (!h.rows || opts?.fresh) {
-      const fresh = h.fresh || opts?.fresh;
-      h.fresh = undefined;
-      const loaded = await this.inner.messages(sessionID, fresh ? { fresh } : undefined);
+    if (!h) return this.inner.messages(sessionID);
+    if (!h.rows) {
+      const loaded = await this.inner.messages(sessionID);
       h.rows = new Map(loaded.map((m) => [m.info.id, m]));
     }
     return [...h.rows.values()].sort((a, b) => (a.info.id < b.info.id ? -1 : a.info.id > b.info.id ? 1 : 0)).map((m) => ({ info: m.info, parts: [...m.parts] }));
