@@ -64,12 +64,11 @@ export function suggestPins(history: MessageWithParts[]): Pin[] {
   let goal = false;
   for (const m of history) {
     if (m.info.role !== "user") continue;
-    const text = userText(m);
-    if (!text) continue;
-    const rules = constraintsIn(text);
+    const words = wordsOf(m);
+    if (!words) continue;
+    const { rules, first } = words;
     if (!goal) {
       goal = true;
-      const first = sentences(text)[0];
       if (first && !rules.includes(first)) out.push({ id: suggestionID(m.info.id, 0), kind: "goal", text: first.slice(0, MAX_GOAL), state: "suggested", messageID: m.info.id, time: m.info.time.created });
     }
     rules.forEach((r, i) => {
@@ -77,6 +76,22 @@ export function suggestPins(history: MessageWithParts[]): Pin[] {
     });
   }
   return out;
+}
+
+/**
+ * A user message's rules and first sentence, worked out once per message object: the screen's copy of a session
+ * keeps the objects of messages that did not change, so the panel and the header's size, which ask on every
+ * streamed frame, only read the new ones.
+ */
+const wordsMemo = new WeakMap<MessageWithParts, { rules: string[]; first: string | undefined } | null>();
+function wordsOf(m: MessageWithParts): { rules: string[]; first: string | undefined } | null {
+  let w = wordsMemo.get(m);
+  if (w === undefined) {
+    const text = userText(m);
+    w = text ? { rules: constraintsIn(text), first: sentences(text)[0] } : null;
+    wordsMemo.set(m, w);
+  }
+  return w;
 }
 
 /**
