@@ -114,7 +114,7 @@ test("a share link opens the session read-only in a fresh browser, with Save a c
   await fresh.close();
 });
 
-test("two tabs on one session never both run it: the other tab watches read-only", async ({ page, mock, context }) => {
+test("two tabs on one session never both run it: the other tab watches, and a message sent there is answered by the running tab", async ({ page, mock, context }) => {
   await openApp(page);
   await configure(page, mock, "openai-compatible");
   const id = await newSession(page);
@@ -122,18 +122,27 @@ test("two tabs on one session never both run it: the other tab watches read-only
   await second.goto(`/#/s/${id}`);
   await expect(second.getByRole("textbox", { name: "Message" })).toBeVisible();
 
-  mock.setScript([{ text: Array.from({ length: 60 }, (_, i) => `x${i}`).join(" "), chunkDelayMs: 40 }]);
+  mock.setScript([{ text: Array.from({ length: 60 }, (_, i) => `x${i}`).join(" "), chunkDelayMs: 40 }, { text: "Answered the second tab." }]);
   await send(page, "run here");
   await expect(page.getByRole("article").filter({ hasText: "x3 " })).toBeVisible();
-  // The other tab shows the run live and cannot start its own.
+  // The other tab shows the run live and says where it runs.
   await expect(second.getByRole("article").filter({ hasText: "run here" })).toBeVisible();
   await expect(second.getByText("Running in another tab")).toBeVisible();
-  await expect(second.getByRole("textbox", { name: "Message" })).toHaveAttribute("readonly", "");
+  await expect(second.getByRole("textbox", { name: "Message" })).toHaveAttribute("placeholder", /running in another tab.*answered there/);
+  // A message sent from the watching tab is queued, not dropped: the running tab answers it after its turn.
+  await send(second, "and this from the other tab");
+  await expect(second.getByText("1 queued")).toBeVisible();
   await expect(second.getByRole("article").filter({ hasText: "x59" })).toBeVisible({ timeout: 15_000 });
+  for (const p of [page, second]) await expect(p.getByRole("article").filter({ hasText: "Answered the second tab." })).toBeVisible({ timeout: 15_000 });
   await waitIdle(page, id);
   await expect(second.getByText("Running in another tab")).toHaveCount(0);
-  await expect(second.getByRole("textbox", { name: "Message" })).not.toHaveAttribute("readonly", "");
-  expect(mock.modelRequests()).toHaveLength(1);
+  await expect(second.getByText("1 queued")).toHaveCount(0);
+  // Two requests, one per turn, the second carrying both prompts: one run, never two at once.
+  const chats = mock.modelRequests();
+  expect(chats).toHaveLength(2);
+  expect(JSON.stringify(chats[1]?.body)).toContain("run here");
+  expect(JSON.stringify(chats[1]?.body)).toContain("and this from the other tab");
+  expect((await storedMessages(page, id)).map((m) => m.role).join(",")).toBe("user,assistant,user,assistant");
 });
 
 test("editing an earlier message makes a branch; switching shows each branch with its own continuation", async ({ page, mock }) => {

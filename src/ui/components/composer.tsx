@@ -81,8 +81,8 @@ export function Composer({ session, onError, onOpenSession }: Props) {
   const current = matches[Math.min(active, matches.length - 1)];
 
   useEffect(() => {
-    if (!busy) setQueued(0);
-  }, [busy]);
+    if (!busy && !elsewhere) setQueued(0);
+  }, [busy, elsewhere]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus the box when the session changes
   useEffect(() => {
@@ -108,7 +108,7 @@ export function Composer({ session, onError, onOpenSession }: Props) {
   const send = async () => {
     const value = text.trim();
     const files = attachments.items;
-    if ((!value && files.length === 0) || elsewhere) return;
+    if (!value && files.length === 0) return;
     // Everything the request needs loads side by side (the send would otherwise load it piece by piece).
     void warm?.();
     const slash = parseSlash(value);
@@ -121,7 +121,7 @@ export function Composer({ session, onError, onOpenSession }: Props) {
       await runSlash(slash.name, slash.arg);
       return;
     }
-    if (busy) setQueued((q) => q + 1);
+    if (busy || elsewhere) setQueued((q) => q + 1);
     setText("");
     attachments.clear();
     try {
@@ -253,14 +253,13 @@ export function Composer({ session, onError, onOpenSession }: Props) {
         onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
         onKeyDown={onKeyDown}
         onPaste={onPaste}
-        readOnly={elsewhere}
         aria-autocomplete="list"
         aria-controls={mentionOpen ? MENTION_LIST_ID : matches.length > 0 ? PALETTE_ID : undefined}
         aria-activedescendant={mentionOpen ? `${MENTION_LIST_ID}-${mention.active}` : current ? optionID(current.name) : undefined}
         aria-describedby="composer-hint"
         placeholder={
           elsewhere
-            ? "This session is running in another tab — you can watch it here; it is read-only until that run ends"
+            ? "This session is running in another tab — you can watch it here; a message sent now is answered there after its current turn"
             : busy
               ? "The agent is working — a message sent now is delivered after this step"
               : "Ask tabcode to do something…  (Enter to send, Shift+Enter for a new line, / for commands, @ for files)"
@@ -296,7 +295,7 @@ export function Composer({ session, onError, onOpenSession }: Props) {
             Running in another tab
           </span>
         )}
-        <button type="submit" className="primary" disabled={(!text.trim() && attachments.items.length === 0) || elsewhere}>
+        <button type="submit" className="primary" disabled={!text.trim() && attachments.items.length === 0}>
           Send
         </button>
       </div>

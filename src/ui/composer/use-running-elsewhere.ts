@@ -1,7 +1,10 @@
 import { useEffect, useState } from "react";
 import { useServices } from "../hooks/services";
 
-/** Polls whether another tab runs this session (Web Locks); the composer is read-only meanwhile. */
+/**
+ * Polls whether another tab runs this session (Web Locks). The composer says so; a message sent meanwhile is
+ * written under the session's prompt lock and answered by that tab's run (this tab never starts a second run).
+ */
 export function useRunningElsewhere(sessionID: string, busyHere: boolean): boolean {
   const { sessions } = useServices();
   const [elsewhere, setElsewhere] = useState(false);
