@@ -43,7 +43,8 @@ test("an XSS corpus through every rendering channel executes nothing and fetches
     { text: `Final ${ALL}` },
   ]);
   await send(page, `user says ${ALL}`);
-  await expect(page.getByRole("article").filter({ hasText: "Final" })).toBeVisible();
+  // Three steps with tool calls right after the page loaded (the first send loads the agent loop and the sandbox): up to 20 s under load, as waitIdle allows.
+  await expect(page.getByRole("article").filter({ hasText: "Final" })).toBeVisible({ timeout: 20_000 });
   await waitIdle(page, id);
   // Open every tool card and reasoning block so their content renders.
   for (const b of await page.locator("main article button[aria-expanded='false']").all()) await b.click({ timeout: 2000 }).catch(() => undefined);
