@@ -34,6 +34,17 @@ function workspaceVersion(messages: MessageWithParts[], status: string, revertID
 }
 
 
+/** The messages the streamed overlay changed (`live` is `stored` index for index, see `useMessages`), by id. */
+function streamedMessages(stored: MessageWithParts[] | undefined, live: MessageWithParts[] | undefined): Map<string, MessageWithParts> {
+  const out = new Map<string, MessageWithParts>();
+  if (!stored || !live || stored === live) return out;
+  for (let i = 0; i < live.length; i++) {
+    const m = live[i];
+    if (m && m !== stored[i]) out.set(m.info.id, m);
+  }
+  return out;
+}
+
 /** The user's own question an answer belongs to (skipping system events such as the continue prompt). */
 function questionOf(all: MessageWithParts[], assistantID: string): { id: string; text: string } | undefined {
   const i = all.findIndex((m) => m.info.id === assistantID);
@@ -68,12 +79,17 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const session = useLiveQuery(() => store.getSession(sessionID).then((s) => s ?? null), [store, sessionID]);
   const loaded = useMessages(sessionID);
   const all = loaded?.messages;
+  const stored = loaded?.stored;
   const status = useSessionStatus(sessionID);
   const busy = status.type !== "idle";
   const revertID = session?.revert?.messageID;
   const branches = session?.branches;
-  const view = useMemo(() => (all ? conversationView({ branches, revert: session?.revert }, all) : undefined), [all, branches, session?.revert]);
-  const messages = view?.shown;
+  // The conversation's shape (branch path, revert, what a summary replaced) follows the stored messages, so a
+  // long session is not walked again on every streamed frame; the streamed text is laid over the shown ones.
+  const view = useMemo(() => (stored ? conversationView({ branches, revert: session?.revert }, stored) : undefined), [stored, branches, session?.revert]);
+  const streamed = useMemo(() => streamedMessages(stored, all), [stored, all]);
+  const storedShown = view?.shown;
+  const messages = useMemo(() => (storedShown && streamed.size > 0 ? storedShown.map((m) => streamed.get(m.info.id) ?? m) : storedShown), [storedShown, streamed]);
   const hidden = view?.reverted ?? 0;
   // Messages a summary replaced are folded away (the model no longer sees them); the user can unfold them.
   const [showReplaced, setShowReplaced] = useState(false);
@@ -82,7 +98,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const sent = useMemo(() => new Set(view?.sent.map((m) => m.info.id)), [view]);
   const replacedCount = messages ? messages.filter((m) => !sent.has(m.info.id)).length : 0;
   // Kept stable across streamed frames (by value): the actions below must not change on every frame.
-  const compactedKey = JSON.stringify(messages ? [...compactedCounts(messages, sent)] : []);
+  const compactedKey = useMemo(() => JSON.stringify(storedShown ? [...compactedCounts(storedShown, sent)] : []), [storedShown, sent]);
   const compacted = useMemo(() => new Map<string, number>(JSON.parse(compactedKey) as [string, number][]), [compactedKey]);
   const focusReplaced = focusMessageID !== undefined && messages?.some((m) => m.info.id === focusMessageID) === true && !sent.has(focusMessageID);
   const shown = messages && replacedCount > 0 && !showReplaced && !focusReplaced ? messages.filter((m) => sent.has(m.info.id)) : messages;
@@ -197,7 +213,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   return (
     <MessageActionsContext.Provider value={actions}>
       <div className="session-view">
-        <SessionHeader session={session} view={view} allMessages={all} status={status} onError={onError} />
+        <SessionHeader session={session} view={view} allMessages={stored ?? all} status={status} onError={onError} />
         <UnsavedBanner sessionID={sessionID} messages={all} />
         {revertID && (
           <div className="banner revert" role="status">
@@ -246,9 +262,9 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           </div>
           <SidePanel side="right" label="Files and todos" id={FILES_PANEL.id} panel={layout.files} narrow={layout.narrow} min={FILES_PANEL.min} max={FILES_PANEL.max}>
             <aside className="side-column" aria-label="Files and todos">
-              <PinnedPanel session={session} messages={messages} onError={onError} />
-              <TodoPanel messages={messages} />
-              <WorkspacePanel sessionID={sessionID} version={workspaceVersion(messages, status.type, revertID) + branchKey(view.next)} onError={onError} />
+              <PinnedPanel session={session} messages={storedShown ?? messages} onError={onError} />
+              <TodoPanel messages={storedShown ?? messages} />
+              <WorkspacePanel sessionID={sessionID} version={workspaceVersion(storedShown ?? messages, status.type, revertID) + branchKey(view.next)} onError={onError} />
               <TerminalSection sessionID={sessionID} messages={messages} />
             </aside>
           </SidePanel>

@@ -9,7 +9,7 @@ import { useServices } from "./services";
  * the bus so tokens show up before the batched writes land. `complete` is false
  * while only the newest messages of a long session are read.
  */
-export function useMessages(sessionID: string): { messages: MessageWithParts[]; complete: boolean } | undefined {
+export function useMessages(sessionID: string): { messages: MessageWithParts[]; stored: MessageWithParts[]; complete: boolean } | undefined {
   const { store, bus } = useServices();
   const subscribe = useCallback((listener: () => void) => store.watchMessages(sessionID, listener), [store, sessionID]);
   const snapshot = useSyncExternalStore(subscribe, () => store.messagesSnapshot(sessionID));
@@ -75,7 +75,7 @@ export function useMessages(sessionID: string): { messages: MessageWithParts[]; 
     });
     return merged;
   }, [stored, live]);
-  return useMemo(() => (messages ? { messages, complete } : undefined), [messages, complete]);
+  return useMemo(() => (messages && stored ? { messages, stored, complete } : undefined), [messages, stored, complete]);
 }
 
 /** Shortest time between two renders of streamed text. */

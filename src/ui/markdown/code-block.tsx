@@ -2,11 +2,39 @@ import { type ReactNode, useEffect, useState } from "react";
 import { CopyButton } from "./copy-button";
 import type { HlNode } from "./highlight";
 
-type Highlighter = (lang: string, code: string) => HlNode[] | undefined;
+type Highlighter = (lang: string, code: string) => Promise<HlNode[] | undefined>;
 let loading: Promise<Highlighter> | undefined;
-/** The highlighter chunk, loaded the first time a finished code block needs it. */
+
+/** Highlighting in a Worker of its own (started the first time a finished code block needs it). */
+function workerHighlighter(): Highlighter {
+  const worker = new Worker(new URL("./highlight.worker.ts", import.meta.url), {
+    type: "module",
+  });
+  const waiting = new Map<number, (nodes: HlNode[] | undefined) => void>();
+  let next = 0;
+  worker.onmessage = (e: MessageEvent<{ id: number; nodes: HlNode[] | undefined }>) => {
+    waiting.get(e.data.id)?.(e.data.nodes);
+    waiting.delete(e.data.id);
+  };
+  // A Worker that cannot start or dies leaves the blocks plain (they are readable without colours).
+  worker.onerror = () => {
+    for (const done of waiting.values()) done(undefined);
+    waiting.clear();
+  };
+  return (lang, code) =>
+    new Promise((resolve) => {
+      const id = next++;
+      waiting.set(id, resolve);
+      worker.postMessage({ id, lang, code });
+    });
+}
+
+/** The highlighter: a Worker in the browser, the module itself where there are no Workers (tests). */
 function loadHighlighter(): Promise<Highlighter> {
-  loading ??= import("./highlight").then((m) => m.highlight);
+  loading ??=
+    typeof Worker === "function"
+      ? Promise.resolve(workerHighlighter())
+      : import("./highlight").then((m) => async (lang: string, code: string) => m.highlight(lang, code));
   return loading;
 }
 const cache = new Map<string, HlNode[] | null>();
@@ -37,15 +65,17 @@ function useHighlight(lang: string | undefined, code: string, enabled: boolean):
       return;
     }
     let live = true;
-    loadHighlighter().then(
-      (hl) => {
-        const out = hl(lang, code) ?? null;
-        if (cache.size >= CACHE_MAX) cache.clear();
-        cache.set(key, out);
-        if (live) setNodes(out ?? undefined);
-      },
-      () => undefined,
-    );
+    loadHighlighter()
+      .then((hl) => hl(lang, code))
+      .then(
+        (nodes) => {
+          const out = nodes ?? null;
+          if (cache.size >= CACHE_MAX) cache.clear();
+          cache.set(key, out);
+          if (live) setNodes(out ?? undefined);
+        },
+        () => undefined,
+      );
     return () => {
       live = false;
     };
