@@ -63,6 +63,13 @@ export class MemoryStore implements Store {
     return out;
   }
 
+  async messageInfos(sessionID: string): Promise<Message[]> {
+    return [...this.messageRows.values()]
+      .filter((m) => m.sessionID === sessionID)
+      .sort(byId)
+      .map((m) => structuredClone(m));
+  }
+
   async getMessage(id: string): Promise<Message | undefined> {
     const m = this.messageRows.get(id);
     return m && structuredClone(m);

@@ -240,6 +240,14 @@ export class DexieStore implements Store {
     return this.live.readAll(sessionID);
   }
 
+  async messageInfos(sessionID: string): Promise<Message[]> {
+    const rows = await this.messagesOf(sessionID).toArray();
+    return rows.flatMap((row) => {
+      const info = this.log.parse(Message, "messages", row);
+      return info ? [info] : [];
+    });
+  }
+
   async getMessage(id: string): Promise<Message | undefined> {
     const row = await this.db.messages.get(id);
     return row === undefined ? undefined : this.log.parse(Message, "messages", row);

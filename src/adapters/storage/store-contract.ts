@@ -84,6 +84,10 @@ export function storeContract(name: string, makeStore: () => Store | Promise<Sto
       expect(await store.messages(s.id)).toEqual(convo);
       const first = convo[0];
       expect(first && (await store.getMessage(first.info.id))).toEqual(first?.info);
+      // Without their parts: the same messages, in the same order, and nothing of another session.
+      const other = makeSession({}, 9000);
+      await store.importSession(other, conversation(other.id));
+      expect(await store.messageInfos?.(s.id)).toEqual(convo.map((m) => m.info));
     });
 
     it("keeps sessions apart", async () => {

@@ -40,6 +40,11 @@ export interface Store {
 
   /** Messages of a session in id (chronological) order, with their parts in order. */
   messages(sessionID: string): Promise<MessageWithParts[]>;
+  /**
+   * The session's messages without their parts, in id order: all the branch tree needs. Optional (callers
+   * fall back to `messages`); a long session has thousands of parts, which a new prompt's place does not need.
+   */
+  messageInfos?(sessionID: string): Promise<Message[]>;
   getMessage(id: string): Promise<Message | undefined>;
   upsertMessage(message: Message): Promise<void>;
   /** Deletes messages and their parts. */

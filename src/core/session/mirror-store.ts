@@ -54,6 +54,11 @@ export class MirrorStore implements Store {
     return [...h.rows.values()].sort((a, b) => (a.info.id < b.info.id ? -1 : a.info.id > b.info.id ? 1 : 0)).map((m) => ({ info: m.info, parts: [...m.parts] }));
   }
 
+  async messageInfos(sessionID: string): Promise<Message[]> {
+    if (this.held.get(sessionID)?.rows) return (await this.messages(sessionID)).map((m) => m.info);
+    return this.inner.messageInfos ? this.inner.messageInfos(sessionID) : (await this.inner.messages(sessionID)).map((m) => m.info);
+  }
+
   async upsertMessage(message: Message): Promise<void> {
     await this.inner.upsertMessage(message);
     const h = this.held.get(message.sessionID);

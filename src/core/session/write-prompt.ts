@@ -47,7 +47,9 @@ export async function writePrompt(ctx: PromptContext, sessionID: string, input: 
   }
   const model = ctx.model(session);
   const now = clock.now();
-  const all = await store.messages(sessionID);
+  // Without an edit or a revert, the new prompt's place is the tip of the shown branch: the messages without
+  // their parts say where that is (a long session has thousands of parts to read and validate otherwise).
+  const all = input.editOf || session.revert || !store.messageInfos ? await store.messages(sessionID) : (await store.messageInfos(sessionID)).map((info) => ({ info, parts: [] }));
   // Edit-and-resend: the old branch keeps its files; the new one starts from the files as they were before the edited message.
   const sandbox = input.editOf ? await ctx.sandboxOf(sessionID) : undefined;
   if (input.editOf) {
