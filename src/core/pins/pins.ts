@@ -80,8 +80,8 @@ export function suggestPins(history: MessageWithParts[]): Pin[] {
 
 /**
  * A user message's rules and first sentence, worked out once per message object: the screen's copy of a session
- * keeps the objects of messages that did not change, so the panel and the header's size, which ask on every
- * streamed frame, only read the new ones.
+ * keeps the objects of messages that did not change, so the Pinned panel and the header's size, which ask again
+ * after every stored write, only read the new ones.
  */
 const wordsMemo = new WeakMap<MessageWithParts, { rules: string[]; first: string | undefined } | null>();
 function wordsOf(m: MessageWithParts): { rules: string[]; first: string | undefined } | null {

@@ -202,7 +202,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
     [app, sessionID, busy, onError, onOpenSession, sessions, compacted],
   );
 
-  if (session === undefined || messages === undefined || view === undefined || all === undefined) return <div className="loading" aria-busy="true">Loading session…</div>;
+  if (session === undefined || messages === undefined || storedShown === undefined || view === undefined || all === undefined || stored === undefined) return <div className="loading" aria-busy="true">Loading session…</div>;
   if (session === null)
     return (
       <div className="empty-state">
@@ -213,7 +213,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   return (
     <MessageActionsContext.Provider value={actions}>
       <div className="session-view">
-        <SessionHeader session={session} view={view} allMessages={stored ?? all} status={status} onError={onError} />
+        <SessionHeader session={session} view={view} allMessages={stored} status={status} onError={onError} />
         <UnsavedBanner sessionID={sessionID} messages={all} />
         {revertID && (
           <div className="banner revert" role="status">
@@ -262,9 +262,9 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           </div>
           <SidePanel side="right" label="Files and todos" id={FILES_PANEL.id} panel={layout.files} narrow={layout.narrow} min={FILES_PANEL.min} max={FILES_PANEL.max}>
             <aside className="side-column" aria-label="Files and todos">
-              <PinnedPanel session={session} messages={storedShown ?? messages} onError={onError} />
-              <TodoPanel messages={storedShown ?? messages} />
-              <WorkspacePanel sessionID={sessionID} version={workspaceVersion(storedShown ?? messages, status.type, revertID) + branchKey(view.next)} onError={onError} />
+              <PinnedPanel session={session} messages={storedShown} onError={onError} />
+              <TodoPanel messages={storedShown} />
+              <WorkspacePanel sessionID={sessionID} version={workspaceVersion(storedShown, status.type, revertID) + branchKey(view.next)} onError={onError} />
               <TerminalSection sessionID={sessionID} messages={messages} />
             </aside>
           </SidePanel>
