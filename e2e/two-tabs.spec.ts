@@ -7,6 +7,8 @@ import { configure, newSession, openApp, storedMessages } from "./app";
 import { expect, test } from "./fixtures";
 
 test("two tabs sending at the same instant: two turns, both answered, shown in both tabs", async ({ context, mock }) => {
+  // Two pages load the app and both turns run one after the other: more than the default 30 s under load.
+  test.setTimeout(60_000);
   mock.setScript([{ text: "Answer one." }, { text: "Answer two." }]);
   const a = await context.newPage();
   await openApp(a);
@@ -27,15 +29,22 @@ test("two tabs sending at the same instant: two turns, both answered, shown in b
     await expect(page.getByRole("article").filter({ hasText: "Answer one." })).toBeVisible({ timeout: 20_000 });
     await expect(page.getByRole("article").filter({ hasText: "Answer two." })).toBeVisible({ timeout: 20_000 });
   }
-  // In storage: one line of four messages, no sibling branch, and each prompt followed by its answer.
-  await expect.poll(async () => (await storedMessages(a, id)).map((m) => m.role).join(","), { timeout: 20_000 }).toBe("user,assistant,user,assistant");
-  const prevs = await a.evaluate(async (sid) => {
-    const t = (globalThis as unknown as { __tabcode: { store: { messages(id: string): Promise<{ info: { id: string; role: string; prev?: string } }[]> } } }).__tabcode;
-    return (await t.store.messages(sid)).map((m) => ({ id: m.info.id, role: m.info.role, prev: m.info.prev }));
+  // In storage: four messages, no sibling branch, each prompt answered once. (In id order the second prompt may
+  // come before the first answer: it can be written while the first run is still starting. The conversation is
+  // the branch path — prompt, its answer, prompt, its answer — which is what both tabs show.)
+  await expect.poll(async () => (await storedMessages(a, id)).map((m) => m.role).sort().join(","), { timeout: 20_000 }).toBe("assistant,assistant,user,user");
+  const stored = await a.evaluate(async (sid) => {
+    const t = (globalThis as unknown as { __tabcode: { store: { messages(id: string): Promise<{ info: { id: string; role: string; prev?: string; parentID?: string } }[]> } } }).__tabcode;
+    return (await t.store.messages(sid)).map((m) => ({ id: m.info.id, role: m.info.role, prev: m.info.prev, parentID: m.info.parentID }));
   }, id);
-  const users = prevs.filter((m) => m.role === "user");
+  const users = stored.filter((m) => m.role === "user");
   expect(users).toHaveLength(2);
   expect(users[1]?.prev).toBe(users[0]?.id);
+  expect(stored.filter((m) => m.role === "assistant").map((m) => m.parentID)).toEqual(users.map((u) => u.id));
+  for (const page of [a, b]) {
+    const order = await page.locator("main article").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label") ?? ""));
+    expect(order).toEqual(["Your message", "Assistant message", "Your message", "Assistant message"]);
+  }
   // Both model requests were made (one per turn), and the second carried the first turn.
   const chats = mock.modelRequests();
   expect(chats.length).toBeGreaterThanOrEqual(2);
