@@ -43,7 +43,8 @@ export class PromptWiring {
 
   assembler = (): Promise<PromptAssembler> => {
     this.assemblerP ??= import("../core/prompt/assemble").then(
-      ({ PromptAssembler }) => new PromptAssembler({ clock: this.clock, sources: () => ({ globalRules: this.settings().globalRules, skills: this.settings().skills }) }),
+      ({ PromptAssembler }) =>
+        new PromptAssembler({ clock: this.clock, sources: () => ({ globalRules: this.settings().globalRules, skills: this.settings().skills }) }),
       (e: unknown) => {
         this.assemblerP = undefined;
         throw e;
@@ -52,8 +53,9 @@ export class PromptWiring {
     return this.assemblerP;
   };
 
-  /** Loads the tools (once; a failed load is tried again next time). */
+  /** Loads the tools and what the system prompt is built with (once; a failed load is tried again next time). */
   preload = (): Promise<Tool[]> => {
+    void this.systemModules().catch(() => undefined);
     this.allTools ??= loadTools(this.assembler).catch((e: unknown) => {
       this.allTools = undefined;
       throw e;
@@ -72,9 +74,13 @@ export class PromptWiring {
     return toolsFor(agent, offered, [this.settings().permissions, session.permission ?? []]);
   };
 
+  private systemModules() {
+    return Promise.all([this.assembler(), import("../core/pins/pins"), import("../core/rules/nested")]);
+  }
+
   system = async (input: SystemInput): Promise<string[]> => {
     const { session, agent } = input;
-    const [assembler, { effectivePins }, { loadedRules }] = await Promise.all([this.assembler(), import("../core/pins/pins"), import("../core/rules/nested")]);
+    const [assembler, { effectivePins }, { loadedRules }] = await this.systemModules();
     const sections = await assembler.assemble({
       sessionID: session.id,
       directory: session.directory,

@@ -138,27 +138,61 @@ export class AgentLoop {
     const view = conversationView(session, await this.store.messages(sessionID));
     const user = view.latest.lastUser?.info;
     // A preview: built on a copy of the tool state, so nothing a run reads is changed.
-    const req = await this.buildRequest(session, this.deps.model(session), user?.agent ?? session.agent ?? "build", user?.system, view.shown, new Map(this.stateFor(sessionID)), true);
+    const req = await this.buildRequest(
+      session,
+      this.deps.model(session),
+      user?.agent ?? session.agent ?? "build",
+      user?.system,
+      view.shown,
+      new Map(this.stateFor(sessionID)),
+      true,
+    );
     return { system: req.system, tools: req.specs };
   }
 
   /** The next request's fixed parts (also what a cached-prefix summary re-sends). */
-  private async turnRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[]): Promise<TurnRequest> {
+  private async turnRequest(
+    session: Session,
+    model: ModelConfig,
+    agent: string,
+    userSystem: string | undefined,
+    history: MessageWithParts[],
+  ): Promise<TurnRequest> {
     this.agents.set(session.id, agent);
     return this.buildRequest(session, model, agent, userSystem, history);
   }
 
-  private async buildRequest(session: Session, model: ModelConfig, agent: string, userSystem: string | undefined, history: MessageWithParts[], toolState = this.stateFor(session.id), preview = false): Promise<TurnRequest> {
+  private async buildRequest(
+    session: Session,
+    model: ModelConfig,
+    agent: string,
+    userSystem: string | undefined,
+    history: MessageWithParts[],
+    toolState = this.stateFor(session.id),
+    preview = false,
+  ): Promise<TurnRequest> {
     const sandbox = await this.sandboxOf(session.id);
-    const tools = await this.deps.tools(agent, session);
-    const system = this.deps.system
-      ? await this.deps.system({ session, model, sandbox, agent, userSystem, toolState, history, ...(preview ? { preview } : {}) })
-      : buildSystem({ model, directory: sandbox?.root ?? session.directory, sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none", date: this.sessionDate(session) });
+    const [tools, system] = await Promise.all([
+      this.deps.tools(agent, session),
+      this.deps.system
+        ? this.deps.system({ session, model, sandbox, agent, userSystem, toolState, history, ...(preview ? { preview } : {}) })
+        : buildSystem({
+            model,
+            directory: sandbox?.root ?? session.directory,
+            sandbox: sandbox ? `${sandbox.kind} (in-browser)` : "none",
+            date: this.sessionDate(session),
+          }),
+    ]);
     return { sandbox, agent, tools, toolState, system, specs: tools.map((t) => t.spec()) };
   }
 
   /** The next request's messages; after a summary with the extra message (see core/pins/after-compaction), its check stored. */
-  private async afterSummary(session: Session, view: ConversationView, req: TurnRequest, model: ModelConfig): Promise<{ messages: LLMMessage[]; text?: string }> {
+  private async afterSummary(
+    session: Session,
+    view: ConversationView,
+    req: TurnRequest,
+    model: ModelConfig,
+  ): Promise<{ messages: LLMMessage[]; text?: string }> {
     const options = modelMessageOptions(model);
     // The code loads only once a summary is in force (its request and the summary come first).
     if (!summaryInForce(view.sent)) return { messages: toModelMessages(view.sent, options) };
@@ -167,7 +201,16 @@ export class AgentLoop {
   }
 
   /** One step: a new assistant message answering the newest prompt, streamed and its tools run. */
-  private async sendStep(session: Session, model: ModelConfig, view: ConversationView, req: TurnRequest, isLastStep: boolean, signal: AbortSignal, size: RequestSize, sent: LLMMessage[]): Promise<StepResult> {
+  private async sendStep(
+    session: Session,
+    model: ModelConfig,
+    view: ConversationView,
+    req: TurnRequest,
+    isLastStep: boolean,
+    signal: AbortSignal,
+    size: RequestSize,
+    sent: LLMMessage[],
+  ): Promise<StepResult> {
     const { clock } = this.deps;
     const store = this.store;
     const parentID = view.latest.lastUser?.info.id ?? "";
@@ -199,7 +242,16 @@ export class AgentLoop {
         toolState: req.toolState,
         recentTools: turnTools(view.sent, parentID),
         signal,
-        request: { model, system: req.system, messages, tools: req.specs, maxOutputTokens: Math.min(model.maxOutputTokens, 32_000), cacheKey: session.id, purpose: "chat", ...providerCompactionOption(model, this.deps.settings()) },
+        request: {
+          model,
+          system: req.system,
+          messages,
+          tools: req.specs,
+          maxOutputTokens: Math.min(model.maxOutputTokens, 32_000),
+          cacheKey: session.id,
+          purpose: "chat",
+          ...providerCompactionOption(model, this.deps.settings()),
+        },
       },
     );
     this.guard.observe(model, assistant, size);

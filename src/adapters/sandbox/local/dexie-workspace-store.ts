@@ -100,6 +100,17 @@ export class DexieWorkspaceStore implements WorkspaceStore {
   async loadRows(workspace: string): Promise<WorkspaceRow[]> {
     return (await this.db.files.where("ws").equals(workspace).toArray()).map(stripWs);
   }
+  /** The rows of these paths (undefined where there is none), in order. */
+  async rowsAt(workspace: string, paths: string[]): Promise<Array<WorkspaceRow | undefined>> {
+    const found = await this.db.files.bulkGet(paths.map((p): [string, string] => [workspace, p]));
+    return found.map((r) => (r ? stripWs(r) : undefined));
+  }
+  /** The rows below directory `dir` (relative; "" is the root), at any depth; at most `limit` of them. */
+  async rowsBelow(workspace: string, dir: string, limit = Number.POSITIVE_INFINITY): Promise<WorkspaceRow[]> {
+    const prefix = dir ? `${dir}/` : "";
+    const range = this.db.files.where("[ws+path]").between([workspace, prefix], [workspace, `${prefix}\uffff`], true, true);
+    return (await (Number.isFinite(limit) ? range.limit(limit) : range).toArray()).map(stripWs);
+  }
   applyChanges(workspace: string, change: WorkspaceChange): Promise<void> {
     return this.db.transaction("rw", this.db.blobs, this.db.files, async () => {
       await this.addMissing(change.blobs);

@@ -7,6 +7,7 @@
  */
 import type { Sandbox } from "../../../core/ports/sandbox";
 import { DexieWorkspaceStore } from "./dexie-workspace-store";
+import { persistedReads } from "./early-reads";
 import { WorkerSandbox } from "./worker-client";
 import { type Collected, collectGarbage, copyWorkspace as copyRows, type SeedFiles, seedWorkspace as seedRows, workspaceUsage } from "./workspace-ops";
 
@@ -21,14 +22,18 @@ function pageStore(): DexieWorkspaceStore {
   return store;
 }
 
-/** The session's local sandbox (Worker-backed, loaded from IndexedDB). */
+/** The session's local sandbox (Worker-backed, loaded from IndexedDB); its Worker starts now, and reads answer before it has. */
 export async function openLocalSandbox(sessionID: string): Promise<Sandbox> {
   let sb = open.get(sessionID);
   if (!sb) {
-    sb = new WorkerSandbox(sessionID, () => new Worker(new URL("./bash.worker.ts", import.meta.url), { type: "module" }));
+    sb = new WorkerSandbox(sessionID, () => new Worker(new URL("./bash.worker.ts", import.meta.url), { type: "module" }), {
+      early: persistedReads(pageStore(), sessionID),
+    });
     open.set(sessionID, sb);
+    // Started now, not waited for: reads answer from the persisted workspace meanwhile (a request's
+    // prompt reads AGENTS.md and skills), everything else waits for the Worker in its call.
+    sb.ready().catch(() => undefined);
   }
-  await sb.ready();
   return sb;
 }
 

@@ -9,6 +9,7 @@
  *   that were not flushed yet are lost).
  */
 import type { ExecGuard, ExecOptions, ExecResult, FileEntry, ReplaceTextResult, Sandbox, SandboxFS } from "../../../core/ports/sandbox";
+import { AskTheWorker, type EarlyReads } from "./early-reads";
 import { DEFAULT_EXEC_TIMEOUT_MS, LOCAL_ROOT } from "./local-sandbox";
 import type { FsMethod, GuardEvent, WorkerRequest, WorkerResponse } from "./worker-protocol";
 
@@ -25,7 +26,14 @@ export interface WorkerSandboxOptions {
   dbName?: string;
   /** How long the Worker may overrun a deadline or ignore an abort before it is killed. */
   graceMs?: number;
+  /**
+   * Reads of the persisted workspace that answer while the Worker first starts (see `early-reads.ts`):
+   * used until the Worker has loaded the workspace or anything is changed through this sandbox.
+   */
+  early?: EarlyReads;
 }
+
+const READS = new Set<FsMethod>(["readFile", "readText", "list", "stat", "exists"]);
 
 interface Pending {
   resolve(value: unknown): void;
@@ -52,6 +60,8 @@ export class WorkerSandbox implements Sandbox {
   readonly fs: SandboxFS;
   private worker?: WorkerLike;
   private opened?: Promise<unknown>;
+  /** Reads answered from the persisted workspace until the Worker has loaded it (dropped at the first change). */
+  private early?: EarlyReads;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   /** How many times the Worker was killed (for diagnostics and tests). */
@@ -62,7 +72,18 @@ export class WorkerSandbox implements Sandbox {
     private readonly spawn: () => WorkerLike,
     private readonly opts: WorkerSandboxOptions = {},
   ) {
-    const call = (method: FsMethod) => (...args: unknown[]) => this.call({ id: 0, op: "fs", method, args });
+    this.early = opts.early;
+    const call =
+      (method: FsMethod) =>
+      (...args: unknown[]): Promise<unknown> => {
+        const early = this.early;
+        if (!READS.has(method)) this.early = undefined;
+        else if (early) {
+          const read = early[method as keyof EarlyReads] as (...a: unknown[]) => Promise<unknown>;
+          return read(...args).catch((e: unknown) => (e instanceof AskTheWorker ? this.call({ id: 0, op: "fs", method, args }) : Promise.reject(e)));
+        }
+        return this.call({ id: 0, op: "fs", method, args });
+      };
     this.fs = {
       readFile: call("readFile") as (p: string) => Promise<Uint8Array>,
       readText: call("readText") as (p: string) => Promise<string>,
@@ -87,8 +108,15 @@ export class WorkerSandbox implements Sandbox {
     this.worker = w;
     w.onmessage = (e) => this.receive(e.data);
     w.onerror = (e) => this.fail(new Error(`The sandbox worker failed: ${e.message || "unknown error"}`));
-    this.opened = this.send(w, { id: 0, op: "open", workspace: this.workspace, dbName: this.opts.dbName });
-    return this.opened;
+    const opened = this.send(w, { id: 0, op: "open", workspace: this.workspace, dbName: this.opts.dbName });
+    this.opened = opened;
+    void opened.then(
+      () => {
+        if (this.opened === opened) this.early = undefined;
+      },
+      () => undefined,
+    );
+    return opened;
   }
 
   private send(w: WorkerLike, req: WorkerRequest, extra: Omit<Pending, "resolve" | "reject"> = {}): Promise<unknown> {
@@ -153,6 +181,7 @@ export class WorkerSandbox implements Sandbox {
   async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
     const timeoutMs = opts.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
     if (opts.signal?.aborted) return { stdout: "", stderr: "", combined: "", exitCode: 130, timedOut: false, aborted: true };
+    this.early = undefined;
     await this.ensure();
     const w = this.worker;
     if (!w) throw new Error("The sandbox worker is not running");
@@ -198,6 +227,7 @@ export class WorkerSandbox implements Sandbox {
     return this.call({ id: 0, op: "snapshot" });
   }
   restore(hash: string): Promise<void> {
+    this.early = undefined;
     return this.call({ id: 0, op: "restore", hash });
   }
   changed(from: string, to: string): Promise<string[]> {
