@@ -21,7 +21,7 @@ import type { JournalRow, TabcodeDB } from "./db";
 import { type Batch, DeltaBuffer } from "./delta-buffer";
 import { appendJournal, deleteBatch, JOURNAL_DELAY_MS, journalOwner, liveOwners, recoverJournal } from "./delta-journal";
 import { guardWrite } from "./errors";
-import { LiveMessages, slicer, yieldToPage, type MessagesSnapshot } from "./live-messages";
+import { LiveMessages, slicer, type MessagesSnapshot, whenPageIdle } from "./live-messages";
 import { StorageFullLog, type UnsavedAnswer } from "./storage-full";
 import { addImportedParts, indexParts, type SearchHit, searchParts } from "./search-index";
 import { CorruptLog } from "./validate";
@@ -42,7 +42,6 @@ export interface DexieStoreOptions {
   storageFull?: StorageFullLog;
 }
 
-
 function bySessionOrder(a: Session, b: Session): number {
   const d = b.time.updated - a.time.updated;
   if (d !== 0) return d;
@@ -53,7 +52,9 @@ function bySessionOrder(a: Session, b: Session): number {
 /** JSON with object keys sorted, so rows compare equal whatever order their fields were written in. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
 }
 
@@ -92,6 +93,8 @@ export class DexieStore implements Store {
   private readonly live: LiveMessages;
   /** Answers whose streamed text storage refused (kept in memory, retried; noted for after a reload). */
   private readonly full: StorageFullLog;
+  /** Token counts waiting to be written when the page is idle (`saveCounts`). */
+  private readonly counts = { queue: new Map<string, Part>(), waiters: [] as Array<{ resolve(): void; reject(e: unknown): void }>, scheduled: false };
 
   constructor(
     private readonly db: TabcodeDB,
@@ -235,12 +238,17 @@ export class DexieStore implements Store {
     return this.db.messages.where("[sessionID+id]").between([sessionID, Dexie.minKey], [sessionID, Dexie.maxKey]);
   }
 
-  /** A session's messages with their parts, both in id order. Empty when the session row is corrupt. */
-  messages(sessionID: string): Promise<MessageWithParts[]> {
-    return this.live.readAll(sessionID);
+  /**
+   * A session's messages with their parts, both in id order. Empty when the session row is corrupt.
+   * A session on screen is answered from its checked in-memory copy (`LiveMessages.currentCopy`).
+   */
+  async messages(sessionID: string): Promise<MessageWithParts[]> {
+    return (await this.live.currentCopy(sessionID)) ?? this.live.readAll(sessionID);
   }
 
   async messageInfos(sessionID: string): Promise<Message[]> {
+    const known = await this.live.currentInfos(sessionID);
+    if (known) return known;
     const rows = await this.messagesOf(sessionID).toArray();
     return rows.flatMap((row) => {
       const info = this.log.parse(Message, "messages", row);
@@ -264,12 +272,12 @@ export class DexieStore implements Store {
     this.buffer.discard((p) => p.sessionID === sessionID && ids.has(p.messageID));
     await guardWrite(() =>
       this.db.transaction("rw", [this.db.messages, this.db.parts, this.db.terms], async () => {
-        await this.db.terms.where("messageID").anyOf([...ids]).delete();
+        await this.db.terms
+          .where("messageID")
+          .anyOf([...ids])
+          .delete();
         for (const id of ids) {
-          await this.db.parts
-            .where("[messageID+id]")
-            .between([id, Dexie.minKey], [id, Dexie.maxKey])
-            .delete();
+          await this.db.parts.where("[messageID+id]").between([id, Dexie.minKey], [id, Dexie.maxKey]).delete();
         }
         await this.db.messages.bulkDelete([...ids]);
       }),
@@ -294,13 +302,34 @@ export class DexieStore implements Store {
     return this.serial(() => this.writeBatch(batch, part));
   }
 
-  /** Token counts for many parts in one transaction (their text is unchanged: no re-indexing). */
-  async saveCounts(parts: Part[]): Promise<void> {
-    // In slices, each its own transaction, with the page free in between: the first exact count of a long
-    // session covers thousands of parts, and one write of them all would hold the page while it streams.
-    for (let i = 0; i < parts.length; i += COUNT_SLICE) {
-      if (i > 0) await yieldToPage();
-      const slice = parts.slice(i, i + COUNT_SLICE);
+  /**
+   * Stores token counts of parts (their text is unchanged: no re-indexing). The counts are a cache for the
+   * next page load (the loop keeps its own in memory), so they are written when the page is idle, in slices
+   * of their own transactions: the first exact count of a long session covers thousands of parts, and
+   * writing them at once held the parts table and the page while the next request was being sent.
+   * Resolves once every count queued so far is written (or refused: a part changed since it was counted).
+   */
+  saveCounts(parts: Part[]): Promise<void> {
+    for (const p of parts) this.counts.queue.set(p.id, p);
+    return new Promise<void>((resolve, reject) => {
+      this.counts.waiters.push({ resolve, reject });
+      this.scheduleCounts();
+    });
+  }
+
+  private scheduleCounts(): void {
+    if (this.counts.scheduled) return;
+    this.counts.scheduled = true;
+    whenPageIdle(() => {
+      this.counts.scheduled = false;
+      void this.writeCountSlice();
+    });
+  }
+
+  private async writeCountSlice(): Promise<void> {
+    const slice = [...this.counts.queue.values()].slice(0, COUNT_SLICE);
+    for (const p of slice) this.counts.queue.delete(p.id);
+    try {
       const fresh = await guardWrite(() =>
         this.db.transaction("rw", this.db.parts, async () => {
           const rows = await this.db.parts.bulkGet(slice.map((p) => p.id));
@@ -313,15 +342,29 @@ export class DexieStore implements Store {
           return same;
         }),
       );
-      this.live.partsWritten(fresh);
+      this.live.countsWritten(fresh);
+    } catch (e) {
+      const waiters = this.counts.waiters.splice(0);
+      this.counts.queue.clear();
+      for (const w of waiters) w.reject(e);
+      return;
     }
+    if (this.counts.queue.size > 0) this.scheduleCounts();
+    else for (const w of this.counts.waiters.splice(0)) w.resolve();
   }
 
   appendDelta(delta: PartDelta): void {
     if (delta.delta === "") return;
     this.buffer.append(delta);
     if (this.journalDelayMs > 0) {
-      this.unjournaled.push({ owner: this.owner, batch: this.openBatch, sessionID: delta.sessionID, messageID: delta.messageID, partID: delta.partID, text: delta.delta });
+      this.unjournaled.push({
+        owner: this.owner,
+        batch: this.openBatch,
+        sessionID: delta.sessionID,
+        messageID: delta.messageID,
+        partID: delta.partID,
+        text: delta.delta,
+      });
       const wait = this.lastJournal + this.journalDelayMs - Date.now();
       if (wait <= 0) this.writeJournal();
       else {

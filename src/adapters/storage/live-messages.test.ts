@@ -18,11 +18,12 @@ function watch(store: DexieStore, sessionID: string) {
     const s = store.messagesSnapshot(sessionID);
     if (s) seen.push(s);
   });
-  const until = (ok: (s: MessagesSnapshot) => boolean) => vi.waitFor(() => {
-    const s = store.messagesSnapshot(sessionID);
-    if (!s || !ok(s)) throw new Error("not yet");
-    return s;
-  });
+  const until = (ok: (s: MessagesSnapshot) => boolean) =>
+    vi.waitFor(() => {
+      const s = store.messagesSnapshot(sessionID);
+      if (!s || !ok(s)) throw new Error("not yet");
+      return s;
+    });
   return { seen, stop, until };
 }
 
@@ -145,5 +146,74 @@ describe("DexieStore.watchMessages (the UI's in-memory sessions)", () => {
     const s = await w.until((x) => x.complete);
     expect(s.messages).toEqual([]);
     expect(await store.messages(session.id)).toEqual([]);
+  });
+});
+
+describe("DexieStore.messages of a session on screen (the run's read without reading it again)", () => {
+  it("answers from the watched copy, deep-copied, without reading the parts again", async () => {
+    const { db, store, session } = await seeded(3);
+    const w = watch(store, session.id);
+    const snap = await w.until((s) => s.complete);
+    const fromStorage = await store.messages(session.id);
+    // Every row read of a query goes through a collection's toArray (key counts do not).
+    const rowsRead = vi.spyOn(Object.getPrototypeOf(db.parts.toCollection()) as { toArray(): unknown }, "toArray");
+    const copy = await store.messages(session.id);
+    expect(await store.messageInfos(session.id)).toEqual(fromStorage.map((m) => m.info));
+    expect(rowsRead).not.toHaveBeenCalled();
+    expect(copy).toEqual(fromStorage);
+    // The caller owns the copy: changing it changes nothing on screen.
+    const first = copy[0]?.parts[0];
+    if (first?.type !== "text") throw new Error("no text part");
+    first.text = "changed by the caller";
+    expect(texts(store.messagesSnapshot(session.id) ?? snap)).not.toContain("changed by the caller");
+    w.stop();
+  });
+
+  it("reads storage when another tab added a row whose notice has not arrived, or is still being read", async () => {
+    const a = await seeded(2);
+    const b = open(a.factory, a.name);
+    const w = watch(a.store, a.session.id);
+    await w.until((s) => s.complete);
+    // The other tab's prompt is committed; this tab has not been told yet.
+    const u = userMessage(a.session.id);
+    const bc = BroadcastChannel.prototype.postMessage;
+    const held: unknown[] = [];
+    const spy = vi.spyOn(BroadcastChannel.prototype, "postMessage").mockImplementation(function (this: BroadcastChannel, m: unknown) {
+      held.push([this, m]);
+    });
+    await b.store.upsertPart(textPart(u, "a prompt from the other tab"));
+    await b.store.upsertMessage(u);
+    const read = await a.store.messages(a.session.id);
+    expect(read.map((m) => m.info.id)).toContain(u.id);
+    expect(texts({ messages: read, complete: true })).toContain("a prompt from the other tab");
+    spy.mockRestore();
+    for (const [ch, m] of held as [BroadcastChannel, unknown][]) bc.call(ch, m);
+    await w.until((s) => texts(s).includes("a prompt from the other tab"));
+    const again = await a.store.messages(a.session.id);
+    expect(again).toEqual(read);
+  });
+
+  it("reads storage while a session is not watched", async () => {
+    const { db, store, session, all } = await seeded(30);
+    const rowsRead = vi.spyOn(Object.getPrototypeOf(db.parts.toCollection()) as { toArray(): unknown }, "toArray");
+    expect((await store.messages(session.id)).length).toBe(all.length);
+    expect(rowsRead).toHaveBeenCalled();
+  });
+});
+
+describe("token counts written for a session on screen", () => {
+  it("reach the in-memory copy without a new snapshot (nothing shown changes), and the run's copy carries them", async () => {
+    const { store, session } = await seeded(2);
+    const w = watch(store, session.id);
+    const before = await w.until((s) => s.complete);
+    const published = w.seen.length;
+    const part = before.messages[0]?.parts[0];
+    if (!part) throw new Error("no part");
+    await store.saveCounts([{ ...part, tokenCount: { encoding: "o200k_base", count: 5, size: 3 } }]);
+    expect(w.seen.length).toBe(published);
+    expect(store.messagesSnapshot(session.id)).toBe(before);
+    const copy = await store.messages(session.id);
+    expect(copy[0]?.parts[0]?.tokenCount?.count).toBe(5);
+    w.stop();
   });
 });

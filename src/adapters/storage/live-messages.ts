@@ -39,6 +39,10 @@ interface Entry {
   /** Changes that arrived while a read was under way: applied again on top of what it read. */
   pending?: Op[];
   loading: boolean;
+  /** Other tabs' changes announced and still being read by id (the copy is behind storage until they land). */
+  reading: number;
+  /** Bumped by every change applied to the copy. */
+  version: number;
   /** Bumped by a reload, so a read that a newer one replaced is dropped. */
   generation: number;
   used: number;
@@ -52,6 +56,13 @@ export function yieldToPage(): Promise<void> {
   const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
   if (typeof s?.yield === "function") return s.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** Runs `task` when the page is idle (an idle callback, at most two seconds away; a timer where there is none). */
+export function whenPageIdle(task: () => void): void {
+  const g = globalThis as { requestIdleCallback?: (cb: () => void, opts?: { timeout: number }) => number };
+  if (typeof g.requestIdleCallback === "function") g.requestIdleCallback(task, { timeout: 2_000 });
+  else setTimeout(task, 0);
 }
 
 /** A long loop's pause point: `await breathe()` yields to the page once SLICE_MS have passed since the last pause. */
@@ -97,7 +108,7 @@ export class LiveMessages {
   watch(sessionID: string, listener: () => void): () => void {
     let e = this.entries.get(sessionID);
     if (!e) {
-      e = { listeners: new Set(), byId: new Map(), early: new Map(), loading: false, generation: 0, used: 0 };
+      e = { listeners: new Set(), byId: new Map(), early: new Map(), loading: false, reading: 0, version: 0, generation: 0, used: 0 };
       this.entries.set(sessionID, e);
       this.load(sessionID, e);
     }
@@ -130,6 +141,20 @@ export class LiveMessages {
     for (const [sessionID, list] of bySession) {
       this.apply(sessionID, { kind: "parts", parts: list.map((p) => structuredClone(p)) });
       this.announce({ sessionID, parts: list.map((p) => p.id) });
+    }
+  }
+
+  /**
+   * Token counts stored for parts: set on the parts in memory as they are, without a new snapshot. Nothing
+   * on screen shows a part's count, and publishing thousands of count-only changes re-rendered a long
+   * session while its next request was being sent. Other tabs are not told (a count is a cache: a copy
+   * without it is counted again).
+   */
+  countsWritten(parts: Part[]): void {
+    for (const part of parts) {
+      const m = this.entries.get(part.sessionID)?.byId.get(part.messageID);
+      const cur = m?.parts.find((p) => p.id === part.id);
+      if (cur && part.tokenCount) cur.tokenCount = structuredClone(part.tokenCount);
     }
   }
 
@@ -168,7 +193,8 @@ export class LiveMessages {
       for (const sessionID of this.entries.keys()) this.apply(sessionID, { kind: "reload" });
       return;
     }
-    if (!this.entries.has(n.sessionID)) return;
+    const e = this.entries.get(n.sessionID);
+    if (!e) return;
     if (n.reload) {
       this.apply(n.sessionID, { kind: "reload" });
       return;
@@ -181,7 +207,12 @@ export class LiveMessages {
       if (infos.length) this.apply(n.sessionID, { kind: "messages", infos });
       if (parts.length) this.apply(n.sessionID, { kind: "parts", parts });
     };
-    read().catch(() => this.apply(n.sessionID, { kind: "reload" }));
+    e.reading++;
+    read()
+      .catch(() => this.apply(n.sessionID, { kind: "reload" }))
+      .finally(() => {
+        e.reading--;
+      });
   }
 
   private apply(sessionID: string, op: Op): void {
@@ -199,6 +230,7 @@ export class LiveMessages {
 
   /** Applies one change to the in-memory rows (not yet published). */
   private patch(e: Entry, op: Exclude<Op, { kind: "reload" }>): void {
+    e.version++;
     if (op.kind === "messages") {
       for (const info of op.infos) {
         const cur = e.byId.get(info.id);
@@ -246,6 +278,7 @@ export class LiveMessages {
     const current = () => e.generation === generation && this.entries.get(sessionID) === e;
     const settle = (rows: { messages: MessageWithParts[]; complete: boolean }) => {
       if (!current()) return;
+      e.version++;
       e.byId = new Map(rows.messages.map((m) => [m.info.id, m]));
       e.early = new Map();
       for (const op of e.pending ?? []) if (op.kind !== "reload") this.patch(e, op);
@@ -288,7 +321,12 @@ export class LiveMessages {
       const s = await this.sessionCorrupt(sessionID);
       if (s.corrupt) return { messages: [], complete: true };
       const range = this.db.messages.where("[sessionID+id]").between([sessionID, Dexie.minKey], [sessionID, Dexie.maxKey]);
-      const rows = (await range.reverse().limit(this.tail + 1).toArray()).reverse();
+      const rows = (
+        await range
+          .reverse()
+          .limit(this.tail + 1)
+          .toArray()
+      ).reverse();
       const complete = rows.length <= this.tail;
       const kept = complete ? rows : rows.slice(1);
       const first = kept[0];
@@ -299,6 +337,47 @@ export class LiveMessages {
       const partRows = await this.db.parts.where("[messageID+id]").between([first.id, Dexie.minKey], [last.id, Dexie.maxKey]).toArray();
       return { messages: this.assemble(kept, partRows), complete };
     });
+  }
+
+  /**
+   * A copy of a watched session's messages as storage holds them, without reading them again (a long
+   * session's full read costs the agent loop hundreds of milliseconds before each run). Only when the copy
+   * is complete and settled (no read under way, no other tab's announced change still being read, no
+   * orphan parts) and storage holds exactly as many of the session's messages and parts (two key counts);
+   * otherwise `undefined`, and the caller reads storage. The copy is deep: the caller may change it.
+   *
+   * What the counts cannot see is another tab rewriting an existing row in the moment before its notice
+   * arrives here; such writes (a summary's text, a revert) need the session idle in every tab, so they
+   * cannot land during a run, only in the milliseconds before one starts.
+   */
+  async currentCopy(sessionID: string): Promise<MessageWithParts[] | undefined> {
+    const messages = await this.checkedSnapshot(sessionID);
+    return messages && structuredClone(messages);
+  }
+
+  /** `currentCopy`'s messages without their parts (what a new prompt's place in the tree needs). */
+  async currentInfos(sessionID: string): Promise<Message[] | undefined> {
+    const messages = await this.checkedSnapshot(sessionID);
+    return messages?.map((m) => structuredClone(m.info));
+  }
+
+  /** The watched session's snapshot when it matches storage (see `currentCopy`); shared objects. */
+  private async checkedSnapshot(sessionID: string): Promise<MessageWithParts[] | undefined> {
+    const e = this.entries.get(sessionID);
+    const settled = (): boolean =>
+      e !== undefined && this.entries.get(sessionID) === e && e.snapshot?.complete === true && !e.loading && e.reading === 0 && e.early.size === 0;
+    if (!e || !settled()) return undefined;
+    const version = e.version;
+    const [messages, parts] = await this.db.transaction("r", [this.db.messages, this.db.parts], () =>
+      Promise.all([
+        this.db.messages.where("[sessionID+id]").between([sessionID, Dexie.minKey], [sessionID, Dexie.maxKey]).count(),
+        this.db.parts.where("sessionID").equals(sessionID).count(),
+      ]),
+    );
+    const snapshot = e.snapshot;
+    if (!settled() || e.version !== version || !snapshot) return undefined;
+    if (snapshot.messages.length !== messages || snapshot.messages.reduce((n, m) => n + m.parts.length, 0) !== parts) return undefined;
+    return snapshot.messages;
   }
 
   /** Every message of the session, validated in time slices (the page stays responsive meanwhile); none when its record is damaged. */
@@ -319,7 +398,8 @@ export class LiveMessages {
   private afterPaint(): Promise<void> {
     return new Promise((resolve) => {
       const later = () => setTimeout(resolve, 0);
-      if (typeof requestAnimationFrame === "function" && typeof document !== "undefined" && document.visibilityState === "visible") requestAnimationFrame(later);
+      if (typeof requestAnimationFrame === "function" && typeof document !== "undefined" && document.visibilityState === "visible")
+        requestAnimationFrame(later);
       else later();
     });
   }

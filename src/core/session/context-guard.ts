@@ -8,8 +8,12 @@ import type { LLM, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Store } from "../ports/store";
 import type { AssistantMessage, MessageWithParts, Session, ToolPart } from "../schema";
 import { type Settings, summaryModelFor } from "../settings";
-import { Calibration, CountMemo, estimateCounter, estimateRequestSize, measureRequest, reportedInputTokens, type RequestSize, type TokenCounter } from "../tokens";
+import { Calibration, CountMemo, estimateCounter, reportedInputTokens, type RequestSize, type TokenCounter } from "../tokens";
+import { countPlan, estimatePlan, pendingChars, planRequestSize, type RequestSizePlan } from "../tokens/request-size";
 import { estimateTokens } from "../tokens/counter";
+
+/** Characters of never-counted history above which a request far from the window goes out on the estimate (about 12k tokens, tens of milliseconds of tokenizing). */
+export const COUNT_BEHIND_CHARS = 50_000;
 
 /** Compactions the loop may start by itself for one prompt before it gives up and lets the provider decide. */
 export const MAX_AUTO_COMPACTIONS_PER_PROMPT = 2;
@@ -38,6 +42,8 @@ export class ContextGuard {
   readonly memo = new CountMemo();
   /** When each session's last request went out (the provider's cache cools down after a while). */
   private readonly lastSent = new Map<string, number>();
+  /** Sessions whose exact count runs behind a request sent on an estimate. */
+  private readonly countingBehind = new Set<string>();
   /** User messages compaction wrote itself (requests, replayed prompts, "continue" messages). */
   private readonly made = new Set<string>();
 
@@ -53,12 +59,21 @@ export class ContextGuard {
   }
 
   /** Runs a pending compaction request, if any: `none` when there was none. */
-  async runPending(sessionID: string, msgs: MessageWithParts[], model: ModelConfig, signal: AbortSignal, prefix?: RequestPrefix): Promise<"none" | "continue" | "stop"> {
+  async runPending(
+    sessionID: string,
+    msgs: MessageWithParts[],
+    model: ModelConfig,
+    signal: AbortSignal,
+    prefix?: RequestPrefix,
+  ): Promise<"none" | "continue" | "stop"> {
     const pending = pendingCompaction(msgs);
     if (!pending) return "none";
     const { store, llm, clock, bus } = this.deps;
     const summaryModel = summaryModelFor(this.deps.settings(), model);
-    const r = await processCompaction({ store, llm, clock, model, summaryModel, counter: this.counter, calibration: this.calibration, bus }, { sessionID, messageID: pending.message.info.id, signal, prefix });
+    const r = await processCompaction(
+      { store, llm, clock, model, summaryModel, counter: this.counter, calibration: this.calibration, bus },
+      { sessionID, messageID: pending.message.info.id, signal, prefix },
+    );
     this.made.add(pending.message.info.id);
     if (r.ok) {
       this.lastSent.set(sessionID, clock.now());
@@ -85,32 +100,61 @@ export class ContextGuard {
 
   /**
    * Our count of the request about to be sent (cached per part; new counts are persisted).
-   * With `sessionID`, a request is not held back while the tokenizer loads
-   * (the first send after a page load): if even the upper bound of the
-   * estimate (calibrated) is below the auto-compaction point and gets "send"
-   * from the policy, the estimate is used (`exact:
-   * false`, `estimate` set) and the tokenizer keeps loading for the next one;
-   * near the window the loop waits for the exact count.
+   * With `sessionID`, a request far from the window is not held back by counting: while the tokenizer
+   * loads (the first send after a page load), or when much of the history has never been counted (a
+   * long or imported session's first exact count: hundreds of milliseconds of tokenizing per megabyte).
+   * If even the upper bound of the estimate (calibrated) is below the auto-compaction point and gets
+   * "send" from the policy, the estimate is used (`exact: false`, `estimate` set) and the exact count
+   * runs behind the request, for the next one; near the window the loop waits for the exact count.
    */
   async measure(system: string[], msgs: MessageWithParts[], tools: LLMToolSpec[], model: ModelConfig, sessionID?: string): Promise<RequestSize> {
     const input = { system, messages: msgs, tools, encoding: this.counter.encodingFor(model.modelID) };
-    if (sessionID !== undefined && this.counter.ready?.(input.encoding) === false) {
-      this.counter.warm?.(input.encoding);
-      const quick = estimateRequestSize(input, this.memo);
-      const upper = quick.estimate?.upper ?? Number.POSITIVE_INFINITY;
-      const far = this.calibration.apply(model.modelID, upper) < overflowAt(model, this.deps.settings());
-      if (far && this.decide(sessionID, msgs, { ...quick, total: upper }, model).kind === "send") return quick;
+    const plan = planRequestSize(input, this.memo);
+    if (sessionID !== undefined && plan.jobs.length > 0) {
+      const ready = this.counter.ready?.(input.encoding) !== false;
+      if (!ready) this.counter.warm?.(input.encoding);
+      if (!ready || pendingChars(plan) > COUNT_BEHIND_CHARS) {
+        const quick = estimatePlan(plan, msgs, this.memo);
+        const upper = quick.estimate?.upper ?? Number.POSITIVE_INFINITY;
+        const far = this.calibration.apply(model.modelID, upper) < overflowAt(model, this.deps.settings());
+        if (far && this.decide(sessionID, msgs, { ...quick, total: upper }, model).kind === "send") {
+          if (ready) this.countBehind(sessionID, plan);
+          return quick;
+        }
+      }
     }
-    const size = await measureRequest(this.counter, input, this.memo);
-    const { store } = this.deps;
-    // The counts are kept for the next page load; the request does not wait for that write (the memo has them).
-    if (store.saveCounts) void store.saveCounts(size.upserts).catch(() => undefined);
-    else for (const p of size.upserts) await store.upsertPart(p);
+    const size = await countPlan(this.counter, plan, this.memo);
+    await this.saveCounts(size);
     return size;
   }
 
+  /** Counts a plan after its request went out on an estimate (one at a time per session); the counts land on the parts. */
+  private countBehind(sessionID: string, plan: RequestSizePlan): void {
+    if (this.countingBehind.has(sessionID)) return;
+    this.countingBehind.add(sessionID);
+    void countPlan(this.counter, plan, this.memo)
+      .then((size) => (size.exact ? this.saveCounts(size) : undefined))
+      .catch(() => undefined)
+      .finally(() => this.countingBehind.delete(sessionID));
+  }
+
+  /** The counts are kept for the next page load; nothing waits for that write (the parts in memory have them). */
+  private async saveCounts(size: RequestSize): Promise<void> {
+    const { store } = this.deps;
+    if (size.upserts.length === 0) return;
+    if (store.saveCounts) void store.saveCounts(size.upserts).catch(() => undefined);
+    else for (const p of size.upserts) await store.upsertPart(p);
+  }
+
   /** What to do before sending `size`: the policy's decision on the calibrated count. */
-  decide(sessionID: string, view: MessageWithParts[], size: RequestSize, model: ModelConfig, moment: "step" | "overflow" = "step", afterSummary = 0): PolicyDecision {
+  decide(
+    sessionID: string,
+    view: MessageWithParts[],
+    size: RequestSize,
+    model: ModelConfig,
+    moment: "step" | "overflow" = "step",
+    afterSummary = 0,
+  ): PolicyDecision {
     const last = this.lastSent.get(sessionID);
     return (this.deps.policy ?? DEFAULT_POLICY).decide({
       moment,
@@ -153,5 +197,4 @@ export class ContextGuard {
     const { part } = await createCompactionRequest(this.deps.store, session, { ...rest, now: this.deps.clock.now() });
     if (tailStartID) await this.deps.store.upsertPart({ ...part, tail_start_id: tailStartID });
   }
-
 }

@@ -1,10 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createLocalSandboxForTests } from "../../adapters/sandbox/local/testing";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
 import { workspaceTools } from "../tools/index";
 import { makeTestService } from "../../testing/session-service";
 import { createTiktokenCounter } from "../../adapters/tokens/tiktoken-counter";
 import type { TokenCounter } from "../tokens/counter";
+import { History, makeSession, text } from "../compaction/test-fixtures";
+import { COUNT_BEHIND_CHARS } from "./context-guard";
 
 /** The real tokenizer behind a gate: not ready (and every count pending) until `release()`, like ranks still downloading. */
 class LoadingCounter implements TokenCounter {
@@ -83,6 +85,64 @@ describe("the first send does not wait for the tokenizer", () => {
     await service.ensureRunning(s.id);
     expect(service.lastRequest(s.id)?.count).toBe("estimate");
     expect(service.calibrationRatio("gpt-4o-mini")).toBe(1);
+  });
+});
+
+/** The real tokenizer, counting how many texts it was asked for (always ready). */
+class CountingCounter implements TokenCounter {
+  private readonly real = createTiktokenCounter();
+  texts = 0;
+  encodingFor(modelID: string): string {
+    return this.real.encodingFor(modelID);
+  }
+  async count(texts: string[], encoding: string): Promise<number[]> {
+    this.texts += texts.length;
+    return this.real.count(texts, encoding);
+  }
+}
+
+describe("a long history that was never counted (an imported session)", () => {
+  it("far from the window, the request goes out on the estimate; the count runs behind it and the next request is exact without counting it again", async () => {
+    const counter = new CountingCounter();
+    const llm = new FakeLLM([textTurn("Hello."), textTurn("Again.")]);
+    const { service, store } = makeTestService({ llm, tools: [], counter });
+    const h = new History();
+    for (let i = 0; i < 40; i++) h.turn(`question ${i}`, [text(`answer ${i}: ${"a sentence of some length. ".repeat(60)}`)]);
+    const chars = h.msgs.flatMap((m) => m.parts).reduce((n, p) => n + (p.type === "text" ? p.text.length : 0), 0);
+    expect(chars).toBeGreaterThan(COUNT_BEHIND_CHARS);
+    await store.importSession(makeSession(h.sessionID), h.msgs);
+
+    await service.prompt(h.sessionID, { text: "Go on." });
+    await service.ensureRunning(h.sessionID);
+    expect(llm.requests).toHaveLength(1);
+    expect(service.lastRequest(h.sessionID)?.count).toBe("estimate");
+    // The count behind the request stored every part's count.
+    await vi.waitFor(async () => {
+      const imported = new Set(h.msgs.flatMap((m) => m.parts.map((p) => p.id)));
+      const parts = (await store.messages(h.sessionID)).flatMap((m) => m.parts).filter((p) => p.type === "text" && imported.has(p.id));
+      expect(parts).toHaveLength(80);
+      expect(parts.every((p) => p.tokenCount !== undefined)).toBe(true);
+    });
+    const counted = counter.texts;
+    expect(counted).toBeGreaterThan(80);
+
+    await service.prompt(h.sessionID, { text: "And then?" });
+    await service.ensureRunning(h.sessionID);
+    expect(service.lastRequest(h.sessionID)?.count).toBe("exact");
+    // Only what is new was counted for the second request (the prompts, the first answer, the system prompt).
+    expect(counter.texts - counted).toBeLessThan(10);
+  });
+
+  it("a short uncounted history is counted exactly before the request, as before", async () => {
+    const counter = new CountingCounter();
+    const llm = new FakeLLM([textTurn("Hello.")]);
+    const { service, store } = makeTestService({ llm, tools: [], counter });
+    const h = new History();
+    for (let i = 0; i < 5; i++) h.turn(`question ${i}`, [text(`answer ${i}`)]);
+    await store.importSession(makeSession(h.sessionID), h.msgs);
+    await service.prompt(h.sessionID, { text: "Go on." });
+    await service.ensureRunning(h.sessionID);
+    expect(service.lastRequest(h.sessionID)?.count).toBe("exact");
   });
 });
 

@@ -42,4 +42,24 @@ describe("MirrorStore", () => {
     await inner.upsertPart({ id: ascendingId("prt"), sessionID: id, messageID: userID, type: "text", text: "later" });
     expect(await reads()).toEqual(await inner.messages(id));
   });
+
+  it("token counts land on the held parts that were counted, never over a part written since", async () => {
+    const { h, mirror } = await seeded();
+    const id = h.sessionID;
+    mirror.hold(id);
+    const parts = (await mirror.messages(id)).flatMap((m) => m.parts).filter((p) => p.type === "text" || p.type === "tool");
+    const [a, b] = parts;
+    if (!a || !b) throw new Error("fixture");
+    const count = { encoding: "o200k_base", count: 3, size: 1 };
+    // b is rewritten after it was counted (its text grew).
+    if (b.type !== "text") throw new Error("fixture");
+    await mirror.upsertPart({ ...b, text: `${b.text} and more` });
+    await mirror.saveCounts([
+      { ...a, tokenCount: count },
+      { ...b, tokenCount: count },
+    ]);
+    const now = (await mirror.messages(id)).flatMap((m) => m.parts);
+    expect(now.find((p) => p.id === a.id)?.tokenCount).toEqual(count);
+    expect(now.find((p) => p.id === b.id)?.tokenCount).toBeUndefined();
+  });
 });

@@ -51,7 +51,9 @@ export class MirrorStore implements Store {
       const loaded = await this.inner.messages(sessionID);
       h.rows = new Map(loaded.map((m) => [m.info.id, m]));
     }
-    return [...h.rows.values()].sort((a, b) => (a.info.id < b.info.id ? -1 : a.info.id > b.info.id ? 1 : 0)).map((m) => ({ info: m.info, parts: [...m.parts] }));
+    return [...h.rows.values()]
+      .sort((a, b) => (a.info.id < b.info.id ? -1 : a.info.id > b.info.id ? 1 : 0))
+      .map((m) => ({ info: m.info, parts: [...m.parts] }));
   }
 
   async messageInfos(sessionID: string): Promise<Message[]> {
@@ -92,10 +94,27 @@ export class MirrorStore implements Store {
     this.applyPart(part);
   }
 
+  /**
+   * Token counts: set on the held parts at once (the next step reads them from there), where the held
+   * part is still the one that was counted; storage gets them when it can (a count is a cache).
+   */
   async saveCounts(parts: Part[]): Promise<void> {
+    for (const p of parts) this.applyCount(p);
     if (this.inner.saveCounts) await this.inner.saveCounts(parts);
     else for (const p of parts) await this.inner.upsertPart(p);
-    for (const p of parts) this.applyPart(p);
+  }
+
+  /** Sets `counted.tokenCount` on the held part when every other field is the very value that was counted (a part written since is left alone). */
+  private applyCount(counted: Part): void {
+    const h = this.held.get(counted.sessionID);
+    const held = (h?.rows?.get(counted.messageID)?.parts ?? h?.early.get(counted.messageID))?.find((p) => p.id === counted.id);
+    if (!held || !counted.tokenCount) return;
+    const a = held as unknown as Record<string, unknown>;
+    const b = counted as unknown as Record<string, unknown>;
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    keys.delete("tokenCount");
+    for (const k of keys) if (a[k] !== b[k]) return;
+    held.tokenCount = structuredClone(counted.tokenCount);
   }
 
   appendDelta(delta: PartDelta): void {

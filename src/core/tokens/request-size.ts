@@ -143,7 +143,11 @@ export function finishRequestSize(plan: RequestSizePlan, counts: number[], memo?
  * (`exact: false`, nothing to persist) instead of failing the request.
  */
 export async function measureRequest(counter: TokenCounter, input: RequestSizeInput, memo?: CountMemo): Promise<RequestSize> {
-  const plan = planRequestSize(input, memo);
+  return countPlan(counter, planRequestSize(input, memo), memo);
+}
+
+/** Phase 2 of a plan with a counter (see `measureRequest`). */
+export async function countPlan(counter: TokenCounter, plan: RequestSizePlan, memo?: CountMemo): Promise<RequestSize> {
   if (plan.jobs.length === 0) return finishRequestSize(plan, [], memo);
   try {
     const counts = await counter.count(
@@ -152,7 +156,12 @@ export async function measureRequest(counter: TokenCounter, input: RequestSizeIn
     );
     return finishRequestSize(plan, counts, memo);
   } catch {
-    return finishRequestSize(plan, plan.jobs.map((j) => estimateTokens(j.text)), memo, false);
+    return finishRequestSize(
+      plan,
+      plan.jobs.map((j) => estimateTokens(j.text)),
+      memo,
+      false,
+    );
   }
 }
 
@@ -202,7 +211,17 @@ export function charsPerToken(messages: MessageWithParts[], encoding: string, mi
  * context policy decides the same on the bound as on the exact count).
  */
 export function estimateRequestSize(input: RequestSizeInput, memo?: CountMemo): RequestSize {
-  const plan = planRequestSize(input, memo);
+  return estimatePlan(planRequestSize(input, memo), input.messages, memo);
+}
+
+/** Characters of the texts a plan still has to count. */
+export function pendingChars(plan: RequestSizePlan): number {
+  return plan.jobs.reduce((n, j) => n + j.text.length, 0);
+}
+
+/** `estimateRequestSize` of a plan already made (`messages`: the history, for its characters per token). */
+export function estimatePlan(plan: RequestSizePlan, messages: MessageWithParts[], memo?: CountMemo): RequestSize {
+  const input = { messages, encoding: plan.encoding };
   const rate = charsPerToken(input.messages, input.encoding);
   const estimates = plan.jobs.map((j) => Math.ceil(j.text.length / rate));
   const size = finishRequestSize(plan, estimates, memo, false);
