@@ -13,7 +13,9 @@ export async function seriousAxe(page: Page, include?: string): Promise<string[]
   let b = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
   if (include) b = b.include(include);
   const r = await b.analyze();
-  return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  return r.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 /** Saves a screenshot to test-results/screens/<name>.png (looked at by hand, not compared). */
@@ -25,8 +27,12 @@ export async function shoot(page: Page, name: string): Promise<void> {
 export async function seedFile(page: Page, sessionID: string, path: string, text: string): Promise<void> {
   await page.evaluate(
     async ({ id, path, text }) => {
-      const t = (globalThis as unknown as { __tabcode: { sandbox: { sandboxFor(id: string): Promise<{ fs: { writeFile(p: string, d: string): Promise<void> } }> } } }).__tabcode;
+      const t = (
+        globalThis as unknown as { __tabcode: { sandbox: { sandboxFor(id: string): Promise<{ fs: { writeFile(p: string, d: string): Promise<void> } }> } } }
+      ).__tabcode;
       await (await t.sandbox.sandboxFor(id)).fs.writeFile(path, text);
+      // As any writer outside a step does: the Files panel re-reads (it may have listed the workspace already).
+      window.dispatchEvent(new CustomEvent("tabcode:workspace-changed", { detail: { sessionID: id } }));
     },
     { id: sessionID, path, text },
   );
