@@ -8,6 +8,7 @@ import { configure, newSession, openApp, send } from "./app";
 import { expect, test } from "./fixtures";
 
 test("storage full mid-stream: the answer stays on screen, can be downloaded, and is labelled as such after a reload", async ({ context, mock }) => {
+  test.setTimeout(60_000);
   const words = Array.from({ length: 60 }, (_, i) => `word${i}`);
   mock.setScript([{ text: words.map((w) => `${w} `), chunkDelayMs: 40 }]);
   const page = await context.newPage();
@@ -20,7 +21,8 @@ test("storage full mid-stream: the answer stays on screen, can be downloaded, an
     const put = IDBObjectStore.prototype.put;
     IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
       const row = value as { id?: unknown; text?: unknown };
-      if (w.__full && typeof row?.id === "string" && row.id.startsWith("prt_") && typeof row.text === "string" && row.text.length > 0) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+      if (w.__full && typeof row?.id === "string" && row.id.startsWith("prt_") && typeof row.text === "string" && row.text.length > 0)
+        throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
       return put.call(this, value, key);
     };
   });
@@ -41,6 +43,9 @@ test("storage full mid-stream: the answer stays on screen, can be downloaded, an
   const text = await readFile(file, "utf8");
   expect(text).toContain("word0");
   expect(text).toContain("word59");
+  // The banner is the one place that says so: no toast repeats it over the banner's button.
+  await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.getByRole("region", { name: "Notifications" }).getByRole("alert")).toHaveCount(0);
 
   // The tab goes away before space returned.
   await page.close({ runBeforeUnload: false });

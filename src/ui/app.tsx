@@ -28,7 +28,6 @@ import { firstScreenShown, whenIdle } from "../app/warm-up";
 
 const ImportHistoryDialog = lazy(() => import("./components/import-history-dialog").then((m) => ({ default: m.ImportHistoryDialog })));
 
-
 /** The app shell: session list, the current session (from the URL), dialogs and notices. */
 export function App() {
   const services = useServices();
@@ -69,10 +68,13 @@ export function App() {
   useEffect(
     () =>
       bus.subscribe((ev) => {
-        if (ev.type === "session.error" && ev.error.name === "UnknownError") notify(errorMessage(ev.error));
+        // Storage full while an answer streamed: the banner above that conversation says so and offers the
+        // download; a toast saying it again would cover the banner's button.
+        if (ev.type === "session.error" && ev.error.name === "UnknownError" && !store.unsavedAnswers().some((a) => a.sessionID === ev.sessionID))
+          notify(errorMessage(ev.error));
         if (ev.type === "session.notice") notify(ev.message, "info");
       }),
-    [bus, notify],
+    [bus, notify, store],
   );
 
   const [dropping, setDropping] = useState(false);
@@ -83,7 +85,11 @@ export function App() {
     const shared = new URLSearchParams(location.search).has("shared");
     if (!queue && !shared) return;
     void import("../app/shared-files").then(async ({ consumeLaunchFiles, takeSharedFiles }) => {
-      consumeLaunchFiles(queue, (files) => setHistory({ files }), (m) => notify(m));
+      consumeLaunchFiles(
+        queue,
+        (files) => setHistory({ files }),
+        (m) => notify(m),
+      );
       if (!shared) return;
       try {
         const got = await takeSharedFiles(location.search, new URL(import.meta.env.BASE_URL, location.origin).href, "caches" in window ? caches : undefined);
@@ -111,7 +117,10 @@ export function App() {
           continue;
         }
         const { sessionIDs, copied, warnings } = r.value;
-        notify(`Imported ${sessionIDs.length} session${sessionIDs.length === 1 ? "" : "s"} from ${f.name}${copied ? ` (${copied} as a copy: the original is already here)` : ""}.${warnings.length ? ` Notes: ${warnings.slice(0, 3).join(" ")}` : ""}`, "info");
+        notify(
+          `Imported ${sessionIDs.length} session${sessionIDs.length === 1 ? "" : "s"} from ${f.name}${copied ? ` (${copied} as a copy: the original is already here)` : ""}.${warnings.length ? ` Notes: ${warnings.slice(0, 3).join(" ")}` : ""}`,
+          "info",
+        );
         const first = sessionIDs[0];
         if (first) navigate({ name: "session", sessionID: first });
       }
@@ -153,7 +162,13 @@ export function App() {
 
   const current = route.name === "session" ? route.sessionID : undefined;
   const [helpOpen, setHelpOpen] = useState(false);
-  useAppShortcuts(layout, current, openSession, () => void newSession(), () => setHelpOpen(true));
+  useAppShortcuts(
+    layout,
+    current,
+    openSession,
+    () => void newSession(),
+    () => setHelpOpen(true),
+  );
   useRunAttention(current, openSession);
   useAppEvent("help", () => setHelpOpen(true));
   useAppEvent("open-settings", () => setSettingsOpen(true));
@@ -162,100 +177,121 @@ export function App() {
   useAppEvent("tour-restart", () => {
     resetTour();
     const open = current ? store.getSession(current) : Promise.resolve(undefined);
-    open.then((s) => (s?.demo ? undefined : demo()), () => undefined);
+    open.then(
+      (s) => (s?.demo ? undefined : demo()),
+      () => undefined,
+    );
   });
   return (
     <LayoutContext.Provider value={layout}>
-    {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping export files anywhere imports them; the Import button is the accessible path */}
-    <div
-      className={`app${narrow ? " narrow" : ""}`}
-      onDragOver={(e) => {
-        if (e.dataTransfer.types.includes("Files")) {
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping export files anywhere imports them; the Import button is the accessible path */}
+      <div
+        className={`app${narrow ? " narrow" : ""}`}
+        onDragOver={(e) => {
+          if (e.dataTransfer.types.includes("Files")) {
+            e.preventDefault();
+            setDropping(true);
+          }
+        }}
+        onDragLeave={(e) => {
+          if (e.relatedTarget === null) setDropping(false);
+        }}
+        onDrop={(e) => {
           e.preventDefault();
-          setDropping(true);
-        }
-      }}
-      onDragLeave={(e) => {
-        if (e.relatedTarget === null) setDropping(false);
-      }}
-      onDrop={(e) => {
-        e.preventDefault();
-        setDropping(false);
-        if (isHistoryDrop(e.dataTransfer)) void droppedFiles(e.dataTransfer).then((files) => setHistory({ files }));
-        else void importFiles([...e.dataTransfer.files]);
-      }}
-    >
-      {dropping && <div className="drop-overlay">Drop an export, an opencode.db, or a history folder to import it</div>}
-      <SidePanel side="left" label="Sessions" id={SESSIONS_PANEL.id} panel={sessionsPanel} narrow={narrow} min={SESSIONS_PANEL.min} max={SESSIONS_PANEL.max}>
-      <Sidebar
-        currentID={current}
-        onSelect={(id, messageID) => {
-          closeDrawer();
-          navigate({ name: "session", sessionID: id, messageID });
+          setDropping(false);
+          if (isHistoryDrop(e.dataTransfer)) void droppedFiles(e.dataTransfer).then((files) => setHistory({ files }));
+          else void importFiles([...e.dataTransfer.files]);
         }}
-        onNew={() => {
-          closeDrawer();
-          void newSession();
-        }}
-        onDeleted={(id) => {
-          if (id === current) navigate({ name: "home" }, true);
-        }}
-        onError={notify}
-        onNotify={notify}
-        onImport={(files) => void importFiles(files)}
-        onImportHistory={() => setHistory({})}
-        onExportAll={() => void exportAllSessions()}
-        onSettings={() => setSettingsOpen(true)}
-        demo={settings.provider === "demo"}
-      />
-      </SidePanel>
-      <main className="main">
-        {(narrow || sessionsPanel.collapsed) && (
-          <div className="main-bar">
-            <PanelToggle label="Sessions" controls={SESSIONS_PANEL.id} panel={sessionsPanel} narrow={narrow}>
-              ☰ <span className="toggle-text">Sessions</span>
-            </PanelToggle>
-            <span className="brand small">
-              <span className="logo" aria-hidden="true">
-                ▸_
-              </span>
-              tabcode
-            </span>
-          </div>
-        )}
-        {!online && (
-          <div className="banner warn" role="status">
-            You are offline. Your sessions, their files and exports still work{localModel ? ", and so does your model (it runs locally)" : "; the model cannot be reached until you are back online"}.
-          </div>
-        )}
-        {corrupt.length > 0 && (
-          <div className="banner warn" role="alert">
-            {corrupt.length} stored record{corrupt.length === 1 ? " is" : "s are"} damaged and {corrupt.length === 1 ? "was" : "were"} skipped; everything else works. Details are in the browser console.
-          </div>
-        )}
-        {route.name === "share" ? (
-          <SharedView data={route.data} onSaved={(id) => navigate({ name: "session", sessionID: id }, true)} />
-        ) : route.name === "session" && route.replay ? (
-          <ReplayRoute sessionID={route.sessionID} onExit={() => navigate({ name: "session", sessionID: route.sessionID })} />
-        ) : current ? <SessionView key={current} sessionID={current} focusMessageID={route.name === "session" ? route.messageID : undefined} onError={notify} onOpenSession={openSession} /> : <Welcome onNew={() => void newSession()} onSettings={() => setSettingsOpen(true)} onDemo={() => void demo()} onPythonDemo={() => void demo("python")} samples={<Samples onOpen={openSession} onError={notify} />} />}
-      </main>
-      <Toasts notices={notices} onDismiss={dismiss} />
-      {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
-      {history && (
-        <Suspense fallback={null}>
-          <ImportHistoryDialog
-            {...(history.files ? { initial: history.files } : {})}
-            onClose={() => setHistory(null)}
-            onOpen={(id) => {
-              setHistory(null);
-              navigate({ name: "session", sessionID: id });
+      >
+        {dropping && <div className="drop-overlay">Drop an export, an opencode.db, or a history folder to import it</div>}
+        <SidePanel side="left" label="Sessions" id={SESSIONS_PANEL.id} panel={sessionsPanel} narrow={narrow} min={SESSIONS_PANEL.min} max={SESSIONS_PANEL.max}>
+          <Sidebar
+            currentID={current}
+            onSelect={(id, messageID) => {
+              closeDrawer();
+              navigate({ name: "session", sessionID: id, messageID });
             }}
+            onNew={() => {
+              closeDrawer();
+              void newSession();
+            }}
+            onDeleted={(id) => {
+              if (id === current) navigate({ name: "home" }, true);
+            }}
+            onError={notify}
+            onNotify={notify}
+            onImport={(files) => void importFiles(files)}
+            onImportHistory={() => setHistory({})}
+            onExportAll={() => void exportAllSessions()}
+            onSettings={() => setSettingsOpen(true)}
+            demo={settings.provider === "demo"}
           />
-        </Suspense>
-      )}
-      {helpOpen && <ShortcutsDialog onClose={() => setHelpOpen(false)} />}
-      <PermissionDialog />
-    </div>
+        </SidePanel>
+        <main className="main">
+          {(narrow || sessionsPanel.collapsed) && (
+            <div className="main-bar">
+              <PanelToggle label="Sessions" controls={SESSIONS_PANEL.id} panel={sessionsPanel} narrow={narrow}>
+                ☰ <span className="toggle-text">Sessions</span>
+              </PanelToggle>
+              <span className="brand small">
+                <span className="logo" aria-hidden="true">
+                  ▸_
+                </span>
+                tabcode
+              </span>
+            </div>
+          )}
+          {!online && (
+            <div className="banner warn" role="status">
+              You are offline. Your sessions, their files and exports still work
+              {localModel ? ", and so does your model (it runs locally)" : "; the model cannot be reached until you are back online"}.
+            </div>
+          )}
+          {corrupt.length > 0 && (
+            <div className="banner warn" role="alert">
+              {corrupt.length} stored record{corrupt.length === 1 ? " is" : "s are"} damaged and {corrupt.length === 1 ? "was" : "were"} skipped; everything
+              else works. Details are in the browser console.
+            </div>
+          )}
+          {route.name === "share" ? (
+            <SharedView data={route.data} onSaved={(id) => navigate({ name: "session", sessionID: id }, true)} />
+          ) : route.name === "session" && route.replay ? (
+            <ReplayRoute sessionID={route.sessionID} onExit={() => navigate({ name: "session", sessionID: route.sessionID })} />
+          ) : current ? (
+            <SessionView
+              key={current}
+              sessionID={current}
+              focusMessageID={route.name === "session" ? route.messageID : undefined}
+              onError={notify}
+              onOpenSession={openSession}
+            />
+          ) : (
+            <Welcome
+              onNew={() => void newSession()}
+              onSettings={() => setSettingsOpen(true)}
+              onDemo={() => void demo()}
+              onPythonDemo={() => void demo("python")}
+              samples={<Samples onOpen={openSession} onError={notify} />}
+            />
+          )}
+        </main>
+        <Toasts notices={notices} onDismiss={dismiss} />
+        {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
+        {history && (
+          <Suspense fallback={null}>
+            <ImportHistoryDialog
+              {...(history.files ? { initial: history.files } : {})}
+              onClose={() => setHistory(null)}
+              onOpen={(id) => {
+                setHistory(null);
+                navigate({ name: "session", sessionID: id });
+              }}
+            />
+          </Suspense>
+        )}
+        {helpOpen && <ShortcutsDialog onClose={() => setHelpOpen(false)} />}
+        <PermissionDialog />
+      </div>
     </LayoutContext.Provider>
   );
 }
