@@ -33,18 +33,6 @@ function workspaceVersion(messages: MessageWithParts[], status: string, revertID
   return n;
 }
 
-
-/** The messages the streamed overlay changed (`live` is `stored` index for index, see `useMessages`), by id. */
-function streamedMessages(stored: MessageWithParts[] | undefined, live: MessageWithParts[] | undefined): Map<string, MessageWithParts> {
-  const out = new Map<string, MessageWithParts>();
-  if (!stored || !live || stored === live) return out;
-  for (let i = 0; i < live.length; i++) {
-    const m = live[i];
-    if (m && m !== stored[i]) out.set(m.info.id, m);
-  }
-  return out;
-}
-
 /** The user's own question an answer belongs to (skipping system events such as the continue prompt). */
 function questionOf(all: MessageWithParts[], assistantID: string): { id: string; text: string } | undefined {
   const i = all.findIndex((m) => m.info.id === assistantID);
@@ -87,9 +75,9 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   // The conversation's shape (branch path, revert, what a summary replaced) follows the stored messages, so a
   // long session is not walked again on every streamed frame; the streamed text is laid over the shown ones.
   const view = useMemo(() => (stored ? conversationView({ branches, revert: session?.revert }, stored) : undefined), [stored, branches, session?.revert]);
-  const streamed = useMemo(() => streamedMessages(stored, all), [stored, all]);
+  const streamed = loaded?.streamed;
   const storedShown = view?.shown;
-  const messages = useMemo(() => (storedShown && streamed.size > 0 ? storedShown.map((m) => streamed.get(m.info.id) ?? m) : storedShown), [storedShown, streamed]);
+  const messages = useMemo(() => (storedShown && streamed?.size ? storedShown.map((m) => streamed.get(m.info.id) ?? m) : storedShown), [storedShown, streamed]);
   const hidden = view?.reverted ?? 0;
   // Messages a summary replaced are folded away (the model no longer sees them); the user can unfold them.
   const [showReplaced, setShowReplaced] = useState(false);
@@ -143,7 +131,9 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         revert(app, sessionID, messageID).catch((e: unknown) => onError(`Could not revert: ${e instanceof Error ? e.message : String(e)}`));
       },
       edit: (messageID, text) => {
-        sessions.prompt(sessionID, { text, editOf: messageID }).catch((e: unknown) => onError(`Could not send the edit: ${e instanceof Error ? e.message : String(e)}`));
+        sessions
+          .prompt(sessionID, { text, editOf: messageID })
+          .catch((e: unknown) => onError(`Could not send the edit: ${e instanceof Error ? e.message : String(e)}`));
       },
       compacted: (messageID) => compacted.get(messageID),
       regenerate: (messageID) => {
@@ -152,7 +142,9 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           onError("Could not find the question this answer belongs to.");
           return;
         }
-        sessions.prompt(sessionID, { text: q.text, editOf: q.id }).catch((e: unknown) => onError(`Could not regenerate: ${e instanceof Error ? e.message : String(e)}`));
+        sessions
+          .prompt(sessionID, { text: q.text, editOf: q.id })
+          .catch((e: unknown) => onError(`Could not regenerate: ${e instanceof Error ? e.message : String(e)}`));
       },
       branch: (messageID) => {
         const all = latest.current.all;
@@ -161,7 +153,9 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         return s.ids.length > 1 ? { index: s.index, count: s.ids.length } : undefined;
       },
       continueAnswer: () => {
-        sessions.prompt(sessionID, { text: CONTINUE_PROMPT }).catch((e: unknown) => onError(`Could not continue: ${e instanceof Error ? e.message : String(e)}`));
+        sessions
+          .prompt(sessionID, { text: CONTINUE_PROMPT })
+          .catch((e: unknown) => onError(`Could not continue: ${e instanceof Error ? e.message : String(e)}`));
       },
       editSummary: (messageID, text) => {
         sessions
@@ -202,7 +196,12 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
     [app, sessionID, busy, onError, onOpenSession, sessions, compacted],
   );
 
-  if (session === undefined || messages === undefined || storedShown === undefined || view === undefined || all === undefined || stored === undefined) return <div className="loading" aria-busy="true">Loading session…</div>;
+  if (session === undefined || messages === undefined || view === undefined || all === undefined || stored === undefined)
+    return (
+      <div className="loading" aria-busy="true">
+        Loading session…
+      </div>
+    );
   if (session === null)
     return (
       <div className="empty-state">
@@ -220,7 +219,11 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             <span>
               {hidden} message{hidden === 1 ? "" : "s"} reverted and files restored. Sending a new message makes this permanent.
             </span>
-            <button type="button" disabled={busy} onClick={() => unrevert(app, sessionID).catch((e: unknown) => onError(`Could not unrevert: ${e instanceof Error ? e.message : String(e)}`))}>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => unrevert(app, sessionID).catch((e: unknown) => onError(`Could not unrevert: ${e instanceof Error ? e.message : String(e)}`))}
+            >
               Unrevert
             </button>
           </div>
@@ -260,11 +263,19 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             )}
             {session.demo && <Tour messages={messages} status={status} />}
           </div>
-          <SidePanel side="right" label="Files and todos" id={FILES_PANEL.id} panel={layout.files} narrow={layout.narrow} min={FILES_PANEL.min} max={FILES_PANEL.max}>
+          <SidePanel
+            side="right"
+            label="Files and todos"
+            id={FILES_PANEL.id}
+            panel={layout.files}
+            narrow={layout.narrow}
+            min={FILES_PANEL.min}
+            max={FILES_PANEL.max}
+          >
             <aside className="side-column" aria-label="Files and todos">
-              <PinnedPanel session={session} messages={storedShown} onError={onError} />
-              <TodoPanel messages={storedShown} />
-              <WorkspacePanel sessionID={sessionID} version={workspaceVersion(storedShown, status.type, revertID) + branchKey(view.next)} onError={onError} />
+              <PinnedPanel session={session} messages={view.shown} onError={onError} />
+              <TodoPanel messages={view.shown} />
+              <WorkspacePanel sessionID={sessionID} version={workspaceVersion(view.shown, status.type, revertID) + branchKey(view.next)} onError={onError} />
               <TerminalSection sessionID={sessionID} messages={messages} />
             </aside>
           </SidePanel>

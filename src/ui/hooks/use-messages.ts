@@ -6,10 +6,13 @@ import { useServices } from "./services";
  * Messages of a session from IndexedDB, kept in memory by the store and patched
  * by each write (`DexieStore.watchMessages`: a write re-reads nothing, and only
  * the messages it touched get new objects), with streaming parts overlaid from
- * the bus so tokens show up before the batched writes land. `complete` is false
- * while only the newest messages of a long session are read.
+ * the bus so tokens show up before the batched writes land. `stored` is the list
+ * without the overlay (index for index), `streamed` the overlaid messages by id.
+ * `complete` is false while only the newest messages of a long session are read.
  */
-export function useMessages(sessionID: string): { messages: MessageWithParts[]; stored: MessageWithParts[]; complete: boolean } | undefined {
+export function useMessages(
+  sessionID: string,
+): { messages: MessageWithParts[]; stored: MessageWithParts[]; streamed: ReadonlyMap<string, MessageWithParts>; complete: boolean } | undefined {
   const { store, bus } = useServices();
   const subscribe = useCallback((listener: () => void) => store.watchMessages(sessionID, listener), [store, sessionID]);
   const snapshot = useSyncExternalStore(subscribe, () => store.messagesSnapshot(sessionID));
@@ -52,14 +55,15 @@ export function useMessages(sessionID: string): { messages: MessageWithParts[]; 
   }, [bus, sessionID]);
 
   const complete = snapshot?.complete ?? false;
-  const messages = useMemo(() => {
+  const merged = useMemo((): { messages: MessageWithParts[]; streamed: ReadonlyMap<string, MessageWithParts> } | undefined => {
     if (!stored) return undefined;
-    if (live.size === 0) return stored;
+    if (live.size === 0) return { messages: stored, streamed: NONE };
     // Only messages with a live part get new objects: the others keep their identity, so their
     // (memoised) views do not re-render on every streamed frame.
     const byMessage = new Map<string, Part[]>();
     for (const l of live.values()) byMessage.set(l.messageID, [...(byMessage.get(l.messageID) ?? []), l]);
-    const merged = stored.map((m) => {
+    const streamed = new Map<string, MessageWithParts>();
+    const messages = stored.map((m) => {
       const lives = byMessage.get(m.info.id);
       if (!lives) return m;
       const overlay = new Map(lives.map((l) => [l.id, l]));
@@ -71,12 +75,16 @@ export function useMessages(sessionID: string): { messages: MessageWithParts[]; 
       // Live parts whose first write has not landed yet.
       if (overlay.size > 0) parts.push(...overlay.values());
       parts.sort((a, b) => (a.id < b.id ? -1 : 1));
-      return { info: m.info, parts };
+      const next = { info: m.info, parts };
+      streamed.set(m.info.id, next);
+      return next;
     });
-    return merged;
+    return { messages, streamed };
   }, [stored, live]);
-  return useMemo(() => (messages && stored ? { messages, stored, complete } : undefined), [messages, stored, complete]);
+  return useMemo(() => (merged && stored ? { ...merged, stored, complete } : undefined), [merged, stored, complete]);
 }
+
+const NONE: ReadonlyMap<string, MessageWithParts> = new Map();
 
 /** Shortest time between two renders of streamed text. */
 const LIVE_FRAME_MS = 50;
@@ -90,6 +98,7 @@ function pickNewer(stored: Part, live: Part): Part {
     if (stored.time?.end !== undefined) return stored;
     return live.text.length > stored.text.length ? live : stored;
   }
-  if (stored.type === "tool" && live.type === "tool") return rank[live.state.status] > rank[stored.state.status] || (live.state.status === "running" && stored.state.status === "running") ? live : stored;
+  if (stored.type === "tool" && live.type === "tool")
+    return rank[live.state.status] > rank[stored.state.status] || (live.state.status === "running" && stored.state.status === "running") ? live : stored;
   return stored;
 }
