@@ -13,7 +13,7 @@ import type { Pin, Ruleset, Session, UserMessage } from "../core/schema";
 import type { PendingSummary, SummaryChoice } from "../core/session/compaction-grace";
 import type { GoalSpec } from "../core/session/goal";
 import type { PromptInput, RequestRecord, SessionService, SessionServiceDeps } from "../core/session/loop";
-import { CountMemo } from "../core/tokens/request-size";
+import { CountMemo } from "../core/tokens/count-memo";
 
 const NO_STATUSES: ReadonlyMap<string, SessionStatus> = new Map();
 const NO_SUMMARIES: ReadonlyMap<string, PendingSummary> = new Map();

@@ -5,15 +5,11 @@
  * The export module, the zip codec and the demo project are loaded on first
  * use (dynamic imports), so none of them is in the entry bundle.
  */
-import { referencedSnapshots } from "../core/snapshot/gc";
 import type { Finding } from "../core/export";
 import type { ExportFile } from "../core/export/types";
 import { conversationView } from "../core/conversation/view";
-import { forkSession } from "../core/session/fork";
-import { revertSession, snapshotAfter, unrevertSession } from "../core/session/revert";
 import type { Session } from "../core/schema";
 import type { AppServices } from "./bootstrap";
-import { collectUnusedSnapshots } from "./storage-gc";
 
 export type ExportKind = "json" | "json-files" | "markdown" | "markdown-brief" | "html";
 
@@ -32,7 +28,11 @@ async function workspaceFiles(app: AppServices, sessionID: string): Promise<Reco
 }
 
 /** The export of a session, with the secrets the user chose to remove replaced by placeholders. */
-async function exportedFile(app: AppServices, sessionID: string, opts: { workspace?: Record<string, Uint8Array>; remove?: readonly Finding[] } = {}): Promise<ExportFile> {
+async function exportedFile(
+  app: AppServices,
+  sessionID: string,
+  opts: { workspace?: Record<string, Uint8Array>; remove?: readonly Finding[] } = {},
+): Promise<ExportFile> {
   await app.store.flush();
   const { exportSession, redactFile } = await exporter();
   const file = await exportSession(app.store, sessionID, opts.workspace ? { workspace: opts.workspace } : {});
@@ -56,9 +56,17 @@ export async function exportOne(app: AppServices, sessionID: string, kind: Expor
     case "json-files":
       return { name: exportFileName(file.info, "json"), data: serializeExport(file), mime: "application/json" };
     case "markdown":
-      return { name: exportFileName(file.info, "md"), data: sessionMarkdown(file, { thinking: true, toolDetails: true, assistantMetadata: true }), mime: "text/markdown" };
+      return {
+        name: exportFileName(file.info, "md"),
+        data: sessionMarkdown(file, { thinking: true, toolDetails: true, assistantMetadata: true }),
+        mime: "text/markdown",
+      };
     case "markdown-brief":
-      return { name: exportFileName(file.info, "md"), data: sessionMarkdown(file, { thinking: false, toolDetails: false, assistantMetadata: false }), mime: "text/markdown" };
+      return {
+        name: exportFileName(file.info, "md"),
+        data: sessionMarkdown(file, { thinking: false, toolDetails: false, assistantMetadata: false }),
+        mime: "text/markdown",
+      };
     case "html":
       return { name: exportFileName(file.info, "html"), data: sessionHtml(file, { thinking: true }), mime: "text/html" };
   }
@@ -76,7 +84,12 @@ export type ShareResult = { ok: true; url: string } | { ok: false; size: number 
  * A link that carries the session in its fragment, or `ok:false` when it would be too long.
  * With a passphrase the payload is encrypted; `remove` lists the secrets to replace first.
  */
-export async function share(app: AppServices, sessionID: string, origin: string, opts: { passphrase?: string; remove?: readonly Finding[] } = {}): Promise<ShareResult> {
+export async function share(
+  app: AppServices,
+  sessionID: string,
+  origin: string,
+  opts: { passphrase?: string; remove?: readonly Finding[] } = {},
+): Promise<ShareResult> {
   const file = await exportedFile(app, sessionID, { remove: opts.remove });
   const { protectedShareLink, shareLink, stripForShare } = await exporter();
   // A link carries only what is shown: no other branches, nothing hidden by a revert.
@@ -101,7 +114,11 @@ export async function isHistoryExport(file: File): Promise<boolean> {
 }
 
 /** Validates, then writes in one transaction; workspace files carried by the file are restored. */
-export async function importFile(app: AppServices, bytes: Uint8Array, opts: { trusted?: boolean } = {}): Promise<{ ok: true; value: ImportOutcome } | { ok: false; error: string }> {
+export async function importFile(
+  app: AppServices,
+  bytes: Uint8Array,
+  opts: { trusted?: boolean } = {},
+): Promise<{ ok: true; value: ImportOutcome } | { ok: false; error: string }> {
   const { importBundle, parseImportBytes } = await exporter();
   const parsed = parseImportBytes(bytes);
   if (!parsed.ok) return parsed;
@@ -129,6 +146,7 @@ export async function importFile(app: AppServices, bytes: Uint8Array, opts: { tr
  */
 export async function fork(app: AppServices, sessionID: string, messageID: string, include: "before" | "through" = "through"): Promise<Session> {
   app.sessions.assertIdle(sessionID);
+  const [{ forkSession }, { snapshotAfter }] = await Promise.all([import("../core/session/fork"), import("../core/session/revert")]);
   const session = await forkSession(app.store, { sessionID, messageID, include }, Date.now());
   try {
     const msgs = await app.store.messages(sessionID);
@@ -146,6 +164,7 @@ export async function fork(app: AppServices, sessionID: string, messageID: strin
 export async function startFresh(app: AppServices, sessionID: string, messageID: string): Promise<{ session: Session; brief: string }> {
   app.sessions.assertIdle(sessionID);
   const fresh = await app.sessions.startFresh(sessionID, messageID);
+  const { snapshotAfter } = await import("../core/session/revert");
   try {
     const msgs = await app.store.messages(sessionID);
     await app.sandbox.copyWorkspace(sessionID, fresh.session.id, snapshotAfter(msgs, messageID));
@@ -158,12 +177,14 @@ export async function startFresh(app: AppServices, sessionID: string, messageID:
 export async function revert(app: AppServices, sessionID: string, messageID: string): Promise<void> {
   await app.sessions.assertIdleEverywhere(sessionID);
   const sandbox = await app.sandbox.sandboxFor(sessionID).catch(() => undefined);
+  const { revertSession } = await import("../core/session/revert");
   await revertSession(app.store, sandbox, sessionID, messageID);
 }
 
 export async function unrevert(app: AppServices, sessionID: string): Promise<void> {
   await app.sessions.assertIdleEverywhere(sessionID);
   const sandbox = await app.sandbox.sandboxFor(sessionID).catch(() => undefined);
+  const { unrevertSession } = await import("../core/session/revert");
   await unrevertSession(app.store, sandbox, sessionID);
 }
 
@@ -197,7 +218,11 @@ export type DemoKind = "dates" | "python";
 export async function startDemo(app: AppServices, kind: DemoKind = "dates"): Promise<Session> {
   const { title, files, prompt } =
     kind === "python"
-      ? await import("../adapters/demo/python-project").then((m) => ({ title: "Demo: Python test, fix, commit", files: m.PYTHON_DEMO_PROJECT, prompt: m.PYTHON_DEMO_PROMPT }))
+      ? await import("../adapters/demo/python-project").then((m) => ({
+          title: "Demo: Python test, fix, commit",
+          files: m.PYTHON_DEMO_PROJECT,
+          prompt: m.PYTHON_DEMO_PROMPT,
+        }))
       : await import("../adapters/demo/sample-project").then((m) => ({ title: "Demo: fix the date bug", files: m.DEMO_PROJECT, prompt: "Fix the date bug" }));
   const session = await app.sessions.createSession({ title, demo: true });
   await app.sandbox.seedWorkspace(session.id, files);
@@ -205,17 +230,21 @@ export async function startDemo(app: AppServices, kind: DemoKind = "dates"): Pro
   return session;
 }
 
+// The session-changing helpers (fork, revert, snapshot collection) load on first use: the first screen does not need them.
+
 /**
  * A deleted session's files for good: its workspace (saved tool outputs
  * included), then every snapshot tree and blob no remaining session needs.
  */
 export async function deleteSessionFiles(app: Pick<AppServices, "store" | "sandbox">, sessionID: string): Promise<void> {
   await app.sandbox.deleteWorkspace(sessionID);
+  const { collectUnusedSnapshots } = await import("./storage-gc");
   await collectUnusedSnapshots(app);
 }
 
 /** Bytes the session's workspace uses: its files now, and the history its snapshots keep. */
 export async function sessionStorage(app: Pick<AppServices, "store" | "sandbox">, sessionID: string): Promise<{ files: number; history: number }> {
   const session = await app.store.getSession(sessionID);
+  const { referencedSnapshots } = await import("../core/snapshot/gc");
   return app.sandbox.usage(sessionID, referencedSnapshots(session, await app.store.messages(sessionID)));
 }

@@ -2,6 +2,7 @@ import type { MediaFilter } from "../model-media";
 import type { LLMAssistantContent, LLMMedia, LLMMessage, LLMToolResult, LLMUserContent } from "../ports/llm";
 import type { AssistantMessage, MessageWithParts, ToolPart } from "../schema";
 import { providerCompactionOf } from "./provider-compaction";
+import { isServerTool } from "./server-tool";
 
 export const CLEARED_TOOL_OUTPUT = "[Old tool result content cleared]";
 export const INTERRUPTED_TOOL_OUTPUT = "[Tool execution was interrupted]";
@@ -100,7 +101,8 @@ export function toModelMessages(msgs: MessageWithParts[], opts: ToModelOptions =
     const results: LLMToolResult[] = [];
     for (const p of m.parts) {
       // A provider's compaction goes back as it came, even with no readable text (OpenAI's is encrypted).
-      if (p.type === "text" && !p.ignored && (p.text.length > 0 || providerCompactionOf(p))) content.push({ type: "text", text: p.text, ...providerMetadata(p.metadata) });
+      if (p.type === "text" && !p.ignored && (p.text.length > 0 || providerCompactionOf(p)))
+        content.push({ type: "text", text: p.text, ...providerMetadata(p.metadata) });
       else if (p.type === "reasoning" && (p.text.length > 0 || providerMetadata(p.metadata).providerMetadata)) {
         // Reasoning with an empty text can still carry state the provider needs back (OpenAI's encrypted reasoning, Anthropic's redacted thinking).
         content.push({ type: "reasoning", text: p.text, ...providerMetadata(p.metadata) });
@@ -147,9 +149,4 @@ export function toolResult(p: ToolPart, opts: ToModelOptions = {}): LLMToolResul
     return { type: "tool-result", callID: p.callID, tool: p.tool, output: partial ?? s.error, isError: !partial };
   }
   return { type: "tool-result", callID: p.callID, tool: p.tool, output: INTERRUPTED_TOOL_OUTPUT, isError: true };
-}
-
-/** Whether a tool part is one the provider ran itself (shown as a card; never executed by tabcode, never sent back as a tool call or result). */
-export function isServerTool(p: ToolPart): boolean {
-  return p.metadata?.providerExecuted === true;
 }

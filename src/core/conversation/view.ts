@@ -1,7 +1,7 @@
 import type { AssistantMessage, MessageWithParts, Session, UserMessage } from "../schema";
 import { activePath, nextPrev } from "./branches";
 import { compactedByProvider } from "./provider-compaction";
-import { isServerTool } from "./to-model";
+import { isServerTool } from "./server-tool";
 
 /**
  * The one view of a conversation (what the user sees, what the model is

@@ -10,7 +10,7 @@ import { PermissionRefused } from "../permission/ask";
 import { userWriteMark, withoutUserWrites } from "../snapshot/user-writes";
 import type { Tool, ToolContext } from "../tools/tool";
 import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "../conversation/retry";
-import { isServerTool } from "../conversation/to-model";
+import { isServerTool } from "../conversation/server-tool";
 import { StepWriter } from "./step-writer";
 import { addTokens, costOf, toTokens } from "../conversation/usage";
 

@@ -1,5 +1,6 @@
 import type { LLMToolSpec } from "../ports/llm";
 import type { MessageWithParts, Part } from "../schema";
+import { CountMemo } from "./count-memo";
 import { ESTIMATE_ENCODING, estimateTokens, type TokenCounter } from "./counter";
 import { cachedCount, MESSAGE_OVERHEAD, modelMessageCount, type PartCostOptions, partCost, REPLY_OVERHEAD } from "./part-text";
 
@@ -61,27 +62,6 @@ export interface RequestSize {
    * was not ready): `upper` is a bound the true count cannot exceed.
    */
   estimate?: { upper: number; charsPerToken: number };
-}
-
-/** Bounded memo of counts for texts that are not parts (system sections, tool specs). */
-export class CountMemo {
-  private readonly map = new Map<string, number>();
-  /** Bumped whenever a count is added or changes (views that cache a size recompute then). */
-  version = 0;
-  constructor(private readonly max = 256) {}
-  get(encoding: string, text: string): number | undefined {
-    return this.map.get(`${encoding}\u0000${text}`);
-  }
-  set(encoding: string, text: string, count: number): void {
-    const key = `${encoding}\u0000${text}`;
-    if (this.map.get(key) !== count) this.version++;
-    this.map.delete(key);
-    this.map.set(key, count);
-    if (this.map.size > this.max) {
-      const oldest = this.map.keys().next();
-      if (!oldest.done) this.map.delete(oldest.value);
-    }
-  }
 }
 
 /** The text a tool spec costs. */
@@ -229,3 +209,5 @@ export function estimatePlan(plan: RequestSizePlan, messages: MessageWithParts[]
   const upper = known + plan.jobs.reduce((n, j) => n + utf8Length(j.text), 0);
   return { ...size, estimate: { upper, charsPerToken: rate } };
 }
+
+export { CountMemo };
