@@ -133,6 +133,17 @@ export class DexieStore implements Store {
     return this.live.watch(sessionID, listener);
   }
 
+  /**
+   * Stored token counts reach the watched sessions' parts in place, without a new snapshot (nothing shown
+   * changes); views that size the next request from those counts follow this version instead.
+   */
+  watchCounts(listener: () => void): () => void {
+    return this.live.watchCounts(listener);
+  }
+  countsVersion(): number {
+    return this.live.countsVersion;
+  }
+
   /** The watched session's messages (newest first read, then all), or `undefined` before the first read. */
   messagesSnapshot(sessionID: string): MessagesSnapshot | undefined {
     return this.live.snapshot(sessionID);

@@ -214,6 +214,13 @@ describe("token counts written for a session on screen", () => {
     expect(store.messagesSnapshot(session.id)).toBe(before);
     const copy = await store.messages(session.id);
     expect(copy[0]?.parts[0]?.tokenCount?.count).toBe(5);
+    // Views that size the next request from the counts are told (once for the burst).
+    const told = vi.fn();
+    const version = store.countsVersion();
+    const stop = store.watchCounts(told);
+    await vi.waitFor(() => expect(store.countsVersion()).toBe(version + 1));
+    expect(told).toHaveBeenCalledTimes(1);
+    stop();
     w.stop();
   });
 });

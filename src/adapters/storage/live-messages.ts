@@ -151,11 +151,35 @@ export class LiveMessages {
    * without it is counted again).
    */
   countsWritten(parts: Part[]): void {
+    let changed = false;
     for (const part of parts) {
       const m = this.entries.get(part.sessionID)?.byId.get(part.messageID);
       const cur = m?.parts.find((p) => p.id === part.id);
-      if (cur && part.tokenCount) cur.tokenCount = structuredClone(part.tokenCount);
+      if (cur && part.tokenCount) {
+        cur.tokenCount = structuredClone(part.tokenCount);
+        changed = true;
+      }
     }
+    if (!changed || this.countsTimer !== undefined) return;
+    // The views that size the next request recount with them (at most twice a second: they come in slices).
+    this.countsTimer = setTimeout(() => {
+      this.countsTimer = undefined;
+      this.countsVersion++;
+      for (const l of [...this.countsListeners]) l();
+    }, 500);
+  }
+
+  /** Bumped (at most twice a second) when stored token counts reached a watched session's parts. */
+  countsVersion = 0;
+  private countsTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly countsListeners = new Set<() => void>();
+
+  /** Calls `listener` when `countsVersion` changes. Returns the unsubscribe function. */
+  watchCounts(listener: () => void): () => void {
+    this.countsListeners.add(listener);
+    return () => {
+      this.countsListeners.delete(listener);
+    };
   }
 
   messagesDeleted(sessionID: string, ids: string[]): void {

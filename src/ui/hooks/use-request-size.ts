@@ -35,7 +35,13 @@ const getVersion = () => version;
  * The extra message the loop sends after the summary in force (`afterSummaryOf`, loaded on demand: only
  * sessions with a summary need it), for `shown`/`sent` and the request's system sections.
  */
-function useAfterSummary(session: Session, shown: MessageWithParts[] | undefined, sent: MessageWithParts[], system: string[] | undefined, model: ModelConfig): string | undefined {
+function useAfterSummary(
+  session: Session,
+  shown: MessageWithParts[] | undefined,
+  sent: MessageWithParts[],
+  system: string[] | undefined,
+  model: ModelConfig,
+): string | undefined {
   const [text, setText] = useState<{ n: number; text?: string }>();
   const needed = shown !== undefined && system !== undefined && summaryInForce(sent);
   // Views rebuild these arrays on every render; what matters is whether their items changed.
@@ -59,7 +65,8 @@ function useAfterSummary(session: Session, shown: MessageWithParts[] | undefined
 function useChangeCount(deps: unknown[]): number {
   const ref = useRef<{ deps: unknown[]; n: number } | undefined>(undefined);
   const same = (a: unknown, b: unknown) => (Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b);
-  if (!ref.current || ref.current.deps.length !== deps.length || !deps.every((d, i) => same(d, ref.current?.deps[i]))) ref.current = { deps, n: (ref.current?.n ?? 0) + 1 };
+  if (!ref.current || ref.current.deps.length !== deps.length || !deps.every((d, i) => same(d, ref.current?.deps[i])))
+    ref.current = { deps, n: (ref.current?.n ?? 0) + 1 };
   return ref.current.n;
 }
 
@@ -71,8 +78,17 @@ function useChangeCount(deps: unknown[]): number {
  * loop's memo, so every view reads the same counts. With `shown`, after a
  * summary it counts the message the loop adds there (`afterSummary`).
  */
-export function useNextRequestSize(session: Session, sent: MessageWithParts[], shown?: MessageWithParts[]): { size: NextRequestSize; shape?: RequestShape; afterSummary?: string } {
-  const { sessions, counter } = useServices();
+export function useNextRequestSize(
+  session: Session,
+  sent: MessageWithParts[],
+  shown?: MessageWithParts[],
+): { size: NextRequestSize; shape?: RequestShape; afterSummary?: string } {
+  const { sessions, counter, store } = useServices();
+  // Counts stored for the history's parts (in place, see `DexieStore.watchCounts`): recount with them.
+  const counted = useSyncExternalStore(
+    (l) => store.watchCounts(l),
+    () => store.countsVersion(),
+  );
   const settings = useSettings();
   const status = useSessionStatus(session.id);
   const version = useSyncExternalStore(subscribe, getVersion);
@@ -105,8 +121,18 @@ export function useNextRequestSize(session: Session, sent: MessageWithParts[], s
   // biome-ignore lint/correctness/useExhaustiveDependencies: `model` is derived from settings and the session; its value (modelKey) is the dependency
   const size = useMemo(
     // The loop counts the after-summary message with the system sections (ContextGuard.measure); so does this.
-    () => nextRequestSize({ sent, system: afterSummary && shape ? [...shape.system, afterSummary] : shape?.system, tools: shape?.tools, model, settings, encoding, ratio, memo: sessions.countMemo }),
-    [sent, shape, afterSummary, modelKey, settings, encoding, ratio, sessions, version, sessions.countMemo.version],
+    () =>
+      nextRequestSize({
+        sent,
+        system: afterSummary && shape ? [...shape.system, afterSummary] : shape?.system,
+        tools: shape?.tools,
+        model,
+        settings,
+        encoding,
+        ratio,
+        memo: sessions.countMemo,
+      }),
+    [sent, shape, afterSummary, modelKey, settings, encoding, ratio, sessions, version, sessions.countMemo.version, counted],
   );
   return { size, shape, afterSummary };
 }
