@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { sessionStorage } from "../../../app/session-actions";
+import { whenIdle } from "../../../app/warm-up";
 import { useServices } from "../../hooks/services";
 
 export function formatBytes(n: number): string {
@@ -26,9 +27,7 @@ export function StorageLine({ sessionID, version }: { sessionID: string; version
           .then((u) => live && setUsage(u))
           .catch(() => undefined);
       };
-      const g = globalThis as { requestIdleCallback?: (cb: () => void, opts?: { timeout: number }) => number };
-      if (g.requestIdleCallback) g.requestIdleCallback(count, { timeout: 2_000 });
-      else count();
+      whenIdle(count);
     }, STORAGE_COUNT_DELAY_MS);
     return () => {
       live = false;
