@@ -31,6 +31,12 @@ describe("Markdown (untrusted model text)", () => {
     expect(html("plain **x")).toContain("**x");
   });
 
+  it("a table sits in a focusable box that scrolls sideways (a wide table on a phone is not cut off)", () => {
+    const out = html("| file | change |\n|---|---|\n| a.ts | b |");
+    expect(out).toMatch(/<div class="table-scroll" role="region" aria-label="Table \(scrolls sideways\)" tabindex="0"><table><thead>/);
+    expect(out).toContain("<td>a.ts</td>");
+  });
+
   it("code blocks carry a language label, a copy button and a wrap toggle", () => {
     const out = html("```ts\nconst a: Promise<void> = f();\n```");
     expect(out).toContain('class="code-lang">ts<');

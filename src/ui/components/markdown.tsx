@@ -46,10 +46,22 @@ function components(highlight: boolean): Components {
           {typeof src === "string" && src ? ` — ${src.slice(0, 120)}` : ""}]
         </span>
       ),
+    // A table wider than the column (a phone) scrolls sideways in its own box instead of being cut off; the
+    // box takes focus so it can be scrolled from the keyboard.
+    table: ({ children }) => (
+      <div className="table-scroll" role="region" aria-label="Table (scrolls sideways)" tabIndex={0}>
+        <table>{children}</table>
+      </div>
+    ),
     pre: ({ node }) => {
       const code = (node?.children ?? []).find((c): c is Extract<typeof c, { type: "element" }> => c.type === "element" && c.tagName === "code");
       const cls = code?.properties?.className;
-      const lang = Array.isArray(cls) ? cls.map(String).find((c) => c.startsWith("language-"))?.slice(9) : undefined;
+      const lang = Array.isArray(cls)
+        ? cls
+            .map(String)
+            .find((c) => c.startsWith("language-"))
+            ?.slice(9)
+        : undefined;
       const text = code ? textOf(code as HastText).replace(/\n$/, "") : "";
       return <CodeBlock lang={lang} code={text} highlight={highlight} />;
     },
