@@ -18,3 +18,13 @@ export function printRows(title: string, rows: [string, string][]): void {
   console.log(`\n${title}\n| ${"measure".padEnd(w)} | result |\n|${"-".repeat(w + 2)}|--------|`);
   for (const [k, v] of rows) console.log(`| ${k.padEnd(w)} | ${v} |`);
 }
+
+/**
+ * What typing a message starts (the composer calls the app's `warm` on the first keystroke: the model
+ * adapter, the agent loop, the tools, the tokenizer), awaited: a person types for seconds before Send,
+ * Playwright for none. Streaming rows use it so they measure the stream, not these one-time loads, which
+ * the first-send bench measures on their own (a send right after a page load, nothing awaited).
+ */
+export async function typedFirst(page: import("@playwright/test").Page): Promise<void> {
+  await page.evaluate(() => (globalThis as unknown as { __tabcode: { warm?: () => Promise<void> } }).__tabcode.warm?.());
+}
