@@ -33,7 +33,7 @@ describe("Markdown (untrusted model text)", () => {
 
   it("a table sits in a focusable box that scrolls sideways (a wide table on a phone is not cut off)", () => {
     const out = html("| file | change |\n|---|---|\n| a.ts | b |");
-    expect(out).toMatch(/<div class="table-scroll" role="region" aria-label="Table \(scrolls sideways\)" tabindex="0"><table><thead>/);
+    expect(out).toMatch(/<section class="table-scroll" aria-label="Table \(scrolls sideways\)" tabindex="0"><table><thead>/);
     expect(out).toContain("<td>a.ts</td>");
   });
 

@@ -49,9 +49,10 @@ function components(highlight: boolean): Components {
     // A table wider than the column (a phone) scrolls sideways in its own box instead of being cut off; the
     // box takes focus so it can be scrolled from the keyboard.
     table: ({ children }) => (
-      <div className="table-scroll" role="region" aria-label="Table (scrolls sideways)" tabIndex={0}>
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a named, focusable scroll region is the accessible pattern for content that scrolls (WCAG 2.1.1)
+      <section className="table-scroll" aria-label="Table (scrolls sideways)" tabIndex={0}>
         <table>{children}</table>
-      </div>
+      </section>
     ),
     pre: ({ node }) => {
       const code = (node?.children ?? []).find((c): c is Extract<typeof c, { type: "element" }> => c.type === "element" && c.tagName === "code");
