@@ -23,6 +23,10 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
     // (which would be rendered, measured and thrown away before the jump to the end).
     initialOffset: () => (focusMessageID ? 0 : messages.length * ESTIMATE),
     getItemKey: (i) => messages[i]?.info.id ?? i,
+    // A long session's older messages arrive after its newest ones are painted (and a search jumps into
+    // them): rows added above keep the reader's row where it is, worked out in the same render. Without it
+    // the old scroll offset pointed into the new rows, which were rendered, measured and thrown away.
+    anchorTo: "end",
   });
 
   useEffect(() => {
@@ -74,7 +78,8 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
             const m = messages[row.index];
             if (!m) return null;
             const prev = messages[row.index - 1];
-            const continued = m.info.role === "assistant" && prev?.info.role === "assistant" && !m.info.summary && !(prev.info.role === "assistant" && prev.info.summary);
+            const continued =
+              m.info.role === "assistant" && prev?.info.role === "assistant" && !m.info.summary && !(prev.info.role === "assistant" && prev.info.summary);
             return (
               <div key={row.key} data-index={row.index} ref={virt.measureElement}>
                 <MessageView message={m} continued={continued} highlighted={m.info.id === focusMessageID} />
