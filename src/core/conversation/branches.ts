@@ -70,7 +70,11 @@ export function activePath(all: MessageWithParts[], selected: Record<string, str
 
 /** The alternatives at a user message's branch point, oldest first, and where it stands among them. */
 export function siblings(all: MessageWithParts[], userID: string): { key: string; ids: string[]; index: number } {
-  const tree = branchTree(all);
+  return siblingsIn(branchTree(all), userID);
+}
+
+/** `siblings` on a tree already built (a view asking for every message it shows builds the tree once). */
+export function siblingsIn(tree: BranchTree, userID: string): { key: string; ids: string[]; index: number } {
   const key = tree.prevOf.get(userID) ?? ROOT;
   const ids = (tree.children.get(key) ?? []).map((m) => m.info.id);
   return { key, ids, index: ids.indexOf(userID) };

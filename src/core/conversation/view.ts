@@ -144,17 +144,19 @@ export interface ConversationView {
 
 /** The workspace snapshot a list of messages ends at (see `ConversationView.snapshot`). */
 export function snapshotAt(msgs: MessageWithParts[]): string | undefined {
-  let at: string | undefined;
-  for (const m of msgs) {
-    for (const p of m.parts) {
-      if (p.type === "step-start" && p.snapshot) at = p.snapshot;
-      else if (p.type === "step-finish" && p.snapshot) at = p.snapshot;
-      else if (p.type === "snapshot") at = p.snapshot;
+  // The newest part that says where the files stand decides (read from the end: a long session's
+  // answer is found in its last step, not after walking every part).
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const parts = msgs[i]?.parts ?? [];
+    for (let j = parts.length - 1; j >= 0; j--) {
+      const p = parts[j];
+      if ((p?.type === "step-start" || p?.type === "step-finish") && p.snapshot) return p.snapshot;
+      if (p?.type === "snapshot") return p.snapshot;
       // Files changed and the step recorded no state after: unknown until a later step or marker says.
-      else if (p.type === "patch") at = undefined;
+      if (p?.type === "patch") return undefined;
     }
   }
-  return at;
+  return undefined;
 }
 
 /** The conversation of a session as shown and as sent. `all` is every stored message, in id order. */

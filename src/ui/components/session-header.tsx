@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useDeferredValue, useEffect, useState } from "react";
 import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts, Session } from "../../core/schema";
 import type { ConversationView } from "../../core/conversation/view";
@@ -55,7 +55,9 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
   const model = sessionModelConfig(settings, session);
   // The next request's size, as the X-ray and Replay show it (one function: nextRequestSize).
   // While an answer streams, the size follows once a second (counting the whole history 20 times a second costs frames).
-  const sized = useThrottled(view, 1_000, status.type !== "idle");
+  // In a render of its own after the messages (counting a long history is a pass over all of it).
+  const deferred = useDeferredValue(view);
+  const sized = useThrottled(deferred, 1_000, status.type !== "idle");
   const { size } = useNextRequestSize(session, sized.sent, sized.shown);
   const used = size.total;
   const pct = size.fraction * 100;
@@ -68,7 +70,14 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
         <span className={`status status-${status.type}`} role="status" aria-live="polite">
           {statusText(status)}
         </span>
-        <HeaderActions session={session} canCompact={status.type === "idle" && view.shown.length > 0 && session.revert === undefined} onCompact={() => void compactNow()} onShare={() => setSharing(true)} onDialog={setDialog} onError={onError} />
+        <HeaderActions
+          session={session}
+          canCompact={status.type === "idle" && view.shown.length > 0 && session.revert === undefined}
+          onCompact={() => void compactNow()}
+          onShare={() => setSharing(true)}
+          onDialog={setDialog}
+          onError={onError}
+        />
       </div>
       {session.fork && (
         <p className="fork-origin">
@@ -101,7 +110,10 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
             {model.modelID}
           </span>
         )}
-        <div className="context-meter" title={`Next request: ${used.toLocaleString()} of ${size.usable.toLocaleString()} usable tokens${size.exact ? "" : " (partly estimated)"}; auto-compaction at ${size.overflowAt.toLocaleString()}`}>
+        <div
+          className="context-meter"
+          title={`Next request: ${used.toLocaleString()} of ${size.usable.toLocaleString()} usable tokens${size.exact ? "" : " (partly estimated)"}; auto-compaction at ${size.overflowAt.toLocaleString()}`}
+        >
           <span>Context</span>
           <meter
             className={`meter${used >= size.overflowAt ? " hot" : ""}`}
@@ -114,7 +126,9 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
             value={Math.min(used, size.usable)}
             aria-valuetext={`${formatTokens(used)} of ${formatTokens(size.usable)} tokens (${Math.round(pct)}%)`}
           />
-          <span data-testid="context-percent" data-tokens={used}>{Math.round(pct)}%</span>
+          <span data-testid="context-percent" data-tokens={used}>
+            {Math.round(pct)}%
+          </span>
         </div>
         <span className="tokens" data-testid="session-tokens" title="Tokens used by this session">
           ↑{formatTokens(t.input + t.cache.read + t.cache.write)} ↓{formatTokens(t.output + t.reasoning)}

@@ -1,10 +1,10 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { CONTINUE_PROMPT } from "../../core/session/finish-notice";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { fork, revert, startFresh, unrevert } from "../../app/session-actions";
 import { firstScreenShown, whenIdle } from "../../app/warm-up";
 import type { MessageWithParts } from "../../core/schema";
-import { siblings } from "../../core/conversation/branches";
+import { type BranchTree, branchTree, siblingsIn } from "../../core/conversation/branches";
 import { conversationView } from "../../core/conversation/view";
 import { MessageActionsContext, type MessageActions } from "../hooks/message-actions";
 import { useServices, useSessionStatus } from "../hooks/services";
@@ -79,6 +79,9 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const storedShown = view?.shown;
   const messages = useMemo(() => (storedShown && streamed?.size ? storedShown.map((m) => streamed.get(m.info.id) ?? m) : storedShown), [storedShown, streamed]);
   const hidden = view?.reverted ?? 0;
+  // The side column (pins suggested from every message, todos, the files' version) follows the conversation in a
+  // render of its own, after the messages: on a long session each costs a pass over all of it.
+  const side = useDeferredValue(view);
   // Messages a summary replaced are folded away (the model no longer sees them); the user can unfold them.
   const [showReplaced, setShowReplaced] = useState(false);
   // "Summarise up to here": the preview waiting for the user's yes.
@@ -110,8 +113,11 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
 
   // The actions read the newest messages through a ref, so the context does not change on every streamed
   // frame (that would re-render every message on screen); any stored change re-renders the messages anyway.
-  const latest = useRef({ all, messages, revertID });
-  latest.current = { all, messages, revertID };
+  const latest = useRef({ all, messages, revertID, stored });
+  latest.current = { all, messages, revertID, stored };
+  // The turn tree of the stored messages, built once per stored change: every user message on screen asks
+  // for its branch switch while rendering (building it per message cost ~30 ms at 800 messages).
+  const tree = useRef<{ of?: MessageWithParts[]; tree?: BranchTree }>({});
   const actions = useMemo<MessageActions>(
     () => ({
       busy,
@@ -147,9 +153,14 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           .catch((e: unknown) => onError(`Could not regenerate: ${e instanceof Error ? e.message : String(e)}`));
       },
       branch: (messageID) => {
-        const all = latest.current.all;
-        if (!all) return undefined;
-        const s = siblings(all, messageID);
+        const of = latest.current.stored;
+        if (!of) return undefined;
+        let built = tree.current.of === of ? tree.current.tree : undefined;
+        if (!built) {
+          built = branchTree(of);
+          tree.current = { of, tree: built };
+        }
+        const s = siblingsIn(built, messageID);
         return s.ids.length > 1 ? { index: s.index, count: s.ids.length } : undefined;
       },
       continueAnswer: () => {
@@ -273,9 +284,13 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             max={FILES_PANEL.max}
           >
             <aside className="side-column" aria-label="Files and todos">
-              <PinnedPanel session={session} messages={view.shown} onError={onError} />
-              <TodoPanel messages={view.shown} />
-              <WorkspacePanel sessionID={sessionID} version={workspaceVersion(view.shown, status.type, revertID) + branchKey(view.next)} onError={onError} />
+              <PinnedPanel session={session} messages={(side ?? view).shown} onError={onError} />
+              <TodoPanel messages={(side ?? view).shown} />
+              <WorkspacePanel
+                sessionID={sessionID}
+                version={workspaceVersion((side ?? view).shown, status.type, revertID) + branchKey((side ?? view).next)}
+                onError={onError}
+              />
               <TerminalSection sessionID={sessionID} messages={messages} />
             </aside>
           </SidePanel>
