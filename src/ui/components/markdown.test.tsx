@@ -31,6 +31,12 @@ describe("Markdown (untrusted model text)", () => {
     expect(html("plain **x")).toContain("**x");
   });
 
+  it("finished text is one document: a reference link resolves across blocks (parsed block by block it did not)", () => {
+    const out = html("See [the docs][d].\n\nMore text.\n\n[d]: https://example.com/docs");
+    expect(out).toContain('<a href="https://example.com/docs"');
+    expect(out).not.toContain("[the docs]");
+  });
+
   it("a table sits in a focusable box that scrolls sideways (a wide table on a phone is not cut off)", () => {
     const out = html("| file | change |\n|---|---|\n| a.ts | b |");
     expect(out).toMatch(/<section class="table-scroll" aria-label="Table \(scrolls sideways\)" tabindex="0"><table><thead>/);

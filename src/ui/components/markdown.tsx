@@ -1,4 +1,4 @@
-import { memo } from "react";
+import { memo, useRef } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { splitBlocks } from "../markdown/blocks";
@@ -97,6 +97,17 @@ const Block = memo(function Block({ text, open }: { text: string; open: boolean 
  * as `**` closed by remend, so no raw asterisks show), and code is highlighted once its block closes.
  */
 export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  // Text that was already finished when it came on screen is parsed as one document: a processor and a parse
+  // per block cost ~1 ms per block when a session opens (a long answer has a hundred). Text that streamed here
+  // keeps its blocks, so finishing it re-parses nothing.
+  const split = useRef(streaming);
+  if (streaming) split.current = true;
+  if (!split.current)
+    return (
+      <div className="markdown">
+        <Block text={text} open={false} />
+      </div>
+    );
   const { done, open } = splitBlocks(text);
   return (
     <div className="markdown">
