@@ -38,12 +38,7 @@ async function streamOnce(page: Page, mock: MockOpenAI, seedParts: number, run: 
   await page.getByRole("article").filter({ hasText: LAST }).waitFor({ timeout: 240_000 });
   const ms = Date.now() - t0;
   // Counting the answer's tokens on a loaded machine can take a while after the last chunk.
-  await expect
-    .poll(
-      () => page.evaluate((id) => (globalThis as unknown as { __tabcode: { sessions: { isBusy(id: string): boolean } } }).__tabcode.sessions.isBusy(id), sid),
-      { timeout: 120_000 },
-    )
-    .toBe(false);
+  await expect.poll(() => page.evaluate((id) => (globalThis as unknown as { __tabcode: { sessions: { isBusy(id: string): boolean } } }).__tabcode.sessions.isBusy(id), sid), { timeout: 120_000 }).toBe(false);
   await waitIdle(page, sid);
   const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
   return { count: long.length, longest: long.length ? Math.round(Math.max(...long)) : 0, rate: Math.round(CHUNKS.length / (ms / 1000)) };

@@ -25,8 +25,7 @@ async function watchLongTasks(page: Page): Promise<void> {
   });
 }
 const longTasks = (page: Page) => page.evaluate(() => (window as unknown as { __long: number[] }).__long);
-const writes = (page: Page) =>
-  page.evaluate(() => ({ ...(globalThis as unknown as { __tabcode: { store: { writes: { journal: number; merge: number } } } }).__tabcode.store.writes }));
+const writes = (page: Page) => page.evaluate(() => ({ ...(globalThis as unknown as { __tabcode: { store: { writes: { journal: number; merge: number } } } }).__tabcode.store.writes }));
 
 /** Streams `chunks` into the open session; returns wall time, long tasks and store writes per second. */
 async function stream(page: Page, mock: MockOpenAI, sid: string, chunks: string[], until: string) {
@@ -72,25 +71,11 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
   for (let run = 0; run < RUNS; run++) {
     await page.goto(`/?plain=${run}#/s/${long.id}`);
     await page.getByRole("article").last().waitFor();
-    plain.push(
-      await stream(
-        page,
-        mock,
-        long.id,
-        Array.from({ length: 1000 }, (_, i) => `w${run}x${i} `),
-        `w${run}x999`,
-      ),
-    );
+    plain.push(await stream(page, mock, long.id, Array.from({ length: 1000 }, (_, i) => `w${run}x${i} `), `w${run}x999`));
   }
   const longest = (r: { long: number[] }) => (r.long.length ? Math.max(...r.long) : 0);
   rows.push(["plain words: 1,000 chunks, wall time (3 runs)", summary(plain.map((r) => r.ms))]);
-  rows.push([
-    "plain words: long tasks > 50 ms (3 runs)",
-    summary(
-      plain.map((r) => r.long.length),
-      "tasks",
-    ),
-  ]);
+  rows.push(["plain words: long tasks > 50 ms (3 runs)", summary(plain.map((r) => r.long.length), "tasks")]);
   rows.push(["plain words: longest task (3 runs)", summary(plain.map(longest))]);
   rows.push(["plain words: store writes per second (journal + merges)", plain.map((r) => `${r.journal.toFixed(1)} + ${r.merge.toFixed(1)}`).join(", ")]);
 
@@ -110,17 +95,8 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
       runs.push(await stream(page, mock, sid, [...chunks, ` (run ${run})`], `End of the answer. (run ${run})`));
     }
     const label = `markdown ${Math.round(md.length / 1000)} KB (${chunks.length} chunks) into an ${where}`;
-    rows.push([
-      `${label}: long tasks > 50 ms (3 runs)`,
-      summary(
-        runs.map((r) => r.long.length),
-        "tasks",
-      ),
-    ]);
-    rows.push([
-      `${label}: longest task (3 runs)`,
-      `${summary(runs.map(longest))}; ${runs.map((r) => Math.round(chunks.length / (r.ms / 1000))).join(", ")} chunks/s`,
-    ]);
+    rows.push([`${label}: long tasks > 50 ms (3 runs)`, summary(runs.map((r) => r.long.length), "tasks")]);
+    rows.push([`${label}: longest task (3 runs)`, `${summary(runs.map(longest))}; ${runs.map((r) => Math.round(chunks.length / (r.ms / 1000))).join(", ")} chunks/s`]);
   }
 
   // 3. Open a 5,000-part session: cold (fresh page load) and in-app (from home).

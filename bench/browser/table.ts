@@ -1,4 +1,4 @@
-/** Shared printing for the browser benchmarks: `| measure | result |` tables, runs as "median (min–max)". */
+/** Shared helpers for the browser benchmarks: `| measure | result |` tables, runs as "median (min–max)", and `typedFirst`. */
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -57,12 +57,7 @@ function components(highlight: boolean): Components {
     pre: ({ node }) => {
       const code = (node?.children ?? []).find((c): c is Extract<typeof c, { type: "element" }> => c.type === "element" && c.tagName === "code");
       const cls = code?.properties?.className;
-      const lang = Array.isArray(cls)
-        ? cls
-            .map(String)
-            .find((c) => c.startsWith("language-"))
-            ?.slice(9)
-        : undefined;
+      const lang = Array.isArray(cls) ? cls.map(String).find((c) => c.startsWith("language-"))?.slice(9) : undefined;
       const text = code ? textOf(code as HastText).replace(/\n$/, "") : "";
       return <CodeBlock lang={lang} code={text} highlight={highlight} />;
     },

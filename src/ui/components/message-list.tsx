@@ -78,8 +78,7 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
             const m = messages[row.index];
             if (!m) return null;
             const prev = messages[row.index - 1];
-            const continued =
-              m.info.role === "assistant" && prev?.info.role === "assistant" && !m.info.summary && !(prev.info.role === "assistant" && prev.info.summary);
+            const continued = m.info.role === "assistant" && prev?.info.role === "assistant" && !m.info.summary && !(prev.info.role === "assistant" && prev.info.summary);
             return (
               <div key={row.key} data-index={row.index} ref={virt.measureElement}>
                 <MessageView message={m} continued={continued} highlighted={m.info.id === focusMessageID} />

@@ -70,14 +70,7 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
         <span className={`status status-${status.type}`} role="status" aria-live="polite">
           {statusText(status)}
         </span>
-        <HeaderActions
-          session={session}
-          canCompact={status.type === "idle" && view.shown.length > 0 && session.revert === undefined}
-          onCompact={() => void compactNow()}
-          onShare={() => setSharing(true)}
-          onDialog={setDialog}
-          onError={onError}
-        />
+        <HeaderActions session={session} canCompact={status.type === "idle" && view.shown.length > 0 && session.revert === undefined} onCompact={() => void compactNow()} onShare={() => setSharing(true)} onDialog={setDialog} onError={onError} />
       </div>
       {session.fork && (
         <p className="fork-origin">
@@ -110,10 +103,7 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
             {model.modelID}
           </span>
         )}
-        <div
-          className="context-meter"
-          title={`Next request: ${used.toLocaleString()} of ${size.usable.toLocaleString()} usable tokens${size.exact ? "" : " (partly estimated)"}; auto-compaction at ${size.overflowAt.toLocaleString()}`}
-        >
+        <div className="context-meter" title={`Next request: ${used.toLocaleString()} of ${size.usable.toLocaleString()} usable tokens${size.exact ? "" : " (partly estimated)"}; auto-compaction at ${size.overflowAt.toLocaleString()}`}>
           <span>Context</span>
           <meter
             className={`meter${used >= size.overflowAt ? " hot" : ""}`}
@@ -126,9 +116,7 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
             value={Math.min(used, size.usable)}
             aria-valuetext={`${formatTokens(used)} of ${formatTokens(size.usable)} tokens (${Math.round(pct)}%)`}
           />
-          <span data-testid="context-percent" data-tokens={used}>
-            {Math.round(pct)}%
-          </span>
+          <span data-testid="context-percent" data-tokens={used}>{Math.round(pct)}%</span>
         </div>
         <span className="tokens" data-testid="session-tokens" title="Tokens used by this session">
           ↑{formatTokens(t.input + t.cache.read + t.cache.write)} ↓{formatTokens(t.output + t.reasoning)}

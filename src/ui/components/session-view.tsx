@@ -117,7 +117,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   latest.current = { all, messages, revertID, stored };
   // The turn tree of the stored messages, built once per stored change: every user message on screen asks
   // for its branch switch while rendering (building it per message cost ~30 ms at 800 messages).
-  const tree = useRef<{ of?: MessageWithParts[]; tree?: BranchTree }>({});
+  const tree = useRef<{ of: MessageWithParts[]; tree: BranchTree } | undefined>(undefined);
   const actions = useMemo<MessageActions>(
     () => ({
       busy,
@@ -155,12 +155,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
       branch: (messageID) => {
         const of = latest.current.stored;
         if (!of) return undefined;
-        let built = tree.current.of === of ? tree.current.tree : undefined;
-        if (!built) {
-          built = branchTree(of);
-          tree.current = { of, tree: built };
-        }
-        const s = siblingsIn(built, messageID);
+        if (tree.current?.of !== of) tree.current = { of, tree: branchTree(of) };
+        const s = siblingsIn(tree.current.tree, messageID);
         return s.ids.length > 1 ? { index: s.index, count: s.ids.length } : undefined;
       },
       continueAnswer: () => {
@@ -220,6 +216,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         <p>It may have been deleted, or its stored record is damaged. Pick another session on the left or start a new one.</p>
       </div>
     );
+  // Until the deferred render has caught up once, the side column shows the current view.
+  const sideView = side ?? view;
   return (
     <MessageActionsContext.Provider value={actions}>
       <div className="session-view">
@@ -284,13 +282,9 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             max={FILES_PANEL.max}
           >
             <aside className="side-column" aria-label="Files and todos">
-              <PinnedPanel session={session} messages={(side ?? view).shown} onError={onError} />
-              <TodoPanel messages={(side ?? view).shown} />
-              <WorkspacePanel
-                sessionID={sessionID}
-                version={workspaceVersion((side ?? view).shown, status.type, revertID) + branchKey((side ?? view).next)}
-                onError={onError}
-              />
+              <PinnedPanel session={session} messages={sideView.shown} onError={onError} />
+              <TodoPanel messages={sideView.shown} />
+              <WorkspacePanel sessionID={sessionID} version={workspaceVersion(sideView.shown, status.type, revertID) + branchKey(sideView.next)} onError={onError} />
               <TerminalSection sessionID={sessionID} messages={messages} />
             </aside>
           </SidePanel>
