@@ -79,6 +79,12 @@ export class MemoryStore implements Store {
     this.messageRows.set(message.id, structuredClone(message));
   }
 
+  async addMessage(message: Message, parts: Part[], session?: (s: Session) => Session): Promise<Session | undefined> {
+    for (const p of parts) await this.upsertPart(p);
+    await this.upsertMessage(message);
+    return session ? this.updateSession(message.sessionID, session) : undefined;
+  }
+
   async deleteMessages(_sessionID: string, messageIDs: string[]): Promise<void> {
     const ids = new Set(messageIDs);
     for (const [k, p] of this.parts) if (ids.has(p.messageID)) this.parts.delete(k);

@@ -278,6 +278,25 @@ export class DexieStore implements Store {
     }).then(() => this.live.messagesWritten(message.sessionID, [message]));
   }
 
+  async addMessage(message: Message, parts: Part[], session?: (s: Session) => Session): Promise<Session | undefined> {
+    const updated = await guardWrite(() =>
+      this.db.transaction("rw", [this.db.sessions, this.db.messages, this.db.parts, this.db.terms], async () => {
+        await this.db.parts.bulkPut(parts);
+        await indexParts(this.db, parts);
+        await this.db.messages.put(message);
+        if (!session) return undefined;
+        const row = await this.db.sessions.get(message.sessionID);
+        const current = row === undefined ? undefined : this.log.parse(Session, "sessions", row);
+        if (!current) return undefined;
+        const next = session(current);
+        await this.db.sessions.put(next);
+        return next;
+      }),
+    );
+    this.live.messageWritten(message, parts);
+    return updated;
+  }
+
   async deleteMessages(sessionID: string, messageIDs: string[]): Promise<void> {
     const ids = new Set(messageIDs);
     this.buffer.discard((p) => p.sessionID === sessionID && ids.has(p.messageID));

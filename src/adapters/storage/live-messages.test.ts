@@ -40,6 +40,18 @@ async function seeded(turns: number, over: Partial<Session> = {}) {
 const texts = (s: MessagesSnapshot) => s.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])));
 
 describe("DexieStore.watchMessages (the UI's in-memory sessions)", () => {
+  it("a message added with its parts is published once, whole", async () => {
+    const { store, session } = await seeded(1);
+    const w = watch(store, session.id);
+    await w.until((s) => s.complete && s.messages.length === 2);
+    const before = w.seen.length;
+    const u = userMessage(session.id);
+    await store.addMessage(u, [textPart(u, "the prompt"), textPart(u, "an attachment")], (x) => x);
+    expect(w.seen.length - before).toBe(1);
+    expect(w.seen.at(-1)?.messages.at(-1)?.parts.map((p) => (p.type === "text" ? p.text : p.type))).toEqual(["the prompt", "an attachment"]);
+    w.stop();
+  });
+
   it("reads the session once and then answers writes without reading it again", async () => {
     const { db, store, session, all } = await seeded(3);
     const w = watch(store, session.id);

@@ -135,6 +135,15 @@ export class LiveMessages {
     this.announce({ sessionID, messages: infos.map((m) => m.id) });
   }
 
+  /** A new message written with its parts in one transaction: one snapshot and one notice for both. */
+  messageWritten(info: Message, parts: Part[]): void {
+    const ops: Exclude<Op, { kind: "reload" }>[] = [];
+    if (parts.length) ops.push({ kind: "parts", parts: parts.map((p) => structuredClone(p)) });
+    ops.push({ kind: "messages", infos: [structuredClone(info)] });
+    this.applyAll(info.sessionID, ops);
+    this.announce({ sessionID: info.sessionID, messages: [info.id], ...(parts.length ? { parts: parts.map((p) => p.id) } : {}) });
+  }
+
   partsWritten(parts: Part[]): void {
     const bySession = new Map<string, Part[]>();
     for (const p of parts) bySession.set(p.sessionID, [...(bySession.get(p.sessionID) ?? []), p]);
@@ -246,9 +255,16 @@ export class LiveMessages {
       this.load(sessionID, e);
       return;
     }
-    if (e.loading) e.pending?.push(op);
+    this.applyAll(sessionID, [op]);
+  }
+
+  /** Applies changes (no reload among them) and publishes them as one snapshot. */
+  private applyAll(sessionID: string, ops: Exclude<Op, { kind: "reload" }>[]): void {
+    const e = this.entries.get(sessionID);
+    if (!e) return;
+    if (e.loading) e.pending?.push(...ops);
     if (!e.snapshot) return;
-    this.patch(e, op);
+    for (const op of ops) this.patch(e, op);
     this.publish(e, e.snapshot.complete);
   }
 

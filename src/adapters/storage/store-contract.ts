@@ -102,6 +102,27 @@ export function storeContract(name: string, makeStore: () => Store | Promise<Sto
       }
     });
 
+    it("adds a message with its parts and updates its session in one write", async () => {
+      // Optional in the port, but every store here has it (the send path relies on it).
+      const add = store.addMessage?.bind(store);
+      expect(add).toBeDefined();
+      if (!add) return;
+      const s = makeSession();
+      await store.createSession(s);
+      const u = userMessage(s.id);
+      const parts = [textPart(u, "the prompt"), textPart(u, "an attached file")];
+      const updated = await add(u, parts, (x) => ({ ...x, title: "renamed" }));
+      expect(updated?.title).toBe("renamed");
+      expect((await store.getSession(s.id))?.title).toBe("renamed");
+      const [m] = await store.messages(s.id);
+      expect(m?.info).toEqual(u);
+      expect(m?.parts).toEqual(parts);
+      // Without a session update, and for a session that is gone: the message is written, nothing else.
+      const a = assistantMessage(s.id, u.id);
+      expect(await add(a, [])).toBeUndefined();
+      expect((await store.messages(s.id)).map((x) => x.info.id)).toEqual([u.id, a.id]);
+    });
+
     it("upserts replace messages and parts", async () => {
       const s = makeSession();
       await store.createSession(s);

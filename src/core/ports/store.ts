@@ -47,6 +47,13 @@ export interface Store {
   messageInfos?(sessionID: string): Promise<Message[]>;
   getMessage(id: string): Promise<Message | undefined>;
   upsertMessage(message: Message): Promise<void>;
+  /**
+   * Writes a new message with its parts in one transaction (a reader never sees the message without
+   * them) and, when `session` is given, updates its session in the same transaction; resolves with the
+   * session as updated. One write instead of one per row: a send stores its prompt this way before the
+   * request goes out. Optional: callers write the parts, the message and the session one by one.
+   */
+  addMessage?(message: Message, parts: Part[], session?: (s: Session) => Session): Promise<Session | undefined>;
   /** Deletes messages and their parts. */
   deleteMessages(sessionID: string, messageIDs: string[]): Promise<void>;
 

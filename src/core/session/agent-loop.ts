@@ -34,6 +34,8 @@ export class AgentLoop {
   private sessionDates = new Map<string, string>();
   private agents = new Map<string, string>();
   private requests = new Map<string, RequestRecord>();
+  /** Who waits for a session's next answer to start (see `answerStarted`). */
+  private waiting = new Map<string, (() => void)[]>();
 
   constructor(
     private readonly deps: SessionServiceDeps,
@@ -54,8 +56,30 @@ export class AgentLoop {
     return this.requests.get(sessionID);
   }
 
+  /**
+   * Resolves when the session's next step has its first answer event in this tab, or when its run ends:
+   * background work for a prompt (its title) waits for it, so it never delays the prompt's own request.
+   */
+  answerStarted(sessionID: string): Promise<void> {
+    return new Promise((resolve) => this.waiting.set(sessionID, [...(this.waiting.get(sessionID) ?? []), resolve]));
+  }
+
+  private answering(sessionID: string): void {
+    const waiting = this.waiting.get(sessionID);
+    this.waiting.delete(sessionID);
+    for (const resolve of waiting ?? []) resolve();
+  }
+
   /** Look at the conversation, let `nextMove` decide, do it, look again. */
   async run(sessionID: string, signal: AbortSignal): Promise<void> {
+    try {
+      await this.runTurns(sessionID, signal);
+    } finally {
+      this.answering(sessionID);
+    }
+  }
+
+  private async runTurns(sessionID: string, signal: AbortSignal): Promise<void> {
     const { store, guard } = this;
     await repairSession(store, sessionID, this.deps.clock.now(), () => this.sandboxOf(sessionID));
     const turn = new TurnCounter(this.deps.settings().maxSteps);
@@ -230,9 +254,16 @@ export class AgentLoop {
       cost: 0,
       tokens: emptyTokens(),
     };
-    await store.upsertMessage(assistant);
     const result = await runStep(
-      { store, llm: this.deps.llm, clock, bus: this.deps.bus, permissions: this.deps.permissions, autoCompact: this.deps.settings().compaction.auto },
+      {
+        store,
+        llm: this.deps.llm,
+        clock,
+        bus: this.deps.bus,
+        permissions: this.deps.permissions,
+        autoCompact: this.deps.settings().compaction.auto,
+        answered: () => this.answering(session.id),
+      },
       {
         session,
         assistant,

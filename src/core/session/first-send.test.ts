@@ -7,6 +7,8 @@ import { createTiktokenCounter } from "../../adapters/tokens/tiktoken-counter";
 import type { TokenCounter } from "../tokens/counter";
 import { History, makeSession, text } from "../compaction/test-fixtures";
 import { COUNT_BEHIND_CHARS } from "./context-guard";
+import type { LLM } from "../ports/llm";
+import { MemoryStore } from "../../testing/memory-store";
 
 /** The real tokenizer behind a gate: not ready (and every count pending) until `release()`, like ranks still downloading. */
 class LoadingCounter implements TokenCounter {
@@ -203,5 +205,105 @@ describe("the step's starting snapshot is off the request's path", () => {
     expect(await real.fs.readText("/workspace/a.txt")).toBe("two\n");
     const patch = (await store.messages(s.id)).flatMap((m) => m.parts).find((p) => p.type === "patch");
     expect(patch?.type === "patch" ? patch.files : []).toEqual(["a.txt"]);
+  });
+});
+
+describe("nothing but the prompt's own writes is on its request's path", () => {
+  it("a new session's title is asked for only after the prompt's own request is answering", async () => {
+    const order: string[] = [];
+    const llm = new FakeLLM([textTurn("Hello.")]);
+    const recording: LLM = {
+      stream(req) {
+        order.push(req.purpose ?? "chat");
+        return llm.stream(req);
+      },
+    };
+    const { store, service } = makeTestService({ llm: recording, tools: [] });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "Explain the project in two sentences." });
+    await service.ensureRunning(s.id);
+    await vi.waitFor(async () => expect((await store.getSession(s.id))?.title).toBe("Fake title"));
+    expect(order).toEqual(["chat", "title"]);
+  });
+
+  it("the prompt, its attachment and the session's update are one write", async () => {
+    const store = new MemoryStore();
+    const calls: string[] = [];
+    // Writes the caller makes (not the ones a write makes inside the store).
+    let inside = 0;
+    for (const name of ["upsertPart", "upsertMessage", "updateSession", "addMessage"] as const) {
+      const real = store[name].bind(store) as (...args: unknown[]) => Promise<unknown>;
+      (store as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+        if (inside === 0) calls.push(name);
+        inside++;
+        try {
+          return await real(...args);
+        } finally {
+          inside--;
+        }
+      };
+    }
+    const llm = new FakeLLM([textTurn("Hello.")]);
+    const { service } = makeTestService({ llm, tools: [], store });
+    const s = await service.createSession();
+    calls.length = 0;
+    await service.prompt(s.id, { text: "Read this", files: [{ mime: "text/plain", filename: "notes.txt", url: "data:text/plain,hi", text: "hi", path: "notes.txt" }] });
+    expect(calls).toEqual(["addMessage"]);
+    await service.ensureRunning(s.id);
+    const [user] = await store.messages(s.id);
+    expect(user?.parts.map((p) => p.type)).toEqual(["text", "text", "file"]);
+    expect((await store.getSession(s.id))?.model?.modelID).toBe("gpt-4o-mini");
+  });
+
+  it("the request goes out while the answer's message is stored; its events wait for the write", async () => {
+    const store = new MemoryStore();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const real = store.addMessage.bind(store);
+    store.addMessage = async (message, parts, update) => {
+      if (message.role === "assistant") await gate;
+      return real(message, parts, update);
+    };
+    const llm = new FakeLLM([textTurn("Hello.")]);
+    const { service } = makeTestService({ llm, tools: [], store });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "hi" });
+    const run = service.ensureRunning(s.id);
+    await vi.waitFor(() => expect(llm.requests).toHaveLength(1));
+    await tick();
+    // Nothing of the answer is stored before its message is.
+    expect((await store.messages(s.id)).map((m) => m.info.role)).toEqual(["user"]);
+    release();
+    await run;
+    const [, answer] = await store.messages(s.id);
+    expect(answer?.parts.map((p) => p.type)).toEqual(["step-start", "text", "step-finish"]);
+    expect(answer?.parts.find((p) => p.type === "text")).toMatchObject({ text: "Hello." });
+  });
+
+  it("when the answer's message cannot be stored, its request is stopped and the run reports the error", async () => {
+    const store = new MemoryStore();
+    const real = store.addMessage.bind(store);
+    store.addMessage = async (message, parts, update) => {
+      if (message.role === "assistant") {
+        await tick();
+        throw new Error("The browser's storage is full.");
+      }
+      return real(message, parts, update);
+    };
+    const llm = new FakeLLM([textTurn("Hello there, this answer is long enough to take a while.")]);
+    llm.delayMs = 5;
+    const { service, bus } = makeTestService({ llm, tools: [], store });
+    const errors: string[] = [];
+    bus.subscribe((e) => {
+      if (e.type === "session.error") errors.push(String(e.error.data.message));
+    });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "hi" });
+    await service.ensureRunning(s.id);
+    expect(llm.requests[0]?.signal.aborted).toBe(true);
+    expect(errors.join("\n")).toContain("storage is full");
+    expect((await store.messages(s.id)).map((m) => m.info.role)).toEqual(["user"]);
   });
 });

@@ -63,6 +63,10 @@ export class MirrorStore implements Store {
 
   async upsertMessage(message: Message): Promise<void> {
     await this.inner.upsertMessage(message);
+    this.applyMessage(message);
+  }
+
+  private applyMessage(message: Message): void {
     const h = this.held.get(message.sessionID);
     if (!h?.rows) return;
     const info = structuredClone(message);
@@ -72,6 +76,19 @@ export class MirrorStore implements Store {
       h.rows.set(message.id, { info, parts: h.early.get(message.id) ?? [] });
       h.early.delete(message.id);
     }
+  }
+
+  async addMessage(message: Message, parts: Part[], session?: (s: Session) => Session): Promise<Session | undefined> {
+    let updated: Session | undefined;
+    if (this.inner.addMessage) updated = await this.inner.addMessage(message, parts, session);
+    else {
+      for (const p of parts) await this.inner.upsertPart(p);
+      await this.inner.upsertMessage(message);
+      if (session) updated = await this.inner.updateSession(message.sessionID, session);
+    }
+    for (const p of parts) this.applyPart(p);
+    this.applyMessage(message);
+    return updated;
   }
 
   private applyPart(part: Part): void {

@@ -28,6 +28,18 @@ export class StepWriter {
     return { id: ascendingId("prt"), sessionID: this.message.sessionID, messageID: this.message.id };
   }
 
+  /** Stores the message itself with its first part (in one transaction where the store can), and returns the part. */
+  async begin<P extends Part>(part: Omit<P, "id" | "sessionID" | "messageID">): Promise<P> {
+    const full = { ...this.base(), ...part } as P;
+    this.order.push(full);
+    if (this.store.addMessage) await this.store.addMessage(this.message, [full]);
+    else {
+      await this.store.upsertMessage(this.message);
+      await this.store.upsertPart(full);
+    }
+    return full;
+  }
+
   async add<P extends Part>(part: Omit<P, "id" | "sessionID" | "messageID">): Promise<P> {
     const full = { ...this.base(), ...part } as P;
     this.order.push(full);

@@ -26,6 +26,8 @@ export interface StepDeps {
   permissions: PermissionBroker;
   /** Whether a provider context overflow may trigger compaction. */
   autoCompact: boolean;
+  /** Called once, when the answer's first event arrives (the request is out and answered). */
+  answered?: () => void;
 }
 
 export interface StepInput {
@@ -51,7 +53,20 @@ function parseInput(raw: string): Record<string, unknown> | { __invalid: string 
   }
 }
 
-/** Runs one step: streams the model's answer, executes its tool calls, records usage. */
+/** Goes on with an iterator whose first result is already on its way; closing the loop closes the iterator. */
+async function* resumed<T>(it: AsyncIterator<T>, first: Promise<IteratorResult<T>>): AsyncGenerator<T> {
+  try {
+    for (let r = await first; !r.done; r = await it.next()) yield r.value;
+  } finally {
+    await it.return?.();
+  }
+}
+
+/**
+ * Runs one step: stores the new assistant message, streams the model's answer, executes its tool calls,
+ * records usage. The request goes out while the message is being stored: its events are handled only
+ * once the message is stored, and a failed write stops the request and fails the step as before.
+ */
 export async function runStep(deps: StepDeps, input: StepInput): Promise<StepResult> {
   const { store, clock, bus } = deps;
   const { assistant, signal } = input;
@@ -64,10 +79,27 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
   let finishPart: StepFinishPart | undefined;
 
   const uploadsMark = userWriteMark();
+  // The request goes out while the message and its step-start are stored (one write, off the request's
+  // path); the answer's events are handled once they are. A failed write stops the request.
+  const early = new AbortController();
+  const follow = () => early.abort(signal.reason);
+  if (signal.aborted) early.abort(signal.reason);
+  else signal.addEventListener("abort", follow, { once: true });
+  const request = deps.llm.stream({ ...input.request, signal: early.signal })[Symbol.asyncIterator]();
+  const first = request.next();
+  let stepStart: StepStartPart;
+  try {
+    stepStart = await w.begin<StepStartPart>({ type: "step-start" });
+  } catch (e) {
+    early.abort();
+    first.catch(() => undefined);
+    void request.return?.(undefined)?.catch(() => undefined);
+    signal.removeEventListener("abort", follow);
+    throw e;
+  }
   // The workspace snapshot this step starts from is taken while the request goes out (it is not
   // on the request's path: on a first send it waits for the sandbox to boot). No tool runs before
   // it is stored on the step-start part, so a revert or a crash repair always has it.
-  const stepStart = await w.add<StepStartPart>({ type: "step-start" });
   const startSnapshot: Promise<string | undefined> = input.sandbox
     ? safeSnapshot(input.sandbox).then(async (snapshot) => {
         if (snapshot) await store.upsertPart({ ...stepStart, snapshot }).catch(() => undefined);
@@ -124,7 +156,12 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
     if (same) await deps.permissions.ask(assistant.sessionID, { permission: "doom_loop", patterns: [tool], always: [tool], title: "Repeated tool call", metadata: { tool, input: args } });
   };
 
+  let answered = false;
   const handle = async (ev: LLMEvent): Promise<void> => {
+    if (!answered) {
+      answered = true;
+      deps.answered?.();
+    }
     switch (ev.type) {
       case "text-start":
         return w.startText(ev.id, "text");
@@ -208,7 +245,8 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
     error = undefined;
     const before = w.order.length;
     try {
-      for await (const ev of deps.llm.stream({ ...input.request, signal })) {
+      const events = attempt === 1 ? resumed(request, first) : deps.llm.stream({ ...input.request, signal });
+      for await (const ev of events) {
         if (signal.aborted) break;
         await handle(ev);
         if (error) break;
@@ -234,6 +272,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
     break;
   }
 
+  signal.removeEventListener("abort", follow);
   await Promise.allSettled(running);
   w.cancelToolWrites();
   await w.closeOpenTexts();

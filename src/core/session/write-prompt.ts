@@ -7,7 +7,7 @@ import type { Clock } from "../ports/clock";
 import type { LLM, ModelConfig } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
-import { isDefaultTitle, type MessageWithParts, type Session, type UserMessage } from "../schema";
+import { isDefaultTitle, type MessageWithParts, type Part, type Session, type UserMessage } from "../schema";
 import { enterBranch, leaveBranch, snapshotBefore } from "./edits";
 import { commitRevert } from "./revert";
 import type { PromptInput } from "./service-deps";
@@ -25,6 +25,8 @@ export interface PromptContext {
   isBusy(sessionID: string): boolean;
   sandboxOf(sessionID: string): Promise<Sandbox | undefined>;
   assertIdleEverywhere(sessionID: string): Promise<void>;
+  /** Resolves when the work a new prompt starts in the background (its title) may begin: after the prompt's own request. */
+  backgroundAfter?(sessionID: string): Promise<void>;
   /** Messages a committed revert deleted (their saved outputs and snapshots may go). */
   dropped(sessionID: string, messages: MessageWithParts[]): Promise<void>;
 }
@@ -70,29 +72,37 @@ export async function writePrompt(ctx: PromptContext, sessionID: string, input: 
     model: { providerID: model.provider, modelID: model.modelID },
     prev,
   };
-  await store.upsertPart({
-    id: ascendingId("prt"),
-    sessionID,
-    messageID: user.id,
-    type: "text",
-    text: input.text,
-    ...(input.goal ? { synthetic: true, metadata: { goal: input.goal } } : {}),
-  });
+  const parts: Part[] = [
+    {
+      id: ascendingId("prt"),
+      sessionID,
+      messageID: user.id,
+      type: "text",
+      text: input.text,
+      ...(input.goal ? { synthetic: true, metadata: { goal: input.goal } } : {}),
+    },
+  ];
   for (const f of input.files ?? []) {
     if (f.text !== undefined)
-      await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "text", text: attachedFileText(f.path ?? f.filename, f.text), synthetic: true, metadata: { attachment: true } });
+      parts.push({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "text", text: attachedFileText(f.path ?? f.filename, f.text), synthetic: true, metadata: { attachment: true } });
     const source = f.path ? { source: { type: "file" as const, path: f.path, text: { value: `@${f.path}`, start: 0, end: 0 } } } : {};
-    await store.upsertPart({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "file", mime: f.mime, filename: f.filename, url: f.url, ...source });
+    parts.push({ id: ascendingId("prt"), sessionID, messageID: user.id, type: "file", mime: f.mime, filename: f.filename, url: f.url, ...source });
   }
-  await store.upsertMessage(user);
-  await store.updateSession(sessionID, (s) => ({
+  const update = (s: Session): Session => ({
     ...s,
     agent: user.agent,
     model: user.model,
     time: { ...s.time, updated: now },
     // A new branch (an edit, or the prompt that replaces a reverted turn) becomes the one shown.
     ...(input.editOf || revertKey !== undefined ? { branches: { ...s.branches, [prev]: user.id } } : {}),
-  }));
+  });
+  // One transaction: the prompt, its attachments and the session's new state are stored together.
+  if (store.addMessage) await store.addMessage(user, parts, update);
+  else {
+    for (const p of parts) await store.upsertPart(p);
+    await store.upsertMessage(user);
+    await store.updateSession(sessionID, update);
+  }
   maybeTitle(ctx, session, input.text);
   return user;
 }
@@ -102,6 +112,8 @@ function maybeTitle(ctx: PromptContext, session: Session, text: string): void {
   if (session.parentID || !isDefaultTitle(session.title)) return;
   const { store, bus } = ctx;
   void (async () => {
+    // The title is written by the model too: its request waits until the prompt's own is answering.
+    await ctx.backgroundAfter?.(session.id);
     const msgs = await store.messages(session.id);
     const realUsers = msgs.filter((m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && !p.synthetic));
     if (realUsers.length !== 1) return;
