@@ -2,6 +2,7 @@
  * The composition root: the only place that picks concrete adapters and wires
  * them into the core services.
  */
+import { parseRoute } from "../ui/hooks/use-route";
 import { DexieStore, getSetting, installFlushOnPageHide, openDatabase, putSetting, type TabcodeDB } from "../adapters/storage";
 import { Bus } from "../core/bus";
 import { PermissionBroker } from "../core/permission/broker";
@@ -91,8 +92,13 @@ export async function bootstrap(): Promise<BootResult> {
   const store = new DexieStore(db);
   // Streamed text a killed tab journaled but had not merged yet goes into its part before anything reads it.
   // (Settings are read meanwhile: a cold open waits for the slower of the two, not both.)
+  const recovered = store.recoverJournal().catch((e: unknown) => console.warn("tabcode: could not recover streamed text", e));
+  // The session a link opens is read while the settings load and the first screen renders (after the
+  // journal's text is in its parts): the first paint of a long session waits for that read.
+  const route = parseRoute(globalThis.location?.hash ?? "");
+  if (route.name === "session") void recovered.then(() => store.prefetchMessages(route.sessionID));
   const [, settings] = await Promise.all([
-    store.recoverJournal().catch((e: unknown) => console.warn("tabcode: could not recover streamed text", e)),
+    recovered,
     SettingsStore.load({
       load: () => getSetting(db, "settings"),
       save: (v) => putSetting(db, "settings", v),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultSettings } from "../core/settings";
+import { defaultSettings, type Settings } from "../core/settings";
 import { encodingForModel } from "../core/tokens/counter";
 import { firstScreenShown, warmUp, whenIdle } from "./warm-up";
 
@@ -56,6 +56,24 @@ describe("warm-up after start-up", () => {
     await done;
     await now();
     expect(log).toHaveLength(3);
+  });
+
+  it("after the provider or model changes (the demo, then the user's own key), the next call loads the new one", async () => {
+    const log: string[] = [];
+    let settings: Settings = { ...defaultSettings(), provider: "demo", modelID: "demo" };
+    const { now } = warmUp({
+      settings: () => settings,
+      llm: { preload: async (c) => void log.push(`llm:${c.provider}:${c.modelID}`) },
+      wiring: { preload: async () => undefined },
+      counter: { encodingFor: encodingForModel, count: async () => [] },
+      idle: () => undefined,
+    });
+    await now();
+    await now();
+    settings = { ...settings, provider: "openai-compatible", modelID: "gpt-4o-mini" };
+    await now();
+    await now();
+    expect(log).toEqual(["llm:demo:demo", "llm:openai-compatible:gpt-4o-mini"]);
   });
 
   it("idle work waits until the first screen says it is shown (an idle page waiting for IndexedDB is not idle enough)", async () => {

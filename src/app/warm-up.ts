@@ -52,17 +52,24 @@ export function whenIdle(task: () => void): void {
 }
 
 /**
- * Loads, once, what a send needs (the adapter, the tools and prompt sources, the session service) and
- * starts the tokenizer. Called when the page is idle after start-up and as soon as the user starts
- * typing a message, whichever comes first; resolves when the loads have settled (failures are ignored).
+ * Loads what a send needs (the adapter, the tools and prompt sources, the session service) and starts
+ * the tokenizer: once per configured provider and model. Called when the page is idle after start-up
+ * and as soon as the user starts typing a message, whichever comes first; a user who has just set up a
+ * provider (the demo until then) gets that provider's adapter loaded as they type, not on Send. Resolves
+ * when the loads have settled (failures are ignored).
  */
 export function warmer(deps: Omit<WarmUpDeps, "idle">): () => Promise<void> {
   let started: Promise<void> | undefined;
+  let key: string | undefined;
   return () => {
-    started ??= (async () => {
-      const settings = deps.settings();
+    const settings = deps.settings();
+    const config = modelConfig(settings);
+    const next = JSON.stringify([config.provider, config.modelID, config.baseURL ?? ""]);
+    if (started && next === key) return started;
+    key = next;
+    started = (async () => {
       deps.counter.warm?.(deps.counter.encodingFor(settings.modelID));
-      await Promise.allSettled([deps.llm.preload(modelConfig(settings)), deps.wiring.preload(), deps.sessions?.load()]);
+      await Promise.allSettled([deps.llm.preload(config), deps.wiring.preload(), deps.sessions?.load()]);
     })();
     return started;
   };

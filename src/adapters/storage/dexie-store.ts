@@ -133,6 +133,11 @@ export class DexieStore implements Store {
     return this.live.watch(sessionID, listener);
   }
 
+  /** Starts reading a session the UI is about to watch (see `LiveMessages.prefetch`). */
+  prefetchMessages(sessionID: string): void {
+    this.live.prefetch(sessionID);
+  }
+
   /**
    * Stored token counts reach the watched sessions' parts in place, without a new snapshot (nothing shown
    * changes); views that size the next request from those counts follow this version instead.

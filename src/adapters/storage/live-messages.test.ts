@@ -71,6 +71,19 @@ describe("DexieStore.watchMessages (the UI's in-memory sessions)", () => {
     w.stop();
   });
 
+  it("a session read ahead (the one a link opens) is there for its first watcher, without a second read", async () => {
+    const { db, store, session, all } = await seeded(3);
+    const reads = vi.spyOn(db.messages, "where");
+    store.prefetchMessages(session.id);
+    await vi.waitFor(() => expect(store.messagesSnapshot(session.id)?.complete).toBe(true));
+    const calls = reads.mock.calls.length;
+    expect(calls).toBeGreaterThan(0);
+    const w = watch(store, session.id);
+    expect(store.messagesSnapshot(session.id)?.messages.map((m) => m.info.id)).toEqual(all.map((m) => m.info.id));
+    expect(reads.mock.calls.length).toBe(calls);
+    w.stop();
+  });
+
   it("paints the newest messages of a long session first, then fills in the rest", async () => {
     const { store, session } = await seeded(40); // 80 messages, tail 40
     const w = watch(store, session.id);

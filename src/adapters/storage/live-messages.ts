@@ -122,6 +122,14 @@ export class LiveMessages {
     };
   }
 
+  /**
+   * Starts reading a session that is about to be watched (the session a link opens, while the app starts):
+   * it is then kept like one watched a moment ago, so the first watcher finds the read under way or done.
+   */
+  prefetch(sessionID: string): void {
+    this.watch(sessionID, () => undefined)();
+  }
+
   /** The session's messages as last read and patched, or `undefined` before the first read. */
   snapshot(sessionID: string): MessagesSnapshot | undefined {
     return this.entries.get(sessionID)?.snapshot;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import type { StartupReport } from "../../core/prompt/assemble";
+import { whenIdle } from "../../app/warm-up";
 import { useServices } from "../hooks/services";
 
 /**
@@ -15,13 +16,18 @@ export function StartupReportLine({ sessionID, version }: { sessionID: string; v
   useEffect(() => {
     let live = true;
     if (version === 0) return;
-    void (async () => {
-      const sb = await sandbox.sandboxFor(sessionID).catch(() => undefined);
-      const assembler = await wiring.assembler();
-      await assembler.scan(sessionID, sb).catch(() => undefined);
-      const r = await assembler.report(sessionID);
-      if (live) setReport(r);
-    })();
+    // After the messages have painted: the scan opens the session's sandbox and loads the rules code,
+    // none of which the first screen of a session needs.
+    whenIdle(() => {
+      if (!live) return;
+      void (async () => {
+        const sb = await sandbox.sandboxFor(sessionID).catch(() => undefined);
+        const assembler = await wiring.assembler();
+        await assembler.scan(sessionID, sb).catch(() => undefined);
+        const r = await assembler.report(sessionID);
+        if (live) setReport(r);
+      })();
+    });
     return () => {
       live = false;
     };
