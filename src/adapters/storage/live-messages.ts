@@ -400,7 +400,16 @@ export class LiveMessages {
    */
   async currentCopy(sessionID: string): Promise<MessageWithParts[] | undefined> {
     const messages = await this.checkedSnapshot(sessionID);
-    return messages && structuredClone(messages);
+    if (!messages) return undefined;
+    // Copied in slices (the messages checked are the ones copied; only their cached counts may change meanwhile): a long
+    // session's copy takes tens of milliseconds, one long task in the middle of a send otherwise.
+    const copy: MessageWithParts[] = [];
+    const breathe = slicer();
+    for (const m of messages) {
+      copy.push(structuredClone(m));
+      await breathe();
+    }
+    return copy;
   }
 
   /** `currentCopy`'s messages without their parts (what a new prompt's place in the tree needs). */

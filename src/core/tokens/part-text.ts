@@ -31,8 +31,25 @@ function text(t: string): PartCost {
   return t.length > 0 ? { kind: "text", text: t } : NONE;
 }
 
+/**
+ * Tool parts' costs, by the part's `state` object (a part's state is replaced, never changed in place, when
+ * a tool progresses or its output is pruned): building one means copying the whole output and serialising
+ * the input, and a long session sizes every one of them before each step, two or three times.
+ */
+const toolCosts = new WeakMap<object, { tool: string; stripMedia: boolean; cost: PartCost }>();
+
 /** The cost of one part of a message, given the message's role. */
 export function partCost(part: Part, role: "user" | "assistant", opts: PartCostOptions = {}): PartCost {
+  if (part.type !== "tool" || role !== "assistant") return uncachedCost(part, role, opts);
+  const stripMedia = opts.stripMedia === true;
+  const hit = toolCosts.get(part.state);
+  if (hit && hit.tool === part.tool && hit.stripMedia === stripMedia) return hit.cost;
+  const cost = uncachedCost(part, role, opts);
+  toolCosts.set(part.state, { tool: part.tool, stripMedia, cost });
+  return cost;
+}
+
+function uncachedCost(part: Part, role: "user" | "assistant", opts: PartCostOptions): PartCost {
   switch (part.type) {
     case "text":
       return part.ignored ? NONE : text(part.text);
