@@ -44,9 +44,9 @@ export interface AppServices {
 export type BootResult = { ok: true; services: AppServices } | { ok: false; error: string };
 
 /**
- * Routes each call to the demo model or the AI SDK adapter by the configured
- * provider. Both are loaded on first use (dynamic imports: neither is in the
- * entry bundle); `preload` fetches one ahead of the first send, when the app is idle.
+ * Routes each call to the demo model or the AI SDK adapter (in its worker) by
+ * the configured provider. Both are loaded on first use (neither is in the
+ * entry bundle); `preload` loads one ahead of the first send, when the app is idle.
  */
 export function routerLLM(): LLM & { preload(config: ModelConfig): Promise<void> } {
   let demo: Promise<LLM> | undefined;
@@ -63,8 +63,9 @@ export function routerLLM(): LLM & { preload(config: ModelConfig): Promise<void>
       );
       return demo;
     }
-    real ??= import("../adapters/llm/ai-sdk-llm").then(
-      (m) => m.createAiSdkLLM(),
+    // The AI SDK runs in a worker: building and sending a long request, and parsing its answer, stay off the page.
+    real ??= import("../adapters/llm/worker-llm").then(
+      (m) => new m.WorkerLLM(),
       (e: unknown) => {
         real = undefined;
         throw e;
