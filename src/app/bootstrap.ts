@@ -9,7 +9,7 @@ import { PermissionBroker } from "../core/permission/broker";
 import { systemClock } from "../core/ports/clock";
 import type { LLM, ModelConfig } from "../core/ports/llm";
 import { LazySessions } from "./lazy-sessions";
-import { sessionModelConfig } from "../core/settings";
+import { modelConfig, sessionModelConfig } from "../core/settings";
 import { SandboxService } from "./sandbox-service";
 import { WorkerTokenCounter } from "../adapters/tokens/worker-counter";
 import type { TokenCounter } from "../core/tokens/counter";
@@ -18,7 +18,7 @@ import { PromptWiring } from "./prompt-wiring";
 import { sessionApprovals } from "./approvals";
 import { SettingsStore } from "./settings-store";
 import { snapshotCollector } from "./storage-gc";
-import { warmUp } from "./warm-up";
+import { afterFirstPaint, warmUp } from "./warm-up";
 
 /** How long an automatic summary is shown before it starts by itself. */
 const COMPACTION_GRACE_MS = 5_000;
@@ -136,6 +136,13 @@ export async function bootstrap(): Promise<BootResult> {
     version: APP_VERSION,
   });
   agentOf = (id) => sessions.agentOf(id);
+  // The model worker boots on its own thread as soon as the first screen has painted, not when the page is
+  // idle: loading the AI SDK there takes a few hundred milliseconds, which a send right after opening the
+  // page would otherwise wait for (before the paint it would compete with it for the CPU).
+  afterFirstPaint(() => {
+    const model = modelConfig(settings.get());
+    if (model.provider !== "demo") void llm.preload(model).catch(() => undefined);
+  });
   // When idle after the first render: the model adapter, the tools and the tokenizer, ahead of the first send.
   const warm = warmUp({ settings: settings.get, llm, wiring, counter, sessions }).now;
   services = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring, counter, warm };

@@ -42,6 +42,11 @@ export function firstScreenShown(): void {
   else painted();
 }
 
+/** Runs `task` once the first screen has painted (before the page is idle: for work on other threads). */
+export function afterFirstPaint(task: () => void): void {
+  void firstPaint.then(task);
+}
+
 /** Runs `task` once the first screen has painted and the page is idle (at most two seconds after that). */
 export function whenIdle(task: () => void): void {
   const g = globalThis as { requestIdleCallback?: (cb: () => void, opts?: { timeout: number }) => number };
