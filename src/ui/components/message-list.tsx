@@ -1,10 +1,12 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useLayoutEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { MessageWithParts } from "../../core/schema";
 import { MessageView } from "./message-view";
 
 /** A row's height before it is measured (px). */
 const ESTIMATE = 120;
+/** Rows rendered beyond the visible ones, so scrolling finds them ready; the first paint renders one. */
+const OVERSCAN = 6;
 
 /**
  * The session's messages in a virtualised list (long sessions keep only the
@@ -14,11 +16,26 @@ const ESTIMATE = 120;
 export function MessageList({ messages, focusMessageID }: { messages: MessageWithParts[]; focusMessageID?: string }) {
   const parent = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  // Opening a session paints only what shows (each row is a markdown parse); the rows around it follow
+  // right after that paint.
+  const [overscan, setOverscan] = useState(1);
+  const hasRows = messages.length > 0;
+  useEffect(() => {
+    if (!hasRows) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setOverscan(OVERSCAN), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [hasRows]);
   const virt = useVirtualizer({
     count: messages.length,
     getScrollElement: () => parent.current,
     estimateSize: () => ESTIMATE,
-    overscan: 6,
+    overscan,
     // A session opens at its newest message: the first render lays out the last rows, not the first ones
     // (which would be rendered, measured and thrown away before the jump to the end).
     initialOffset: () => (focusMessageID ? 0 : messages.length * ESTIMATE),
