@@ -115,6 +115,8 @@ test("a share link opens the session read-only in a fresh browser, with Save a c
 });
 
 test("two tabs on one session never both run it: the other tab watches, and a message sent there is answered by the running tab", async ({ page, mock, context }) => {
+  // Two pages and a 6 s answer: more than the default 30 s on a loaded 2-core machine.
+  test.slow();
   await openApp(page);
   await configure(page, mock, "openai-compatible");
   const id = await newSession(page);
@@ -122,7 +124,8 @@ test("two tabs on one session never both run it: the other tab watches, and a me
   await second.goto(`/#/s/${id}`);
   await expect(second.getByRole("textbox", { name: "Message" })).toBeVisible();
 
-  mock.setScript([{ text: Array.from({ length: 60 }, (_, i) => `x${i}`).join(" "), chunkDelayMs: 40 }, { text: "Answered the second tab." }]);
+  // The first answer streams for about 6 s: long enough that the other tab's message is sent while it runs, even on a slow machine.
+  mock.setScript([{ text: Array.from({ length: 150 }, (_, i) => `x${i}`).join(" "), chunkDelayMs: 40 }, { text: "Answered the second tab." }]);
   await send(page, "run here");
   await expect(page.getByRole("article").filter({ hasText: "x3 " })).toBeVisible();
   // The other tab shows the run live and says where it runs.
@@ -132,7 +135,7 @@ test("two tabs on one session never both run it: the other tab watches, and a me
   // A message sent from the watching tab is queued, not dropped: the running tab answers it after its turn.
   await send(second, "and this from the other tab");
   await expect(second.getByText("1 queued")).toBeVisible();
-  await expect(second.getByRole("article").filter({ hasText: "x59" })).toBeVisible({ timeout: 15_000 });
+  await expect(second.getByRole("article").filter({ hasText: "x149" })).toBeVisible({ timeout: 15_000 });
   for (const p of [page, second]) await expect(p.getByRole("article").filter({ hasText: "Answered the second tab." })).toBeVisible({ timeout: 15_000 });
   await waitIdle(page, id);
   await expect(second.getByText("Running in another tab")).toHaveCount(0);
