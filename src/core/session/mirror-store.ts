@@ -1,5 +1,6 @@
 import type { CorruptRecord, ImportRows, PartDelta, Store } from "../ports/store";
 import type { Message, MessageWithParts, Part, Session } from "../schema";
+import { addMessage } from "./add-message";
 
 /**
  * The loop's view of a running session, kept in memory (issue: every step
@@ -79,13 +80,7 @@ export class MirrorStore implements Store {
   }
 
   async addMessage(message: Message, parts: Part[], session?: (s: Session) => Session): Promise<Session | undefined> {
-    let updated: Session | undefined;
-    if (this.inner.addMessage) updated = await this.inner.addMessage(message, parts, session);
-    else {
-      for (const p of parts) await this.inner.upsertPart(p);
-      await this.inner.upsertMessage(message);
-      if (session) updated = await this.inner.updateSession(message.sessionID, session);
-    }
+    const updated = await addMessage(this.inner, message, parts, session);
     for (const p of parts) this.applyPart(p);
     this.applyMessage(message);
     return updated;

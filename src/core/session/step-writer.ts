@@ -2,6 +2,7 @@ import type { Bus } from "../bus";
 import { ascendingId } from "../ids";
 import type { Clock } from "../ports/clock";
 import type { Store } from "../ports/store";
+import { addMessage } from "./add-message";
 import type { AssistantMessage, Part, ReasoningPart, TextPart, ToolPart } from "../schema";
 
 /**
@@ -32,11 +33,7 @@ export class StepWriter {
   async begin<P extends Part>(part: Omit<P, "id" | "sessionID" | "messageID">): Promise<P> {
     const full = { ...this.base(), ...part } as P;
     this.order.push(full);
-    if (this.store.addMessage) await this.store.addMessage(this.message, [full]);
-    else {
-      await this.store.upsertMessage(this.message);
-      await this.store.upsertPart(full);
-    }
+    await addMessage(this.store, this.message, [full]);
     return full;
   }
 

@@ -8,6 +8,7 @@ import type { LLM, ModelConfig } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import { isDefaultTitle, type MessageWithParts, type Part, type Session, type UserMessage } from "../schema";
+import { addMessage } from "./add-message";
 import { enterBranch, leaveBranch, snapshotBefore } from "./edits";
 import { commitRevert } from "./revert";
 import type { PromptInput } from "./service-deps";
@@ -97,12 +98,7 @@ export async function writePrompt(ctx: PromptContext, sessionID: string, input: 
     ...(input.editOf || revertKey !== undefined ? { branches: { ...s.branches, [prev]: user.id } } : {}),
   });
   // One transaction: the prompt, its attachments and the session's new state are stored together.
-  if (store.addMessage) await store.addMessage(user, parts, update);
-  else {
-    for (const p of parts) await store.upsertPart(p);
-    await store.upsertMessage(user);
-    await store.updateSession(sessionID, update);
-  }
+  await addMessage(store, user, parts, update);
   maybeTitle(ctx, session, input.text);
   return user;
 }
