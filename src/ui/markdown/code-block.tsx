@@ -29,11 +29,23 @@ function workerHighlighter(): Highlighter {
     });
 }
 
-/** The highlighter: a Worker in the browser, the module itself where there are no Workers (tests). */
+/** Resolves after the next paint (a frame, then a task), or at once where there are no frames. */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(resolve, 0));
+    else resolve();
+  });
+}
+
+/**
+ * The highlighter: a Worker in the browser, the module itself where there are no Workers (tests).
+ * The Worker is constructed after the next paint: building one is a synchronous 8–10 ms on the page,
+ * and the first code block usually asks for it while a session is opening, before its first paint.
+ */
 function loadHighlighter(): Promise<Highlighter> {
   loading ??=
     typeof Worker === "function"
-      ? Promise.resolve(workerHighlighter())
+      ? afterNextPaint().then(workerHighlighter)
       : import("./highlight").then((m) => async (lang: string, code: string) => m.highlight(lang, code));
   return loading;
 }
