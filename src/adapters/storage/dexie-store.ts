@@ -262,6 +262,11 @@ export class DexieStore implements Store {
     return (await this.live.currentCopy(sessionID)) ?? this.live.readAll(sessionID);
   }
 
+  /** A session on screen: its checked in-memory snapshot, shared (the screen's own objects; read-only). */
+  sharedMessages(sessionID: string): Promise<readonly MessageWithParts[] | undefined> {
+    return this.live.checkedSnapshot(sessionID);
+  }
+
   async messageInfos(sessionID: string): Promise<Message[]> {
     const known = await this.live.currentInfos(sessionID);
     if (known) return known;

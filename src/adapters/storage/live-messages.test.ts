@@ -224,6 +224,18 @@ describe("DexieStore.messages of a session on screen (the run's read without rea
     expect((await store.messages(session.id)).length).toBe(all.length);
     expect(rowsRead).toHaveBeenCalled();
   });
+
+  it("shares the watched copy itself (for a reader that copies what it changes), and nothing for a session not watched or not matching storage", async () => {
+    const { db, store, session } = await seeded(3);
+    expect(await store.sharedMessages(session.id)).toBeUndefined();
+    const w = watch(store, session.id);
+    const snap = await w.until((s) => s.complete);
+    expect(await store.sharedMessages(session.id)).toBe(snap.messages);
+    // A row committed below the live layer (as another tab's write looks before its notice arrives): nothing shared.
+    await db.messages.put(userMessage(session.id) as never);
+    expect(await store.sharedMessages(session.id)).toBeUndefined();
+    w.stop();
+  });
 });
 
 describe("token counts written for a session on screen", () => {

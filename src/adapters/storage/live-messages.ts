@@ -419,7 +419,7 @@ export class LiveMessages {
   }
 
   /** The watched session's snapshot when it matches storage (see `currentCopy`); shared objects. */
-  private async checkedSnapshot(sessionID: string): Promise<MessageWithParts[] | undefined> {
+  async checkedSnapshot(sessionID: string): Promise<MessageWithParts[] | undefined> {
     const e = this.entries.get(sessionID);
     const settled = (): boolean =>
       e !== undefined && this.entries.get(sessionID) === e && e.snapshot?.complete === true && !e.loading && e.reading === 0 && e.early.size === 0;

@@ -45,6 +45,13 @@ export interface Store {
    * fall back to `messages`); a long session has thousands of parts, which a new prompt's place does not need.
    */
   messageInfos?(sessionID: string): Promise<Message[]>;
+  /**
+   * The session's messages as the store already holds them in memory (a session on screen, checked
+   * against storage), shared and read-only: nobody may change them. Undefined when the store has no
+   * such copy (then `messages` reads a private one). Optional; lets a reader that copies only what it
+   * changes skip copying a long session.
+   */
+  sharedMessages?(sessionID: string): Promise<readonly MessageWithParts[] | undefined>;
   getMessage(id: string): Promise<Message | undefined>;
   upsertMessage(message: Message): Promise<void>;
   /**

@@ -62,4 +62,50 @@ describe("MirrorStore", () => {
     expect(now.find((p) => p.id === a.id)?.tokenCount).toEqual(count);
     expect(now.find((p) => p.id === b.id)?.tokenCount).toBeUndefined();
   });
+
+  it("starts from the store's shared rows without copying them, and never changes them: a row or part is copied when first changed", async () => {
+    const { inner, h } = await seeded();
+    const id = h.sessionID;
+    // The screen's rows: frozen, so any change made to them throws.
+    const deepFreeze = <T>(v: T): T => {
+      if (v && typeof v === "object" && !Object.isFrozen(v)) {
+        for (const x of Object.values(v)) deepFreeze(x);
+        Object.freeze(v);
+      }
+      return v;
+    };
+    const screen = deepFreeze(await inner.messages(id));
+    let copies = 0;
+    const sharing = Object.assign(Object.create(inner) as MemoryStore, {
+      sharedMessages: async () => screen,
+      messages: async (sid: string) => {
+        copies++;
+        return inner.messages(sid);
+      },
+    });
+    const mirror = new MirrorStore(sharing);
+    mirror.hold(id);
+    const first = await mirror.messages(id);
+    expect(copies).toBe(0);
+    // Shared objects, not copies.
+    expect(first[0]?.parts[0]).toBe(screen[0]?.parts[0]);
+
+    const answer = first.find((m) => m.info.role === "assistant");
+    const textPart = answer?.parts.find((p) => p.type === "text");
+    if (!answer || !textPart || textPart.type !== "text") throw new Error("fixture");
+    mirror.appendDelta({ sessionID: id, messageID: answer.info.id, partID: textPart.id, field: "text", delta: " and more" });
+    await mirror.saveCounts([{ ...textPart, tokenCount: { encoding: "o200k_base", count: 1, size: 1 } }]);
+    await mirror.upsertMessage({ ...answer.info, time: { ...answer.info.time, completed: 99 } } as typeof answer.info);
+    const added = { id: ascendingId("prt"), sessionID: id, messageID: answer.info.id, type: "text" as const, text: "new" };
+    await mirror.upsertPart(added);
+
+    const now = await mirror.messages(id);
+    const row = now.find((m) => m.info.id === answer.info.id);
+    expect(row?.parts.find((p) => p.id === textPart.id)).toMatchObject({ text: `${textPart.text} and more` });
+    expect(row?.info.time).toMatchObject({ completed: 99 });
+    expect(row?.parts.map((p) => p.id)).toContain(added.id);
+    // The screen's rows are as they were (frozen: a change would have thrown above).
+    expect(screen.find((m) => m.info.id === answer.info.id)?.parts).toHaveLength(answer.parts.length);
+    expect(copies).toBe(0);
+  });
 });

@@ -9,6 +9,11 @@ import { addMessage } from "./add-message";
  * `messages()` answers from memory and every write made through this store is
  * applied to that copy as well as passed on. Sessions that are not held read
  * straight through. Messages returned are shared objects: treat them as read-only.
+ *
+ * The copy starts as the store's own in-memory rows where it has them (the
+ * session on screen: `Store.sharedMessages`), which nobody may change; a row or
+ * part is copied the first time this store changes it (a long session's full
+ * copy cost tens of milliseconds at the start of every run).
  */
 interface Held {
   count: number;
@@ -20,6 +25,8 @@ interface Held {
 
 export class MirrorStore implements Store {
   private readonly held = new Map<string, Held>();
+  /** Rows and parts this store made (its own to change); any other is shared and copied before a change. */
+  private readonly owned = new WeakSet<object>();
 
   constructor(private readonly inner: Store) {}
 
@@ -49,7 +56,9 @@ export class MirrorStore implements Store {
     const h = this.held.get(sessionID);
     if (!h) return this.inner.messages(sessionID);
     if (!h.rows) {
-      const loaded = await this.inner.messages(sessionID);
+      const loaded = (await this.inner.sharedMessages?.(sessionID)) ?? (await this.inner.messages(sessionID));
+      // Loaded while a refresh or a release dropped the copy: it may be stale, so it is not kept.
+      if (this.held.get(sessionID) !== h || h.rows) return this.messages(sessionID);
       h.rows = new Map(loaded.map((m) => [m.info.id, m]));
     }
     return [...h.rows.values()]
@@ -71,12 +80,37 @@ export class MirrorStore implements Store {
     const h = this.held.get(message.sessionID);
     if (!h?.rows) return;
     const info = structuredClone(message);
-    const cur = h.rows.get(message.id);
+    const cur = this.ownRow(h, message.id);
     if (cur) cur.info = info;
     else {
-      h.rows.set(message.id, { info, parts: h.early.get(message.id) ?? [] });
+      h.rows.set(message.id, this.own({ info, parts: h.early.get(message.id) ?? [] }));
       h.early.delete(message.id);
     }
+  }
+
+  private own<T extends object>(value: T): T {
+    this.owned.add(value);
+    return value;
+  }
+
+  /** The held row of message `id`, made this store's own first (a shared row is replaced by a copy with its own parts list). */
+  private ownRow(h: Held, id: string): MessageWithParts | undefined {
+    const row = h.rows?.get(id);
+    if (!row || this.owned.has(row)) return row;
+    const copy = this.own({ info: row.info, parts: [...row.parts] });
+    h.rows?.set(id, copy);
+    return copy;
+  }
+
+  /** The held part `partID` of message `messageID`, made this store's own first (copied in its row's own list). */
+  private ownPart(h: Held, messageID: string, partID: string): Part | undefined {
+    const list = this.ownRow(h, messageID)?.parts ?? h.early.get(messageID);
+    const i = list?.findIndex((p) => p.id === partID) ?? -1;
+    const part = list?.[i];
+    if (!list || !part || this.owned.has(part)) return part;
+    const copy = this.own(structuredClone(part));
+    list[i] = copy;
+    return copy;
   }
 
   async addMessage(message: Message, parts: Part[], session?: (s: Session) => Session): Promise<Session | undefined> {
@@ -89,8 +123,8 @@ export class MirrorStore implements Store {
   private applyPart(part: Part): void {
     const h = this.held.get(part.sessionID);
     if (!h?.rows) return;
-    const copy = structuredClone(part);
-    const m = h.rows.get(part.messageID);
+    const copy = this.own(structuredClone(part));
+    const m = this.ownRow(h, part.messageID);
     const list = m?.parts ?? h.early.get(part.messageID) ?? [];
     if (!m) h.early.set(part.messageID, list);
     const i = list.findIndex((p) => p.id === part.id);
@@ -119,20 +153,21 @@ export class MirrorStore implements Store {
   /** Sets `counted.tokenCount` on the held part when every other field is the very value that was counted (a part written since is left alone). */
   private applyCount(counted: Part): void {
     const h = this.held.get(counted.sessionID);
-    const held = (h?.rows?.get(counted.messageID)?.parts ?? h?.early.get(counted.messageID))?.find((p) => p.id === counted.id);
-    if (!held || !counted.tokenCount) return;
-    const a = held as unknown as Record<string, unknown>;
+    const found = (h?.rows?.get(counted.messageID)?.parts ?? h?.early.get(counted.messageID))?.find((p) => p.id === counted.id);
+    if (!h || !found || !counted.tokenCount) return;
+    const a = found as unknown as Record<string, unknown>;
     const b = counted as unknown as Record<string, unknown>;
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
     keys.delete("tokenCount");
     for (const k of keys) if (a[k] !== b[k]) return;
-    held.tokenCount = structuredClone(counted.tokenCount);
+    const held = this.ownPart(h, counted.messageID, counted.id);
+    if (held) held.tokenCount = structuredClone(counted.tokenCount);
   }
 
   appendDelta(delta: PartDelta): void {
     this.inner.appendDelta(delta);
     const h = this.held.get(delta.sessionID);
-    const part = (h?.rows?.get(delta.messageID)?.parts ?? h?.early.get(delta.messageID))?.find((p) => p.id === delta.partID);
+    const part = h && this.ownPart(h, delta.messageID, delta.partID);
     if (part && (part.type === "text" || part.type === "reasoning")) part.text += delta.delta;
   }
 
