@@ -231,6 +231,8 @@ describe("DexieStore.messages of a session on screen (the run's read without rea
     const w = watch(store, session.id);
     const snap = await w.until((s) => s.complete);
     expect(await store.sharedMessages(session.id)).toBe(snap.messages);
+    // The infos a new prompt's place needs are shared too (an info is replaced, never changed).
+    expect((await store.messageInfos(session.id))[0]).toBe(snap.messages[0]?.info);
     // A row committed below the live layer (as another tab's write looks before its notice arrives): nothing shared.
     await db.messages.put(userMessage(session.id) as never);
     expect(await store.sharedMessages(session.id)).toBeUndefined();

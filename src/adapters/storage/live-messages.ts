@@ -412,10 +412,10 @@ export class LiveMessages {
     return copy;
   }
 
-  /** `currentCopy`'s messages without their parts (what a new prompt's place in the tree needs). */
+  /** `currentCopy`'s messages without their parts (what a new prompt's place in the tree needs): shared, read-only (an info is replaced, never changed). */
   async currentInfos(sessionID: string): Promise<Message[] | undefined> {
     const messages = await this.checkedSnapshot(sessionID);
-    return messages?.map((m) => structuredClone(m.info));
+    return messages?.map((m) => m.info);
   }
 
   /** The watched session's snapshot when it matches storage (see `currentCopy`); shared objects. */

@@ -43,6 +43,7 @@ export interface Store {
   /**
    * The session's messages without their parts, in id order: all the branch tree needs. Optional (callers
    * fall back to `messages`); a long session has thousands of parts, which a new prompt's place does not need.
+   * Read-only: the infos may be the store's own in-memory objects (a session on screen).
    */
   messageInfos?(sessionID: string): Promise<Message[]>;
   /**
