@@ -57,11 +57,28 @@ export class AgentLoop {
   }
 
   /**
-   * Resolves when the session's next step has its first answer event in this tab, or when its run ends:
-   * background work for a prompt (its title) waits for it, so it never delays the prompt's own request.
+   * Resolves when the session's next step has its first answer event in this tab, or when its run ends, or
+   * after `maxMs` (another tab may be answering: no run here to say so); nothing is kept after that.
+   * Background work for a prompt (its title) waits for it, so it never delays the prompt's own request.
    */
-  answerStarted(sessionID: string): Promise<void> {
-    return new Promise((resolve) => this.waiting.set(sessionID, [...(this.waiting.get(sessionID) ?? []), resolve]));
+  answerStarted(sessionID: string, maxMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        const rest = (this.waiting.get(sessionID) ?? []).filter((w) => w !== done);
+        if (rest.length) this.waiting.set(sessionID, rest);
+        else this.waiting.delete(sessionID);
+        resolve();
+      };
+      const timer = setTimeout(done, maxMs) as unknown as ReturnType<typeof setTimeout> & { unref?: () => void };
+      timer.unref?.();
+      this.waiting.set(sessionID, [...(this.waiting.get(sessionID) ?? []), done]);
+    });
+  }
+
+  /** How many waits for an answer are pending for the session (tests: none is left behind). */
+  waitsFor(sessionID: string): number {
+    return this.waiting.get(sessionID)?.length ?? 0;
   }
 
   private answering(sessionID: string): void {

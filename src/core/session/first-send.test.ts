@@ -226,6 +226,29 @@ describe("nothing but the prompt's own writes is on its request's path", () => {
     expect(order).toEqual(["chat", "title"]);
   });
 
+  it("a wait for the answer to start ends at its longest wait when no answer starts here (another tab runs it), and leaves nothing behind", async () => {
+    const { service } = makeTestService({ llm: new FakeLLM([textTurn("Hello.")]), tools: [] });
+    const s = await service.createSession();
+    const loop = (service as unknown as { agentLoop: { answerStarted(id: string, maxMs: number): Promise<void>; waitsFor(id: string): number } }).agentLoop;
+    let ended = false;
+    const wait = loop.answerStarted(s.id, 30).then(() => {
+      ended = true;
+    });
+    expect(loop.waitsFor(s.id)).toBe(1);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(ended).toBe(false);
+    await wait;
+    expect(loop.waitsFor(s.id)).toBe(0);
+    // A run that answers ends the waits at once (long before their longest wait).
+    const early = loop.answerStarted(s.id, 60_000);
+    const t0 = Date.now();
+    await service.prompt(s.id, { text: "hello" });
+    await service.ensureRunning(s.id);
+    await early;
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(loop.waitsFor(s.id)).toBe(0);
+  });
+
   it("the prompt, its attachment and the session's update are one write", async () => {
     const store = new MemoryStore();
     const calls: string[] = [];

@@ -33,13 +33,6 @@ interface Run {
 /** The longest a prompt's background work (its title) waits for the prompt's own answer to start. */
 const BACKGROUND_WAIT_MS = 10_000;
 
-/** Resolves after `ms` without keeping a test process alive. */
-function after(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms) as unknown as { unref?: () => void };
-    t.unref?.();
-  });
-}
 
 /**
  * The session service: creates sessions, takes commands (prompt, branch
@@ -182,7 +175,7 @@ export class SessionService {
       sandboxOf: (id: string) => this.sandboxOf(id),
       assertIdleEverywhere: (id: string) => this.assertIdleEverywhere(id),
       dropped: (id: string, messages: MessageWithParts[]) => this.historyDropped(id, messages),
-      backgroundAfter: (id: string) => Promise.race([this.agentLoop.answerStarted(id), after(BACKGROUND_WAIT_MS)]),
+      backgroundAfter: (id: string) => this.agentLoop.answerStarted(id, BACKGROUND_WAIT_MS),
     };
     const locks = this.deps.locks;
     return locks?.write ? locks.write(sessionID, () => writePrompt(ctx, sessionID, input)) : writePrompt(ctx, sessionID, input);
