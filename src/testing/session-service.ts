@@ -4,6 +4,7 @@ import { DEFAULT_RULES } from "../core/permission/evaluate";
 import { type Clock, systemClock } from "../core/ports/clock";
 import type { LLM } from "../core/ports/llm";
 import type { Sandbox } from "../core/ports/sandbox";
+import type { Store } from "../core/ports/store";
 import type { Ruleset } from "../core/schema";
 import { SessionService, type SessionServiceDeps } from "../core/session/loop";
 import { defaultSettings, sessionModelConfig, type Settings } from "../core/settings";
@@ -11,7 +12,7 @@ import type { TokenCounter } from "../core/tokens/counter";
 import type { Tool } from "../core/tools/tool";
 import { MemoryStore } from "./memory-store";
 
-export interface TestServiceOptions {
+export interface TestServiceOptions<S extends Store = MemoryStore> {
   llm: LLM;
   tools: Tool[];
   /** Overrides of the settings (default: an OpenAI-compatible gpt-4o-mini). */
@@ -25,13 +26,14 @@ export interface TestServiceOptions {
   system?: SessionServiceDeps["system"];
   historyDropped?: SessionServiceDeps["historyDropped"];
   /** Another service's store (a second tab, or the same data after a reload). */
-  store?: MemoryStore;
+  /** The store (default: a new memory store). */
+  store?: S;
   compactionGraceMs?: number;
 }
 
 /** The real session service over a memory store, for core tests. */
-export function makeTestService(opts: TestServiceOptions) {
-  const store = opts.store ?? new MemoryStore();
+export function makeTestService<S extends Store = MemoryStore>(opts: TestServiceOptions<S>) {
+  const store: S = opts.store ?? (new MemoryStore() as unknown as S);
   const bus = new Bus();
   const settings: Settings = { ...defaultSettings(), provider: "openai-compatible", modelID: "gpt-4o-mini", ...opts.settings };
   const permissions = new PermissionBroker(() => [opts.rules ?? DEFAULT_RULES]);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MemoryStore } from "../../testing/memory-store";
 import { History, makeSession, text, tool } from "../compaction/test-fixtures";
 import { ascendingId } from "../ids";
@@ -107,5 +107,53 @@ describe("MirrorStore", () => {
     // The screen's rows are as they were (frozen: a change would have thrown above).
     expect(screen.find((m) => m.info.id === answer.info.id)?.parts).toHaveLength(answer.parts.length);
     expect(copies).toBe(0);
+  });
+
+  it("a read that began before a refresh, or before a write, is read again (it may predate them)", async () => {
+    const { inner, h } = await seeded();
+    const id = h.sessionID;
+    // Every read of storage waits for its own release, in the order they were made.
+    const gates: (() => void)[] = [];
+    const slow = Object.assign(Object.create(inner) as MemoryStore, {
+      messages: async (sid: string) => {
+        const rows = await inner.messages(sid);
+        await new Promise<void>((r) => gates.push(r));
+        return rows;
+      },
+    });
+    const release = async (n: number) => {
+      await vi.waitFor(() => expect(gates.length).toBeGreaterThan(n));
+      gates[n]?.();
+    };
+    const mirror = new MirrorStore(slow);
+    mirror.hold(id);
+    const early = mirror.messages(id); // e.g. the header sizing the next request
+    await vi.waitFor(() => expect(gates).toHaveLength(1));
+    // Meanwhile another tab queues a prompt, and the loop refreshes to look for it.
+    const queued = ascendingId("msg");
+    await inner.upsertPart({ id: ascendingId("prt"), sessionID: id, messageID: queued, type: "text", text: "queued elsewhere" });
+    await inner.upsertMessage({ id: queued, sessionID: id, role: "user", time: { created: 3 }, agent: "build", model: { providerID: "p", modelID: "m" } });
+    mirror.refresh(id);
+    const after = mirror.messages(id);
+    // The read from before the refresh ends first: it must not become the copy.
+    await release(0);
+    await release(1);
+    await release(2);
+    expect((await after).map((m) => m.info.id)).toContain(queued);
+    expect((await early).map((m) => m.info.id)).toContain(queued);
+
+    // A write through the mirror while no copy is loaded: the read under way is read again and has it.
+    mirror.refresh(id);
+    gates.length = 0;
+    const reading = mirror.messages(id);
+    await vi.waitFor(() => expect(gates).toHaveLength(1));
+    const mine = ascendingId("msg");
+    await mirror.addMessage({ id: mine, sessionID: id, role: "user", time: { created: 4 }, agent: "build", model: { providerID: "p", modelID: "m" } }, [
+      { id: ascendingId("prt"), sessionID: id, messageID: mine, type: "text", text: "mine" },
+    ]);
+    await release(0);
+    await release(1);
+    expect((await reading).map((m) => m.info.id)).toContain(mine);
+    expect(await mirror.messages(id)).toEqual(await inner.messages(id));
   });
 });

@@ -21,6 +21,8 @@ interface Held {
   rows?: Map<string, MessageWithParts>;
   /** Parts written before their message (a prompt writes its text first). */
   early: Map<string, Part[]>;
+  /** Bumped by a refresh and by a write made while no copy is loaded: a read under way then may predate it. */
+  gen: number;
 }
 
 export class MirrorStore implements Store {
@@ -34,7 +36,7 @@ export class MirrorStore implements Store {
   hold(sessionID: string): void {
     const h = this.held.get(sessionID);
     if (h) h.count++;
-    else this.held.set(sessionID, { count: 1, early: new Map() });
+    else this.held.set(sessionID, { count: 1, early: new Map(), gen: 0 });
   }
 
   release(sessionID: string): void {
@@ -49,6 +51,7 @@ export class MirrorStore implements Store {
     if (h) {
       h.rows = undefined;
       h.early.clear();
+      h.gen++;
     }
   }
 
@@ -56,10 +59,12 @@ export class MirrorStore implements Store {
     const h = this.held.get(sessionID);
     if (!h) return this.inner.messages(sessionID);
     if (!h.rows) {
+      const gen = h.gen;
       const loaded = (await this.inner.sharedMessages?.(sessionID)) ?? (await this.inner.messages(sessionID));
-      // Loaded while a refresh or a release dropped the copy: it may be stale, so it is not kept.
-      if (this.held.get(sessionID) !== h || h.rows) return this.messages(sessionID);
-      h.rows = new Map(loaded.map((m) => [m.info.id, m]));
+      // A release, a refresh or a write since this read began: what it read may predate them, so read again.
+      if (this.held.get(sessionID) !== h || h.gen !== gen) return this.messages(sessionID);
+      // Another read of the same moment may have set the copy first (writes since were applied to it): keep that one.
+      h.rows ??= new Map(loaded.map((m) => [m.info.id, m]));
     }
     return [...h.rows.values()]
       .sort((a, b) => (a.info.id < b.info.id ? -1 : a.info.id > b.info.id ? 1 : 0))
@@ -78,6 +83,7 @@ export class MirrorStore implements Store {
 
   private applyMessage(message: Message): void {
     const h = this.held.get(message.sessionID);
+    if (h && !h.rows) h.gen++;
     if (!h?.rows) return;
     const info = structuredClone(message);
     const cur = this.ownRow(h, message.id);
@@ -108,7 +114,8 @@ export class MirrorStore implements Store {
     const i = list?.findIndex((p) => p.id === partID) ?? -1;
     const part = list?.[i];
     if (!list || !part || this.owned.has(part)) return part;
-    const copy = this.own(structuredClone(part));
+    // The store changes a part's own fields only (streamed text, its count): a shallow copy is enough.
+    const copy = this.own({ ...part });
     list[i] = copy;
     return copy;
   }
@@ -122,6 +129,7 @@ export class MirrorStore implements Store {
 
   private applyPart(part: Part): void {
     const h = this.held.get(part.sessionID);
+    if (h && !h.rows) h.gen++;
     if (!h?.rows) return;
     const copy = this.own(structuredClone(part));
     const m = this.ownRow(h, part.messageID);
@@ -174,6 +182,7 @@ export class MirrorStore implements Store {
   async deleteMessages(sessionID: string, messageIDs: string[]): Promise<void> {
     await this.inner.deleteMessages(sessionID, messageIDs);
     const h = this.held.get(sessionID);
+    if (h && !h.rows) h.gen++;
     for (const id of messageIDs) {
       h?.rows?.delete(id);
       h?.early.delete(id);

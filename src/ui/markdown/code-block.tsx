@@ -29,11 +29,12 @@ function workerHighlighter(): Highlighter {
     });
 }
 
-/** Resolves after the next paint (a frame, then a task), or at once where there are no frames. */
+/** Resolves after the next paint (a frame, then a task); after a task where nothing is painted (no frames, a hidden tab). */
 function afterNextPaint(): Promise<void> {
   return new Promise((resolve) => {
-    if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(resolve, 0));
-    else resolve();
+    const later = () => setTimeout(resolve, 0);
+    if (typeof requestAnimationFrame === "function" && typeof document !== "undefined" && document.visibilityState === "visible") requestAnimationFrame(later);
+    else later();
   });
 }
 
