@@ -25,8 +25,7 @@ export interface TestServiceOptions<S extends Store = MemoryStore> {
   /** The system-prompt hook (default: the loop's built-in prompt). */
   system?: SessionServiceDeps["system"];
   historyDropped?: SessionServiceDeps["historyDropped"];
-  /** Another service's store (a second tab, or the same data after a reload). */
-  /** The store (default: a new memory store). */
+  /** The store (default: a new memory store): another service's (a second tab, the same data after a reload), or a real one. */
   store?: S;
   compactionGraceMs?: number;
 }

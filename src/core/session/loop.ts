@@ -33,7 +33,6 @@ interface Run {
 /** The longest a prompt's background work (its title) waits for the prompt's own answer to start. */
 const BACKGROUND_WAIT_MS = 10_000;
 
-
 /**
  * The session service: creates sessions, takes commands (prompt, branch
  * switch, summary edit, compact…) and controls runs (one per session, under
