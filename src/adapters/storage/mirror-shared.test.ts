@@ -5,23 +5,15 @@
  */
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { describe, expect, it, vi } from "vitest";
-import { z } from "zod";
 import type { MessageWithParts } from "../../core/schema";
-import { defineTool } from "../../core/tools/tool";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
 import { makeTestService } from "../../testing/session-service";
+import { bigOutputTool, TINY_MODEL } from "../../testing/tiny-model";
 import { createTiktokenCounter } from "../tokens/tiktoken-counter";
 import { createDatabase } from "./db";
 import { DexieStore } from "./dexie-store";
 import { conversation, makeSession } from "./test-fixtures";
 
-const words = defineTool({
-  id: "words",
-  description: "Returns n words.",
-  parameters: z.object({ n: z.number() }),
-  execute: async ({ n }) => ({ title: `${n} words`, output: Array.from({ length: n }, (_, i) => `word${i}`).join(" ") }),
-});
-const TINY = { contextWindow: 4000, maxOutputTokens: 500, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
 /** A row as JSON, without the cached token counts (the one field the screen's copy is given in place). */
 const json = (o: unknown) => JSON.stringify(o, (k, v) => (k === "tokenCount" ? undefined : v));
 
@@ -48,14 +40,14 @@ describe("a run on a session on screen", () => {
     const copied = vi.spyOn((store as unknown as { live: { currentCopy(id: string): Promise<unknown> } }).live, "currentCopy");
 
     const llm = new FakeLLM([
-      toolTurn([{ tool: "words", input: { n: 300 } }]),
+      toolTurn([{ tool: "big", input: { n: 300 } }]),
       textTurn("ok one"),
-      toolTurn([{ tool: "words", input: { n: 900 } }], { inputTokens: 3000, outputTokens: 10 }),
+      toolTurn([{ tool: "big", input: { n: 900 } }], { inputTokens: 3000, outputTokens: 10 }),
       textTurn("## Goal\nDo.\n## Progress\nx"),
       textTurn("after"),
       textTurn("more"),
     ]);
-    const { service } = makeTestService({ llm, store, tools: [words], counter: createTiktokenCounter(), settings: { modelID: "tiny", models: { tiny: TINY } } });
+    const { service } = makeTestService({ llm, store, tools: [bigOutputTool], counter: createTiktokenCounter(), settings: { modelID: "tiny", models: { tiny: TINY_MODEL } } });
     for (const text of ["first question here", "second question", "third"]) {
       await service.prompt(s.id, { text });
       await service.ensureRunning(s.id);

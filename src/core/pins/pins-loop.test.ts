@@ -5,16 +5,10 @@ import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
 import { makeTestService } from "../../testing/session-service";
 import { systemClock } from "../ports/clock";
 import { defaultSettings } from "../settings";
+import { bigOutputTool as big, TINY_MODEL as TINY } from "../../testing/tiny-model";
 import { defineTool } from "../tools/tool";
 import { setPin, suggestPins } from "./pins";
 
-const big = defineTool({
-  id: "big",
-  description: "Returns n words.",
-  parameters: z.object({ n: z.number() }),
-  execute: async ({ n }) => ({ title: `${n} words`, output: Array.from({ length: n }, (_, i) => `word${i}`).join(" ") }),
-});
-const TINY = { contextWindow: 4000, maxOutputTokens: 500, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
 const summaryTurn = () => textTurn("## Goal\nDo the thing.\n## Progress\nCalled big.");
 
 function setup(llm: FakeLLM) {

@@ -1,22 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
 import { namedError } from "../errors";
 import type { AssistantMessage, MessageWithParts } from "../schema";
 import type { Settings } from "../settings";
-import { defineTool } from "../tools/tool";
+import { bigOutputTool as big, TINY_MODEL as TINY } from "../../testing/tiny-model";
 import type { TokenCounter } from "../tokens/counter";
 import { createTiktokenCounter } from "../../adapters/tokens/tiktoken-counter";
 import { makeTestService } from "../../testing/session-service";
 
-const big = defineTool({
-  id: "big",
-  description: "Returns n words.",
-  parameters: z.object({ n: z.number() }),
-  execute: async ({ n }) => ({ title: `${n} words`, output: Array.from({ length: n }, (_, i) => `word${i}`).join(" ") }),
-});
-
-const TINY = { contextWindow: 4000, maxOutputTokens: 500, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
 
 function setup(llm: FakeLLM, over: Partial<Settings> = {}, counter?: TokenCounter) {
   return makeTestService({ llm, tools: [big], settings: { modelID: "tiny", models: { tiny: TINY }, ...over }, counter });

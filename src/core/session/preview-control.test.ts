@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
 import { makeTestService } from "../../testing/session-service";
 import type { Clock } from "../ports/clock";
 import type { MessageWithParts } from "../schema";
-import { defineTool } from "../tools/tool";
+import { bigOutputTool as big, TINY_MODEL as TINY } from "../../testing/tiny-model";
 
-const big = defineTool({
-  id: "big",
-  description: "Returns n words.",
-  parameters: z.object({ n: z.number() }),
-  execute: async ({ n }) => ({ title: `${n} words`, output: Array.from({ length: n }, (_, i) => `word${i}`).join(" ") }),
-});
-const TINY = { contextWindow: 4000, maxOutputTokens: 500, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
 const summaryTurn = () => textTurn("## Goal\nDo the thing.\n## Progress\nCalled big.");
 
 /** A clock whose sleeps end only when the test says so (or when aborted). */
