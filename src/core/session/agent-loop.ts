@@ -81,9 +81,7 @@ export class AgentLoop {
     return this.waiting.get(sessionID)?.length ?? 0;
   }
 
-  /** The answer of the session's request has started, or its run has ended. */
   private answering(sessionID: string): void {
-    this.guard.answered(sessionID);
     const waiting = this.waiting.get(sessionID);
     this.waiting.delete(sessionID);
     for (const resolve of waiting ?? []) resolve();

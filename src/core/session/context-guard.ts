@@ -44,8 +44,6 @@ export class ContextGuard {
   private readonly lastSent = new Map<string, number>();
   /** Sessions whose exact count runs behind a request sent on an estimate. */
   private readonly countingBehind = new Set<string>();
-  /** Counts behind a request that wait for its answer to start, by session (see `answered`). */
-  private readonly behindAnswer = new Map<string, () => void>();
   /** User messages compaction wrote itself (requests, replayed prompts, "continue" messages). */
   private readonly made = new Set<string>();
 
@@ -130,28 +128,14 @@ export class ContextGuard {
     return size;
   }
 
-  /**
-   * Counts a plan after its request went out on an estimate (one at a time per session); the counts land on
-   * the parts. The count starts once the request's answer has (`answered`): hundreds of milliseconds of
-   * tokenizing would otherwise compete for the CPU with building and sending the request it is behind
-   * (on two cores, measured: the model worker's part of a send took twice as long).
-   */
+  /** Counts a plan after its request went out on an estimate (one at a time per session); the counts land on the parts. */
   private countBehind(sessionID: string, plan: RequestSizePlan): void {
     if (this.countingBehind.has(sessionID)) return;
     this.countingBehind.add(sessionID);
-    this.behindAnswer.set(sessionID, () => {
-      void countPlan(this.counter, plan, this.memo)
-        .then((size) => (size.exact ? this.saveCounts(size) : undefined))
-        .catch(() => undefined)
-        .finally(() => this.countingBehind.delete(sessionID));
-    });
-  }
-
-  /** The session's request has been answered, or its run has ended: a count waiting behind it starts now. */
-  answered(sessionID: string): void {
-    const start = this.behindAnswer.get(sessionID);
-    this.behindAnswer.delete(sessionID);
-    start?.();
+    void countPlan(this.counter, plan, this.memo)
+      .then((size) => (size.exact ? this.saveCounts(size) : undefined))
+      .catch(() => undefined)
+      .finally(() => this.countingBehind.delete(sessionID));
   }
 
   /** The counts are kept for the next page load; nothing waits for that write (the parts in memory have them). */

@@ -135,38 +135,6 @@ describe("a long history that was never counted (an imported session)", () => {
     expect(counter.texts - counted).toBeLessThan(10);
   });
 
-  it("the count behind the request waits for the request's answer to start (it does not compete with sending it)", async () => {
-    const counter = new CountingCounter();
-    const inner = new FakeLLM([textTurn("Hello.")]);
-    const asked: string[] = [];
-    let answer!: () => void;
-    const answerStarts = new Promise<void>((r) => (answer = r));
-    const llm: LLM = {
-      async *stream(req) {
-        if (req.purpose !== "title") {
-          asked.push("request");
-          await answerStarts;
-        }
-        yield* inner.stream(req);
-      },
-    };
-    const { service, store } = makeTestService({ llm, tools: [], counter });
-    const h = new History();
-    for (let i = 0; i < 40; i++) h.turn(`question ${i}`, [text(`answer ${i}: ${"a sentence of some length. ".repeat(60)}`)]);
-    await store.importSession(makeSession(h.sessionID), h.msgs);
-
-    await service.prompt(h.sessionID, { text: "Go on." });
-    const run = service.ensureRunning(h.sessionID);
-    await vi.waitFor(() => expect(asked).toEqual(["request"]));
-    for (let i = 0; i < 5; i++) await tick();
-    expect(service.lastRequest(h.sessionID)?.count).toBe("estimate");
-    expect(counter.texts).toBe(0);
-
-    answer();
-    await run;
-    await vi.waitFor(() => expect(counter.texts).toBeGreaterThan(80));
-  });
-
   it("a short uncounted history is counted exactly before the request, as before", async () => {
     const counter = new CountingCounter();
     const llm = new FakeLLM([textTurn("Hello.")]);
