@@ -95,9 +95,15 @@ export class MirrorStore implements Store {
     this.applyMessage(message);
   }
 
-  private applyMessage(message: Message): void {
-    const h = this.held.get(message.sessionID);
+  /** The held state of a session this store has just written to; a write while no copy is loaded bumps `gen` (a read under way may predate it). */
+  private written(sessionID: string): Held | undefined {
+    const h = this.held.get(sessionID);
     if (h && !h.rows) h.gen++;
+    return h;
+  }
+
+  private applyMessage(message: Message): void {
+    const h = this.written(message.sessionID);
     if (!h?.rows) return;
     const info = structuredClone(message);
     const cur = this.ownRow(h, message.id);
@@ -122,10 +128,17 @@ export class MirrorStore implements Store {
     return copy;
   }
 
-  /** The held part `partID` of message `messageID`, made this store's own first (copied in its row's own list). */
-  private ownPart(h: Held, messageID: string, partID: string): Part | undefined {
+  /**
+   * The held part `partID` of message `messageID`, made this store's own first (copied in its row's own list);
+   * undefined when `wanted` says the held part is not the one to change (it is then left as it is, shared or not).
+   */
+  private ownPart(h: Held, messageID: string, partID: string, wanted: (p: Part) => boolean = () => true): Part | undefined {
+    const seen = h.rows?.get(messageID)?.parts ?? h.early.get(messageID);
+    const i = seen?.findIndex((p) => p.id === partID) ?? -1;
+    const found = seen?.[i];
+    if (!found || !wanted(found)) return undefined;
+    // A row made this store's own keeps its parts in the same order: the part is at `i` there too.
     const list = this.ownRow(h, messageID)?.parts ?? h.early.get(messageID);
-    const i = list?.findIndex((p) => p.id === partID) ?? -1;
     const part = list?.[i];
     if (!list || !part || this.owned.has(part)) return part;
     // The store changes a part's own fields only (streamed text, its count): a shallow copy is enough.
@@ -142,8 +155,7 @@ export class MirrorStore implements Store {
   }
 
   private applyPart(part: Part): void {
-    const h = this.held.get(part.sessionID);
-    if (h && !h.rows) h.gen++;
+    const h = this.written(part.sessionID);
     if (!h?.rows) return;
     const copy = this.own(structuredClone(part));
     const m = this.ownRow(h, part.messageID);
@@ -175,12 +187,11 @@ export class MirrorStore implements Store {
   /** Sets `counted.tokenCount` on the held part when every other field is the very value that was counted (a part written since is left alone). */
   private applyCount(counted: Part): void {
     const h = this.held.get(counted.sessionID);
-    const found = (h?.rows?.get(counted.messageID)?.parts ?? h?.early.get(counted.messageID))?.find((p) => p.id === counted.id);
-    if (!h || !found || !counted.tokenCount) return;
-    if (!sameButCount(found, counted)) return;
-    const held = this.ownPart(h, counted.messageID, counted.id);
+    const count = counted.tokenCount;
+    if (!h || !count) return;
+    const held = this.ownPart(h, counted.messageID, counted.id, (p) => sameButCount(p, counted));
     // A count is three plain fields; it runs over thousands of parts at once on the page (no structuredClone).
-    if (held) held.tokenCount = { ...counted.tokenCount };
+    if (held) held.tokenCount = { ...count };
   }
 
   appendDelta(delta: PartDelta): void {
@@ -192,8 +203,7 @@ export class MirrorStore implements Store {
 
   async deleteMessages(sessionID: string, messageIDs: string[]): Promise<void> {
     await this.inner.deleteMessages(sessionID, messageIDs);
-    const h = this.held.get(sessionID);
-    if (h && !h.rows) h.gen++;
+    const h = this.written(sessionID);
     for (const id of messageIDs) {
       h?.rows?.delete(id);
       h?.early.delete(id);
