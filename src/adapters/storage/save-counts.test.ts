@@ -1,9 +1,10 @@
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ascendingId, descendingId } from "../../core/ids";
 import { emptyTokens, type Session, type TextPart } from "../../core/schema";
-import { openDatabase } from "./db";
-import { DexieStore } from "./dexie-store";
+import { createDatabase, openDatabase } from "./db";
+import { DexieStore, sameData } from "./dexie-store";
+import { assistantMessage, makeSession, textPart, toolPart, userMessage } from "./test-fixtures";
 
 describe("saveCounts", () => {
   it("stores token counts of many parts at once, but never over a part that changed since it was counted", async () => {
@@ -35,5 +36,57 @@ describe("saveCounts", () => {
     expect((await store.messages(s.id))[0]?.parts.find((p) => p.id === cp.id)?.tokenCount?.count).toBe(7);
     // Text still searchable (the index was not disturbed).
     expect((await store.search("alpha")).map((h) => h.partID)).toEqual([a.id]);
+  });
+
+  it("waits while an answer streams: counts are stored once no streamed text came for a second", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const now = vi.spyOn(Date, "now");
+    try {
+      let t = 1_000_000;
+      now.mockImplementation(() => t);
+      const db = createDatabase({ indexedDB: new IDBFactory(), IDBKeyRange });
+      const store = new DexieStore(db, { owner: "tab-a" });
+      const s = makeSession();
+      const u = userMessage(s.id);
+      const question = textPart(u, "What is in this file?");
+      const a = assistantMessage(s.id, u.id);
+      const answer = textPart(a, "It holds");
+      await store.createSession(s);
+      await store.addMessage(u, [question]);
+      await store.upsertMessage(a);
+      await store.upsertPart(answer);
+      const counted = async () => (await db.parts.get(question.id))?.tokenCount?.count;
+      store.appendDelta({ sessionID: s.id, messageID: a.id, partID: answer.id, field: "text", delta: " two functions" });
+      const saved = store.saveCounts([{ ...question, tokenCount: { encoding: "o200k_base", count: 5, size: question.text.length } }]);
+      t += 999;
+      await vi.advanceTimersByTimeAsync(999);
+      // The streamed text is merged meanwhile; the count still waits for the pause.
+      expect(await db.parts.get(answer.id)).toMatchObject({ text: "It holds two functions" });
+      expect(await counted()).toBeUndefined();
+      t += 1;
+      await vi.advanceTimersByTimeAsync(1);
+      await saved;
+      expect(await counted()).toBe(5);
+    } finally {
+      now.mockRestore();
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("sameData (is a stored part still the part that was counted)", () => {
+  it("compares objects field by field in any order, undefined fields as absent, arrays in order", () => {
+    const m = assistantMessage("ses_1", "msg_0");
+    const tool = toolPart(m);
+    const reordered = Object.fromEntries(Object.entries(structuredClone(tool)).reverse());
+    expect(sameData(tool, reordered)).toBe(true);
+    expect(sameData({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+    expect(sameData({ a: [1, { x: 2 }] }, { a: [1, { x: 2 }] })).toBe(true);
+    expect(sameData({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
+    expect(sameData({ a: [1] }, { a: { 0: 1 } })).toBe(false);
+    expect(sameData({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(sameData({ a: { b: "x" } }, { a: { b: "y" } })).toBe(false);
+    expect(sameData(null, {})).toBe(false);
+    expect(sameData({ ...tool, state: { ...tool.state, output: "changed" } }, tool)).toBe(false);
   });
 });
