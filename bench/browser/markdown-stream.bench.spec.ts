@@ -10,7 +10,7 @@ import { configure, newSession, openApp, send, waitIdle } from "../../e2e/app";
 import { expect, type MockOpenAI, test } from "../../e2e/fixtures";
 import { chunks, markdownDocument } from "./markdown-document";
 import { seedSession } from "./seed";
-import { typedFirst } from "./table";
+import { articleShows, typedFirst } from "./table";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const range = (xs: number[]) => `${Math.min(...xs)}–${Math.max(...xs)}`;
@@ -35,7 +35,7 @@ async function streamOnce(page: Page, mock: MockOpenAI, seedParts: number, run: 
   const t0 = Date.now();
   await send(page, `stream markdown ${run}`);
   // The whole answer is on screen (its last words rendered), then the run ends.
-  await page.getByRole("article").filter({ hasText: LAST }).waitFor({ timeout: 240_000 });
+  await articleShows(page, LAST);
   const ms = Date.now() - t0;
   // Counting the answer's tokens on a loaded machine can take a while after the last chunk.
   await expect.poll(() => page.evaluate((id) => (globalThis as unknown as { __tabcode: { sessions: { isBusy(id: string): boolean } } }).__tabcode.sessions.isBusy(id), sid), { timeout: 120_000 }).toBe(false);

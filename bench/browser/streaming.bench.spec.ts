@@ -14,7 +14,7 @@ import { configure, newSession, openApp, send, waitIdle } from "../../e2e/app";
 import { type MockOpenAI, test } from "../../e2e/fixtures";
 import { realisticMarkdown } from "./markdown-stream";
 import { seedSession } from "./seed";
-import { printRows, summary, typedFirst } from "./table";
+import { articleShows, printRows, summary, typedFirst } from "./table";
 
 async function watchLongTasks(page: Page): Promise<void> {
   await page.evaluate(() => {
@@ -36,7 +36,7 @@ async function stream(page: Page, mock: MockOpenAI, sid: string, chunks: string[
   mock.setScript([{ text: chunks, chunkDelayMs: 5 }]);
   const t0 = Date.now();
   await send(page, `stream please ${t0}`);
-  await page.getByRole("article").filter({ hasText: until }).first().waitFor({ timeout: 120_000 });
+  await articleShows(page, until, 120_000);
   await waitIdle(page, sid);
   const ms = Date.now() - t0;
   const after = await writes(page);
