@@ -3,8 +3,7 @@ import { createRoot } from "react-dom/client";
 import { bootstrap } from "./app/bootstrap";
 import { App } from "./ui/app";
 import { ServicesProvider } from "./ui/hooks/services";
-import { whenIdle } from "./app/warm-up";
-import { preloadMarkdown } from "./ui/lazy-markdown";
+import { Markdown } from "./ui/lazy-markdown";
 import "./ui/styles.css";
 
 function Fatal({ message }: { message: string }) {
@@ -20,9 +19,8 @@ function Fatal({ message }: { message: string }) {
 const rootEl = document.getElementById("root");
 if (rootEl) {
   const root = createRoot(rootEl);
-  // Not needed for the first screen, but for the first message: fetched while the database opens, and its
-  // code run once when the page is idle after the first paint.
-  preloadMarkdown(whenIdle);
+  // Not needed for the first screen, but for the first message: fetched while the database opens.
+  void Markdown.preload().catch(() => undefined);
   bootstrap()
     .then((r) => {
       root.render(

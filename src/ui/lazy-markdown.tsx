@@ -9,16 +9,3 @@ import { onDemand } from "./on-demand";
  * then (or if it cannot be fetched) a message shows as plain text.
  */
 export const Markdown = onDemand<ComponentProps<typeof MarkdownT>>("Markdown", () => import("./components/markdown"), "Markdown", ({ text }) => <div className="markdown plain-text">{text}</div>);
-
-/**
- * Loads the markdown chunk and, once the first screen has painted and the page is idle, runs its code once
- * on a sample (`warmMarkdown`), so the first message rendered in this page does not pay for compiling it.
- */
-export function preloadMarkdown(idle: (task: () => void) => void): void {
-  Markdown.preload()
-    .then(() => import("./components/markdown"))
-    .then(
-      (m) => m.warmMarkdown(idle),
-      () => undefined,
-    );
-}

@@ -1,21 +1,10 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { splitBlocks } from "../markdown/blocks";
-import { WARM_SAMPLE } from "../markdown/warm-sample";
 import { healReady, Markdown } from "./markdown";
 
 const html = (text: string, streaming = false) => renderToStaticMarkup(<Markdown text={text} streaming={streaming} />);
 
 describe("Markdown (untrusted model text)", () => {
-  it("the warm-up sample runs every shape an answer has, its code only in the open block (nothing is highlighted)", () => {
-    const text = WARM_SAMPLE.join("\n\n");
-    const { done, open } = splitBlocks(text);
-    expect(open.startsWith("```ts")).toBe(true);
-    expect(done.join("\n\n")).not.toContain("```");
-    const out = html(text, true);
-    for (const tag of ["<h2>", "<strong>", "<em>", "<del>", "<code>", "<a href", "<ol>", "<ul", "<blockquote>", "<table>", "<pre", 'aria-label="done"', 'aria-label="not done"']) expect(out).toContain(tag);
-  });
-
   it("shows raw HTML as literal text, never as HTML", () => {
     const out = html("It returns `x` as Promise<void> and wraps it in <div class=x>here</div>.\n\n<script>alert(1)</script>\n\nafter");
     expect(out).toContain("Promise&lt;void&gt;");

@@ -1,12 +1,9 @@
 import { memo, useRef } from "react";
-import { flushSync } from "react-dom";
-import { createRoot } from "react-dom/client";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { splitBlocks } from "../markdown/blocks";
 import { CodeBlock } from "../markdown/code-block";
 import { remarkLiteralHtml } from "../markdown/literal-html";
-import { WARM_SAMPLE } from "../markdown/warm-sample";
 
 /** Only inline raster images are shown; anything else would make the browser call a URL chosen by the model. */
 const SAFE_IMAGE = /^data:image\/(png|jpe?g|gif|webp);base64,/i;
@@ -117,22 +114,3 @@ export const Markdown = memo(function Markdown({ text, streaming = false }: { te
     </div>
   );
 });
-
-/**
- * Renders a sample answer into a detached element and throws it away, one piece per call of `idle`, so the
- * markdown pipeline's code (micromark, mdast and hast, react-markdown, these components) is compiled before
- * the first real message needs it. Cold, that first render took twice as long: the first answer streamed
- * after a page load had long frames the later ones did not, and opening a session from the start page
- * parsed its markdown cold. Nothing is attached to the document, so nothing is laid out or painted.
- */
-export function warmMarkdown(idle: (task: () => void) => void): void {
-  const step = (i: number) => {
-    if (i >= WARM_SAMPLE.length) return;
-    const el = document.createElement("div");
-    const root = createRoot(el);
-    flushSync(() => root.render(<Markdown text={WARM_SAMPLE.slice(0, i + 1).join("\n\n")} streaming />));
-    root.unmount();
-    idle(() => step(i + 1));
-  };
-  idle(() => step(0));
-}
