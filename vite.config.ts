@@ -18,7 +18,8 @@ export default defineConfig({
     // Offline history: after one visit the shell, workers and tokenizer ranks come from the service worker.
     VitePWA({
       registerType: "autoUpdate",
-      injectRegister: "script",
+      // Registered by the app itself once the page is quiet (src/app/service-worker.ts), not at the load event.
+      injectRegister: false,
       includeAssets: ["favicon.svg"],
       manifest: webManifest,
       workbox: {

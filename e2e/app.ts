@@ -13,6 +13,15 @@ export async function openApp(page: Page, path = "/"): Promise<void> {
   await expect(page.getByRole("navigation", { name: "Sessions" })).toBeVisible();
 }
 
+/**
+ * Registers the service worker now (the app itself waits for a quiet moment: after the first answer, or
+ * 30 s) and waits until it controls the page, i.e. the app is cached for offline use.
+ */
+export async function cacheApp(page: Page, timeout = 30_000): Promise<void> {
+  await page.evaluate(() => (globalThis as { __tabcodeServiceWorker?: () => void }).__tabcodeServiceWorker?.());
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker?.controller)), { timeout }).toBe(true);
+}
+
 /** Points the app at the mock server through the Settings dialog, as a user would. */
 export async function configureViaDialog(page: Page, mock: MockOpenAI, provider: ProviderKind, model = "gpt-4o-mini"): Promise<void> {
   await page.getByRole("button", { name: "Settings" }).click();

@@ -1,11 +1,12 @@
-import { storedMessages, waitIdle } from "./app";
+import { cacheApp, storedMessages, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 
 test("with no settings at all: the demo streams, edits a file, runs a command, compacts and finishes — offline", async ({ page, context }) => {
   test.setTimeout(90_000);
   await page.goto("/");
   // Nothing beyond the page itself: once the app is cached (first visit), the network goes away.
-  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker?.controller)), { timeout: 15_000 }).toBe(true);
+  await page.getByRole("navigation", { name: "Sessions" }).waitFor();
+  await cacheApp(page, 15_000);
   await context.setOffline(true);
   await page.reload();
   await page.getByRole("button", { name: "Start the demo" }).click();

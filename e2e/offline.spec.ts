@@ -3,12 +3,14 @@ import { expect, test } from "./fixtures";
 
 test("after one visit the app opens offline, lists sessions and shows their messages", async ({ page, context }) => {
   await openApp(page);
-  // The service worker takes control during the first visit.
-  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker?.controller)), { timeout: 15_000 }).toBe(true);
+  // Nothing is cached while the first answer streams (the service worker's install would compete with it).
+  expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.length))).toBe(0);
   const id = await newSession(page);
   await send(page, "hello from before going offline");
   await waitIdle(page, id);
   await expect(page.getByRole("article").filter({ hasText: "This is tabcode's demo model" })).toBeVisible();
+  // Once that answer has ended and the page is idle, the service worker is installed and takes control.
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker?.controller)), { timeout: 20_000 }).toBe(true);
 
   await context.setOffline(true);
   await page.reload();

@@ -1,4 +1,4 @@
-import { configure, newSession, openApp, send, storedMessages, waitIdle } from "./app";
+import { cacheApp, configure, newSession, openApp, send, storedMessages, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 
 const CALC_BUG = "def add(a, b):\n    return a - b\n";
@@ -12,7 +12,7 @@ function lastToolOutput(body: string): string {
 test("python3 runs a failing unittest, the fix passes, git commits; files, history and offline survive", async ({ page, mock, context }) => {
   test.setTimeout(240_000);
   await openApp(page);
-  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker?.controller)), { timeout: 30_000 }).toBe(true);
+  await cacheApp(page);
   await configure(page, mock, "openai-compatible");
   const id = await newSession(page);
   const ws = page.getByRole("region", { name: "Workspace" });
@@ -114,7 +114,7 @@ test("a runaway Python script is stopped by the command timeout and a memory hog
 test("Make available offline pre-fetches Python, so it runs offline without having run before", async ({ page, context }) => {
   test.setTimeout(240_000);
   await openApp(page);
-  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker?.controller)), { timeout: 30_000 }).toBe(true);
+  await cacheApp(page);
   await page.getByRole("button", { name: "Settings" }).click();
   const dialog = page.getByRole("dialog", { name: "Settings" });
   await dialog.getByText("Sandbox and context").click();
@@ -142,7 +142,7 @@ const STATS_JS =
 test("node runs a workspace script and sqlite3 a database file; a runaway loop stops; both work offline", async ({ page, mock, context }) => {
   test.setTimeout(240_000);
   await openApp(page);
-  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker?.controller)), { timeout: 30_000 }).toBe(true);
+  await cacheApp(page);
   await configure(page, mock, "openai-compatible");
   const id = await newSession(page);
   const ws = page.getByRole("region", { name: "Workspace" });

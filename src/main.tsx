@@ -1,6 +1,8 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { bootstrap } from "./app/bootstrap";
+import { registerServiceWorkerWhenQuiet } from "./app/service-worker";
+import { whenIdle } from "./app/warm-up";
 import { App } from "./ui/app";
 import { ServicesProvider } from "./ui/hooks/services";
 import { Markdown } from "./ui/lazy-markdown";
@@ -23,6 +25,18 @@ if (rootEl) {
   void Markdown.preload().catch(() => undefined);
   bootstrap()
     .then((r) => {
+      if ("serviceWorker" in navigator) {
+        const base = import.meta.env.BASE_URL;
+        const runs = r.ok ? r.services.sessions : undefined;
+        const now = registerServiceWorkerWhenQuiet({
+          idle: whenIdle,
+          busy: () => (runs?.getStatuses().size ?? 0) > 0,
+          subscribe: (l) => runs?.subscribe(l) ?? (() => undefined),
+          register: () => void navigator.serviceWorker.register(`${base}sw.js`, { scope: base }).catch(() => undefined),
+        });
+        // Test seam: specs that need the app cached register it at once (the timing itself is unit-tested).
+        (globalThis as { __tabcodeServiceWorker?: () => void }).__tabcodeServiceWorker = now;
+      }
       root.render(
         <StrictMode>{r.ok ? <ServicesProvider services={r.services}><App /></ServicesProvider> : <Fatal message={r.error} />}</StrictMode>,
       );
