@@ -2,14 +2,15 @@
  * First send after a page load (built app, Chromium, the mock provider): the time from the click on
  * Send to the model request leaving the browser (Playwright's request start), for the first send
  * right after a fresh page load and for a later send in the same page, in a new session and in one that
- * already holds 2,000 parts (never counted: as after an import). Three runs each; prints a table.
+ * already holds 2,000 parts (never counted: as after an import). Three runs each; prints a table. The app is
+ * installed (its service worker's first install, once per browser profile) before the runs: a returning visit.
  */
 import type { Page, Request } from "@playwright/test";
 import { configure, openApp, waitIdle } from "../../e2e/app";
 import { test } from "../../e2e/fixtures";
 import { TITLE_REQUEST_MARKER } from "../../e2e/mock-openai/server";
 import { seedSession } from "./seed";
-import { printRows, summary } from "./table";
+import { installedApp, printRows, summary } from "./table";
 
 /** Clicks Send and resolves with the ms from the click to the start of the model request that carries `text`. */
 async function timedSend(page: Page, text: string): Promise<number> {
@@ -35,6 +36,7 @@ async function timedSend(page: Page, text: string): Promise<number> {
 
 test("first send after a page load", async ({ page, mock }) => {
   await openApp(page);
+  const install = await installedApp(page);
   await configure(page, mock, "openai-compatible");
   const sid = await page.evaluate(async () => (await (globalThis as unknown as { __tabcode: { sessions: { createSession(): Promise<{ id: string }> } } }).__tabcode.sessions.createSession()).id);
   const rows: [string, string][] = [];
@@ -57,5 +59,6 @@ test("first send after a page load", async ({ page, mock }) => {
     rows.push([`${where}: later send in the same page (3 runs)`, summary(later)]);
     rows.push([`${where}: token count used by the first send`, counters.join(", ")]);
   }
+  rows.push(["first visit: the app cached for offline use (registration → the service worker controls the page; once per browser profile, before the rows above)", `${install.ms} ms; ${install.files} files, ${(install.bytes / 1024 / 1024).toFixed(1)} MB`]);
   printRows("first send", rows);
 });

@@ -10,7 +10,7 @@ import { configure, newSession, openApp, send, waitIdle } from "../../e2e/app";
 import { expect, type MockOpenAI, test } from "../../e2e/fixtures";
 import { chunks, markdownDocument } from "./markdown-document";
 import { seedSession } from "./seed";
-import { articleShows, typedFirst } from "./table";
+import { articleShows, installedApp, typedFirst } from "./table";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const range = (xs: number[]) => `${Math.min(...xs)}–${Math.max(...xs)}`;
@@ -47,6 +47,7 @@ async function streamOnce(page: Page, mock: MockOpenAI, seedParts: number, run: 
 test("realistic markdown stream: empty session and 2,000-part session", async ({ page, mock }) => {
   test.setTimeout(600_000);
   await openApp(page);
+  await installedApp(page);
   await configure(page, mock, "openai-compatible");
   const rows: [string, string][] = [["markdown answer: size / chunks", `${(DOC.length / 1024).toFixed(1)} KB / ${CHUNKS.length.toLocaleString("en")}`]];
   for (const [label, seed] of [

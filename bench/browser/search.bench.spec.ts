@@ -1,9 +1,11 @@
 /** Search over 1,000 sessions (20,000 parts) in Chromium: index build on import, query latency. Prints a table. */
 import { openApp } from "../../e2e/app";
 import { test } from "../../e2e/fixtures";
+import { installedApp } from "./table";
 
 test("search across 1,000 sessions", async ({ page }) => {
   await openApp(page);
+  await installedApp(page);
   const result = await page.evaluate(async () => {
     const t = (globalThis as unknown as { __tabcode: { store: { importSession(s: unknown, m: unknown[]): Promise<void>; search(q: string, limit?: number): Promise<unknown[]> } } }).__tabcode;
     const vocab = "alpha beta gamma delta parser tokenizer compile render widget socket buffer stream cache index query schema router module config bundle".split(" ");

@@ -14,7 +14,7 @@ import { configure, newSession, openApp, send, waitIdle } from "../../e2e/app";
 import { type MockOpenAI, test } from "../../e2e/fixtures";
 import { realisticMarkdown } from "./markdown-stream";
 import { seedSession } from "./seed";
-import { articleShows, printRows, summary, typedFirst } from "./table";
+import { articleShows, installedApp, printRows, summary, typedFirst } from "./table";
 
 async function watchLongTasks(page: Page): Promise<void> {
   await page.evaluate(() => {
@@ -63,6 +63,7 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
   test.setTimeout(600_000);
   const rows: [string, string][] = [];
   await openApp(page);
+  await installedApp(page);
   await configure(page, mock, "openai-compatible");
 
   // 1. Stream 1,000 short chunks at ~200 chunks/s into a 2,000-part session (three runs).
