@@ -5,7 +5,7 @@
  * engines, every chunk), and Chromium compiles the scripts it stores. Registered at the load event, on a
  * 2-core machine, it ran during the first answer of a first visit: measured while a 30 KB answer streamed
  * right after a first page load, the service worker's thread was busy 3.9 s and the renderer's compile
- * threads 3.6 s more than during the next answer, and the page had 11–21 long frames instead of none.
+ * threads 3.6 s more than during the next answer, and that answer had 7–13 long tasks (1–5 with this).
  *
  * So it waits for a moment when the user is not watching an answer arrive: the page idle after the first
  * paint, no run going on in this tab, and either a run has ended here (the user is reading) or `quietMs`

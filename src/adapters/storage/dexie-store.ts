@@ -119,9 +119,9 @@ export class DexieStore implements Store {
   private readonly live: LiveMessages;
   /** Answers whose streamed text storage refused (kept in memory, retried; noted for after a reload). */
   private readonly full: StorageFullLog;
-  /** Token counts waiting to be written when the page is idle (`saveCounts`). */
   /** When streamed text last arrived (`Date.now()`): token counts are stored after a pause. */
   private lastDeltaAt = 0;
+  /** Token counts waiting to be written when the page is idle (`saveCounts`). */
   private readonly counts = { queue: new Map<string, Part>(), waiters: [] as Array<{ resolve(): void; reject(e: unknown): void }>, scheduled: false };
 
   constructor(
