@@ -21,8 +21,9 @@ import type { JournalRow, TabcodeDB } from "./db";
 import { type Batch, DeltaBuffer } from "./delta-buffer";
 import { appendJournal, deleteBatch, JOURNAL_DELAY_MS, journalOwner, liveOwners, recoverJournal } from "./delta-journal";
 import { guardWrite } from "./errors";
-import { LiveMessages, slicer, type MessagesSnapshot, whenPageIdle } from "./live-messages";
+import { LiveMessages, slicer, type MessagesSnapshot } from "./live-messages";
 import { StorageFullLog, type UnsavedAnswer } from "./storage-full";
+import { StoredCounts } from "./stored-counts";
 import { addImportedParts, indexParts, type SearchHit, searchParts } from "./search-index";
 import { CorruptLog } from "./validate";
 
@@ -49,44 +50,6 @@ function bySessionOrder(a: Session, b: Session): number {
 }
 
 /** The `Store` port over the tabcode Dexie database, plus live pending text for the UI. */
-/**
- * Whether two stored values are the same data: objects compared field by field whatever the order their
- * fields were written in (an undefined field counts as absent), arrays item by item. No allocation: it runs
- * for every part whose count is stored.
- */
-export function sameData(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameData(a[i], b[i])) return false;
-    return true;
-  }
-  return sameFields(a as Record<string, unknown>, b as Record<string, unknown>);
-}
-
-/** `sameData` for two objects, leaving out the field `skip`. */
-function sameFields(a: Record<string, unknown>, b: Record<string, unknown>, skip?: string): boolean {
-  let n = 0;
-  for (const k in a) {
-    if (k === skip || a[k] === undefined) continue;
-    if (!sameData(a[k], b[k])) return false;
-    n++;
-  }
-  for (const k in b) if (k !== skip && b[k] !== undefined) n--;
-  return n === 0;
-}
-
-/** Whether a stored part is still the part that was counted (its count aside). */
-function stillAsCounted(row: Part, counted: Part): boolean {
-  return sameFields(row as unknown as Record<string, unknown>, counted as unknown as Record<string, unknown>, "tokenCount");
-}
-
-/** Parts per transaction when token counts are stored (each slice is read, compared and written in tasks of its own: small enough to stay far below 50 ms). */
-const COUNT_SLICE = 50;
-/** How long no streamed text must have arrived before token counts are stored (ms): a stream's frames come first. */
-const COUNT_QUIET_MS = 1_000;
-
 export class DexieStore implements Store {
   private readonly log: CorruptLog;
   private readonly warn: (message: string) => void;
@@ -119,10 +82,8 @@ export class DexieStore implements Store {
   private readonly live: LiveMessages;
   /** Answers whose streamed text storage refused (kept in memory, retried; noted for after a reload). */
   private readonly full: StorageFullLog;
-  /** When streamed text last arrived (`Date.now()`): token counts are stored after a pause. */
-  private lastDeltaAt = 0;
-  /** Token counts waiting to be written when the page is idle (`saveCounts`). */
-  private readonly counts = { queue: new Map<string, Part>(), waiters: [] as Array<{ resolve(): void; reject(e: unknown): void }>, scheduled: false };
+  /** Token counts waiting to be stored (`saveCounts`). */
+  private readonly counts: StoredCounts;
 
   constructor(
     private readonly db: TabcodeDB,
@@ -136,6 +97,7 @@ export class DexieStore implements Store {
     this.journalDelayMs = options.journalDelayMs ?? JOURNAL_DELAY_MS;
     this.owner = options.owner ?? journalOwner();
     this.live = new LiveMessages(db, this.log);
+    this.counts = new StoredCounts(db, this.live);
     this.full = options.storageFull ?? new StorageFullLog();
   }
 
@@ -370,69 +332,14 @@ export class DexieStore implements Store {
     return this.serial(() => this.writeBatch(batch, part));
   }
 
-  /**
-   * Stores token counts of parts (their text is unchanged: no re-indexing). The counts are a cache for the
-   * next page load (the loop keeps its own in memory), so they are written when the page is idle and no
-   * streamed text came for a second, in slices
-   * of their own transactions: the first exact count of a long session covers thousands of parts, and
-   * writing them at once held the parts table and the page while the next request was being sent.
-   * Resolves once every count queued so far is written (or refused: a part changed since it was counted).
-   */
+  /** Stores token counts of parts (their text is unchanged: no re-indexing); see `stored-counts.ts` for when. */
   saveCounts(parts: Part[]): Promise<void> {
-    for (const p of parts) this.counts.queue.set(p.id, p);
-    return new Promise<void>((resolve, reject) => {
-      this.counts.waiters.push({ resolve, reject });
-      this.scheduleCounts();
-    });
-  }
-
-  private scheduleCounts(): void {
-    if (this.counts.scheduled) return;
-    this.counts.scheduled = true;
-    const run = () => {
-      // While an answer streams the page has idle moments between frames, but the slices (a read, a
-      // comparison and a write of 50 parts each) made some of those frames long: they wait for a pause.
-      const quietIn = this.lastDeltaAt + COUNT_QUIET_MS - Date.now();
-      if (quietIn > 0) {
-        setTimeout(() => whenPageIdle(run), quietIn);
-        return;
-      }
-      this.counts.scheduled = false;
-      void this.writeCountSlice();
-    };
-    whenPageIdle(run);
-  }
-
-  private async writeCountSlice(): Promise<void> {
-    const slice = [...this.counts.queue.values()].slice(0, COUNT_SLICE);
-    for (const p of slice) this.counts.queue.delete(p.id);
-    try {
-      const fresh = await guardWrite(() =>
-        this.db.transaction("rw", this.db.parts, async () => {
-          const rows = await this.db.parts.bulkGet(slice.map((p) => p.id));
-          // Only parts still as counted: a part that changed meanwhile keeps its newer content.
-          const same = slice.filter((p, j) => {
-            const row = rows[j];
-            return row !== undefined && stillAsCounted(row, p);
-          });
-          if (same.length) await this.db.parts.bulkPut(same);
-          return same;
-        }),
-      );
-      this.live.countsWritten(fresh);
-    } catch (e) {
-      const waiters = this.counts.waiters.splice(0);
-      this.counts.queue.clear();
-      for (const w of waiters) w.reject(e);
-      return;
-    }
-    if (this.counts.queue.size > 0) this.scheduleCounts();
-    else for (const w of this.counts.waiters.splice(0)) w.resolve();
+    return this.counts.save(parts);
   }
 
   appendDelta(delta: PartDelta): void {
     if (delta.delta === "") return;
-    this.lastDeltaAt = Date.now();
+    this.counts.streamed();
     this.buffer.append(delta);
     if (this.journalDelayMs > 0) {
       // One row per part and write: consecutive deltas of a part are joined before they are written.

@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from "vitest";
 import { ascendingId, descendingId } from "../../core/ids";
 import { emptyTokens, type Session, type TextPart } from "../../core/schema";
 import { createDatabase, openDatabase } from "./db";
-import { DexieStore, sameData } from "./dexie-store";
+import { DexieStore } from "./dexie-store";
+import { sameData } from "./stored-counts";
 import { assistantMessage, makeSession, textPart, toolPart, userMessage } from "./test-fixtures";
 
 describe("saveCounts", () => {
