@@ -99,8 +99,8 @@ test("a constraint from the first message survives two automatic summaries: in t
   await page.getByRole("button", { name: "Context X-ray" }).click();
   const xray = page.getByRole("dialog", { name: "Context X-ray" });
   await expect(xray.getByRole("list", { name: "Context sections" })).toContainText("After the summary: your earlier words, re-added pins and files");
-  // Both recount when the answer's stored token counts land (a second after the last streamed text, the
-  // header at most twice a second after that): once they have, the two agree.
+  // Both recount when the answer's stored token counts land (a second after the last streamed text; until
+  // then the answer's size is an estimate): once they have, the two agree.
   await expect
     .poll(async () => {
       const header = Number(await page.getByTestId("context-percent").getAttribute("data-tokens"));

@@ -248,17 +248,26 @@ describe("token counts written for a session on screen", () => {
     const published = w.seen.length;
     const part = before.messages[0]?.parts[0];
     if (!part) throw new Error("no part");
+    // Views that size the next request from the counts are told at once for the first slice of counts,
+    // then once more for the rest of a burst.
+    const version = store.countsVersion();
+    const told = vi.fn();
+    const stop = store.watchCounts(told);
     await store.saveCounts([{ ...part, tokenCount: { encoding: "o200k_base", count: 5, size: 3 } }]);
     expect(w.seen.length).toBe(published);
     expect(store.messagesSnapshot(session.id)).toBe(before);
     const copy = await store.messages(session.id);
     expect(copy[0]?.parts[0]?.tokenCount?.count).toBe(5);
-    // Views that size the next request from the counts are told (once for the burst).
-    const told = vi.fn();
-    const version = store.countsVersion();
-    const stop = store.watchCounts(told);
-    await vi.waitFor(() => expect(store.countsVersion()).toBe(version + 1));
+    expect(store.countsVersion()).toBe(version + 1);
     expect(told).toHaveBeenCalledTimes(1);
+    const second = before.messages[1]?.parts[0];
+    if (!second) throw new Error("no second part");
+    await store.saveCounts([{ ...second, tokenCount: { encoding: "o200k_base", count: 7, size: 3 } }]);
+    await store.saveCounts([{ ...part, tokenCount: { encoding: "o200k_base", count: 8, size: 3 } }]);
+    expect(told).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(store.countsVersion()).toBe(version + 2));
+    expect(told).toHaveBeenCalledTimes(2);
+    expect((await store.messages(session.id))[1]?.parts[0]?.tokenCount?.count).toBe(7);
     stop();
     w.stop();
   });

@@ -177,18 +177,35 @@ export class LiveMessages {
         changed = true;
       }
     }
-    if (!changed || this.countsTimer !== undefined) return;
-    // The views that size the next request recount with them (at most twice a second: they come in slices).
-    this.countsTimer = setTimeout(() => {
-      this.countsTimer = undefined;
-      this.countsVersion++;
-      for (const l of [...this.countsListeners]) l();
-    }, 500);
+    if (!changed) return;
+    // The views that size the next request recount with them: at once for the first slice (so every view
+    // that sizes the request from now on agrees with the ones already shown), then at most twice a second
+    // while more slices come.
+    if (this.countsTimer !== undefined) {
+      this.countsPending = true;
+      return;
+    }
+    this.bumpCounts();
+    this.countsTimer = setTimeout(() => this.countsQuiet(), 500);
   }
 
-  /** Bumped (at most twice a second) when stored token counts reached a watched session's parts. */
+  private countsQuiet(): void {
+    this.countsTimer = undefined;
+    if (!this.countsPending) return;
+    this.countsPending = false;
+    this.bumpCounts();
+    this.countsTimer = setTimeout(() => this.countsQuiet(), 500);
+  }
+
+  private bumpCounts(): void {
+    this.countsVersion++;
+    for (const l of [...this.countsListeners]) l();
+  }
+
+  /** Bumped when stored token counts reached a watched session's parts: at once, then at most twice a second. */
   countsVersion = 0;
   private countsTimer: ReturnType<typeof setTimeout> | undefined;
+  private countsPending = false;
   private readonly countsListeners = new Set<() => void>();
 
   /** Calls `listener` when `countsVersion` changes. Returns the unsubscribe function. */
