@@ -27,6 +27,22 @@ function applyUpserts(msgs: MessageWithParts[], upserts: Part[]): MessageWithPar
 }
 
 describe("request size", () => {
+  it("serialises a tool spec once (the loop and the header size every request)", () => {
+    let reads = 0;
+    const spec = {
+      name: "t",
+      description: "d",
+      get inputSchema() {
+        reads++;
+        return { type: "object" };
+      },
+    } as LLMToolSpec;
+    const first = toolSpecText(spec);
+    expect(toolSpecText(spec)).toBe(first);
+    expect(first).toBe('{"name":"t","description":"d","parameters":{"type":"object"}}');
+    expect(reads).toBe(1);
+  });
+
   it("adds system, tools, parts and framing exactly", async () => {
     const h = new History();
     h.user(text("hello"));

@@ -64,9 +64,20 @@ export interface RequestSize {
   estimate?: { upper: number; charsPerToken: number };
 }
 
-/** The text a tool spec costs. */
+/** `toolSpecText` per spec object: a tool's spec is built once and never changed (`defineTool`). */
+const specTexts = new WeakMap<LLMToolSpec, string>();
+
+/**
+ * The text a tool spec costs. Kept per spec object: every request is sized at least twice (the loop, the
+ * header), and serialising a dozen JSON schemas each time cost a few milliseconds of every send.
+ */
 export function toolSpecText(t: LLMToolSpec): string {
-  return JSON.stringify({ name: t.name, description: t.description, parameters: t.inputSchema });
+  let text = specTexts.get(t);
+  if (text === undefined) {
+    text = JSON.stringify({ name: t.name, description: t.description, parameters: t.inputSchema });
+    specTexts.set(t, text);
+  }
+  return text;
 }
 
 /** Phase 1: what is known, and what must still be counted. */
