@@ -156,7 +156,18 @@ function ChatMessage({ message, continued, highlighted }: { message: MessageWith
           onContinue={actions && !actions.busy && cutError(info.error.name) ? () => actions.continueAnswer() : undefined}
         />
       )}
-      {info.role === "assistant" && info.cost > 0 && info.time.completed && <div className="message-cost">{formatCost(info.cost)}</div>}
+      {info.role === "assistant" && info.cost > 0 && info.time.completed && stepsShown(message) !== 1 && (
+        // A step's usage line already shows its cost: the message's own figure only where it adds something
+        // (several steps: their total; none shown, as in an imported session: the only figure there is).
+        <div className="message-cost">{stepsShown(message) > 1 ? `total ${formatCost(info.cost)}` : formatCost(info.cost)}</div>
+      )}
     </article>
   );
+}
+
+/** How many step usage lines (with their cost) a message shows. */
+function stepsShown(message: MessageWithParts): number {
+  let n = 0;
+  for (const p of message.parts) if (p.type === "step-finish") n++;
+  return n;
 }
