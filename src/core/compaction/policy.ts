@@ -184,11 +184,22 @@ function completedTool(p: MessageWithParts["parts"][number] | undefined): p is T
   return p?.type === "tool" && p.state.status === "completed";
 }
 
+/**
+ * `placeholderTokens` per tool state: a state is replaced, never changed in place (see `partCost`), and
+ * every decision walks all old tool outputs; building each placeholder again made that walk O(outputs ×
+ * their inputs) on every step.
+ */
+const placeholders = new WeakMap<object, { tool: string; tokens: number }>();
+
 /** What a tool part sends with its output cleared. */
 function placeholderTokens(p: ToolPart): number {
   if (p.state.status !== "completed") return 0;
+  const hit = placeholders.get(p.state);
+  if (hit?.tool === p.tool) return hit.tokens;
   const cost = partCost({ ...p, state: { ...p.state, time: { ...p.state.time, compacted: 1 } } }, "assistant");
-  return cost.kind === "text" ? estimateTokens(cost.text) : 0;
+  const tokens = cost.kind === "text" ? estimateTokens(cost.text) : 0;
+  placeholders.set(p.state, { tool: p.tool, tokens });
+  return tokens;
 }
 
 /** A pruned part's size before it was pruned: its cached count when it still fits the full output, else an estimate. */
