@@ -174,6 +174,10 @@ test("Compact now and Summarise up to here show what they fold first, and Cancel
   await waitIdle(page, id);
   await expect(divider).toContainText("pins checked 2/2");
   await page.setViewportSize({ width: 390, height: 844 });
+  // On a phone the banner over the conversation keeps to one short line; its button keeps its whole name.
+  const banner = page.getByRole("note").filter({ hasText: "2 earlier messages were summarised" });
+  await expect(banner.getByRole("button", { name: "Show what the summary replaced" })).toHaveText("Show", { useInnerText: true });
+  expect((await banner.boundingBox())?.height ?? 100).toBeLessThan(48);
   await divider.scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath("divider-390.png") });
   await page.getByRole("button", { name: "Files and todos" }).first().click();

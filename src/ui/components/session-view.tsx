@@ -253,10 +253,17 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         {replacedCount > 0 && (
           <div className="banner replaced" role="note">
             <span>
-              {replacedCount} earlier message{replacedCount === 1 ? " was" : "s were"} summarised: the model sees the summary instead.
+              {replacedCount} earlier message{replacedCount === 1 ? " was" : "s were"} summarised<span className="banner-more">: the model sees the summary instead</span>.
             </span>
-            <button type="button" onClick={() => setShowReplaced(!showReplaced)} aria-expanded={showReplaced || focusReplaced}>
-              {showReplaced || focusReplaced ? "Hide what the summary replaced" : "Show what the summary replaced"}
+            {/* On a phone the button reads "Show"/"Hide" (its name stays whole), so the banner keeps to one line. */}
+            <button
+              type="button"
+              onClick={() => setShowReplaced(!showReplaced)}
+              aria-expanded={showReplaced || focusReplaced}
+              aria-label={`${showReplaced || focusReplaced ? "Hide" : "Show"} what the summary replaced`}
+            >
+              {showReplaced || focusReplaced ? "Hide" : "Show"}
+              <span className="banner-more"> what the summary replaced</span>
             </button>
           </div>
         )}
