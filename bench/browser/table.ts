@@ -1,4 +1,5 @@
 /** Shared helpers for the browser benchmarks: `| measure | result |` tables, runs as "median (min–max)", and `typedFirst`. */
+import { cacheApp } from "../../e2e/app";
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -48,8 +49,7 @@ export async function articleShows(page: import("@playwright/test").Page, text: 
  */
 export async function installedApp(page: import("@playwright/test").Page): Promise<{ ms: number; files: number; bytes: number }> {
   const t0 = Date.now();
-  await page.evaluate(() => (globalThis as { __tabcodeServiceWorker?: () => void }).__tabcodeServiceWorker?.());
-  await page.waitForFunction(() => Boolean(navigator.serviceWorker?.controller), undefined, { polling: 100, timeout: 120_000 });
+  await cacheApp(page, 120_000);
   const ms = Date.now() - t0;
   const stored = await page.evaluate(async () => {
     let files = 0;

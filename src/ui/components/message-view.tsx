@@ -45,6 +45,7 @@ function ChatMessage({ message, continued, highlighted }: { message: MessageWith
   const isSummary = info.role === "assistant" && info.summary === true;
   const summaryText = isSummary ? (message.parts.filter((p): p is TextPart => p.type === "text" && !p.ignored).at(-1)?.text ?? "") : "";
   const branch = isUser ? actions?.branch(info.id) : undefined;
+  const steps = stepsShown(message);
   const userText = message.parts.map((p) => (p.type === "text" && !p.synthetic ? p.text : "")).join("");
   const copyText = message.parts
     .filter((p): p is TextPart => p.type === "text" && !p.ignored && !p.synthetic)
@@ -156,10 +157,10 @@ function ChatMessage({ message, continued, highlighted }: { message: MessageWith
           onContinue={actions && !actions.busy && cutError(info.error.name) ? () => actions.continueAnswer() : undefined}
         />
       )}
-      {info.role === "assistant" && info.cost > 0 && info.time.completed && stepsShown(message) !== 1 && (
+      {info.role === "assistant" && info.cost > 0 && info.time.completed && steps !== 1 && (
         // A step's usage line already shows its cost: the message's own figure only where it adds something
         // (several steps: their total; none shown, as in an imported session: the only figure there is).
-        <div className="message-cost">{stepsShown(message) > 1 ? `total ${formatCost(info.cost)}` : formatCost(info.cost)}</div>
+        <div className="message-cost">{steps > 1 ? `total ${formatCost(info.cost)}` : formatCost(info.cost)}</div>
       )}
     </article>
   );
