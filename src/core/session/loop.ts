@@ -2,7 +2,7 @@ import type { SessionStatus } from "../bus";
 import { conversationView } from "../conversation/view";
 import { BusyError, namedError } from "../errors";
 import { descendingId } from "../ids";
-import { noLocks } from "../ports/locks";
+import { noLocks, type RunReservation } from "../ports/locks";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import { defaultTitle, emptyTokens, type MessageWithParts, type Ruleset, type Session, type UserMessage } from "../schema";
@@ -40,6 +40,8 @@ const BACKGROUND_WAIT_MS = 10_000;
  */
 export class SessionService {
   private runs = new Map<string, Run>();
+  /** Run locks asked for by prompts still being written (see `reserveRun`); `gone` resolves once the lock is used or given back. */
+  private reservations = new Map<string, { reserved: RunReservation; gone: Promise<void>; end(): void }>();
   private statuses = new Map<string, SessionStatus>();
   private listeners = new Set<() => void>();
   private statusSnapshot: ReadonlyMap<string, SessionStatus> = new Map();
@@ -155,9 +157,48 @@ export class SessionService {
 
   /** Adds a user message and makes sure the loop runs. A prompt sent during a run is picked up by that run. */
   async prompt(sessionID: string, input: PromptInput): Promise<UserMessage> {
-    const user = await this.writePrompt(sessionID, input);
-    this.ensureRunning(sessionID);
+    const reserved = this.reserveRun(sessionID, input);
+    let user: UserMessage;
+    try {
+      user = await this.writePrompt(sessionID, input);
+    } catch (e) {
+      this.releaseReservation(sessionID, reserved);
+      throw e;
+    }
+    this.ensureRunning(sessionID, reserved);
     return user;
+  }
+
+  /**
+   * The run lock for the prompt's run, asked for while the prompt is written: the lock's round trip
+   * to the browser (and the frame the written prompt paints, which the grant used to wait behind)
+   * no longer stands between the write and the request. Only for a session with no run here;
+   * an edit starts no early run (it must see the session idle everywhere).
+   */
+  private reserveRun(sessionID: string, input: PromptInput): RunReservation | undefined {
+    if (input.editOf || this.runs.has(sessionID) || this.reservations.has(sessionID)) return undefined;
+    const reserved = this.deps.locks?.reserve?.(sessionID);
+    if (!reserved) return undefined;
+    let end: () => void = () => undefined;
+    const gone = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    this.reservations.set(sessionID, { reserved, gone, end });
+    return reserved;
+  }
+
+  /** The reservation is used by its run or given back: later runs of the session ask for the lock themselves. */
+  private settleReservation(sessionID: string, reserved: RunReservation): void {
+    const entry = this.reservations.get(sessionID);
+    if (entry?.reserved !== reserved) return;
+    this.reservations.delete(sessionID);
+    entry.end();
+  }
+
+  private releaseReservation(sessionID: string, reserved: RunReservation | undefined): void {
+    if (!reserved) return;
+    this.settleReservation(sessionID, reserved);
+    reserved.cancel();
   }
 
   /** Writes a user message (under the session's prompt lock: two tabs sending at once queue as two turns). */
@@ -245,18 +286,26 @@ export class SessionService {
   }
 
   /** Starts the loop unless it is already running; returns when the run ends. */
-  ensureRunning(sessionID: string): Promise<void> {
+  ensureRunning(sessionID: string, reserved?: RunReservation): Promise<void> {
     const existing = this.runs.get(sessionID);
+    // A run here already answers the prompt: the lock asked for it is not needed.
+    if (existing) this.releaseReservation(sessionID, reserved);
     // A stopped run is unwinding: it will not look at new prompts, so a fresh run starts once it is gone.
     if (existing?.controller.signal.aborted) return existing.done.then(() => this.ensureRunning(sessionID));
     if (existing) return existing.done;
+    if (reserved) this.settleReservation(sessionID, reserved);
+    else {
+      // A prompt being written holds the run lock it asked for: its run answers this too (asking now would find the lock taken, as if by another tab).
+      const pending = this.reservations.get(sessionID);
+      if (pending) return pending.gone.then(() => this.ensureRunning(sessionID));
+    }
     const controller = new AbortController();
     const locks = this.deps.locks ?? noLocks;
+    const hold = <T>(fn: () => Promise<T>, onBlocked: () => void): Promise<T> => (reserved ? reserved.run(fn, onBlocked) : locks.run(sessionID, fn, onBlocked));
     const done = (async () => {
       this.setStatus(sessionID, { type: "busy" });
       try {
-        await locks.run(
-          sessionID,
+        await hold(
           // Kept in memory only while this tab holds the session's lock (prompts other tabs queue are read before the run stops).
           async () => {
             this.mirror?.hold(sessionID);
