@@ -26,10 +26,22 @@ import { TerminalSection } from "./terminal/terminal-section";
 import { SidePanel } from "./layout/side-panel";
 import { FILES_PANEL, useLayout } from "../hooks/layout";
 
+/** Finished tool calls per message object (a message that changes is a new object, so each is counted once). */
+const finishedTools = new WeakMap<MessageWithParts, number>();
+function finishedToolsOf(m: MessageWithParts): number {
+  let n = finishedTools.get(m);
+  if (n === undefined) {
+    n = 0;
+    for (const p of m.parts) if (p.type === "tool" && (p.state.status === "completed" || p.state.status === "error")) n++;
+    finishedTools.set(m, n);
+  }
+  return n;
+}
+
 /** Changes whenever a tool finishes or the run ends, so the file tree re-reads the workspace. */
 function workspaceVersion(messages: MessageWithParts[], status: string, revertID: string | undefined): number {
   let n = (status === "idle" ? 0 : 1) + (revertID ? 7 : 0);
-  for (const m of messages) for (const p of m.parts) if (p.type === "tool" && (p.state.status === "completed" || p.state.status === "error")) n += 2;
+  for (const m of messages) n += 2 * finishedToolsOf(m);
   return n;
 }
 

@@ -1,14 +1,25 @@
 import { useSyncExternalStore } from "react";
 
+/** One `MediaQueryList` per query for the page's life: `matchMedia` parses the query on every call, and the header asks on every render. */
+const lists = new Map<string, MediaQueryList>();
+function listFor(query: string): MediaQueryList {
+  let list = lists.get(query);
+  if (!list) {
+    list = window.matchMedia(query);
+    lists.set(query, list);
+  }
+  return list;
+}
+
 /** Whether a CSS media query matches now (re-renders when it changes). */
 export function useMedia(query: string): boolean {
   return useSyncExternalStore(
     (onChange) => {
-      const m = window.matchMedia(query);
+      const m = listFor(query);
       m.addEventListener("change", onChange);
       return () => m.removeEventListener("change", onChange);
     },
-    () => window.matchMedia(query).matches,
+    () => listFor(query).matches,
     () => false,
   );
 }
