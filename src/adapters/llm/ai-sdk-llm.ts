@@ -21,6 +21,8 @@ import { createModelFactory } from "./model-factory";
 export interface AiSdkLLMOptions {
   /** Replaces `globalThis.fetch` (tests inject canned responses). */
   fetch?: typeof fetch;
+  /** Run once per provider after `preload` has built it (the model worker passes `rehearse`); a failure is ignored. */
+  rehearse?: (config: ModelConfig) => Promise<void>;
 }
 
 /**
@@ -28,10 +30,15 @@ export interface AiSdkLLMOptions {
  */
 export function createAiSdkLLM(opts: AiSdkLLMOptions = {}): LLM & { preload(config: ModelConfig): Promise<void> } {
   const factory = createModelFactory(opts.fetch);
+  const rehearsed = new Set<string>();
   return {
-    /** Loads the provider package and builds the provider for `config` ahead of its first request (nothing is sent). */
+    /** Loads the provider package and builds the provider for `config` ahead of its first request (nothing is sent), then rehearses its request path once. */
     async preload(config) {
-      if (config.provider !== "demo") await factory.model(config);
+      if (config.provider === "demo") return;
+      await factory.model(config);
+      if (!opts.rehearse || rehearsed.has(config.provider)) return;
+      rehearsed.add(config.provider);
+      await opts.rehearse(config).catch(() => undefined);
     },
     async *stream(req) {
       const ctx = classifyContext(req);

@@ -7,8 +7,10 @@
  */
 import { createAiSdkLLM } from "./ai-sdk-llm";
 import { type LLMWorkerReply, type LLMWorkerRequest, serveLLM } from "./llm-protocol";
+import { rehearse } from "./rehearse";
 
 const scope = self as unknown as { onmessage: ((ev: MessageEvent<LLMWorkerRequest>) => void) | null; postMessage(msg: LLMWorkerReply): void };
 
-const serve = serveLLM(createAiSdkLLM(), (reply) => scope.postMessage(reply));
+// Each provider's request path is rehearsed once when it is preloaded (a made-up conversation, a fetch that sends nothing).
+const serve = serveLLM(createAiSdkLLM({ rehearse }), (reply) => scope.postMessage(reply));
 scope.onmessage = (ev) => serve(ev.data);
