@@ -21,7 +21,7 @@ import type { JournalRow, TabcodeDB } from "./db";
 import { type Batch, DeltaBuffer } from "./delta-buffer";
 import { appendJournal, deleteBatch, JOURNAL_DELAY_MS, journalOwner, liveOwners, recoverJournal } from "./delta-journal";
 import { guardWrite } from "./errors";
-import { LiveMessages, slicer, type MessagesSnapshot } from "./live-messages";
+import { LiveMessages, SETTLE_WAIT_MS, slicer, type MessagesSnapshot } from "./live-messages";
 import { StorageFullLog, type UnsavedAnswer } from "./storage-full";
 import { StoredCounts } from "./stored-counts";
 import { addImportedParts, indexParts, type SearchHit, searchParts } from "./search-index";
@@ -252,9 +252,9 @@ export class DexieStore implements Store {
     return (await this.live.currentCopy(sessionID)) ?? this.live.readAll(sessionID);
   }
 
-  /** A session on screen: its checked in-memory snapshot, shared (the screen's own objects; read-only). */
+  /** A session on screen: its checked in-memory snapshot, shared (the screen's own objects; read-only); waits for it to finish loading first. */
   sharedMessages(sessionID: string): Promise<readonly MessageWithParts[] | undefined> {
-    return this.live.checkedSnapshot(sessionID);
+    return this.live.checkedSnapshot(sessionID, { waitMs: SETTLE_WAIT_MS });
   }
 
   async messageInfos(sessionID: string): Promise<Message[]> {

@@ -218,6 +218,31 @@ describe("DexieStore.messages of a session on screen (the run's read without rea
     expect(again).toEqual(read);
   });
 
+  it("a run that starts while the session's older messages are still loading waits for that read instead of reading it all again", async () => {
+    const { store, session, all } = await seeded(30);
+    const live = (store as unknown as { live: { readAll(id: string): Promise<unknown> } }).live;
+    const fullReads = vi.spyOn(live, "readAll");
+    let painted: (s: MessagesSnapshot) => void = () => undefined;
+    const firstPaint = new Promise<MessagesSnapshot>((resolve) => {
+      painted = resolve;
+    });
+    const stop = store.watchMessages(session.id, () => {
+      const s = store.messagesSnapshot(session.id);
+      if (s) painted(s);
+    });
+    // The newest messages are on screen; the rest is not read yet.
+    const first = await firstPaint;
+    expect(first.complete).toBe(false);
+    expect(first.messages.length).toBeLessThan(all.length);
+    const [shared, copy] = await Promise.all([store.sharedMessages(session.id), store.messages(session.id)]);
+    expect(shared?.map((m) => m.info.id)).toEqual(all.map((m) => m.info.id));
+    expect(copy.map((m) => m.info.id)).toEqual(all.map((m) => m.info.id));
+    expect(shared).toBe(store.messagesSnapshot(session.id)?.messages);
+    // One read of the whole session: the screen's own.
+    expect(fullReads).toHaveBeenCalledTimes(1);
+    stop();
+  });
+
   it("reads storage while a session is not watched", async () => {
     const { db, store, session, all } = await seeded(30);
     const rowsRead = vi.spyOn(Object.getPrototypeOf(db.parts.toCollection()) as { toArray(): unknown }, "toArray");

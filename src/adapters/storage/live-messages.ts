@@ -46,7 +46,17 @@ interface Entry {
   /** Bumped by a reload, so a read that a newer one replaced is dropped. */
   generation: number;
   used: number;
+  /** Who waits for the copy to change or settle (`whenSettled`). */
+  waiters?: (() => void)[];
 }
+
+/** A copy that matches storage as far as this tab knows: fully read, no read under way, no other tab's change still being read, no orphan parts. */
+function isSettled(e: Entry): boolean {
+  return e.snapshot?.complete === true && !e.loading && e.reading === 0 && e.early.size === 0;
+}
+
+/** How long a caller that would otherwise read a whole session waits for the screen's copy of it to finish loading (ms). */
+export const SETTLE_WAIT_MS = 3_000;
 
 /** The longest stretch of validation before yielding to the page (ms). */
 const SLICE_MS = 8;
@@ -270,6 +280,7 @@ export class LiveMessages {
       .catch(() => this.apply(n.sessionID, { kind: "reload" }))
       .finally(() => {
         e.reading--;
+        this.wake(e);
       });
   }
 
@@ -333,6 +344,13 @@ export class LiveMessages {
   private publish(e: Entry, complete: boolean): void {
     e.snapshot = { messages: [...e.byId.values()].sort(byInfoId), complete };
     for (const l of [...e.listeners]) l();
+    this.wake(e);
+  }
+
+  private wake(e: Entry): void {
+    const waiters = e.waiters;
+    e.waiters = undefined;
+    for (const w of waiters ?? []) w();
   }
 
   /** Reads the session: the newest messages first (published at once), then all of it. */
@@ -370,6 +388,7 @@ export class LiveMessages {
       e.loading = false;
       e.pending = undefined;
       if (!e.snapshot) this.publish(e, true);
+      this.wake(e);
     });
   }
 
@@ -416,7 +435,7 @@ export class LiveMessages {
    * cannot land during a run, only in the milliseconds before one starts.
    */
   async currentCopy(sessionID: string): Promise<MessageWithParts[] | undefined> {
-    const messages = await this.checkedSnapshot(sessionID);
+    const messages = await this.checkedSnapshot(sessionID, { waitMs: SETTLE_WAIT_MS });
     if (!messages) return undefined;
     // Copied in slices (the messages checked are the ones copied; only their cached counts may change meanwhile): a long
     // session's copy takes tens of milliseconds, one long task in the middle of a send otherwise.
@@ -436,10 +455,10 @@ export class LiveMessages {
   }
 
   /** The watched session's snapshot when it matches storage (see `currentCopy`); shared objects. */
-  async checkedSnapshot(sessionID: string): Promise<MessageWithParts[] | undefined> {
+  async checkedSnapshot(sessionID: string, opts: { waitMs?: number } = {}): Promise<MessageWithParts[] | undefined> {
+    if (opts.waitMs) await this.whenSettled(sessionID, opts.waitMs);
     const e = this.entries.get(sessionID);
-    const settled = (): boolean =>
-      e !== undefined && this.entries.get(sessionID) === e && e.snapshot?.complete === true && !e.loading && e.reading === 0 && e.early.size === 0;
+    const settled = (): boolean => e !== undefined && this.entries.get(sessionID) === e && isSettled(e);
     if (!e || !settled()) return undefined;
     const version = e.version;
     const [messages, parts] = await this.db.transaction("r", [this.db.messages, this.db.parts], () =>
@@ -452,6 +471,28 @@ export class LiveMessages {
     if (!settled() || e.version !== version || !snapshot) return undefined;
     if (snapshot.messages.length !== messages || snapshot.messages.reduce((n, m) => n + m.parts.length, 0) !== parts) return undefined;
     return snapshot.messages;
+  }
+
+  /**
+   * Waits, at most `maxMs`, until a watched session's copy is complete and settled. A session opened a moment
+   * ago is still reading its older messages (after the first paint, in slices): a run that starts then (the
+   * first send after a page load) waits for that read instead of reading and validating the whole session a
+   * second time beside it, which on two cores took longer than both. Returns at once for a session not watched.
+   */
+  private async whenSettled(sessionID: string, maxMs: number): Promise<void> {
+    const deadline = Date.now() + maxMs;
+    for (;;) {
+      const e = this.entries.get(sessionID);
+      const left = deadline - Date.now();
+      if (!e || isSettled(e) || (!e.loading && e.reading === 0) || left <= 0) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        (e.waiters ??= []).push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
   }
 
   /** Every message of the session, validated in time slices (the page stays responsive meanwhile); none when its record is damaged. */
