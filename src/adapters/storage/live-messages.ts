@@ -487,7 +487,9 @@ export class LiveMessages {
       if (!e || isSettled(e) || (!e.loading && e.reading === 0) || left <= 0) return;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
-        (e.waiters ??= []).push(() => {
+        const waiters = e.waiters ?? [];
+        e.waiters = waiters;
+        waiters.push(() => {
           clearTimeout(timer);
           resolve();
         });
