@@ -124,3 +124,39 @@ test("phone: the header, X-ray and Replay agree; light and dark", async ({ page,
   expect(await xrayTokens(page, "context-xray-desktop-dark")).toBe(header);
   expect((await replayTokens(page, "context-replay-desktop-dark")).next).toBe(header);
 });
+
+test("the header never shows a size without the system prompt and tools: '…' until they are known, then the count at once after an answer", async ({ page, mock }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  // Every state the meter shows, frame by frame, from the moment the session opens.
+  await page.evaluate(() => {
+    const w = window as unknown as { __meter: { at: number; text: string; tokens: number; busy: boolean }[] };
+    w.__meter = [];
+    let last = "";
+    const look = () => {
+      const el = document.querySelector("[data-testid=context-percent]");
+      const busy = (document.querySelector(".session-header [role=status]")?.textContent ?? "") !== "Idle";
+      const text = el?.textContent ?? "";
+      const tokens = Number(el?.getAttribute("data-tokens") ?? 0);
+      const key = `${text}|${tokens}|${busy}`;
+      if (el && key !== last) w.__meter.push({ at: performance.now(), text, tokens, busy });
+      last = key;
+      requestAnimationFrame(look);
+    };
+    look();
+  });
+  const id = await newSession(page);
+  mock.setScript([{ text: "A short answer." }]);
+  await send(page, "Hi");
+  await waitIdle(page, id);
+  const idleAt = await page.evaluate(() => performance.now());
+  await page.waitForTimeout(1_000);
+  const seen = await page.evaluate(() => (window as unknown as { __meter: { at: number; text: string; tokens: number; busy: boolean }[] }).__meter);
+  // A percentage is only ever shown with the system prompt and tools in it (a few thousand tokens).
+  for (const s of seen) if (s.text !== "…") expect(s.tokens, `${s.text} at ${Math.round(s.at)} ms`).toBeGreaterThan(1_500);
+  // After the answer, the request just sent gives the shape at once: a percentage well within the second.
+  expect(seen.at(-1)?.text).toMatch(/^\d+%$/);
+  expect(seen.filter((s) => s.text === "…" && s.at > idleAt)).toEqual([]);
+  await expect(page.getByRole("meter", { name: "Context window used" })).not.toHaveAttribute("aria-valuetext", "being measured");
+});

@@ -58,9 +58,11 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
   // In a render of its own after the messages (counting a long history is a pass over all of it).
   const deferred = useDeferredValue(view);
   const sized = useThrottled(deferred, 1_000, status.type !== "idle");
-  const { size } = useNextRequestSize(session, sized.sent, sized.shown);
+  const { size, shape } = useNextRequestSize(session, sized.sent, sized.shown);
   const used = size.total;
   const pct = size.fraction * 100;
+  // Until the system prompt and tools are known (built when the page is first idle), the size would leave out most of a short session's request.
+  const measuring = shape === undefined;
   const t = session.tokens;
   useDocumentTitle(session.title, status.type !== "idle");
   return (
@@ -103,7 +105,10 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
             {model.modelID}
           </span>
         )}
-        <div className="context-meter" title={`Next request: ${used.toLocaleString()} of ${size.usable.toLocaleString()} usable tokens${size.exact ? "" : " (partly estimated)"}; auto-compaction at ${size.overflowAt.toLocaleString()}`}>
+        <div
+          className="context-meter"
+          title={measuring ? "Measuring the next request…" : `Next request: ${used.toLocaleString()} of ${size.usable.toLocaleString()} usable tokens${size.exact ? "" : " (partly estimated)"}; auto-compaction at ${size.overflowAt.toLocaleString()}`}
+        >
           <span>Context</span>
           <meter
             className={`meter${used >= size.overflowAt ? " hot" : ""}`}
@@ -114,9 +119,11 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
             high={size.overflowAt}
             optimum={0}
             value={Math.min(used, size.usable)}
-            aria-valuetext={`${formatTokens(used)} of ${formatTokens(size.usable)} tokens (${Math.round(pct)}%)`}
+            aria-valuetext={measuring ? "being measured" : `${formatTokens(used)} of ${formatTokens(size.usable)} tokens (${Math.round(pct)}%)`}
           />
-          <span data-testid="context-percent" data-tokens={used}>{Math.round(pct)}%</span>
+          <span data-testid="context-percent" data-tokens={used} data-measuring={measuring || undefined}>
+            {measuring ? "…" : `${Math.round(pct)}%`}
+          </span>
         </div>
         <span className="tokens" data-testid="session-tokens" title="Tokens used by this session">
           ↑{formatTokens(t.input + t.cache.read + t.cache.write)} ↓{formatTokens(t.output + t.reasoning)}

@@ -103,12 +103,16 @@ export function useNextRequestSize(
     shapes.set(session.id, next);
     next.pending = (async () => {
       // Built when the page is idle: it loads the agent loop and the prompt's sources, which the first paint does not need.
-      await new Promise<void>((resolve) => whenIdle(resolve));
+      // A request this tab has just sent needs none of that (its system prompt and tools are in memory): taken at once,
+      // so the header does not count without them until the page is next idle.
+      if (!sessions.lastRequest(session.id)) await new Promise<void>((resolve) => whenIdle(resolve));
       const shape = await sessions.requestShape(session.id).catch(() => undefined);
       if (!shape) return;
-      // Count the system sections and tool specs into the loop's memo (the same counts the loop uses).
-      await measureRequest(counter, { system: shape.system, tools: shape.tools, messages: [], encoding }, sessions.countMemo);
+      // Shown at once (estimated until counted: the tokenizer may still be loading), then
+      // counted into the loop's memo (the same counts the loop uses).
       next.shape = shape;
+      changed();
+      await measureRequest(counter, { system: shape.system, tools: shape.tools, messages: [], encoding }, sessions.countMemo);
       changed();
     })();
   }, [session.id, key, sessions, counter, encoding]);
