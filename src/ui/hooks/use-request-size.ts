@@ -108,11 +108,10 @@ export function useNextRequestSize(
       if (!sessions.lastRequest(session.id)) await new Promise<void>((resolve) => whenIdle(resolve));
       const shape = await sessions.requestShape(session.id).catch(() => undefined);
       if (!shape) return;
-      // Shown at once (estimated until counted: the tokenizer may still be loading), then
-      // counted into the loop's memo (the same counts the loop uses).
-      next.shape = shape;
-      changed();
+      // Counted into the loop's memo first (the same counts the loop uses), so the header and the X-ray never
+      // show the system prompt and tools estimated while the tokenizer loads (the header says "…" meanwhile).
       await measureRequest(counter, { system: shape.system, tools: shape.tools, messages: [], encoding }, sessions.countMemo);
+      next.shape = shape;
       changed();
     })();
   }, [session.id, key, sessions, counter, encoding]);
