@@ -61,7 +61,7 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
   const { size, shape } = useNextRequestSize(session, sized.sent, sized.shown);
   const used = size.total;
   const pct = size.fraction * 100;
-  // Until the system prompt and tools are known (built when the page is first idle), the size would leave out most of a short session's request.
+  // Until the system prompt and tools are known and counted (built when the page is first idle, counted once the tokenizer has loaded), the size would leave out most of a short session's request.
   const measuring = shape === undefined;
   const t = session.tokens;
   useDocumentTitle(session.title, status.type !== "idle");
