@@ -6,9 +6,12 @@
  *    into an empty session and into the 2,000-part one;
  * 3. open a 5,000-part session: cold (a fresh page load in a new tab → the newest message painted, with
  *    the app's other tab idle and while it still starts up; and the address loaded again in the tab showing
- *    the session, whose teardown is on the clock too) and in-app (from the home screen), three runs each.
+ *    the session, whose teardown is on the clock too) and in-app (from the home screen), three runs each;
+ *    and, as the floor of the cold rows, a page with no script opened in a new tab the same way.
  * Prints a table; asserts nothing about speed.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 import { configure, newSession, openApp, send, waitIdle } from "../../e2e/app";
 import { type MockOpenAI, test } from "../../e2e/fixtures";
@@ -108,6 +111,15 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
   const busy: number[] = [];
   const reload: number[] = [];
   const warm: number[] = [];
+  const blank: number[] = [];
+  // The floor: a page with no script at all (one article holding the same text) opened in a new tab the same
+  // way. What it takes (a renderer process, the navigation's commit, parsing, the first frame) no app code can save.
+  const blankServer = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(`<!doctype html><html lang="en"><title>blank</title><article>${newest}</article></html>`);
+  });
+  await new Promise<void>((r) => blankServer.listen(0, "127.0.0.1", r));
+  const blankURL = `http://127.0.0.1:${(blankServer.address() as AddressInfo).port}/`;
   // Watches from the document's start (in every tab), so a paint before the page's load event is not missed.
   await page.context().addInitScript((text) => {
     const w = window as unknown as { __coldPaint?: number };
@@ -140,6 +152,10 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
     await page.goto(`/?settle=${i}#/s/${big.id}`);
     await page.waitForLoadState("networkidle");
     await page.waitForTimeout(3_000);
+    const floor = await page.context().newPage();
+    blank.push(await coldPaint(floor, `${blankURL}?blank=${i}`));
+    await floor.close();
+    await page.waitForTimeout(1_000);
     const tab = await page.context().newPage();
     cold.push(await coldPaint(tab, `/?cold=${i}#/s/${big.id}`));
     await tab.close();
@@ -159,9 +175,11 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
     warm.push((await paintedAt(page, newest)) - start);
   }
   rows.push(["open a 5,000-part session, cold: page load in a new tab (the app's other tab idle) → newest message painted", summary(cold)]);
+  rows.push(["the floor: a page with no script in a new tab → its text painted", summary(blank)]);
   rows.push(["open a 5,000-part session, cold: page load in a new tab while the other tab still starts up", summary(busy)]);
   rows.push(["open a 5,000-part session, cold: loaded again in its own tab → newest message painted", summary(reload)]);
   rows.push(["open a 5,000-part session, in-app: click → newest message painted", summary(warm)]);
   rows.push(["articles in the DOM (virtualised)", String(await page.locator("article").count())]);
+  blankServer.close();
   printRows("streaming and long sessions", rows);
 });
