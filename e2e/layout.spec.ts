@@ -1,3 +1,4 @@
+import { waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 
 test.describe("phone (390×844)", () => {
@@ -60,6 +61,34 @@ test.describe("phone (390×844)", () => {
     expect(b.y).toBeGreaterThanOrEqual(0);
     expect(b.x + b.width).toBeLessThanOrEqual(390);
     expect(b.y + b.height).toBeLessThanOrEqual(844);
+  });
+
+  test("the header's figures are one line that scrolls sideways, from the keyboard too", async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.goto("/");
+    await page.getByRole("button", { name: "Start the demo" }).click();
+    await expect(page).toHaveURL(/#\/s\/ses_/);
+    await waitIdle(page, new URL(page.url()).hash.replace("#/s/", ""));
+    const figures = page.getByRole("group", { name: "Session figures" });
+    // Model, context, tokens, cache, cost and the rules line: all there, on one line (wrapped, they took three).
+    for (const text of ["Demo model", "Context", "cache hit", "$0.00", "Reload rules"]) await expect(figures).toContainText(text);
+    const box = await figures.boundingBox();
+    expect(box?.height ?? 100).toBeLessThan(32);
+    expect(box ? box.x + box.width : 1000).toBeLessThanOrEqual(390);
+    // The context and the cost are in view before any scrolling.
+    const cost = await page.getByTestId("session-cost").boundingBox();
+    expect(cost ? cost.x + cost.width : 1000).toBeLessThanOrEqual(390);
+    const scroll = () => figures.evaluate((el) => ({ left: el.scrollLeft, more: el.scrollWidth - el.clientWidth }));
+    expect((await scroll()).more).toBeGreaterThan(0);
+    // A tab stop of its own: the arrow keys scroll it.
+    await figures.focus();
+    await expect(figures).toBeFocused();
+    for (let i = 0; i < 8; i++) await page.keyboard.press("ArrowRight");
+    await expect.poll(async () => (await scroll()).left).toBeGreaterThan(0);
+    const reload = figures.getByRole("button", { name: "Reload rules" });
+    await reload.scrollIntoViewIfNeeded();
+    const r = await reload.boundingBox();
+    expect(r ? r.x + r.width : 1000).toBeLessThanOrEqual(391);
   });
 });
 

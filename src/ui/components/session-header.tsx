@@ -7,6 +7,7 @@ import { formatCost, formatTokens } from "../format";
 import { tabTitle } from "../notifications/title";
 import { useServices, useSettings } from "../hooks/services";
 import { useNextRequestSize } from "../hooks/use-request-size";
+import { PHONE, useMedia } from "../hooks/use-media";
 import { useThrottled } from "../hooks/use-throttled";
 import { HeaderActions } from "./header-actions";
 import { StartupReportLine } from "./startup-report";
@@ -44,6 +45,7 @@ interface HeaderProps {
 }
 
 export function SessionHeader({ session, view, allMessages, status, onError }: HeaderProps) {
+  const phone = useMedia(PHONE);
   const [sharing, setSharing] = useState(false);
   const [dialog, setDialog] = useState<"debug" | "permissions" | "xray" | null>(null);
   const { sessions } = useServices();
@@ -95,7 +97,9 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
       {dialog === "xray" && <XrayDialog session={session} messages={allMessages} onClose={() => setDialog(null)} />}
       {dialog === "debug" && <DebugDialog session={session} onClose={() => setDialog(null)} />}
       {dialog === "permissions" && <SessionPermissions session={session} onClose={() => setDialog(null)} />}
-      <div className="meters">
+      {/* On a phone the figures are one line that scrolls sideways (three wrapped lines took a fifth of the
+          screen); the row is then a named tab stop, so it can be scrolled from the keyboard too. */}
+      <div className="meters" {...(phone ? { role: "group", "aria-label": "Session figures", tabIndex: 0 } : {})}>
         {model.provider === "demo" ? (
           <span className="model-name" title="Model">
             Demo model
@@ -125,6 +129,10 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
             {measuring ? "…" : `${Math.round(pct)}%`}
           </span>
         </div>
+        {/* The cost right after the context: on a phone both stay in view, the rest scrolls. */}
+        <span className="cost" data-testid="session-cost" title="Cost of this session">
+          {session.cost === 0 && model.pricesUnknown ? "price unknown" : formatCost(session.cost)}
+        </span>
         <span className="tokens" data-testid="session-tokens" title="Tokens used by this session">
           ↑{formatTokens(t.input + t.cache.read + t.cache.write)} ↓{formatTokens(t.output + t.reasoning)}
           {t.cache.read ? ` · ${formatTokens(t.cache.read)} cached` : ""}
@@ -135,9 +143,6 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
             cache hit {Math.round((t.cache.read / (t.input + t.cache.read + t.cache.write)) * 100)}%
           </span>
         )}
-        <span className="cost" data-testid="session-cost" title="Cost of this session">
-          {session.cost === 0 && model.pricesUnknown ? "price unknown" : formatCost(session.cost)}
-        </span>
         <StartupReportLine sessionID={session.id} version={view.shown.length} />
       </div>
     </header>
