@@ -1,4 +1,4 @@
-import { waitIdle } from "./app";
+import { configure, send, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 
 test.describe("phone (390×844)", () => {
@@ -63,15 +63,17 @@ test.describe("phone (390×844)", () => {
     expect(b.y + b.height).toBeLessThanOrEqual(844);
   });
 
-  test("the header's figures are one line that scrolls sideways, from the keyboard too", async ({ page }) => {
-    test.setTimeout(90_000);
+  test("the header's figures are one line that scrolls sideways, from the keyboard too", async ({ page, mock }) => {
     await page.goto("/");
-    await page.getByRole("button", { name: "Start the demo" }).click();
+    await configure(page, mock, "openai-compatible");
+    await page.getByRole("button", { name: "New session" }).click();
     await expect(page).toHaveURL(/#\/s\/ses_/);
+    mock.setScript([{ text: ["Done: the figures now fit."] }]);
+    await send(page, "Tidy the header");
     await waitIdle(page, new URL(page.url()).hash.replace("#/s/", ""));
     const figures = page.getByRole("group", { name: "Session figures" });
-    // Model, context, tokens, cache, cost and the rules line: all there, on one line (wrapped, they took three).
-    for (const text of ["Demo model", "Context", "cache hit", "$0.00", "Reload rules"]) await expect(figures).toContainText(text);
+    // Model, context, cost, tokens, cache and the rules line: all there, on one line (wrapped, they took three).
+    for (const text of ["gpt-4o-mini", "Context", "$0.0", "↑", "cache hit", "Reload rules"]) await expect(figures).toContainText(text);
     const box = await figures.boundingBox();
     expect(box?.height ?? 100).toBeLessThan(32);
     expect(box ? box.x + box.width : 1000).toBeLessThanOrEqual(390);
@@ -89,6 +91,24 @@ test.describe("phone (390×844)", () => {
     await reload.scrollIntoViewIfNeeded();
     const r = await reload.boundingBox();
     expect(r ? r.x + r.width : 1000).toBeLessThanOrEqual(391);
+  });
+
+  test("the message box is about two lines when empty and grows with its text, up to 30 % of the screen", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "New session" }).click();
+    await expect(page).toHaveURL(/#\/s\/ses_/);
+    const box = page.getByRole("textbox", { name: "Message" });
+    await expect(box).toHaveAttribute("placeholder", "Ask tabcode… (/ commands, @ files)");
+    const height = async () => (await box.boundingBox())?.height ?? 0;
+    const empty = await height();
+    expect(empty).toBeLessThan(64);
+    await box.fill(Array.from({ length: 6 }, (_, i) => `line ${i + 1}`).join("\n"));
+    await expect.poll(height).toBeGreaterThan(empty + 60);
+    await box.fill(Array.from({ length: 80 }, (_, i) => `line ${i + 1}`).join("\n"));
+    await expect.poll(height).toBeGreaterThan(200);
+    expect(await height()).toBeLessThanOrEqual(844 * 0.3 + 1);
+    // Past the cap it scrolls: the text is all there.
+    expect(await box.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
   });
 });
 

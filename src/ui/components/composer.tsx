@@ -13,6 +13,7 @@ import { parseSlash, type SlashCommand, slashMatches } from "../composer/slash";
 import { useRunningElsewhere } from "../composer/use-running-elsewhere";
 import { type Agent, useSlashRunner } from "../composer/use-slash";
 import { useServices, useSessionStatus, useSettings } from "../hooks/services";
+import { PHONE, useMedia } from "../hooks/use-media";
 
 const AGENT_NAME: Record<Agent, string> = { build: "Build", plan: "Plan (read-only)" };
 
@@ -51,6 +52,8 @@ export function Composer({ session, onError, onOpenSession }: Props) {
   const settings = useSettings();
   const status = useSessionStatus(sessionID);
   const busy = status.type !== "idle";
+  // A phone gets short placeholders: the box sizes itself to its text (or placeholder), and the keyboard hints are for keyboards.
+  const phone = useMedia(PHONE);
   const [text, setText] = useState(() => drafts.get(sessionID));
   // The box survives a reload (a brief or a half-written prompt is not lost); sending empties it.
   useEffect(() => drafts.set(sessionID, text), [sessionID, text]);
@@ -259,10 +262,16 @@ export function Composer({ session, onError, onOpenSession }: Props) {
         aria-describedby="composer-hint"
         placeholder={
           elsewhere
-            ? "This session is running in another tab — you can watch it here; a message sent now is answered there after its current turn"
+            ? phone
+              ? "Running in another tab: a message is answered there"
+              : "This session is running in another tab — you can watch it here; a message sent now is answered there after its current turn"
             : busy
-              ? "The agent is working — a message sent now is delivered after this step"
-              : "Ask tabcode to do something…  (Enter to send, Shift+Enter for a new line, / for commands, @ for files)"
+              ? phone
+                ? "Working — a message goes after this step"
+                : "The agent is working — a message sent now is delivered after this step"
+              : phone
+                ? "Ask tabcode… (/ commands, @ files)"
+                : "Ask tabcode to do something…  (Enter to send, Shift+Enter for a new line, / for commands, @ for files)"
         }
         rows={3}
       />
