@@ -65,6 +65,8 @@ test.describe("phone (390×844)", () => {
 
   test("the header's figures are one line that scrolls sideways, from the keyboard too", async ({ page, mock }) => {
     await page.goto("/");
+    // The app has started (its services exist) once the start page shows.
+    await page.getByRole("button", { name: "New session" }).waitFor();
     await configure(page, mock, "openai-compatible");
     await page.getByRole("button", { name: "New session" }).click();
     await expect(page).toHaveURL(/#\/s\/ses_/);
@@ -109,6 +111,38 @@ test.describe("phone (390×844)", () => {
     expect(await height()).toBeLessThanOrEqual(844 * 0.3 + 1);
     // Past the cap it scrolls: the text is all there.
     expect(await box.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+  });
+
+  test("a long model name: the composer's controls stay one row (Stop too), the header's cost and the answer's time stay in view", async ({ page, mock }) => {
+    await page.goto("/");
+    // The app has started (its services exist) once the start page shows.
+    await page.getByRole("button", { name: "New session" }).waitFor();
+    await configure(page, mock, "openai-compatible", { modelID: "a-rather-long-model-identifier-2026-12-01-preview" });
+    await page.getByRole("button", { name: "New session" }).click();
+    await expect(page).toHaveURL(/#\/s\/ses_/);
+    const send = page.getByRole("button", { name: "Send" });
+    const agent = page.getByRole("combobox", { name: "Agent" });
+    const top = async (l: typeof send) => (await l.boundingBox())?.y ?? -1;
+    const right = async (l: typeof send) => {
+      const b = await l.boundingBox();
+      return b ? b.x + b.width : 1000;
+    };
+    expect(Math.abs((await top(send)) - (await top(agent)))).toBeLessThan(12);
+    expect(await right(send)).toBeLessThanOrEqual(390);
+    // A slow answer: Stop appears beside Send, on the same row.
+    mock.setScript([{ text: Array.from({ length: 40 }, (_, i) => `word${i} `), chunkDelayMs: 100 }]);
+    await page.getByRole("textbox", { name: "Message" }).fill("Take your time");
+    await send.click();
+    const stop = page.getByRole("button", { name: "Stop" });
+    await expect(stop).toBeVisible();
+    expect(Math.abs((await top(stop)) - (await top(send)))).toBeLessThan(12);
+    expect(await right(send)).toBeLessThanOrEqual(390);
+    // The long name does not push the header's cost out of view, nor wrap the answer's time over three lines.
+    expect(await right(page.getByTestId("session-cost"))).toBeLessThanOrEqual(390);
+    const time = page.getByRole("article").last().locator("time");
+    await expect(time).toBeVisible();
+    expect((await time.boundingBox())?.height ?? 100).toBeLessThan(24);
+    await stop.click();
   });
 });
 

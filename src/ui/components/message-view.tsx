@@ -57,7 +57,11 @@ function ChatMessage({ message, continued, highlighted }: { message: MessageWith
       {!continued && (
         <header className="message-head">
           <span className="who">{isUser ? "You" : info.summary ? "Summary" : "tabcode"}</span>
-          {info.role === "assistant" && <span className="meta">{info.modelID}</span>}
+          {info.role === "assistant" && (
+            <span className="meta" title={info.modelID}>
+              {info.modelID}
+            </span>
+          )}
           <time dateTime={new Date(info.time.created).toISOString()}>{formatTime(info.time.created)}</time>
           {actions && (
             <span className="message-actions">

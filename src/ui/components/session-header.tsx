@@ -105,7 +105,7 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
             Demo model
           </span>
         ) : (
-          <span className="model-name" title="Model of this session (switch it in the composer)">
+          <span className="model-name" title={`${model.modelID}: the model of this session (switch it in the composer)`}>
             {model.modelID}
           </span>
         )}
