@@ -120,23 +120,23 @@ test.describe("phone (390×844)", () => {
     await configure(page, mock, "openai-compatible", { modelID: "a-rather-long-model-identifier-2026-12-01-preview" });
     await page.getByRole("button", { name: "New session" }).click();
     await expect(page).toHaveURL(/#\/s\/ses_/);
-    const send = page.getByRole("button", { name: "Send" });
+    const sendButton = page.getByRole("button", { name: "Send" });
     const agent = page.getByRole("combobox", { name: "Agent" });
-    const top = async (l: typeof send) => (await l.boundingBox())?.y ?? -1;
-    const right = async (l: typeof send) => {
+    const top = async (l: typeof sendButton) => (await l.boundingBox())?.y ?? -1;
+    const right = async (l: typeof sendButton) => {
       const b = await l.boundingBox();
       return b ? b.x + b.width : 1000;
     };
-    expect(Math.abs((await top(send)) - (await top(agent)))).toBeLessThan(12);
-    expect(await right(send)).toBeLessThanOrEqual(390);
+    expect(Math.abs((await top(sendButton)) - (await top(agent)))).toBeLessThan(12);
+    expect(await right(sendButton)).toBeLessThanOrEqual(390);
     // A slow answer: Stop appears beside Send, on the same row.
     mock.setScript([{ text: Array.from({ length: 40 }, (_, i) => `word${i} `), chunkDelayMs: 100 }]);
     await page.getByRole("textbox", { name: "Message" }).fill("Take your time");
-    await send.click();
+    await sendButton.click();
     const stop = page.getByRole("button", { name: "Stop" });
     await expect(stop).toBeVisible();
-    expect(Math.abs((await top(stop)) - (await top(send)))).toBeLessThan(12);
-    expect(await right(send)).toBeLessThanOrEqual(390);
+    expect(Math.abs((await top(stop)) - (await top(sendButton)))).toBeLessThan(12);
+    expect(await right(sendButton)).toBeLessThanOrEqual(390);
     // The long name does not push the header's cost out of view, nor wrap the answer's time over three lines.
     expect(await right(page.getByTestId("session-cost"))).toBeLessThanOrEqual(390);
     const time = page.getByRole("article").last().locator("time");
