@@ -17,6 +17,16 @@ import { PHONE, useMedia } from "../hooks/use-media";
 
 const AGENT_NAME: Record<Agent, string> = { build: "Build", plan: "Plan (read-only)" };
 
+/** The box's placeholder by the session's state: short on a phone (the box sizes itself to it, and the key hints are for keyboards). */
+const PLACEHOLDER = {
+  elsewhere: {
+    wide: "This session is running in another tab — you can watch it here; a message sent now is answered there after its current turn",
+    phone: "Running in another tab: a message is answered there",
+  },
+  busy: { wide: "The agent is working — a message sent now is delivered after this step", phone: "Working — a message goes after this step" },
+  idle: { wide: "Ask tabcode to do something…  (Enter to send, Shift+Enter for a new line, / for commands, @ for files)", phone: "Ask tabcode… (/ commands, @ files)" },
+} as const;
+
 interface Props {
   session: Session;
   onError: (message: string) => void;
@@ -52,7 +62,6 @@ export function Composer({ session, onError, onOpenSession }: Props) {
   const settings = useSettings();
   const status = useSessionStatus(sessionID);
   const busy = status.type !== "idle";
-  // A phone gets short placeholders: the box sizes itself to its text (or placeholder), and the keyboard hints are for keyboards.
   const phone = useMedia(PHONE);
   const [text, setText] = useState(() => drafts.get(sessionID));
   // The box survives a reload (a brief or a half-written prompt is not lost); sending empties it.
@@ -260,19 +269,7 @@ export function Composer({ session, onError, onOpenSession }: Props) {
         aria-controls={mentionOpen ? MENTION_LIST_ID : matches.length > 0 ? PALETTE_ID : undefined}
         aria-activedescendant={mentionOpen ? `${MENTION_LIST_ID}-${mention.active}` : current ? optionID(current.name) : undefined}
         aria-describedby="composer-hint"
-        placeholder={
-          elsewhere
-            ? phone
-              ? "Running in another tab: a message is answered there"
-              : "This session is running in another tab — you can watch it here; a message sent now is answered there after its current turn"
-            : busy
-              ? phone
-                ? "Working — a message goes after this step"
-                : "The agent is working — a message sent now is delivered after this step"
-              : phone
-                ? "Ask tabcode… (/ commands, @ files)"
-                : "Ask tabcode to do something…  (Enter to send, Shift+Enter for a new line, / for commands, @ for files)"
-        }
+        placeholder={PLACEHOLDER[elsewhere ? "elsewhere" : busy ? "busy" : "idle"][phone ? "phone" : "wide"]}
         rows={3}
       />
       <span id="composer-hint" className="visually-hidden">

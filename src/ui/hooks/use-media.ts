@@ -28,5 +28,5 @@ export function useMedia(query: string): boolean {
 export const NARROW = "(max-width: 899px)";
 /** Below this width the session header folds its actions into a menu. */
 export const COMPACT_HEADER = "(max-width: 1199px)";
-/** Phones: the header's figures (model, context, tokens, cost, rules) stay one line that scrolls sideways. */
+/** Phones (the stylesheet's 600 px blocks): the header's figures scroll sideways, the composer uses short placeholders. */
 export const PHONE = "(max-width: 600px)";
