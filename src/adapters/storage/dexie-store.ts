@@ -273,12 +273,14 @@ export class DexieStore implements Store {
   }
 
   upsertMessage(message: Message): Promise<void> {
+    this.counts.active();
     return guardWrite(async () => {
       await this.db.messages.put(message);
     }).then(() => this.live.messagesWritten(message.sessionID, [message]));
   }
 
   async addMessage(message: Message, parts: Part[], session?: (s: Session) => Session): Promise<Session | undefined> {
+    this.counts.active();
     const updated = await guardWrite(() =>
       this.db.transaction("rw", [this.db.sessions, this.db.messages, this.db.parts, this.db.terms], async () => {
         await this.db.parts.bulkPut(parts);
@@ -319,6 +321,7 @@ export class DexieStore implements Store {
 
   /** Writes a part. Deltas appended before this call are written first, in the same transaction. */
   upsertPart(part: Part): Promise<void> {
+    this.counts.active();
     if (!this.buffer.has(part.id)) {
       return guardWrite(() =>
         this.db.transaction("rw", [this.db.parts, this.db.terms], async () => {
@@ -339,7 +342,7 @@ export class DexieStore implements Store {
 
   appendDelta(delta: PartDelta): void {
     if (delta.delta === "") return;
-    this.counts.streamed();
+    this.counts.active();
     this.buffer.append(delta);
     if (this.journalDelayMs > 0) {
       // One row per part and write: consecutive deltas of a part are joined before they are written.

@@ -9,6 +9,8 @@ import type { MessageWithParts } from "../../core/schema";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
 import { makeTestService } from "../../testing/session-service";
 import { bigOutputTool, TINY_MODEL } from "../../testing/tiny-model";
+import type { TokenCounter } from "../../core/tokens/counter";
+import { History, text } from "../../core/compaction/test-fixtures";
 import { createTiktokenCounter } from "../tokens/tiktoken-counter";
 import { createDatabase } from "./db";
 import { DexieStore } from "./dexie-store";
@@ -67,6 +69,45 @@ describe("a run on a session on screen", () => {
     const texts = stored.flatMap((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])));
     expect(texts).toEqual(expect.arrayContaining(["first question here", "ok one", "second question", "after", "third", "more"]));
     expect(stored.some((m) => m.info.role === "assistant" && m.info.summary)).toBe(true);
+    stop();
+  });
+});
+
+describe("a long session on screen that was never counted (an imported one)", () => {
+  it("its first send goes out on an estimate; the next finds the count made behind it on the screen's own rows, before storage has them", async () => {
+    const db = createDatabase({ name: `counted-${Math.random()}`, indexedDB: new IDBFactory(), IDBKeyRange });
+    const store = new DexieStore(db, { warn: vi.fn(), journalDelayMs: 0 });
+    const h = new History();
+    for (let i = 0; i < 40; i++) h.turn(`question ${i}`, [text(`answer ${i}: ${"a sentence of some length. ".repeat(60)}`)]);
+    const s = makeSession({ id: h.sessionID });
+    await store.createSession(s);
+    await store.importSession(s, h.msgs);
+    const stop = store.watchMessages(s.id, () => undefined);
+    await vi.waitFor(() => expect(store.messagesSnapshot(s.id)?.complete).toBe(true));
+    // Storage takes seconds to write a long session's counts (idle time, in slices): here it never does.
+    vi.spyOn(store, "saveCounts").mockResolvedValue(undefined);
+    const real = createTiktokenCounter();
+    let texts = 0;
+    const counter: TokenCounter = {
+      encodingFor: (id) => real.encodingFor(id),
+      count: (t, encoding) => {
+        texts += t.length;
+        return real.count(t, encoding);
+      },
+    };
+    const { service } = makeTestService({ llm: new FakeLLM([textTurn("Hello."), textTurn("Again.")]), store, tools: [], counter });
+
+    await service.prompt(s.id, { text: "Go on." });
+    await service.ensureRunning(s.id);
+    expect(service.lastRequest(s.id)?.count).toBe("estimate");
+    await vi.waitFor(() => expect(texts).toBeGreaterThan(80));
+    const counted = texts;
+
+    await service.prompt(s.id, { text: "And then?" });
+    await service.ensureRunning(s.id);
+    expect(service.lastRequest(s.id)?.count).toBe("exact");
+    // Only what is new was counted: the prompts, the first answer, the system prompt.
+    expect(texts - counted).toBeLessThan(10);
     stop();
   });
 });

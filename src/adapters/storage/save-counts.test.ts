@@ -2,7 +2,7 @@ import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { describe, expect, it, vi } from "vitest";
 import { ascendingId, descendingId } from "../../core/ids";
 import { emptyTokens, type Session, type TextPart } from "../../core/schema";
-import { createDatabase, openDatabase } from "./db";
+import { createDatabase, openDatabase, type TabcodeDB } from "./db";
 import { DexieStore } from "./dexie-store";
 import { sameData } from "./stored-counts";
 import { assistantMessage, makeSession, textPart, toolPart, userMessage } from "./test-fixtures";
@@ -39,7 +39,8 @@ describe("saveCounts", () => {
     expect((await store.search("alpha")).map((h) => h.partID)).toEqual([a.id]);
   });
 
-  it("waits while an answer streams: counts are stored once no streamed text came for a second", async () => {
+  /** A store with a session and its first question on a fake clock; `later(ms)` moves both the clock and the timers. */
+  async function onFakeClock(body: (f: { db: TabcodeDB; store: DexieStore; session: Session; question: TextPart; later(ms: number): Promise<void>; counted(): Promise<number | undefined> }) => Promise<void>) {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const now = vi.spyOn(Date, "now");
     try {
@@ -47,32 +48,52 @@ describe("saveCounts", () => {
       now.mockImplementation(() => t);
       const db = createDatabase({ indexedDB: new IDBFactory(), IDBKeyRange });
       const store = new DexieStore(db, { owner: "tab-a" });
-      const s = makeSession();
-      const u = userMessage(s.id);
+      const session = makeSession();
+      const u = userMessage(session.id);
       const question = textPart(u, "What is in this file?");
-      const a = assistantMessage(s.id, u.id);
-      const answer = textPart(a, "It holds");
-      await store.createSession(s);
+      await store.createSession(session);
       await store.addMessage(u, [question]);
-      await store.upsertMessage(a);
-      await store.upsertPart(answer);
-      const counted = async () => (await db.parts.get(question.id))?.tokenCount?.count;
-      store.appendDelta({ sessionID: s.id, messageID: a.id, partID: answer.id, field: "text", delta: " two functions" });
-      const saved = store.saveCounts([{ ...question, tokenCount: { encoding: "o200k_base", count: 5, size: question.text.length } }]);
-      t += 999;
-      await vi.advanceTimersByTimeAsync(999);
-      // The streamed text is merged meanwhile; the count still waits for the pause.
-      expect(await db.parts.get(answer.id)).toMatchObject({ text: "It holds two functions" });
-      expect(await counted()).toBeUndefined();
-      t += 1;
-      await vi.advanceTimersByTimeAsync(1);
-      await saved;
-      expect(await counted()).toBe(5);
+      const later = async (ms: number) => {
+        t += ms;
+        await vi.advanceTimersByTimeAsync(ms);
+      };
+      await body({ db, store, session, question, later, counted: async () => (await db.parts.get(question.id))?.tokenCount?.count });
     } finally {
       now.mockRestore();
       vi.useRealTimers();
     }
-  });
+  }
+
+  it("waits while an answer streams: counts are stored once no streamed text came for a second", () =>
+    onFakeClock(async ({ db, store, session, question, later, counted }) => {
+      const a = assistantMessage(session.id, question.messageID);
+      const answer = textPart(a, "It holds");
+      await store.upsertMessage(a);
+      await store.upsertPart(answer);
+      store.appendDelta({ sessionID: session.id, messageID: a.id, partID: answer.id, field: "text", delta: " two functions" });
+      const saved = store.saveCounts([{ ...question, tokenCount: { encoding: "o200k_base", count: 5, size: question.text.length } }]);
+      await later(999);
+      // The streamed text is merged meanwhile; the count still waits for the pause.
+      expect(await db.parts.get(answer.id)).toMatchObject({ text: "It holds two functions" });
+      expect(await counted()).toBeUndefined();
+      await later(1);
+      await saved;
+      expect(await counted()).toBe(5);
+    }));
+
+  it("waits for a second after a prompt is written, so a send never queues behind them in IndexedDB", () =>
+    onFakeClock(async ({ store, session, question, later, counted }) => {
+      await later(5_000);
+      const saved = store.saveCounts([{ ...question, tokenCount: { encoding: "o200k_base", count: 5, size: question.text.length } }]);
+      // A prompt is sent before the idle callback ran: the counts wait a second from its write.
+      const next = userMessage(session.id);
+      await store.addMessage(next, [textPart(next, "And the tests?")]);
+      await later(999);
+      expect(await counted()).toBeUndefined();
+      await later(1);
+      await saved;
+      expect(await counted()).toBe(5);
+    }));
 });
 
 describe("sameData (is a stored part still the part that was counted)", () => {

@@ -1,9 +1,10 @@
 /**
  * Token counts stored on parts: a cache for the next page load (the loop keeps its own in memory). They are
- * written when the page is idle and no streamed text came for a second, in slices of their own transactions:
- * the first exact count of a long session covers thousands of parts, and writing them at once held the parts
- * table and the page while the next request was being sent; written between a stream's frames, the slices
- * made some of those frames long.
+ * written when the page is idle and nothing was written for a second (no streamed text, no prompt, no part),
+ * in slices of their own transactions: the first exact count of a long session covers thousands of parts,
+ * and writing them at once held the parts table and the page while the next request was being sent; written
+ * between a stream's frames, the slices made some of those frames long; and a prompt sent while they were
+ * written waited behind them in IndexedDB's queue (a second send in a 2,000-part session: ~430 ms, traced).
  */
 import type { Part } from "../../core/schema";
 import type { TabcodeDB } from "./db";
@@ -12,7 +13,7 @@ import { type LiveMessages, whenPageIdle } from "./live-messages";
 
 /** Parts per transaction (each slice is read, compared and written in tasks of its own: far below 50 ms). */
 const COUNT_SLICE = 50;
-/** How long no streamed text must have arrived before counts are stored (ms): a stream's frames come first. */
+/** How long nothing must have been written before counts are stored (ms): a stream's frames and a prompt's write come first. */
 const COUNT_QUIET_MS = 1_000;
 
 /**
@@ -53,17 +54,17 @@ export class StoredCounts {
   private readonly queue = new Map<string, Part>();
   private readonly waiters: Array<{ resolve(): void; reject(e: unknown): void }> = [];
   private scheduled = false;
-  /** When streamed text last arrived (`Date.now()`). */
-  private lastDeltaAt = 0;
+  /** When the store last wrote something else (`Date.now()`). */
+  private lastWriteAt = 0;
 
   constructor(
     private readonly db: TabcodeDB,
     private readonly live: LiveMessages,
   ) {}
 
-  /** Streamed text arrived: counts wait for the pause after it. */
-  streamed(): void {
-    this.lastDeltaAt = Date.now();
+  /** Something else is being written (streamed text, a prompt, a part): counts wait for the pause after it. */
+  active(): void {
+    this.lastWriteAt = Date.now();
   }
 
   /** Resolves once every count queued so far is written (or refused: a part changed since it was counted). */
@@ -79,7 +80,7 @@ export class StoredCounts {
     if (this.scheduled) return;
     this.scheduled = true;
     const run = () => {
-      const quietIn = this.lastDeltaAt + COUNT_QUIET_MS - Date.now();
+      const quietIn = this.lastWriteAt + COUNT_QUIET_MS - Date.now();
       if (quietIn > 0) {
         setTimeout(() => whenPageIdle(run), quietIn);
         return;

@@ -1,7 +1,7 @@
 import type { ModelPrices } from "../ports/llm";
 import type { MessageWithParts, ToolPart } from "../schema";
 import { estimateTokens } from "../tokens/counter";
-import { messageTokens, partCost } from "../tokens/part-text";
+import { knownCount, messageTokens, partCost } from "../tokens/part-text";
 import { opencode2Limit, opencodeCount, opencodeUsable } from "./opencode-rules";
 import { type CompactionSettings, inputBudget, lastStepTokens, type ModelLimits, overflowAt, usable } from "./overflow";
 import { PRUNE_PROTECTED_TOOLS, planPrune, toolOutputTokens } from "./prune";
@@ -207,7 +207,7 @@ function unprunedTokens(p: ToolPart): number {
   if (p.state.status !== "completed") return 0;
   const cost = partCost({ ...p, state: { ...p.state, time: { start: p.state.time.start, end: p.state.time.end } } }, "assistant");
   if (cost.kind !== "text") return 0;
-  return (p.tokenCount?.size === cost.text.length ? p.tokenCount.count : estimateTokens(cost.text)) + (cost.media ?? 0);
+  return (knownCount(p, cost.text.length) ?? estimateTokens(cost.text)) + (cost.media ?? 0);
 }
 
 /** A prune our policy could take now. */

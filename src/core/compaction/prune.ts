@@ -2,7 +2,7 @@ import type { Store } from "../ports/store";
 import type { MessageWithParts, ToolPart } from "../schema";
 import { conversationView } from "../conversation/view";
 import { estimateTokens } from "../tokens/counter";
-import { partCost } from "../tokens/part-text";
+import { knownCount, partCost } from "../tokens/part-text";
 
 /**
  * Prune (spec §3.3): hide old tool outputs from the model without an LLM
@@ -34,10 +34,10 @@ export interface PrunePlan {
 export function toolOutputTokens(part: ToolPart): number {
   if (part.state.status !== "completed") return 0;
   const cost = partCost(part, "assistant");
-  const c = part.tokenCount;
   // Images and PDFs it read go with it when pruned.
   const media = cost.kind === "text" ? (cost.media ?? 0) : 0;
-  if (c && cost.kind === "text" && c.size === cost.text.length) return c.count + media;
+  const c = cost.kind === "text" ? knownCount(part, cost.text.length) : undefined;
+  if (c !== undefined) return c + media;
   return estimateTokens(part.state.output) + media;
 }
 

@@ -24,6 +24,9 @@ import type { RequestRecord, SessionServiceDeps } from "./service-deps";
 import { runStep, type StepResult } from "./step";
 import { MAX_STEPS_PROMPT, TurnCounter, type TurnRequest, turnTools } from "./turn";
 
+/** The longest a request counts as being prepared (`ContextGuard.foreground`) when no answer starts (ms). */
+const FOREGROUND_MAX_MS = 10_000;
+
 /**
  * The agent loop (spec §2.2) and what it keeps per session in this tab (tool
  * state, agent, last request). `SessionService` owns run control and calls
@@ -76,6 +79,15 @@ export class AgentLoop {
     });
   }
 
+  /**
+   * Marks the session's next request as being prepared (`ContextGuard.foreground`: counts behind earlier
+   * requests wait) until its answer's first event, the run's end, or `FOREGROUND_MAX_MS`.
+   */
+  foreground(sessionID: string): void {
+    const release = this.guard.foreground();
+    void this.answerStarted(sessionID, FOREGROUND_MAX_MS).then(release);
+  }
+
   /** How many waits for an answer are pending for the session (tests: none is left behind). */
   waitsFor(sessionID: string): number {
     return this.waiting.get(sessionID)?.length ?? 0;
@@ -102,6 +114,7 @@ export class AgentLoop {
     const turn = new TurnCounter(this.deps.settings().maxSteps);
     let checkedElsewhere = false;
     while (!signal.aborted) {
+      this.foreground(sessionID);
       const session = await store.getSession(sessionID);
       if (!session) return;
       const view = conversationView(session, await store.messages(sessionID));

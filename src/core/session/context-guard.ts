@@ -15,6 +15,9 @@ import { estimateTokens } from "../tokens/counter";
 /** Characters of never-counted history above which a request far from the window goes out on the estimate (about 12k tokens, tens of milliseconds of tokenizing). */
 export const COUNT_BEHIND_CHARS = 50_000;
 
+/** Characters per slice of a count behind a request (tens of milliseconds of tokenizing): a request prepared meanwhile waits for one slice at most. */
+const BEHIND_SLICE_CHARS = 8_000;
+
 /** Compactions the loop may start by itself for one prompt before it gives up and lets the provider decide. */
 export const MAX_AUTO_COMPACTIONS_PER_PROMPT = 2;
 
@@ -44,6 +47,9 @@ export class ContextGuard {
   private readonly lastSent = new Map<string, number>();
   /** Sessions whose exact count runs behind a request sent on an estimate. */
   private readonly countingBehind = new Set<string>();
+  /** Requests being prepared in this tab (`foreground`), and who waits for there to be none. */
+  private preparing = 0;
+  private readonly quiet: (() => void)[] = [];
   /** User messages compaction wrote itself (requests, replayed prompts, "continue" messages). */
   private readonly made = new Set<string>();
 
@@ -103,6 +109,7 @@ export class ContextGuard {
    * With `sessionID`, a request far from the window is not held back by counting: while the tokenizer
    * loads (the first send after a page load), or when much of the history has never been counted (a
    * long or imported session's first exact count: hundreds of milliseconds of tokenizing per megabyte).
+   * The same while a count behind an earlier request of the session still runs (it is counting these parts).
    * If even the upper bound of the estimate (calibrated) is below the auto-compaction point and gets
    * "send" from the policy, the estimate is used (`exact: false`, `estimate` set) and the exact count
    * runs behind the request, for the next one; near the window the loop waits for the exact count.
@@ -113,12 +120,14 @@ export class ContextGuard {
     if (sessionID !== undefined && plan.jobs.length > 0) {
       const ready = this.counter.ready?.(input.encoding) !== false;
       if (!ready) this.counter.warm?.(input.encoding);
-      if (!ready || pendingChars(plan) > COUNT_BEHIND_CHARS) {
+      // While a count behind an earlier request still runs, what is left of it is not counted twice (once here, in the request's way).
+      if (!ready || this.countingBehind.has(sessionID) || pendingChars(plan) > COUNT_BEHIND_CHARS) {
         const quick = estimatePlan(plan, msgs, this.memo);
         const upper = quick.estimate?.upper ?? Number.POSITIVE_INFINITY;
         const far = this.calibration.apply(model.modelID, upper) < overflowAt(model, this.deps.settings());
         if (far && this.decide(sessionID, msgs, { ...quick, total: upper }, model).kind === "send") {
-          if (ready) this.countBehind(sessionID, plan);
+          // Also while the tokenizer loads: the count queues behind the load in its worker.
+          this.countBehind(sessionID, plan);
           return quick;
         }
       }
@@ -128,12 +137,58 @@ export class ContextGuard {
     return size;
   }
 
-  /** Counts a plan after its request went out on an estimate (one at a time per session); the counts land on the parts. */
+  /**
+   * Marks a request being prepared in this tab (a prompt being written, a step being sized and sent) until
+   * the returned function is called (the loop: at its answer's first event). Counts behind earlier requests
+   * wait meanwhile: on 2 cores the tokenizer's Worker took the CPU the request needed (a send in a 2,000-part
+   * session right after the first: ~200 ms with a count running, ~160 ms without).
+   */
+  foreground(): () => void {
+    this.preparing++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.preparing--;
+      if (this.preparing === 0) for (const resolve of this.quiet.splice(0)) resolve();
+    };
+  }
+
+  /** Resolves when no request is being prepared in this tab. */
+  private whenQuiet(): Promise<void> {
+    return this.preparing === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.quiet.push(resolve));
+  }
+
+  /**
+   * Counts a plan after its request went out on an estimate (one at a time per session), in slices of
+   * `BEHIND_SLICE_CHARS`, each once no request is being prepared (`foreground`); the counts land on the
+   * parts (and, for the very objects counted, beside them: `rememberCount`).
+   */
   private countBehind(sessionID: string, plan: RequestSizePlan): void {
     if (this.countingBehind.has(sessionID)) return;
     this.countingBehind.add(sessionID);
-    void countPlan(this.counter, plan, this.memo)
-      .then((size) => (size.exact ? this.saveCounts(size) : undefined))
+    const slices: RequestSizePlan[] = [];
+    let jobs: RequestSizePlan["jobs"] = [];
+    let chars = 0;
+    for (const job of plan.jobs) {
+      jobs.push(job);
+      chars += job.text.length;
+      if (chars >= BEHIND_SLICE_CHARS) {
+        slices.push({ ...plan, jobs });
+        jobs = [];
+        chars = 0;
+      }
+    }
+    if (jobs.length) slices.push({ ...plan, jobs });
+    const run = async () => {
+      for (const slice of slices) {
+        await this.whenQuiet();
+        const size = await countPlan(this.counter, slice, this.memo);
+        if (!size.exact) return;
+        await this.saveCounts(size);
+      }
+    };
+    void run()
       .catch(() => undefined)
       .finally(() => this.countingBehind.delete(sessionID));
   }

@@ -26,10 +26,20 @@ class LoadingCounter implements TokenCounter {
   warm(encoding: string): void {
     this.warmed.push(encoding);
   }
-  async count(texts: string[], encoding: string): Promise<number[]> {
+  private inFlight: Promise<unknown>[] = [];
+  count(texts: string[], encoding: string): Promise<number[]> {
     this.counts++;
-    if (!this.open) await new Promise<void>((r) => this.waiters.push(r));
-    return this.real.count(texts, encoding);
+    const counted = (async () => {
+      if (!this.open) await new Promise<void>((r) => this.waiters.push(r));
+      return this.real.count(texts, encoding);
+    })();
+    this.inFlight.push(counted);
+    return counted;
+  }
+  /** Resolves once every count asked for so far has answered (and what waited for it has run). */
+  async settled(): Promise<void> {
+    await Promise.allSettled(this.inFlight);
+    await tick();
   }
   release(): void {
     this.open = true;
@@ -49,11 +59,14 @@ describe("the first send does not wait for the tokenizer", () => {
     await service.prompt(s.id, { text: "Explain the project in two sentences." });
     await service.ensureRunning(s.id);
     expect(llm.requests).toHaveLength(1);
-    expect(counter.counts).toBe(0);
     expect(counter.warmed).toEqual(["o200k_base"]);
     expect(service.lastRequest(s.id)?.count).toBe("estimate");
+    // The exact count is asked for behind the request (once its answer has started), queued behind the tokenizer's load.
+    await vi.waitFor(() => expect(counter.counts).toBe(1));
 
     counter.release();
+    // The count behind the first request finishes (until then a request would go out on the estimate too).
+    await counter.settled();
     await service.prompt(s.id, { text: "And the tests?" });
     await service.ensureRunning(s.id);
     expect(llm.requests).toHaveLength(2);
@@ -133,6 +146,37 @@ describe("a long history that was never counted (an imported session)", () => {
     expect(service.lastRequest(h.sessionID)?.count).toBe("exact");
     // Only what is new was counted for the second request (the prompts, the first answer, the system prompt).
     expect(counter.texts - counted).toBeLessThan(10);
+  });
+
+  it("the count behind a request starts only once its answer has started", async () => {
+    const counter = new CountingCounter();
+    let atFirstEvent = -1;
+    const fake = new FakeLLM([textTurn("Hello.")]);
+    // The answer's first event comes 30 ms after the request: the count must not have started by then.
+    const llm: LLM = {
+      async *stream(req) {
+        let first = true;
+        for await (const e of fake.stream(req)) {
+          if (first) {
+            await new Promise((r) => setTimeout(r, 30));
+            atFirstEvent = counter.texts;
+            first = false;
+          }
+          yield e;
+        }
+      },
+    };
+    const { service, store } = makeTestService({ llm, tools: [], counter });
+    const h = new History();
+    for (let i = 0; i < 40; i++) h.turn(`question ${i}`, [text(`answer ${i}: ${"a sentence of some length. ".repeat(60)}`)]);
+    await store.importSession(makeSession(h.sessionID), h.msgs);
+
+    const before = counter.texts;
+    await service.prompt(h.sessionID, { text: "Go on." });
+    await service.ensureRunning(h.sessionID);
+    expect(service.lastRequest(h.sessionID)?.count).toBe("estimate");
+    expect(atFirstEvent).toBe(before);
+    await vi.waitFor(() => expect(counter.texts - before).toBeGreaterThan(80));
   });
 
   it("a short uncounted history is counted exactly before the request, as before", async () => {

@@ -157,6 +157,8 @@ export class SessionService {
 
   /** Adds a user message and makes sure the loop runs. A prompt sent during a run is picked up by that run. */
   async prompt(sessionID: string, input: PromptInput): Promise<UserMessage> {
+    // From now until the answer starts, background counting waits (see `ContextGuard.foreground`).
+    this.agentLoop.foreground(sessionID);
     const reserved = this.reserveRun(sessionID, input);
     let user: UserMessage;
     try {

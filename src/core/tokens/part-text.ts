@@ -103,10 +103,40 @@ export function modelMessageCount(m: MessageWithParts, costs: PartCost[]): numbe
   return m.parts.some((p) => p.type === "tool") ? 2 : 1;
 }
 
+type TokenCount = NonNullable<Part["tokenCount"]>;
+
+/**
+ * Counts made of part objects that do not carry them: the loop never changes a part the screen shows (its
+ * run shares the screen's rows, copy-on-write), so an exact count made behind a request (`countBehind`)
+ * is kept here, beside the very object counted, until storage has written it onto the screen's copy
+ * (idle time, in slices: seconds on a long session). Without it the next send found the same parts
+ * uncounted, sent on an estimate again and counted the whole history again, on 2 cores beside the send.
+ */
+const countedObjects = new WeakMap<Part, TokenCount>();
+
+/** Remembers `count` as the count of this very part object (its text as it is now). */
+export function rememberCount(part: Part, count: TokenCount): void {
+  countedObjects.set(part, count);
+}
+
+/** A part's exact count for a text of `size` characters (in `encoding`, when given): its own or one remembered for it. */
+export function knownCount(part: Part, size: number, encoding?: string): number | undefined {
+  const fits = (c: TokenCount | undefined) => c !== undefined && c.size === size && (encoding === undefined || c.encoding === encoding);
+  if (fits(part.tokenCount)) return part.tokenCount?.count;
+  const mine = countedObjects.get(part);
+  return fits(mine) ? mine?.count : undefined;
+}
+
+/** A part's count in `encoding` of whatever size (the calibration's chars per token): its own or one remembered for it. */
+export function countIn(part: Part, encoding: string): TokenCount | undefined {
+  if (part.tokenCount?.encoding === encoding) return part.tokenCount;
+  const mine = countedObjects.get(part);
+  return mine?.encoding === encoding ? mine : undefined;
+}
+
 /** A part's cached count, when it is fresh for `text` in `encoding`. */
 export function cachedCount(part: Part, text: string, encoding: string): number | undefined {
-  const c = part.tokenCount;
-  return c && c.encoding === encoding && c.size === text.length ? c.count : undefined;
+  return knownCount(part, text.length, encoding);
 }
 
 /** Best-effort synchronous size of one message: cached counts when fresh, else estimates. */

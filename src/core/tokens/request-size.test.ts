@@ -89,6 +89,30 @@ describe("request size", () => {
     expect(third.total).toBe(first.total + 6 + MESSAGE_OVERHEAD);
   });
 
+  it("a part object counted once is known without its count on it; a copy of it, or the same object changed, is counted again", async () => {
+    const h = new History();
+    h.user(text("hello there"));
+    h.assistant([text("general kenobi")]);
+    const counter = new RecordingCounter();
+    const first = await measureRequest(counter, { system: [], messages: h.msgs, tools: [], encoding: "chars" });
+    expect(first.counted).toBe(2);
+    // The counts were not written onto the parts (the screen's rows are never changed by the loop)…
+    expect(h.msgs.flatMap((m) => m.parts).every((p) => p.tokenCount === undefined)).toBe(true);
+    // …and the same objects are known all the same.
+    const again = planRequestSize({ system: [], messages: h.msgs, tools: [], encoding: "chars" });
+    expect(again.jobs).toEqual([]);
+    expect(finishRequestSize(again, []).total).toBe(first.total);
+    // In another encoding, or as another object (a part read again from storage), it is counted.
+    expect(planRequestSize({ system: [], messages: h.msgs, tools: [], encoding: "other" }).jobs).toHaveLength(2);
+    const copies = h.msgs.map((m) => ({ info: m.info, parts: m.parts.map((p) => ({ ...p })) }));
+    expect(planRequestSize({ system: [], messages: copies, tools: [], encoding: "chars" }).jobs).toHaveLength(2);
+    // A text that grew in place (a streamed part) no longer matches the length that was counted.
+    const part = h.msgs[1]?.parts[0];
+    if (part?.type !== "text") throw new Error("no text part");
+    part.text += " and more";
+    expect(planRequestSize({ system: [], messages: h.msgs, tools: [], encoding: "chars" }).jobs.map((j) => j.text)).toEqual([part.text]);
+  });
+
   it("recounts a part whose text length or encoding changed", () => {
     const h = new History();
     const u = h.user(text("abc"));

@@ -2,7 +2,7 @@ import type { LLMToolSpec } from "../ports/llm";
 import type { MessageWithParts, Part } from "../schema";
 import { CountMemo } from "./count-memo";
 import { ESTIMATE_ENCODING, estimateTokens, type TokenCounter } from "./counter";
-import { cachedCount, MESSAGE_OVERHEAD, modelMessageCount, type PartCostOptions, partCost, REPLY_OVERHEAD } from "./part-text";
+import { cachedCount, countIn, MESSAGE_OVERHEAD, modelMessageCount, type PartCostOptions, partCost, REPLY_OVERHEAD, rememberCount } from "./part-text";
 
 /**
  * The size of a model request in tokens, in two phases so that preparing a
@@ -123,7 +123,11 @@ export function finishRequestSize(plan: RequestSizePlan, counts: number[], memo?
     const count = counts[i] ?? estimateTokens(job.text);
     sum[job.bucket] += count;
     if (!exact) return;
-    if (job.part && persist) upserts.push({ ...job.part, tokenCount: { encoding: plan.encoding, count, size: job.text.length } });
+    if (job.part && persist) {
+      const tokenCount = { encoding: plan.encoding, count, size: job.text.length };
+      rememberCount(job.part, tokenCount);
+      upserts.push({ ...job.part, tokenCount });
+    }
     else if (!job.part) memo?.set(plan.encoding, job.text, count);
   });
   return { total: sum.system + sum.tools + sum.messages, ...sum, upserts, counted: plan.jobs.length, exact };
@@ -184,8 +188,8 @@ export function charsPerToken(messages: MessageWithParts[], encoding: string, mi
   let tokens = 0;
   for (const m of messages)
     for (const p of m.parts) {
-      const c = p.tokenCount;
-      if (c && c.encoding === encoding && c.count > 0) {
+      const c = countIn(p, encoding);
+      if (c && c.count > 0) {
         chars += c.size;
         tokens += c.count;
       }

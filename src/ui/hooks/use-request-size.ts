@@ -61,6 +61,9 @@ function useAfterSummary(
   return needed && text?.n === n ? text.text : undefined;
 }
 
+/** The last count of a request shape's system prompt and tools (`useNextRequestSize`): they run one after another. */
+let shapeCounts: Promise<unknown> = Promise.resolve();
+
 /** A number that changes when any of `deps` changes: arrays by their items (identity), the rest by value. */
 function useChangeCount(deps: unknown[]): number {
   const ref = useRef<{ deps: unknown[]; n: number } | undefined>(undefined);
@@ -110,7 +113,11 @@ export function useNextRequestSize(
       if (!shape) return;
       // Counted into the loop's memo first (the same counts the loop uses), so the header and the X-ray never
       // show the system prompt and tools estimated while the tokenizer loads (the header says "…" meanwhile).
-      await measureRequest(counter, { system: shape.system, tools: shape.tools, messages: [], encoding }, sessions.countMemo);
+      // One at a time: each plans once the previous one's counts are in the memo (while the tokenizer loaded, the
+      // busy and idle changes of a first send queued the same 9 KB of system prompt and tools four times, traced).
+      const counting = shapeCounts.then(() => measureRequest(counter, { system: shape.system, tools: shape.tools, messages: [], encoding }, sessions.countMemo));
+      shapeCounts = counting.catch(() => undefined);
+      await counting;
       next.shape = shape;
       changed();
     })();
