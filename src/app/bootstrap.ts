@@ -98,6 +98,12 @@ export async function bootstrap(): Promise<BootResult> {
   // journal's text is in its parts): the first paint of a long session waits for that read.
   const route = parseRoute(globalThis.location?.hash ?? "");
   if (route.name === "session") void recovered.then(() => store.prefetchMessages(route.sessionID));
+  // So is a session opened later in the app, from the moment its address changes: its view would start the read
+  // only once React has rendered it and run its effects (about 12 ms later, after a frame; traced).
+  globalThis.addEventListener?.("hashchange", () => {
+    const next = parseRoute(globalThis.location.hash);
+    if (next.name === "session") void recovered.then(() => store.prefetchMessages(next.sessionID));
+  });
   const [, settings] = await Promise.all([
     recovered,
     SettingsStore.load({

@@ -400,26 +400,33 @@ export class LiveMessages {
     return session ? { corrupt: false, session } : { corrupt: true };
   }
 
-  private async readTail(sessionID: string): Promise<{ messages: MessageWithParts[]; complete: boolean }> {
-    return this.db.transaction("r", [this.db.sessions, this.db.messages, this.db.parts], async () => {
-      const s = await this.sessionCorrupt(sessionID);
-      if (s.corrupt) return { messages: [], complete: true };
-      const range = this.db.messages.where("[sessionID+id]").between([sessionID, Dexie.minKey], [sessionID, Dexie.maxKey]);
-      const rows = (
-        await range
-          .reverse()
-          .limit(this.tail + 1)
-          .toArray()
-      ).reverse();
-      const complete = rows.length <= this.tail;
-      const kept = complete ? rows : rows.slice(1);
-      const first = kept[0];
-      const last = kept[kept.length - 1];
-      if (!first || !last) return { messages: [], complete };
-      // Branches and a soft revert need the whole session to know what is shown: no partial paint then.
-      if (!complete && (s.session?.branches !== undefined || s.session?.revert !== undefined)) return { messages: [], complete: false };
-      const partRows = await this.db.parts.where("[messageID+id]").between([first.id, Dexie.minKey], [last.id, Dexie.maxKey]).toArray();
-      return { messages: this.assemble(kept, partRows), complete };
+  /**
+   * The session's newest messages with their parts, in one read-only transaction. Resolved as soon as the
+   * last read has answered, not at the transaction's `complete` event (a read-only transaction has nothing to
+   * commit; its end is one more round trip, ~10 ms of an in-app open, traced). The session row and the
+   * newest messages are asked for together (two requests, one wait).
+   */
+  private readTail(sessionID: string): Promise<{ messages: MessageWithParts[]; complete: boolean }> {
+    return new Promise((settle, reject) => {
+      // Handed over outside the transaction's zone: what the caller reads next is not part of this transaction.
+      const resolve = (rows: { messages: MessageWithParts[]; complete: boolean }) => Dexie.ignoreTransaction(() => settle(rows));
+      this.db
+        .transaction("r", [this.db.sessions, this.db.messages, this.db.parts], async () => {
+          const range = this.db.messages.where("[sessionID+id]").between([sessionID, Dexie.minKey], [sessionID, Dexie.maxKey]);
+          const [s, newestFirst] = await Promise.all([this.sessionCorrupt(sessionID), range.reverse().limit(this.tail + 1).toArray()]);
+          if (s.corrupt) return resolve({ messages: [], complete: true });
+          const rows = newestFirst.reverse();
+          const complete = rows.length <= this.tail;
+          const kept = complete ? rows : rows.slice(1);
+          const first = kept[0];
+          const last = kept[kept.length - 1];
+          if (!first || !last) return resolve({ messages: [], complete });
+          // Branches and a soft revert need the whole session to know what is shown: no partial paint then.
+          if (!complete && (s.session?.branches !== undefined || s.session?.revert !== undefined)) return resolve({ messages: [], complete: false });
+          const partRows = await this.db.parts.where("[messageID+id]").between([first.id, Dexie.minKey], [last.id, Dexie.maxKey]).toArray();
+          resolve({ messages: this.assemble(kept, partRows), complete });
+        })
+        .catch(reject);
     });
   }
 
