@@ -5,7 +5,7 @@
  */
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { describe, expect, it, vi } from "vitest";
-import type { MessageWithParts } from "../../core/schema";
+import type { MessageWithParts, Session } from "../../core/schema";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
 import { makeTestService } from "../../testing/session-service";
 import { bigOutputTool, TINY_MODEL } from "../../testing/tiny-model";
@@ -19,15 +19,21 @@ import { conversation, makeSession } from "./test-fixtures";
 /** A row as JSON, without the cached token counts (the one field the screen's copy is given in place). */
 const json = (o: unknown) => JSON.stringify(o, (k, v) => (k === "tokenCount" ? undefined : v));
 
+/** A DexieStore on a fresh database, holding session `s` with `messages`. */
+async function storeHolding(name: string, s: Session, messages: MessageWithParts[]): Promise<DexieStore> {
+  const db = createDatabase({ name: `${name}-${Math.random()}`, indexedDB: new IDBFactory(), IDBKeyRange });
+  const store = new DexieStore(db, { warn: vi.fn(), journalDelayMs: 0 });
+  await store.createSession(s);
+  await store.importSession(s, messages);
+  return store;
+}
+
 describe("a run on a session on screen", () => {
   it("reads the screen's rows without copying them and never changes them", async () => {
-    const db = createDatabase({ name: `shared-${Math.random()}`, indexedDB: new IDBFactory(), IDBKeyRange });
-    const store = new DexieStore(db, { warn: vi.fn(), journalDelayMs: 0 });
     const s = makeSession({});
-    await store.createSession(s);
     const all: MessageWithParts[] = [];
     for (let i = 0; i < 3; i++) all.push(...conversation(s.id));
-    await store.importSession(s, all);
+    const store = await storeHolding("shared", s, all);
 
     // Every object the screen is shown, as it was when first shown.
     const seen = new Map<object, string>();
@@ -75,13 +81,10 @@ describe("a run on a session on screen", () => {
 
 describe("a long session on screen that was never counted (an imported one)", () => {
   it("its first send goes out on an estimate; the next finds the count made behind it on the screen's own rows, before storage has them", async () => {
-    const db = createDatabase({ name: `counted-${Math.random()}`, indexedDB: new IDBFactory(), IDBKeyRange });
-    const store = new DexieStore(db, { warn: vi.fn(), journalDelayMs: 0 });
     const h = new History();
     for (let i = 0; i < 40; i++) h.turn(`question ${i}`, [text(`answer ${i}: ${"a sentence of some length. ".repeat(60)}`)]);
     const s = makeSession({ id: h.sessionID });
-    await store.createSession(s);
-    await store.importSession(s, h.msgs);
+    const store = await storeHolding("counted", s, h.msgs);
     const stop = store.watchMessages(s.id, () => undefined);
     await vi.waitFor(() => expect(store.messagesSnapshot(s.id)?.complete).toBe(true));
     // Storage takes seconds to write a long session's counts (idle time, in slices): here it never does.
@@ -108,6 +111,36 @@ describe("a long session on screen that was never counted (an imported one)", ()
     expect(service.lastRequest(s.id)?.count).toBe("exact");
     // Only what is new was counted: the prompts, the first answer, the system prompt.
     expect(texts - counted).toBeLessThan(10);
+    stop();
+  });
+});
+
+describe("looking at a session on screen outside a run", () => {
+  it("the repair on opening and the next request's shape copy nothing; an unfinished answer is still repaired", async () => {
+    const s = makeSession({});
+    const all: MessageWithParts[] = [];
+    // Finished answers (the fixture's have no completion time).
+    for (let i = 0; i < 3; i++)
+      for (const m of conversation(s.id)) all.push(m.info.role === "assistant" ? { ...m, info: { ...m.info, time: { ...m.info.time, completed: m.info.time.created + 1 } } } : m);
+    const store = await storeHolding("look", s, all);
+    const stop = store.watchMessages(s.id, () => undefined);
+    await vi.waitFor(() => expect(store.messagesSnapshot(s.id)?.complete).toBe(true));
+    const copied = vi.spyOn((store as unknown as { live: { currentCopy(id: string): Promise<unknown> } }).live, "currentCopy");
+    const { service } = makeTestService({ llm: new FakeLLM([]), store, tools: [] });
+
+    expect(await service.repair(s.id)).toBe(0);
+    expect(await service.requestShape(s.id)).toMatchObject({ system: expect.any(Array) });
+    expect(copied).not.toHaveBeenCalled();
+
+    // A tab closed while this answer streamed: it has no completion time.
+    const last = all.findLast((m) => m.info.role === "assistant");
+    if (last?.info.role !== "assistant") throw new Error("fixture");
+    const { completed: _, ...time } = last.info.time;
+    await store.upsertMessage({ ...last.info, time });
+    await vi.waitFor(() => expect(store.messagesSnapshot(s.id)?.messages.some((m) => m.info.id === last.info.id && m.info.role === "assistant" && !m.info.time.completed)).toBe(true));
+    expect(await service.repair(s.id)).toBe(1);
+    const repaired = (await store.messages(s.id)).find((m) => m.info.id === last.info.id)?.info;
+    expect(repaired?.role === "assistant" && repaired.time.completed).toBeTruthy();
     stop();
   });
 });

@@ -189,7 +189,9 @@ export class AgentLoop {
     if (last) return { system: last.system, tools: last.tools };
     const session = await this.store.getSession(sessionID);
     if (!session) return undefined;
-    const view = conversationView(session, await this.store.messages(sessionID));
+    // Read only: the screen's own rows where the store shares them (a deep copy of a long session costs tens of milliseconds).
+    const rows = (await this.store.sharedMessages?.(sessionID)) ?? (await this.store.messages(sessionID));
+    const view = conversationView(session, rows as MessageWithParts[]);
     const user = view.latest.lastUser?.info;
     // A preview: built on a copy of the tool state, so nothing a run reads is changed.
     const req = await this.buildRequest(

@@ -85,8 +85,15 @@ export class MirrorStore implements Store {
       .map((m) => ({ info: m.info, parts: [...m.parts] }));
   }
 
+  /** The session's rows for reading only: the held ones while a run holds the session, else the inner store's shared ones (a session on screen), if it has them. */
+  async sharedMessages(sessionID: string): Promise<readonly MessageWithParts[] | undefined> {
+    if (this.held.get(sessionID)) return this.messages(sessionID);
+    return this.inner.sharedMessages?.(sessionID);
+  }
+
   async messageInfos(sessionID: string): Promise<Message[]> {
-    if (this.held.get(sessionID)?.rows) return (await this.messages(sessionID)).map((m) => m.info);
+    // While held, from the held rows (read now if need be: the run reads them next anyway, and one check of storage serves both).
+    if (this.held.get(sessionID)) return (await this.messages(sessionID)).map((m) => m.info);
     return this.inner.messageInfos ? this.inner.messageInfos(sessionID) : (await this.inner.messages(sessionID)).map((m) => m.info);
   }
 
