@@ -96,14 +96,14 @@ export async function bootstrap(): Promise<BootResult> {
   const recovered = store.recoverJournal().catch((e: unknown) => console.warn("tabcode: could not recover streamed text", e));
   // The session a link opens is read while the settings load and the first screen renders (after the
   // journal's text is in its parts): the first paint of a long session waits for that read.
-  const route = parseRoute(globalThis.location?.hash ?? "");
-  if (route.name === "session") void recovered.then(() => store.prefetchMessages(route.sessionID));
   // So is a session opened later in the app, from the moment its address changes: its view would start the read
   // only once React has rendered it and run its effects (about 12 ms later, after a frame; traced).
-  globalThis.addEventListener?.("hashchange", () => {
-    const next = parseRoute(globalThis.location.hash);
-    if (next.name === "session") void recovered.then(() => store.prefetchMessages(next.sessionID));
-  });
+  const prefetchRoute = () => {
+    const route = parseRoute(globalThis.location?.hash ?? "");
+    if (route.name === "session") void recovered.then(() => store.prefetchMessages(route.sessionID));
+  };
+  prefetchRoute();
+  globalThis.addEventListener?.("hashchange", prefetchRoute);
   const [, settings] = await Promise.all([
     recovered,
     SettingsStore.load({

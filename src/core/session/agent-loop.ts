@@ -17,7 +17,7 @@ import { syncShownRules } from "../rules/nested";
 import { type AssistantMessage, emptyTokens, type MessageWithParts, type Session } from "../schema";
 import type { RequestSize } from "../tokens/request-size";
 import type { ContextGuard } from "./context-guard";
-import type { MirrorStore } from "./mirror-store";
+import { type MirrorStore, messagesToRead } from "./mirror-store";
 import { type MovePolicy, nextMove } from "./next-move";
 import { repairSession } from "./repair";
 import type { RequestRecord, SessionServiceDeps } from "./service-deps";
@@ -189,9 +189,8 @@ export class AgentLoop {
     if (last) return { system: last.system, tools: last.tools };
     const session = await this.store.getSession(sessionID);
     if (!session) return undefined;
-    // Read only: the screen's own rows where the store shares them (a deep copy of a long session costs tens of milliseconds).
-    const rows = (await this.store.sharedMessages?.(sessionID)) ?? (await this.store.messages(sessionID));
-    const view = conversationView(session, rows as MessageWithParts[]);
+    // Read only (conversationView changes nothing): the screen's own rows where the store shares them (a deep copy of a long session costs tens of milliseconds).
+    const view = conversationView(session, (await messagesToRead(this.store, sessionID)) as MessageWithParts[]);
     const user = view.latest.lastUser?.info;
     // A preview: built on a copy of the tool state, so nothing a run reads is changed.
     const req = await this.buildRequest(

@@ -25,6 +25,11 @@ interface Held {
   gen: number;
 }
 
+/** A session's messages for reading only: the store's shared rows where it has them (no copy), else its own read. */
+export async function messagesToRead(store: Store, sessionID: string): Promise<readonly MessageWithParts[]> {
+  return (await store.sharedMessages?.(sessionID)) ?? store.messages(sessionID);
+}
+
 /** Whether two parts have the very same field values, `tokenCount` aside (no allocation: it runs per counted part). */
 function sameButCount(x: Part, y: Part): boolean {
   const a = x as unknown as Record<string, unknown>;
@@ -74,7 +79,7 @@ export class MirrorStore implements Store {
     if (!h) return this.inner.messages(sessionID);
     if (!h.rows) {
       const gen = h.gen;
-      const loaded = (await this.inner.sharedMessages?.(sessionID)) ?? (await this.inner.messages(sessionID));
+      const loaded = await messagesToRead(this.inner, sessionID);
       // A release, a refresh or a write since this read began: what it read may predate them, so read again.
       if (this.held.get(sessionID) !== h || h.gen !== gen) return this.messages(sessionID);
       // Another read of the same moment may have set the copy first (writes since were applied to it): keep that one.

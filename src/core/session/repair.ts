@@ -3,6 +3,7 @@ import { ascendingId } from "../ids";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import type { MessageWithParts } from "../schema";
+import { messagesToRead } from "./mirror-store";
 
 /**
  * The patch a step cut short never wrote: the files changed since its
@@ -43,7 +44,7 @@ export async function repairSession(store: Store, sessionID: string, now: number
   // repair only reads them and writes new objects (a deep copy of a 2,000-part session cost the page ~45-90 ms
   // of a first send's time, traced: a session view asks for this repair when the page is idle after opening).
   if (store.messageInfos && !(await store.messageInfos(sessionID)).some((i) => i.role === "assistant" && !i.time.completed)) return 0;
-  const msgs = (await store.sharedMessages?.(sessionID)) ?? (await store.messages(sessionID));
+  const msgs = await messagesToRead(store, sessionID);
   let repaired = 0;
   for (const m of msgs) {
     const info = m.info;

@@ -121,10 +121,11 @@ export function rememberCount(part: Part, count: TokenCount): void {
 
 /** A part's exact count for a text of `size` characters (in `encoding`, when given): its own or one remembered for it. */
 export function knownCount(part: Part, size: number, encoding?: string): number | undefined {
-  const fits = (c: TokenCount | undefined) => c !== undefined && c.size === size && (encoding === undefined || c.encoding === encoding);
-  if (fits(part.tokenCount)) return part.tokenCount?.count;
-  const mine = countedObjects.get(part);
-  return fits(mine) ? mine?.count : undefined;
+  return fitting(part.tokenCount, size, encoding) ?? fitting(countedObjects.get(part), size, encoding);
+}
+
+function fitting(c: TokenCount | undefined, size: number, encoding: string | undefined): number | undefined {
+  return c !== undefined && c.size === size && (encoding === undefined || c.encoding === encoding) ? c.count : undefined;
 }
 
 /** A part's count in `encoding` of whatever size (the calibration's chars per token): its own or one remembered for it. */
