@@ -2,6 +2,9 @@ import { newSession, openApp, send, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 
 test("after one visit the app opens offline, lists sessions and shows their messages", async ({ page, context }) => {
+  // Two answers, the app's first install (registered only once the page is quiet after the first answer) and a
+  // reload: 21-26 s here on 2 cores, so the default 30 s left no room on a slower run (it once timed out in CI).
+  test.setTimeout(60_000);
   await openApp(page);
   // Nothing is cached while the first answer streams (the service worker's install would compete with it).
   expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.length))).toBe(0);
