@@ -8,6 +8,7 @@
 import type { Finding } from "../core/export";
 import type { ExportFile } from "../core/export/types";
 import { conversationView } from "../core/conversation/view";
+import { messagesToRead } from "../core/session/read-messages";
 import type { Session } from "../core/schema";
 import type { AppServices } from "./bootstrap";
 
@@ -149,7 +150,7 @@ export async function fork(app: AppServices, sessionID: string, messageID: strin
   const [{ forkSession }, { snapshotAfter }] = await Promise.all([import("../core/session/fork"), import("../core/session/revert")]);
   const session = await forkSession(app.store, { sessionID, messageID, include }, Date.now());
   try {
-    const msgs = await app.store.messages(sessionID);
+    const msgs = await messagesToRead(app.store, sessionID);
     await app.sandbox.copyWorkspace(sessionID, session.id, snapshotAfter(msgs, messageID));
   } catch (e) {
     console.warn("tabcode: the fork's files could not be copied", e);
@@ -166,7 +167,7 @@ export async function startFresh(app: AppServices, sessionID: string, messageID:
   const fresh = await app.sessions.startFresh(sessionID, messageID);
   const { snapshotAfter } = await import("../core/session/revert");
   try {
-    const msgs = await app.store.messages(sessionID);
+    const msgs = await messagesToRead(app.store, sessionID);
     await app.sandbox.copyWorkspace(sessionID, fresh.session.id, snapshotAfter(msgs, messageID));
   } catch (e) {
     console.warn("tabcode: the fresh session's files could not be copied", e);
@@ -246,5 +247,5 @@ export async function deleteSessionFiles(app: Pick<AppServices, "store" | "sandb
 export async function sessionStorage(app: Pick<AppServices, "store" | "sandbox">, sessionID: string): Promise<{ files: number; history: number }> {
   const session = await app.store.getSession(sessionID);
   const { referencedSnapshots } = await import("../core/snapshot/gc");
-  return app.sandbox.usage(sessionID, referencedSnapshots(session, await app.store.messages(sessionID)));
+  return app.sandbox.usage(sessionID, referencedSnapshots(session, await messagesToRead(app.store, sessionID)));
 }

@@ -13,7 +13,7 @@ import { formatTrace, parseTrace, type Trace } from "../../../bench/context/trac
 import type { AssistantMessage, MessageWithParts } from "../schema";
 import { filterCompacted } from "../conversation/view";
 import { estimateTokens } from "../tokens/counter";
-import { REPLY_OVERHEAD } from "../tokens/part-text";
+import { messageTokens, REPLY_OVERHEAD } from "../tokens/part-text";
 import { finishRequestSize, planRequestSize } from "../tokens/request-size";
 import {
   cachePriceOf,
@@ -121,6 +121,17 @@ describe("tabcodePolicy: prunes", () => {
     expect(planBatch(session(50_000), 0, 2, ENC).parts).toHaveLength(0);
     // `protect` keeps the newest older outputs.
     expect(planBatch(session(50_000), 8_000, 1, ENC).parts).toHaveLength(8);
+  });
+
+  it("prices the suffix from the oldest pruned output's message to the end (worked out when read)", () => {
+    const view = session(1_000);
+    const b = planBatch(view, 0, 1, ENC);
+    const oldest = view.findIndex((m) => m.parts.some((p) => b.parts.includes(p as never)));
+    expect(oldest).toBeGreaterThan(0);
+    const expected = view.slice(oldest).reduce((n, m) => n + messageTokens(m, ENC).tokens, 0);
+    expect(b.suffix).toBe(expected);
+    expect(b.suffix).toBe(expected); // read twice, same figure
+    expect(planBatch(view, 0, 2, ENC).suffix).toBe(0); // nothing to prune: nothing re-sent
   });
 
   it("never prunes tool results the model has not read yet, even behind a queued prompt", () => {

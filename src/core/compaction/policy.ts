@@ -216,8 +216,8 @@ export interface PruneBatch {
   parts: ToolPart[];
   /** Tokens the request shrinks by (outputs minus their placeholders). */
   freed: number;
-  /** Tokens from the oldest pruned part's message to the end: re-sent uncached after the prune. */
-  suffix: number;
+  /** Tokens from the oldest pruned part's message to the end: re-sent uncached after the prune (counted when read). */
+  readonly suffix: number;
 }
 
 /**
@@ -258,9 +258,20 @@ export function planBatch(view: MessageWithParts[], protect: number, protectTurn
       oldest = i;
     }
   }
-  let suffix = 0;
-  for (let i = Math.max(0, oldest); oldest >= 0 && i < view.length; i++) suffix += messageTokens(view[i] as MessageWithParts, encoding).tokens;
-  return { parts, freed: Math.max(0, freed), suffix };
+  // The suffix is a pass over every message from the oldest pruned one on, and only the last of the policy's
+  // questions needs it: worked out when first read (a long session's send asked for it every step).
+  let suffix: number | undefined;
+  return {
+    parts,
+    freed: Math.max(0, freed),
+    get suffix() {
+      if (suffix === undefined) {
+        suffix = 0;
+        for (let i = Math.max(0, oldest); oldest >= 0 && i < view.length; i++) suffix += messageTokens(view[i] as MessageWithParts, encoding).tokens;
+      }
+      return suffix;
+    },
+  };
 }
 
 /** How the history has grown since the last summary, read from the view (O(view), nothing counted). */

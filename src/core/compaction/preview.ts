@@ -20,14 +20,14 @@ const isSystemMessage = (m: MessageWithParts) => m.info.role === "user" && (m.pa
  * message a person sent), so "Summarise up to here" folds whole turns; undefined
  * when `messageID` is in the last turn (everything is summarised).
  */
-export function turnAfter(sent: MessageWithParts[], messageID: string): string | undefined {
+export function turnAfter(sent: readonly MessageWithParts[], messageID: string): string | undefined {
   const at = sent.findIndex((m) => m.info.id === messageID);
   if (at < 0) return undefined;
   return sent.slice(at + 1).find((m) => m.info.role === "user" && !isSystemMessage(m))?.info.id;
 }
 
 /** The preview of summarising `sent` (what the model is sent now), up to `tailStartID` when given. */
-export function compactionPreview(sent: MessageWithParts[], encoding: string, tailStartID?: string): CompactionPreview {
+export function compactionPreview(sent: readonly MessageWithParts[], encoding: string, tailStartID?: string): CompactionPreview {
   const end = tailStartID ? sent.findIndex((m) => m.info.id === tailStartID) : -1;
   const head = end > 0 ? sent.slice(0, end) : sent;
   let messages = 0;

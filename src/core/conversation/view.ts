@@ -159,9 +159,12 @@ export function snapshotAt(msgs: MessageWithParts[]): string | undefined {
   return undefined;
 }
 
-/** The conversation of a session as shown and as sent. `all` is every stored message, in id order. */
-export function conversationView(session: ViewSession | undefined, all: MessageWithParts[]): ConversationView {
-  const path = activePath(all, session?.branches);
+/**
+ * The conversation of a session as shown and as sent. `all` is every stored message, in id order; it may be the
+ * screen's shared rows (`messagesToRead`): the view's arrays can be `all` itself, so treat them as read-only too.
+ */
+export function conversationView(session: ViewSession | undefined, all: readonly MessageWithParts[]): ConversationView {
+  const path = activePath(all as MessageWithParts[], session?.branches);
   const shown = applyRevert(path, session?.revert?.messageID);
   const sent = filterCompacted(shown);
   const l = latest(sent);

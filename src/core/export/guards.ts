@@ -1,22 +1,5 @@
+import { utf8Length } from "../util/utf8";
 import { MAX_IMPORT_BYTES, MAX_IMPORT_DEPTH } from "./types";
-
-/** UTF-8 length of a string without allocating its bytes; stops counting past `limit`. */
-export function utf8Length(text: string, limit = Number.POSITIVE_INFINITY): number {
-  let n = 0;
-  for (let i = 0; i < text.length && n <= limit; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 4;
-        i++;
-      } else n += 3;
-    } else n += 3;
-  }
-  return n;
-}
 
 function mb(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;

@@ -17,7 +17,8 @@ import { syncShownRules } from "../rules/nested";
 import { type AssistantMessage, emptyTokens, type MessageWithParts, type Session } from "../schema";
 import type { RequestSize } from "../tokens/request-size";
 import type { ContextGuard } from "./context-guard";
-import { type MirrorStore, messagesToRead } from "./mirror-store";
+import type { MirrorStore } from "./mirror-store";
+import { messagesToRead } from "./read-messages";
 import { type MovePolicy, nextMove } from "./next-move";
 import { repairSession } from "./repair";
 import type { RequestRecord, SessionServiceDeps } from "./service-deps";
@@ -190,7 +191,7 @@ export class AgentLoop {
     const session = await this.store.getSession(sessionID);
     if (!session) return undefined;
     // Read only (conversationView changes nothing): the screen's own rows where the store shares them (a deep copy of a long session costs tens of milliseconds).
-    const view = conversationView(session, (await messagesToRead(this.store, sessionID)) as MessageWithParts[]);
+    const view = conversationView(session, await messagesToRead(this.store, sessionID));
     const user = view.latest.lastUser?.info;
     // A preview: built on a copy of the tool state, so nothing a run reads is changed.
     const req = await this.buildRequest(

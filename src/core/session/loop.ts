@@ -11,6 +11,7 @@ import { dropSavedOutputs } from "./collect";
 import { ContextGuard } from "./context-guard";
 import { editSummary, renameSession, setArchived, setSessionModel, setSessionRules, switchBranch } from "./edits";
 import { MirrorStore } from "./mirror-store";
+import { messagesToRead } from "./read-messages";
 import { repairSession } from "./repair";
 import type { PromptInput, RequestRecord, SessionServiceDeps } from "./service-deps";
 import { type PromptContext, writePrompt } from "./write-prompt";
@@ -366,7 +367,7 @@ export class SessionService {
   /** What "Compact now" (or "Summarise up to here" on `upTo`) would fold: messages, tokens, the summary's size. */
   async previewCompaction(sessionID: string, upTo?: string): Promise<CompactionPreview> {
     const session = await this.store.getSession(sessionID);
-    const { sent } = conversationView(session, await this.store.messages(sessionID));
+    const { sent } = conversationView(session, await messagesToRead(this.store, sessionID));
     const tail = upTo ? turnAfter(sent, upTo) : undefined;
     return compactionPreview(sent, this.guard.encodingFor(this.deps.model(session)), tail);
   }
@@ -379,11 +380,11 @@ export class SessionService {
     await this.assertIdleEverywhere(sessionID);
     const session = await this.store.getSession(sessionID);
     if (!session) return;
-    const { next, sent } = conversationView(session, await this.store.messages(sessionID));
+    const { next, sent } = conversationView(session, await messagesToRead(this.store, sessionID));
     const tailStartID = opts.upTo ? turnAfter(sent, opts.upTo) : undefined;
     await this.guard.request(session, tailStartID ? { auto: false, mode: "transcript", tailStartID } : { auto: false });
     // Attach the request to the branch being shown (it is the newest message, but maybe not on the newest branch).
-    const request = (await this.store.messages(sessionID)).at(-1)?.info;
+    const request = (await messagesToRead(this.store, sessionID)).at(-1)?.info;
     if (request?.role === "user") await this.store.upsertMessage({ ...request, prev: next });
     await this.ensureRunning(sessionID);
   }

@@ -1,6 +1,7 @@
 import type { CorruptRecord, ImportRows, PartDelta, Store } from "../ports/store";
 import type { Message, MessageWithParts, Part, Session } from "../schema";
 import { addMessage } from "./add-message";
+import { messagesToRead } from "./read-messages";
 
 /**
  * The loop's view of a running session, kept in memory (issue: every step
@@ -25,10 +26,6 @@ interface Held {
   gen: number;
 }
 
-/** A session's messages for reading only: the store's shared rows where it has them (no copy), else its own read. */
-export async function messagesToRead(store: Store, sessionID: string): Promise<readonly MessageWithParts[]> {
-  return (await store.sharedMessages?.(sessionID)) ?? store.messages(sessionID);
-}
 
 /** Whether two parts have the very same field values, `tokenCount` aside (no allocation: it runs per counted part). */
 function sameButCount(x: Part, y: Part): boolean {

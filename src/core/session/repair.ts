@@ -3,7 +3,7 @@ import { ascendingId } from "../ids";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import type { MessageWithParts } from "../schema";
-import { messagesToRead } from "./mirror-store";
+import { messagesToRead } from "./read-messages";
 
 /**
  * The patch a step cut short never wrote: the files changed since its

@@ -61,7 +61,7 @@ export async function unrevertSession(store: Store, sandbox: Sandbox | undefined
  * of the first later step, or undefined when nothing ran after it (then the
  * current files are that state).
  */
-export function snapshotAfter(msgs: MessageWithParts[], messageID: string): string | undefined {
+export function snapshotAfter(msgs: readonly MessageWithParts[], messageID: string): string | undefined {
   for (const m of msgs) {
     if (m.info.id <= messageID) continue;
     for (const p of m.parts) if (p.type === "step-start" && p.snapshot) return p.snapshot;

@@ -1,5 +1,6 @@
 import type { LLMToolSpec } from "../ports/llm";
 import type { MessageWithParts, Part } from "../schema";
+import { utf8Length } from "../util/utf8";
 import { CountMemo } from "./count-memo";
 import { ESTIMATE_ENCODING, estimateTokens, type TokenCounter } from "./counter";
 import { cachedCount, countIn, MESSAGE_OVERHEAD, modelMessageCount, type PartCostOptions, partCost, REPLY_OVERHEAD, rememberCount } from "./part-text";
@@ -164,19 +165,7 @@ export async function countPlan(counter: TokenCounter, plan: RequestSizePlan, me
 export const DEFAULT_CHARS_PER_TOKEN = 4;
 
 /** UTF-8 length of a string: an upper bound on its tokens in any byte-level BPE (every token is at least one byte). */
-export function utf8Length(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
+export { utf8Length };
 
 /**
  * Characters per token measured on the history's own exact counts (parts
