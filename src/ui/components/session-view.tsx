@@ -1,6 +1,6 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { CONTINUE_PROMPT } from "../../core/session/finish-notice";
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { fork, revert, startFresh, unrevert } from "../../app/session-actions";
 import { firstScreenShown, whenIdle } from "../../app/warm-up";
 import type { MessageWithParts } from "../../core/schema";
@@ -9,22 +9,33 @@ import { conversationView } from "../../core/conversation/view";
 import { MessageActionsContext, type MessageActions } from "../hooks/message-actions";
 import { useServices, useSessionStatus } from "../hooks/services";
 import { useMessages } from "../hooks/use-messages";
-import { Tour } from "../lazy";
-import { Composer } from "./composer";
-import { GoalBar } from "../lazy";
+import { GoalBar as GoalBarView, PinnedPanel as PinnedPanelView, SummaryPreviewDialog, Tour } from "../lazy";
+import { Composer as ComposerView } from "./composer";
 import { drafts } from "../app-events";
 import { compactedCounts, systemEventKind } from "./system-event";
 import { MessageList } from "./message-list";
-import { SessionHeader } from "./session-header";
-import { TodoPanel } from "./todo-panel";
+import { SessionHeader as SessionHeaderView } from "./session-header";
+import { TodoPanel as TodoPanelView } from "./todo-panel";
 import { UnsavedBanner } from "./unsaved-banner";
 import { PendingSummaryBanner } from "./summary-preview";
-import { PinnedPanel, SummaryPreviewDialog } from "../lazy";
 import type { CompactionPreview } from "../../core/compaction/preview";
-import { WorkspacePanel } from "./workspace/workspace-panel";
+import { WorkspacePanel as WorkspacePanelView } from "./workspace/workspace-panel";
 import { TerminalSection } from "./terminal/terminal-section";
 import { SidePanel } from "./layout/side-panel";
 import { FILES_PANEL, useLayout } from "../hooks/layout";
+
+/*
+ * While an answer streams the view renders up to 20 times a second, for the message list. What else it shows
+ * takes props that do not change with streamed text (the stored view, the session, the status), so it is memoised
+ * and skips those renders: the header (which sizes the next request), the side column (pins, todos and files
+ * over the whole session) and the composer cost more per frame than the streamed message on a long session.
+ */
+const SessionHeader = memo(SessionHeaderView);
+const PinnedPanel = memo(PinnedPanelView);
+const TodoPanel = memo(TodoPanelView);
+const WorkspacePanel = memo(WorkspacePanelView);
+const Composer = memo(ComposerView);
+const GoalBar = memo(GoalBarView);
 
 /** Finished tool calls per message object (a message that changes is a new object, so each is counted once). */
 const finishedTools = new WeakMap<MessageWithParts, number>();
@@ -127,6 +138,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   // frame (that would re-render every message on screen); any stored change re-renders the messages anyway.
   const latest = useRef({ all, messages, revertID, stored });
   latest.current = { all, messages, revertID, stored };
+  const currentMessages = useCallback(() => latest.current.all ?? [], []);
   // The turn tree of the stored messages, built once per stored change: every user message on screen asks
   // for its branch switch while rendering (building it per message cost ~30 ms at 800 messages).
   const tree = useRef<{ of: MessageWithParts[]; tree: BranchTree } | undefined>(undefined);
@@ -234,7 +246,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
     <MessageActionsContext.Provider value={actions}>
       <div className="session-view">
         <SessionHeader session={session} view={view} allMessages={stored} status={status} onError={onError} />
-        <UnsavedBanner sessionID={sessionID} messages={all} />
+        <UnsavedBanner sessionID={sessionID} messages={currentMessages} />
         {revertID && (
           <div className="banner revert" role="status">
             <span>

@@ -1,4 +1,4 @@
-import { useCallback, useSyncExternalStore } from "react";
+import { memo, useCallback, useSyncExternalStore } from "react";
 import type { MessageWithParts } from "../../core/schema";
 import { useServices } from "../hooks/services";
 import { download } from "./workspace/workspace-io";
@@ -10,9 +10,10 @@ function answerText(m: MessageWithParts | undefined): string {
 
 /**
  * Storage is full and part of an answer lives only in this tab's memory: say so, say that
- * it is retried, and offer the answer as a download so nothing shown is lost.
+ * it is retried, and offer the answer as a download so nothing shown is lost. `messages` reads the messages
+ * shown now (streamed text included) when the download is asked for, so streamed frames do not render this.
  */
-export function UnsavedBanner({ sessionID, messages }: { sessionID: string; messages: MessageWithParts[] }) {
+export const UnsavedBanner = memo(function UnsavedBanner({ sessionID, messages }: { sessionID: string; messages: () => MessageWithParts[] }) {
   const { store } = useServices();
   const subscribe = useCallback((l: () => void) => store.subscribeUnsaved(l), [store]);
   const unsaved = useSyncExternalStore(subscribe, () => store.unsavedAnswers()).filter((a) => a.sessionID === sessionID);
@@ -27,7 +28,7 @@ export function UnsavedBanner({ sessionID, messages }: { sessionID: string; mess
       <button
         type="button"
         onClick={() => {
-          const text = unsaved.map((a) => answerText(messages.find((m) => m.info.id === a.messageID))).join("\n\n---\n\n");
+          const text = unsaved.map((a) => answerText(messages().find((m) => m.info.id === a.messageID))).join("\n\n---\n\n");
           download(`tabcode-answer-${new Date().toISOString().slice(0, 19).replaceAll(":", "-")}.md`, text, "text/markdown");
         }}
       >
@@ -35,4 +36,4 @@ export function UnsavedBanner({ sessionID, messages }: { sessionID: string; mess
       </button>
     </div>
   );
-}
+});

@@ -23,8 +23,11 @@ export function useSettings(): Settings {
 export function useSessionStatus(sessionID: string | undefined): SessionStatus {
   const { sessions } = useServices();
   const all = useSyncExternalStore(sessions.subscribe, sessions.getStatuses);
-  return (sessionID && all.get(sessionID)) || { type: "idle" };
+  return (sessionID && all.get(sessionID)) || IDLE;
 }
+
+/** One object for every idle session, so a memoised view taking a status is not rendered again for an equal one. */
+const IDLE: SessionStatus = { type: "idle" };
 
 export function useAllStatuses(): ReadonlyMap<string, SessionStatus> {
   const { sessions } = useServices();
