@@ -71,6 +71,12 @@ export class LazySessions {
   lastRequest(sessionID: string): RequestRecord | undefined {
     return this.service?.lastRequest(sessionID);
   }
+  get preparing(): boolean {
+    return this.service?.preparing ?? false;
+  }
+  whenQuiet(): Promise<void> {
+    return this.service?.whenQuiet() ?? Promise.resolve();
+  }
   get countMemo(): CountMemo {
     return this.service?.countMemo ?? this.earlyMemo;
   }

@@ -95,4 +95,25 @@ describe("the count behind a request sent on an estimate", () => {
     // The count behind goes on and finishes; then the request is exact.
     await vi.waitFor(async () => expect((await guard.measure(["system"], h.msgs, [], model, h.sessionID)).exact).toBe(true));
   });
+
+  it("says when a request is being prepared, and when none is any more (what views put off waits for it)", async () => {
+    const guard = new ContextGuard({ store: new MemoryStore(), llm: new FakeLLM([]), clock: systemClock, bus: new Bus(), settings: () => settings, counter: createTiktokenCounter() });
+    expect(guard.preparing).toBe(false);
+    await guard.whenQuiet(); // nothing prepared: at once
+    const first = guard.foreground();
+    const second = guard.foreground();
+    expect(guard.preparing).toBe(true);
+    let quiet = false;
+    void guard.whenQuiet().then(() => {
+      quiet = true;
+    });
+    first();
+    first(); // releasing twice counts once
+    await new Promise((r) => setTimeout(r, 0));
+    expect(guard.preparing).toBe(true);
+    expect(quiet).toBe(false);
+    second();
+    await vi.waitFor(() => expect(quiet).toBe(true));
+    expect(guard.preparing).toBe(false);
+  });
 });

@@ -48,7 +48,7 @@ export class ContextGuard {
   /** Sessions whose exact count runs behind a request sent on an estimate. */
   private readonly countingBehind = new Set<string>();
   /** Requests being prepared in this tab (`foreground`), and who waits for there to be none. */
-  private preparing = 0;
+  private preparingCount = 0;
   private readonly quiet: (() => void)[] = [];
   /** User messages compaction wrote itself (requests, replayed prompts, "continue" messages). */
   private readonly made = new Set<string>();
@@ -144,19 +144,24 @@ export class ContextGuard {
    * session right after the first: ~200 ms with a count running, ~160 ms without).
    */
   foreground(): () => void {
-    this.preparing++;
+    this.preparingCount++;
     let done = false;
     return () => {
       if (done) return;
       done = true;
-      this.preparing--;
-      if (this.preparing === 0) for (const resolve of this.quiet.splice(0)) resolve();
+      this.preparingCount--;
+      if (this.preparingCount === 0) for (const resolve of this.quiet.splice(0)) resolve();
     };
   }
 
+  /** Whether a request is being prepared in this tab now (`foreground`). */
+  get preparing(): boolean {
+    return this.preparingCount > 0;
+  }
+
   /** Resolves when no request is being prepared in this tab. */
-  private whenQuiet(): Promise<void> {
-    return this.preparing === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.quiet.push(resolve));
+  whenQuiet(): Promise<void> {
+    return this.preparingCount === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.quiet.push(resolve));
   }
 
   /**

@@ -103,6 +103,17 @@ export class SessionService {
   requestShape(sessionID: string): Promise<{ system: string[]; tools: LLMToolSpec[] } | undefined> {
     return this.agentLoop.requestShape(sessionID);
   }
+  /**
+   * Whether a request is being prepared in this tab (a prompt written, a step sized and sent, until its answer
+   * starts): work a view can put off (sizing the next request over a long history) waits for `whenQuiet`.
+   */
+  get preparing(): boolean {
+    return this.guard.preparing;
+  }
+  /** Resolves when no request is being prepared in this tab. */
+  whenQuiet(): Promise<void> {
+    return this.guard.whenQuiet();
+  }
   /** Exact counts of system sections and tool specs the loop (or a view) has made, by text. */
   get countMemo(): CountMemo {
     return this.guard.memo;

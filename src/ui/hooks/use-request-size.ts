@@ -127,22 +127,41 @@ export function useNextRequestSize(
   const ratio = sessions.calibrationRatio(model.modelID);
   // (The key stays out of it: it changes nothing here.)
   const modelKey = JSON.stringify({ ...model, apiKey: undefined });
+  // While a request is being prepared in this tab (from Send until its answer starts) the size shown stays as it
+  // was: sizing a long history is a pass over all of it (~20 ms at 2,000 parts right after a page load), and it
+  // ran in the middle of the send. It follows as soon as the request is out.
+  const preparing = sessions.preparing;
+  const [, setQuiet] = useState(0);
+  useEffect(() => {
+    if (!preparing) return;
+    let live = true;
+    void sessions.whenQuiet().then(() => {
+      if (live) setQuiet((n) => n + 1);
+    });
+    return () => {
+      live = false;
+    };
+  }, [preparing, sessions]);
+  const lastSize = useRef<NextRequestSize | undefined>(undefined);
   // Recounted only when something it depends on changes (a parent re-render alone does not).
   // biome-ignore lint/correctness/useExhaustiveDependencies: `model` is derived from settings and the session; its value (modelKey) is the dependency
   const size = useMemo(
     // The loop counts the after-summary message with the system sections (ContextGuard.measure); so does this.
     () =>
-      nextRequestSize({
-        sent,
-        system: afterSummary && shape ? [...shape.system, afterSummary] : shape?.system,
-        tools: shape?.tools,
-        model,
-        settings,
-        encoding,
-        ratio,
-        memo: sessions.countMemo,
-      }),
-    [sent, shape, afterSummary, modelKey, settings, encoding, ratio, sessions, version, sessions.countMemo.version, counted],
+      preparing && lastSize.current
+        ? lastSize.current
+        : nextRequestSize({
+            sent,
+            system: afterSummary && shape ? [...shape.system, afterSummary] : shape?.system,
+            tools: shape?.tools,
+            model,
+            settings,
+            encoding,
+            ratio,
+            memo: sessions.countMemo,
+          }),
+    [sent, shape, afterSummary, modelKey, settings, encoding, ratio, sessions, version, sessions.countMemo.version, counted, preparing],
   );
+  lastSize.current = size;
   return { size, shape, afterSummary };
 }
