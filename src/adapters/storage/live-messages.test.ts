@@ -258,9 +258,45 @@ describe("DexieStore.messages of a session on screen (the run's read without rea
     expect(await store.sharedMessages(session.id)).toBe(snap.messages);
     // The infos a new prompt's place needs are shared too (an info is replaced, never changed).
     expect((await store.messageInfos(session.id))[0]).toBe(snap.messages[0]?.info);
-    // A row committed below the live layer (as another tab's write looks before its notice arrives): nothing shared.
+    // A row committed below the live layer (as another tab's write looks before its notice arrives): nothing shared,
+    // once the last matching check is more than a moment old (a check a moment ago stands for this tab's own writes).
     await db.messages.put(userMessage(session.id) as never);
+    const later = Date.now() + 1_001;
+    const clock = vi.spyOn(Date, "now").mockImplementation(() => later);
     expect(await store.sharedMessages(session.id)).toBeUndefined();
+    clock.mockRestore();
+    w.stop();
+  });
+
+  it("a check that matched a moment ago stands for this tab's own writes; another tab's notice or a second later means a new one", async () => {
+    const a = await seeded(3);
+    const b = open(a.factory, a.name);
+    const w = watch(a.store, a.session.id);
+    await w.until((s) => s.complete);
+    const counts = vi.spyOn(Object.getPrototypeOf(a.db.parts.toCollection()) as { count(): unknown }, "count");
+    await a.store.sharedMessages(a.session.id);
+    const checks = () => counts.mock.calls.length / 2; // a check counts the messages and the parts
+    expect(checks()).toBe(1);
+    // This tab's prompt (the run starts right after it): answered without asking storage again, and it is in the copy.
+    const u = userMessage(a.session.id);
+    await a.store.addMessage(u, [textPart(u, "my own prompt")]);
+    const own = await a.store.sharedMessages(a.session.id);
+    expect(own?.map((m) => m.info.id)).toContain(u.id);
+    expect(checks()).toBe(1);
+    // Another tab's write, once its notice is in: checked again.
+    const v = userMessage(a.session.id);
+    await b.store.addMessage(v, [textPart(v, "a prompt from the other tab")]);
+    await w.until((s) => s.messages.some((m) => m.info.id === v.id));
+    expect((await a.store.sharedMessages(a.session.id))?.map((m) => m.info.id)).toContain(v.id);
+    expect(checks()).toBe(2);
+    expect(await a.store.sharedMessages(a.session.id)).toBeDefined();
+    expect(checks()).toBe(2);
+    // A second later: checked again, even with nothing new.
+    const later = Date.now() + 1_001;
+    const clock = vi.spyOn(Date, "now").mockImplementation(() => later);
+    expect(await a.store.sharedMessages(a.session.id)).toBeDefined();
+    expect(checks()).toBe(3);
+    clock.mockRestore();
     w.stop();
   });
 });
