@@ -227,6 +227,11 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
     [app, sessionID, busy, onError, onOpenSession, sessions, compacted],
   );
 
+  // A pass over the whole session: once per stored change, not once per streamed frame.
+  const sideShown = (side ?? view)?.shown;
+  const sideNext = (side ?? view)?.next;
+  const filesVersion = useMemo(() => (sideShown ? workspaceVersion(sideShown, status.type, revertID) + branchKey(sideNext ?? "") : 0), [sideShown, sideNext, status.type, revertID]);
+
   if (session === undefined || messages === undefined || view === undefined || all === undefined || stored === undefined)
     return (
       <div className="loading" aria-busy="true">
@@ -315,7 +320,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             <aside className="side-column" aria-label="Files and todos">
               <PinnedPanel session={session} messages={sideView.shown} onError={onError} />
               <TodoPanel messages={sideView.shown} />
-              <WorkspacePanel sessionID={sessionID} version={workspaceVersion(sideView.shown, status.type, revertID) + branchKey(sideView.next)} onError={onError} />
+              <WorkspacePanel sessionID={sessionID} version={filesVersion} onError={onError} />
               <TerminalSection sessionID={sessionID} messages={messages} />
             </aside>
           </SidePanel>
