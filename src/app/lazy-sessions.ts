@@ -11,7 +11,7 @@ import type { CompactionPreview } from "../core/compaction/preview";
 import type { LLMToolSpec } from "../core/ports/llm";
 import type { Pin, Ruleset, Session, UserMessage } from "../core/schema";
 import type { PendingSummary, SummaryChoice } from "../core/session/compaction-grace";
-import type { GoalSpec } from "../core/session/goal";
+import type { GoalSpec } from "../core/session/goal-syntax";
 import type { PromptInput, RequestRecord, SessionService, SessionServiceDeps } from "../core/session/loop";
 import { CountMemo } from "../core/tokens/count-memo";
 

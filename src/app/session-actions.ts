@@ -8,7 +8,6 @@
 import type { Finding } from "../core/export";
 import type { ExportFile } from "../core/export/types";
 import { conversationView } from "../core/conversation/view";
-import { messagesToRead } from "../core/session/read-messages";
 import type { Session } from "../core/schema";
 import type { AppServices } from "./bootstrap";
 
@@ -18,6 +17,12 @@ export interface Download {
   name: string;
   data: string | Uint8Array;
   mime: string;
+}
+
+/** A session's messages for reading only (`messagesToRead`, loaded with the first caller: it is not needed by the first screen). */
+async function readOnly(app: Pick<AppServices, "store">, sessionID: string) {
+  const { messagesToRead } = await import("../core/session/read-messages");
+  return messagesToRead(app.store, sessionID);
 }
 
 /** The export/import module, loaded on first use. */
@@ -150,7 +155,7 @@ export async function fork(app: AppServices, sessionID: string, messageID: strin
   const [{ forkSession }, { snapshotAfter }] = await Promise.all([import("../core/session/fork"), import("../core/session/revert")]);
   const session = await forkSession(app.store, { sessionID, messageID, include }, Date.now());
   try {
-    const msgs = await messagesToRead(app.store, sessionID);
+    const msgs = await readOnly(app, sessionID);
     await app.sandbox.copyWorkspace(sessionID, session.id, snapshotAfter(msgs, messageID));
   } catch (e) {
     console.warn("tabcode: the fork's files could not be copied", e);
@@ -167,7 +172,7 @@ export async function startFresh(app: AppServices, sessionID: string, messageID:
   const fresh = await app.sessions.startFresh(sessionID, messageID);
   const { snapshotAfter } = await import("../core/session/revert");
   try {
-    const msgs = await messagesToRead(app.store, sessionID);
+    const msgs = await readOnly(app, sessionID);
     await app.sandbox.copyWorkspace(sessionID, fresh.session.id, snapshotAfter(msgs, messageID));
   } catch (e) {
     console.warn("tabcode: the fresh session's files could not be copied", e);
@@ -247,5 +252,5 @@ export async function deleteSessionFiles(app: Pick<AppServices, "store" | "sandb
 export async function sessionStorage(app: Pick<AppServices, "store" | "sandbox">, sessionID: string): Promise<{ files: number; history: number }> {
   const session = await app.store.getSession(sessionID);
   const { referencedSnapshots } = await import("../core/snapshot/gc");
-  return app.sandbox.usage(sessionID, referencedSnapshots(session, await messagesToRead(app.store, sessionID)));
+  return app.sandbox.usage(sessionID, referencedSnapshots(session, await readOnly(app, sessionID)));
 }

@@ -1,4 +1,4 @@
-import { GOAL_SYNTAX, parseGoal } from "../../core/session/goal";
+import { GOAL_SYNTAX, parseGoal } from "../../core/session/goal-syntax";
 
 /** Slash commands typed in the composer: `/name [argument]`. */
 export type SlashName = "goal" | "compact" | "pin" | "fork" | "undo" | "redo" | "export" | "model" | "agent" | "new" | "help";

@@ -1,7 +1,6 @@
 import { exportOne, fork, revert, unrevert } from "../../app/session-actions";
 import { conversationView } from "../../core/conversation/view";
-import { parseGoal } from "../../core/session/goal";
-import { messagesToRead } from "../../core/session/read-messages";
+import { parseGoal } from "../../core/session/goal-syntax";
 import { emit } from "../app-events";
 import { download } from "../components/workspace/workspace-io";
 import { useServices } from "../hooks/services";
@@ -13,6 +12,7 @@ export type Agent = "build" | "plan";
 export function useSlashRunner(sessionID: string, switchAgent: (to?: Agent) => void, onError: (m: string) => void, onOpenSession: (id: string) => void) {
   const app = useServices();
   const lastUserMessage = async () => {
+    const { messagesToRead } = await import("../../core/session/read-messages");
     const [all, session] = await Promise.all([messagesToRead(app.store, sessionID), app.store.getSession(sessionID)]);
     const { shown } = conversationView(session, all);
     return shown.findLast((m) => m.info.role === "user")?.info.id;
