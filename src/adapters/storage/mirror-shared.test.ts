@@ -116,7 +116,7 @@ describe("a long session on screen that was never counted (an imported one)", ()
 });
 
 describe("looking at a session on screen outside a run", () => {
-  it("the repair on opening and the next request's shape copy nothing; an unfinished answer is still repaired", async () => {
+  it("the repair on opening, the next request's shape and the summary preview copy nothing; an unfinished answer is still repaired", async () => {
     const s = makeSession({});
     const all: MessageWithParts[] = [];
     // Finished answers (the fixture's have no completion time).
@@ -130,6 +130,8 @@ describe("looking at a session on screen outside a run", () => {
 
     expect(await service.repair(s.id)).toBe(0);
     expect(await service.requestShape(s.id)).toMatchObject({ system: expect.any(Array) });
+    // "Compact now" and "Summarise up to here" show a preview first: read the same way.
+    expect((await service.previewCompaction(s.id)).messages).toBeGreaterThan(0);
     expect(copied).not.toHaveBeenCalled();
 
     // A tab closed while this answer streamed: it has no completion time.

@@ -11,7 +11,7 @@ import type { GoalSpec } from "./goal-syntax";
 
 export { GOAL_DONE_TOOL };
 
-export { DEFAULT_GOAL_BUDGET, GOAL_SYNTAX, type GoalSpec, type ParsedGoal, parseBudget, parseGoal } from "./goal-syntax";
+export { DEFAULT_GOAL_BUDGET, type GoalSpec, parseBudget, parseGoal } from "./goal-syntax";
 
 /** Every token a session's steps sent and received (cached input included). */
 export function tokenTotal(t: Tokens): number {
