@@ -37,6 +37,26 @@ async function seeded(turns: number, over: Partial<Session> = {}) {
   return { ...t, session: s, all };
 }
 
+/** Runs `f` with `Date.now()` a second and a moment ahead (a matching check of the live copy is no longer fresh). */
+async function aSecondLater<T>(f: () => Promise<T>): Promise<T> {
+  const later = Date.now() + 1_001;
+  const clock = vi.spyOn(Date, "now").mockImplementation(() => later);
+  try {
+    return await f();
+  } finally {
+    clock.mockRestore();
+  }
+}
+
+/** A seeded session watched (and fully read) in tab `a`, and tab `b` on the same database. */
+async function twoTabs(turns: number) {
+  const a = await seeded(turns);
+  const b = open(a.factory, a.name);
+  const w = watch(a.store, a.session.id);
+  await w.until((s) => s.complete);
+  return { a, b, w };
+}
+
 const texts = (s: MessagesSnapshot) => s.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])));
 
 describe("DexieStore.watchMessages (the UI's in-memory sessions)", () => {
@@ -148,10 +168,7 @@ describe("DexieStore.watchMessages (the UI's in-memory sessions)", () => {
   });
 
   it("sees what another tab writes to the same database, reading only what it names", async () => {
-    const a = await seeded(2);
-    const b = open(a.factory, a.name);
-    const w = watch(a.store, a.session.id);
-    await w.until((s) => s.complete);
+    const { a, b, w } = await twoTabs(2);
     const last = a.all[a.all.length - 1];
     if (!last) throw new Error("no last message");
     const whole = vi.spyOn(a.db.parts, "where");
@@ -195,10 +212,7 @@ describe("DexieStore.messages of a session on screen (the run's read without rea
   });
 
   it("reads storage when another tab added a row whose notice has not arrived, or is still being read", async () => {
-    const a = await seeded(2);
-    const b = open(a.factory, a.name);
-    const w = watch(a.store, a.session.id);
-    await w.until((s) => s.complete);
+    const { a, b, w } = await twoTabs(2);
     // The other tab's prompt is committed; this tab has not been told yet.
     const u = userMessage(a.session.id);
     const bc = BroadcastChannel.prototype.postMessage;
@@ -261,18 +275,12 @@ describe("DexieStore.messages of a session on screen (the run's read without rea
     // A row committed below the live layer (as another tab's write looks before its notice arrives): nothing shared,
     // once the last matching check is more than a moment old (a check a moment ago stands for this tab's own writes).
     await db.messages.put(userMessage(session.id) as never);
-    const later = Date.now() + 1_001;
-    const clock = vi.spyOn(Date, "now").mockImplementation(() => later);
-    expect(await store.sharedMessages(session.id)).toBeUndefined();
-    clock.mockRestore();
+    expect(await aSecondLater(() => store.sharedMessages(session.id))).toBeUndefined();
     w.stop();
   });
 
   it("a check that matched a moment ago stands for this tab's own writes; another tab's notice or a second later means a new one", async () => {
-    const a = await seeded(3);
-    const b = open(a.factory, a.name);
-    const w = watch(a.store, a.session.id);
-    await w.until((s) => s.complete);
+    const { a, b, w } = await twoTabs(3);
     const counts = vi.spyOn(Object.getPrototypeOf(a.db.parts.toCollection()) as { count(): unknown }, "count");
     await a.store.sharedMessages(a.session.id);
     const checks = () => counts.mock.calls.length / 2; // a check counts the messages and the parts
@@ -292,11 +300,8 @@ describe("DexieStore.messages of a session on screen (the run's read without rea
     expect(await a.store.sharedMessages(a.session.id)).toBeDefined();
     expect(checks()).toBe(2);
     // A second later: checked again, even with nothing new.
-    const later = Date.now() + 1_001;
-    const clock = vi.spyOn(Date, "now").mockImplementation(() => later);
-    expect(await a.store.sharedMessages(a.session.id)).toBeDefined();
+    expect(await aSecondLater(() => a.store.sharedMessages(a.session.id))).toBeDefined();
     expect(checks()).toBe(3);
-    clock.mockRestore();
     w.stop();
   });
 });

@@ -16,6 +16,7 @@
 import Dexie from "dexie";
 import { Message, type MessageWithParts, Part, Session } from "../../core/schema";
 import type { TabcodeDB } from "./db";
+import { slicer } from "./page-slices";
 import type { CorruptLog } from "./validate";
 
 /** What a watcher sees: the session's messages in id order, and whether all of them are there yet. */
@@ -64,33 +65,6 @@ const RECHECK_MS = 1_000;
 
 /** How long a caller that would otherwise read a whole session waits for the screen's copy of it to finish loading (ms). */
 export const SETTLE_WAIT_MS = 3_000;
-
-/** The longest stretch of validation before yielding to the page (ms). */
-const SLICE_MS = 8;
-
-/** Lets the page handle input and paint, then continues (`scheduler.yield` where there is one: no timer clamping). */
-export function yieldToPage(): Promise<void> {
-  const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (typeof s?.yield === "function") return s.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-/** Runs `task` when the page is idle (an idle callback, at most two seconds away; a timer where there is none). */
-export function whenPageIdle(task: () => void): void {
-  const g = globalThis as { requestIdleCallback?: (cb: () => void, opts?: { timeout: number }) => number };
-  if (typeof g.requestIdleCallback === "function") g.requestIdleCallback(task, { timeout: 2_000 });
-  else setTimeout(task, 0);
-}
-
-/** A long loop's pause point: `await breathe()` yields to the page once SLICE_MS have passed since the last pause. */
-export function slicer(): () => Promise<void> {
-  let since = performance.now();
-  return async () => {
-    if (performance.now() - since < SLICE_MS) return;
-    await yieldToPage();
-    since = performance.now();
-  };
-}
 
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const byInfoId = (a: MessageWithParts, b: MessageWithParts) => byId(a.info, b.info);

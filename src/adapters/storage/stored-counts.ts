@@ -9,7 +9,8 @@
 import type { Part } from "../../core/schema";
 import type { TabcodeDB } from "./db";
 import { guardWrite } from "./errors";
-import { type LiveMessages, whenPageIdle } from "./live-messages";
+import type { LiveMessages } from "./live-messages";
+import { whenPageIdle } from "./page-slices";
 
 /** Parts per transaction (each slice is read, compared and written in tasks of its own: far below 50 ms). */
 const COUNT_SLICE = 50;

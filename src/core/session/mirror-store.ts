@@ -26,7 +26,6 @@ interface Held {
   gen: number;
 }
 
-
 /** Whether two parts have the very same field values, `tokenCount` aside (no allocation: it runs per counted part). */
 function sameButCount(x: Part, y: Part): boolean {
   const a = x as unknown as Record<string, unknown>;

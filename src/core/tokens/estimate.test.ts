@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { History, text } from "../compaction/test-fixtures";
 import type { MessageWithParts } from "../schema";
 import { countTexts } from "../../adapters/tokens/tiktoken-counter";
-import { charsPerToken, DEFAULT_CHARS_PER_TOKEN, estimateRequestSize, measureRequest, utf8Length } from "./request-size";
+import { utf8Length } from "../util/utf8";
+import { charsPerToken, DEFAULT_CHARS_PER_TOKEN, estimateRequestSize, measureRequest } from "./request-size";
 import type { TokenCounter } from "./counter";
 
 const counter: TokenCounter = { encodingFor: () => "o200k_base", count: countTexts };

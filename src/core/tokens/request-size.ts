@@ -164,9 +164,6 @@ export async function countPlan(counter: TokenCounter, plan: RequestSizePlan, me
 /** Characters per token of `estimateTokens` (used when nothing better is known). */
 export const DEFAULT_CHARS_PER_TOKEN = 4;
 
-/** UTF-8 length of a string: an upper bound on its tokens in any byte-level BPE (every token is at least one byte). */
-export { utf8Length };
-
 /**
  * Characters per token measured on the history's own exact counts (parts
  * whose cached `tokenCount` is fresh in this encoding): the calibration of
@@ -210,6 +207,7 @@ export function estimatePlan(plan: RequestSizePlan, messages: MessageWithParts[]
   const estimates = plan.jobs.map((j) => Math.ceil(j.text.length / rate));
   const size = finishRequestSize(plan, estimates, memo, false);
   const known = plan.known.system + plan.known.tools + plan.known.messages;
+  // A text's UTF-8 length bounds its tokens in any byte-level BPE (every token is at least one byte).
   const upper = known + plan.jobs.reduce((n, j) => n + utf8Length(j.text), 0);
   return { ...size, estimate: { upper, charsPerToken: rate } };
 }

@@ -228,12 +228,12 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
     [app, sessionID, busy, onError, onOpenSession, sessions, compacted],
   );
 
+  // Until the deferred render has caught up once, the side column shows the current view.
+  const sideView = side ?? view;
   // A pass over the whole session: once per stored change, not once per streamed frame.
-  const sideShown = (side ?? view)?.shown;
-  const sideNext = (side ?? view)?.next;
-  const filesVersion = useMemo(() => (sideShown ? workspaceVersion(sideShown, status.type, revertID) + branchKey(sideNext ?? "") : 0), [sideShown, sideNext, status.type, revertID]);
+  const filesVersion = useMemo(() => (sideView ? workspaceVersion(sideView.shown, status.type, revertID) + branchKey(sideView.next) : 0), [sideView, status.type, revertID]);
 
-  if (session === undefined || messages === undefined || view === undefined || all === undefined || stored === undefined)
+  if (session === undefined || messages === undefined || view === undefined || sideView === undefined || all === undefined || stored === undefined)
     return (
       <div className="loading" aria-busy="true">
         Loading session…
@@ -246,8 +246,6 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         <p>It may have been deleted, or its stored record is damaged. Pick another session on the left or start a new one.</p>
       </div>
     );
-  // Until the deferred render has caught up once, the side column shows the current view.
-  const sideView = side ?? view;
   return (
     <MessageActionsContext.Provider value={actions}>
       <div className="session-view">
