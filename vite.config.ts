@@ -23,7 +23,7 @@ export default defineConfig({
       includeAssets: ["favicon.svg"],
       manifest: webManifest,
       workbox: {
-        importScripts: ["share-target-sw.js"],
+        importScripts: ["share-target-sw.js", "sw-routes.js"],
         globPatterns: ["**/*.{js,css,html,svg,wasm,json,webmanifest}"],
         // The sandbox engines (Python: ~12 MB) are cached on first use, not at install ("Make available offline" pre-fetches them).
         globIgnores: ["pyodide/**"],

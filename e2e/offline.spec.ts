@@ -29,9 +29,20 @@ test("after one visit the app opens offline, lists sessions and shows their mess
     await context.setOffline(true);
   }
   await expect(page.getByRole("status").filter({ hasText: "You are offline" })).toContainText("runs locally");
+  // The built files came straight from the precache by the service worker's static route (its fetch handler
+  // never ran for them), and every one the page asked for was there.
+  const scripts = await page.evaluate(() =>
+    (performance.getEntriesByType("resource") as (PerformanceResourceTiming & { workerFinalSourceType?: string })[])
+      .filter((r) => new URL(r.name).pathname.startsWith("/assets/") && r.name.endsWith(".js"))
+      .map((r) => r.workerFinalSourceType),
+  );
+  expect(scripts.length).toBeGreaterThan(10);
+  expect(new Set(scripts)).toEqual(new Set(["cache"]));
   // The demo model needs no network, so a session still works offline.
   await send(page, "still works offline?");
   await expect(page.getByRole("article", { name: "Your message" }).filter({ hasText: "still works offline?" })).toBeVisible();
   await waitIdle(page, id);
   await context.setOffline(false);
+  // A built file the precache does not hold (an older page asking after an update) goes to the network.
+  expect(await page.evaluate(() => fetch("/assets/not-in-the-precache-0000.js").then((r) => r.status))).toBe(404);
 });
