@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { SearchHit } from "../../adapters/storage/search-index";
 import { useServices } from "../hooks/services";
 
@@ -11,11 +11,37 @@ export function SearchBox({ onOpen }: { onOpen: (sessionID: string, messageID?: 
   const { store } = useServices();
   const [query, setQuery] = useState("");
   const [results, setResults] = useState<Result[] | null>(null);
+  // The list does not change under a pressed pointer: results of a query typed meanwhile wait for the
+  // release (a press on a row that was replaced before the release would reach no row at all).
+  const pressed = useRef(false);
+  const held = useRef<{ results: Result[] | null } | undefined>(undefined);
+  const show = useCallback((next: Result[] | null) => {
+    if (pressed.current) held.current = { results: next };
+    else setResults(next);
+  }, []);
+  useEffect(() => {
+    const release = () => {
+      if (!pressed.current) return;
+      pressed.current = false;
+      // After the click this release belongs to has reached its row.
+      setTimeout(() => {
+        const h = held.current;
+        held.current = undefined;
+        if (h && !pressed.current) setResults(h.results);
+      }, 0);
+    };
+    window.addEventListener("pointerup", release, true);
+    window.addEventListener("pointercancel", release, true);
+    return () => {
+      window.removeEventListener("pointerup", release, true);
+      window.removeEventListener("pointercancel", release, true);
+    };
+  }, []);
 
   useEffect(() => {
     const q = query.trim();
     if (q.length < 2) {
-      setResults(null);
+      show(null);
       return;
     }
     let cancelled = false;
@@ -28,19 +54,25 @@ export function SearchBox({ onOpen }: { onOpen: (sessionID: string, messageID?: 
         .slice(0, 10)
         .map((s) => ({ sessionID: s.id, messageID: "", partID: "", snippet: "", title: s.title }));
       const contentHits = hits.filter((h) => byID.has(h.sessionID)).map((h) => ({ ...h, title: byID.get(h.sessionID)?.title ?? "" }));
-      if (!cancelled) setResults([...titleHits, ...contentHits]);
+      if (!cancelled) show([...titleHits, ...contentHits]);
     }, 120);
     return () => {
       cancelled = true;
       clearTimeout(t);
     };
-  }, [query, store]);
+  }, [query, store, show]);
 
   return (
     <div className="search">
       <input type="search" aria-label="Search sessions" placeholder="Search all sessions…" value={query} onChange={(e) => setQuery(e.target.value)} onKeyDown={(e) => e.key === "Escape" && setQuery("")} />
       {results && (
-        <section className="search-results" aria-label="Search results">
+        <section
+          className="search-results"
+          aria-label="Search results"
+          onPointerDown={() => {
+            pressed.current = true;
+          }}
+        >
           {results.length === 0 ? (
             <p className="list-empty">Nothing found.</p>
           ) : (
@@ -50,6 +82,7 @@ export function SearchBox({ onOpen }: { onOpen: (sessionID: string, messageID?: 
                   <button
                     type="button"
                     onClick={() => {
+                      held.current = undefined;
                       onOpen(r.sessionID, r.messageID || undefined);
                       setQuery("");
                     }}
