@@ -38,6 +38,19 @@ test("after one visit the app opens offline, lists sessions and shows their mess
   );
   expect(scripts.length).toBeGreaterThan(10);
   expect(new Set(scripts)).toEqual(new Set(["cache"]));
+  // Opened while the service worker is stopped (as after a while without a tabcode page), the page load races
+  // the network against starting it: offline, the worker serves it.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("ServiceWorker.enable");
+  await cdp.send("ServiceWorker.stopAllWorkers");
+  await page.reload();
+  await expect(page.getByRole("article").filter({ hasText: "This is tabcode's demo model" })).toBeVisible();
+  expect(
+    await page.evaluate(() => {
+      const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming & { workerMatchedSourceType?: string };
+      return nav.workerMatchedSourceType;
+    }),
+  ).toBe("race-network-and-fetch-handler");
   // The demo model needs no network, so a session still works offline.
   await send(page, "still works offline?");
   await expect(page.getByRole("article", { name: "Your message" }).filter({ hasText: "still works offline?" })).toBeVisible();

@@ -1,10 +1,13 @@
 // Static routes of the service worker (InstallEvent.addRoutes; Chromium 123 and later, ignored elsewhere).
-// The app's built files under assets/ carry a content hash in their names and are precached under their own
-// URL, so the browser can answer a request for one straight from the precache, without starting the
-// service worker or running its fetch handler for each of the ~20 modules a page load asks for. A file the
-// precache does not hold is fetched from the network. Everything else (the page itself, samples, engines,
-// the share target) still goes through the fetch handler. Loaded into the generated service worker
-// (importScripts), next to share-target-sw.js.
+// - The app's built files under assets/ carry a content hash in their names and are precached under their
+//   own URL, so the browser answers a request for one straight from the precache, without starting the
+//   service worker or running its fetch handler for each of the ~30 modules a page load asks for. A file
+//   the precache does not hold is fetched from the network.
+// - Opening the app while the service worker is stopped (after ~30 s without a tabcode page, the usual
+//   first visit of the day) races the network against starting it: whichever answers first serves the
+//   page; offline, the network fails at once and the fetch handler serves it from the precache.
+// Everything else (the page while the worker runs, samples, engines, the share target) goes through the
+// fetch handler. Loaded into the generated service worker (importScripts), next to share-target-sw.js.
 /* global self */
 self.addEventListener("install", (event) => {
   if (typeof event.addRoutes !== "function") return;
@@ -14,7 +17,10 @@ self.addEventListener("install", (event) => {
   const assets = `${new URL(scope).pathname}assets/*`;
   event.waitUntil(
     event
-      .addRoutes([{ condition: { urlPattern: assets, requestMethod: "GET" }, source: { cacheName: precache } }])
+      .addRoutes([
+        { condition: { urlPattern: assets, requestMethod: "GET" }, source: { cacheName: precache } },
+        { condition: { requestMode: "navigate", runningStatus: "not-running" }, source: "race-network-and-fetch-handler" },
+      ])
       .catch(() => undefined),
   );
 });
