@@ -1,4 +1,4 @@
-import { newSession, openApp, send, waitIdle } from "./app";
+import { cacheApp, newSession, openApp, send, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 
 test("after one visit the app opens offline, lists sessions and shows their messages", async ({ page, context }) => {
@@ -58,4 +58,35 @@ test("after one visit the app opens offline, lists sessions and shows their mess
   await context.setOffline(false);
   // A built file the precache does not hold (an older page asking after an update) goes to the network.
   expect(await page.evaluate(() => fetch("/assets/not-in-the-precache-0000.js").then((r) => r.status))).toBe(404);
+});
+
+test("a file shared to the installed app reaches Import history, also when its service worker was stopped", async ({ page, context }) => {
+  await openApp(page);
+  await cacheApp(page);
+  // The worker stops after a while without a tabcode page; the share sheet's page load must still reach it
+  // (a page load while it is stopped races the network, but only for GETs: this one is a POST).
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("ServiceWorker.enable");
+  await cdp.send("ServiceWorker.stopAllWorkers");
+  // What the system share sheet sends: the manifest's share target, a multipart POST of the files as a page load.
+  await page.evaluate(() => {
+    const form = document.createElement("form");
+    form.method = "post";
+    form.action = "share-target";
+    form.enctype = "multipart/form-data";
+    form.id = "share-sheet";
+    const input = document.createElement("input");
+    input.type = "file";
+    input.name = "files";
+    input.setAttribute("aria-label", "Shared files");
+    form.append(input);
+    document.body.append(form);
+  });
+  await page.getByLabel("Shared files").setInputFiles("src/core/import/__fixtures__/claude-code/session.jsonl");
+  await page.evaluate(() => (document.getElementById("share-sheet") as HTMLFormElement).submit());
+  const dialog = page.getByRole("dialog", { name: "Import history" });
+  await expect(dialog.getByRole("status")).toContainText("1 imported");
+  // The address no longer names the share, and the shared copy is gone from the cache.
+  await expect(page).not.toHaveURL(/shared=/);
+  expect(await page.evaluate(async () => (await (await caches.open("tabcode-shared-files")).keys()).length)).toBe(0);
 });

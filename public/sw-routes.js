@@ -5,7 +5,8 @@
 //   the precache does not hold is fetched from the network.
 // - Opening the app while the service worker is stopped (after ~30 s without a tabcode page, the usual
 //   first visit of the day) races the network against starting it: whichever answers first serves the
-//   page; offline, the network fails at once and the fetch handler serves it from the precache.
+//   page; offline, the network fails at once and the fetch handler serves it from the precache. Only GETs:
+//   the share target is a POST page load that only the fetch handler can answer.
 // Everything else (the page while the worker runs, samples, engines, the share target) goes through the
 // fetch handler. Loaded into the generated service worker (importScripts), next to share-target-sw.js.
 /* global self */
@@ -19,7 +20,7 @@ self.addEventListener("install", (event) => {
     event
       .addRoutes([
         { condition: { urlPattern: assets, requestMethod: "GET" }, source: { cacheName: precache } },
-        { condition: { requestMode: "navigate", runningStatus: "not-running" }, source: "race-network-and-fetch-handler" },
+        { condition: { requestMode: "navigate", requestMethod: "GET", runningStatus: "not-running" }, source: "race-network-and-fetch-handler" },
       ])
       .catch(() => undefined),
   );

@@ -26,7 +26,7 @@ describe("the service worker's static routes", () => {
     expect(rules).toEqual([
       [
         { condition: { urlPattern: "/app/assets/*", requestMethod: "GET" }, source: { cacheName: "workbox-precache-v2-https://tabcode.example/app/" } },
-        { condition: { requestMode: "navigate", runningStatus: "not-running" }, source: "race-network-and-fetch-handler" },
+        { condition: { requestMode: "navigate", requestMethod: "GET", runningStatus: "not-running" }, source: "race-network-and-fetch-handler" },
       ],
     ]);
   });
