@@ -145,17 +145,4 @@ describe("looking at a session on screen outside a run", () => {
     expect(repaired?.role === "assistant" && repaired.time.completed).toBeTruthy();
     stop();
   });
-
-  it("the repair asked while the session is still being read waits for the screen's rows instead of reading every message itself", async () => {
-    const s = makeSession({});
-    const store = await storeHolding("loading", s, [...conversation(s.id), ...conversation(s.id)]);
-    const own = vi.spyOn(store as unknown as { messagesOf(id: string): unknown }, "messagesOf");
-    const stop = store.watchMessages(s.id, () => undefined);
-    const { service } = makeTestService({ llm: new FakeLLM([]), store, tools: [] });
-    expect(store.messagesSnapshot(s.id)?.complete).not.toBe(true);
-    // The fixture's answers have no completion time: both are repaired, from the screen's rows.
-    expect(await service.repair(s.id)).toBe(2);
-    expect(own).not.toHaveBeenCalled();
-    stop();
-  });
 });

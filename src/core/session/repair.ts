@@ -39,14 +39,11 @@ function interruptedBecause(store: Store, messageID: string): string {
  * turn can still be reverted. Returns how many messages were repaired.
  */
 export async function repairSession(store: Store, sessionID: string, now: number, sandbox?: () => Promise<Sandbox | undefined>): Promise<number> {
-  // Nearly always there is nothing to repair: that is seen on the messages' infos alone. A session on screen
-  // answers from its own rows, once they are all read: a session view asks for this repair when the page is
-  // idle after opening, which can come before its older messages are in; reading and validating every
-  // message beside that read cost ~30 ms of an in-app open of a 5,000-part session (profiled). Then the
-  // messages are read without a copy where the store shares them: the repair only reads them and writes new
-  // objects (a deep copy of a 2,000-part session cost ~45-90 ms of a first send's time, traced).
-  const infos = (await store.sharedMessages?.(sessionID))?.map((m) => m.info) ?? (await store.messageInfos?.(sessionID));
-  if (infos && !infos.some((i) => i.role === "assistant" && !i.time.completed)) return 0;
+  // Nearly always there is nothing to repair: that is seen on the messages' infos alone (a session on screen
+  // answers from its own rows). Then the messages are read without a copy where the store shares them: the
+  // repair only reads them and writes new objects (a deep copy of a 2,000-part session cost the page ~45-90 ms
+  // of a first send's time, traced: a session view asks for this repair when the page is idle after opening).
+  if (store.messageInfos && !(await store.messageInfos(sessionID)).some((i) => i.role === "assistant" && !i.time.completed)) return 0;
   const msgs = await messagesToRead(store, sessionID);
   let repaired = 0;
   for (const m of msgs) {
