@@ -5,7 +5,8 @@
  * 2. the same with ~30 KB of realistic markdown (headings, paragraphs, lists, code fences, tables),
  *    into an empty session and into the 2,000-part one;
  * 3. open a 5,000-part session: cold (a fresh page load in a new tab → the newest message painted, with
- *    the app's other tab idle and while it still starts up; and the address loaded again in the tab showing
+ *    the app's other tab idle, while it still starts up, and with the service worker stopped as after a while
+ *    without a tabcode page; and the address loaded again in the tab showing
  *    the session, whose teardown is on the clock too) and in-app (from the home screen), three runs each;
  *    and, as the floor of the cold rows, a page with no script opened in a new tab the same way.
  * Prints a table; asserts nothing about speed.
@@ -111,6 +112,9 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
   const busy: number[] = [];
   const reload: number[] = [];
   const warm: number[] = [];
+  const stopped: number[] = [];
+  const workers = await page.context().newCDPSession(page);
+  await workers.send("ServiceWorker.enable");
   const blank: number[] = [];
   // The floor: a page with no script at all (one article holding the same text) opened in a new tab the same
   // way. What it takes (a renderer process, the navigation's commit, parsing, the first frame) no app code can save.
@@ -159,6 +163,13 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
     const tab = await page.context().newPage();
     cold.push(await coldPaint(tab, `/?cold=${i}#/s/${big.id}`));
     await tab.close();
+    // The same with the service worker stopped, as Chromium does ~30 s after the last tabcode page closes
+    // (the first open of the day): the page load races the network against starting it.
+    await page.waitForTimeout(1_000);
+    await workers.send("ServiceWorker.stopAllWorkers");
+    const stoppedTab = await page.context().newPage();
+    stopped.push(await coldPaint(stoppedTab, `/?stopped=${i}#/s/${big.id}`));
+    await stoppedTab.close();
     // The same address loaded again in the tab that shows the session: the old page's teardown is on the new page's clock.
     reload.push(await coldPaint(page, `/?reload=${i}#/s/${big.id}`));
     await page.goto("/");
@@ -175,6 +186,7 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
     warm.push((await paintedAt(page, newest)) - start);
   }
   rows.push(["open a 5,000-part session, cold: page load in a new tab (the app's other tab idle) → newest message painted", summary(cold)]);
+  rows.push(["open a 5,000-part session, cold: page load in a new tab, the service worker stopped → newest message painted", summary(stopped)]);
   rows.push(["the floor: a page with no script in a new tab → its text painted", summary(blank)]);
   rows.push(["open a 5,000-part session, cold: page load in a new tab while the other tab still starts up", summary(busy)]);
   rows.push(["open a 5,000-part session, cold: loaded again in its own tab → newest message painted", summary(reload)]);
