@@ -370,9 +370,10 @@ export class SessionService {
 
   /** Marks work left unfinished by a closed tab as interrupted (skipped while another tab runs it). */
   async repair(sessionID: string): Promise<number> {
-    if (this.isBusy(sessionID)) return 0;
-    if (await (this.deps.locks ?? noLocks).held(sessionID)) return 0;
-    return repairSession(this.store, sessionID, this.deps.clock.now(), () => this.sandboxOf(sessionID));
+    const locks = this.deps.locks ?? noLocks;
+    const runStarted = async () => this.isBusy(sessionID) || (await locks.held(sessionID));
+    if (await runStarted()) return 0;
+    return repairSession(this.store, sessionID, this.deps.clock.now(), () => this.sandboxOf(sessionID), runStarted);
   }
 
   /** What "Compact now" (or "Summarise up to here" on `upTo`) would fold: messages, tokens, the summary's size. */

@@ -61,6 +61,21 @@ describe("repair of a step cut short by a closed tab", () => {
     expect(await store.messages(SES)).toEqual([]);
   });
 
+  it("writes nothing once a run has started on the session after its messages were read (that run's answer is unfinished too)", async () => {
+    const { store } = await interruptedStep();
+    const read = store.messages.bind(store);
+    let started = false;
+    store.messages = async (id: string) => {
+      const msgs = await read(id);
+      started = true;
+      return msgs;
+    };
+    expect(await repairSession(store, SES, 10, undefined, async () => started)).toBe(0);
+    store.messages = read;
+    const answer = (await store.messages(SES)).find((m) => m.info.id === ASSISTANT)?.info;
+    expect(answer?.role === "assistant" && answer.time.completed).toBeFalsy();
+  });
+
   it("still repairs the messages when no sandbox is available", async () => {
     const { store } = await interruptedStep();
     expect(await repairSession(store, SES, 10, async () => undefined)).toBe(1);

@@ -38,7 +38,14 @@ function interruptedBecause(store: Store, messageID: string): string {
  * whose patch was not written yet gets it from its starting snapshot, so the
  * turn can still be reverted. Returns how many messages were repaired.
  */
-export async function repairSession(store: Store, sessionID: string, now: number, sandbox?: () => Promise<Sandbox | undefined>): Promise<number> {
+export async function repairSession(
+  store: Store,
+  sessionID: string,
+  now: number,
+  sandbox?: () => Promise<Sandbox | undefined>,
+  /** Whether a run has started on the session since the caller checked (its answer is unfinished, not interrupted). */
+  runStarted?: () => Promise<boolean>,
+): Promise<number> {
   // Nearly always there is nothing to repair: that is seen on the messages' infos alone (a session on screen
   // answers from its own rows). Then the messages are read without a copy where the store shares them: the
   // repair only reads them and writes new objects (a deep copy of a 2,000-part session cost the page ~45-90 ms
@@ -50,8 +57,9 @@ export async function repairSession(store: Store, sessionID: string, now: number
     const info = m.info;
     if (info.role !== "assistant" || info.time.completed) continue;
     // The session may have been deleted since it was read (repair runs when the page is idle): writing now
-    // would bring its messages back without the session.
-    if (!(await store.getSession(sessionID))) return repaired;
+    // would bring its messages back without the session. Or a send may have started a run meanwhile: its own
+    // answer has no completion time yet either, and the run repairs before it starts anyway.
+    if (!(await store.getSession(sessionID)) || (await runStarted?.())) return repaired;
     await missingPatch(store, m, await sandbox?.().catch(() => undefined));
     for (const p of m.parts) {
       if (p.type !== "tool") continue;
