@@ -140,6 +140,11 @@ export class DexieStore implements Store {
     return this.live.countsVersion;
   }
 
+  /** The session row read with a watched session's newest messages, while fresh (see `LiveMessages.sessionAsRead`). */
+  sessionAsRead(sessionID: string): Session | undefined {
+    return this.live.sessionAsRead(sessionID);
+  }
+
   /** The watched session's messages (newest first read, then all), or `undefined` before the first read. */
   messagesSnapshot(sessionID: string): MessagesSnapshot | undefined {
     return this.live.snapshot(sessionID);
@@ -213,6 +218,7 @@ export class DexieStore implements Store {
   }
 
   updateSession(id: string, patch: (s: Session) => Session): Promise<Session | undefined> {
+    this.live.sessionRowWritten(id);
     return guardWrite(() =>
       this.db.transaction("rw", this.db.sessions, async () => {
         const row = await this.db.sessions.get(id);
@@ -282,6 +288,7 @@ export class DexieStore implements Store {
 
   async addMessage(message: Message, parts: Part[], session?: (s: Session) => Session): Promise<Session | undefined> {
     this.counts.active();
+    if (session) this.live.sessionRowWritten(message.sessionID);
     const updated = await guardWrite(() =>
       this.db.transaction("rw", [this.db.sessions, this.db.messages, this.db.parts, this.db.terms], async () => {
         await this.db.parts.bulkPut(parts);

