@@ -218,6 +218,7 @@ export class DexieStore implements Store {
   }
 
   updateSession(id: string, patch: (s: Session) => Session): Promise<Session | undefined> {
+    // The row read with the messages is out of date from here on (and a read that overlapped the write, too).
     this.live.sessionRowWritten(id);
     return guardWrite(() =>
       this.db.transaction("rw", this.db.sessions, async () => {
@@ -228,7 +229,7 @@ export class DexieStore implements Store {
         await this.db.sessions.put(next);
         return next;
       }),
-    );
+    ).finally(() => this.live.sessionRowWritten(id));
   }
 
   async deleteSession(id: string): Promise<void> {
@@ -302,7 +303,9 @@ export class DexieStore implements Store {
         await this.db.sessions.put(next);
         return next;
       }),
-    );
+    ).finally(() => {
+      if (session) this.live.sessionRowWritten(message.sessionID);
+    });
     this.live.messageWritten(message, parts);
     return updated;
   }

@@ -238,6 +238,16 @@ describe("DexieStore.sessionAsRead (the session row read with the newest message
     for (const x of [w1, w2, w3, w]) x.stop();
   });
 
+  it("never gives a row older than a write this tab made while the first read was under way", async () => {
+    const { store, session } = await seeded(30);
+    const w = watch(store, session.id);
+    const renamed = store.updateSession(session.id, (x) => ({ ...x, title: "Renamed meanwhile" }));
+    await w.until((s) => s.complete);
+    await renamed;
+    expect(store.sessionAsRead(session.id)?.title ?? "Renamed meanwhile").toBe("Renamed meanwhile");
+    w.stop();
+  });
+
   it("comes back with the next read after an import replaces the session", async () => {
     const { store, session, all } = await seeded(3);
     const w = watch(store, session.id);

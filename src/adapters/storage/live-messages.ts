@@ -55,6 +55,8 @@ interface Entry {
   checked?: { at: number; foreign: number; generation: number };
   /** The session row the first read brought with the newest messages (`sessionAsRead`). */
   row?: { session: Session; at: number; foreign: number };
+  /** Bumped when this tab writes the session row (before and after the write): a read that overlapped one keeps no row. */
+  rowWrites: number;
 }
 
 /** A copy that matches storage as far as this tab knows: fully read, no read under way, no other tab's change still being read, no orphan parts. */
@@ -104,7 +106,7 @@ export class LiveMessages {
   watch(sessionID: string, listener: () => void): () => void {
     let e = this.entries.get(sessionID);
     if (!e) {
-      e = { listeners: new Set(), byId: new Map(), early: new Map(), loading: false, reading: 0, version: 0, generation: 0, used: 0, foreign: 0 };
+      e = { listeners: new Set(), byId: new Map(), early: new Map(), loading: false, reading: 0, version: 0, generation: 0, used: 0, foreign: 0, rowWrites: 0 };
       this.entries.set(sessionID, e);
       this.load(sessionID, e);
     }
@@ -137,10 +139,12 @@ export class LiveMessages {
     return r && r.foreign === e.foreign && Date.now() - r.at < ROW_FRESH_MS ? r.session : undefined;
   }
 
-  /** This tab wrote the session row: the one read with the messages is out of date. */
+  /** This tab writes the session row (called before and after the write): the one read with the messages is out of date. */
   sessionRowWritten(sessionID: string): void {
     const e = this.entries.get(sessionID);
-    if (e) e.row = undefined;
+    if (!e) return;
+    e.row = undefined;
+    e.rowWrites++;
   }
 
   /** The session's messages as last read and patched, or `undefined` before the first read. */
@@ -380,9 +384,10 @@ export class LiveMessages {
       this.publish(e, rows.complete);
     };
     (async () => {
+      const writes = e.rowWrites;
       const newest = await this.readTail(sessionID);
       if (!current()) return;
-      if (newest.session) e.row = { session: newest.session, at: Date.now(), foreign: e.foreign };
+      if (newest.session && e.rowWrites === writes) e.row = { session: newest.session, at: Date.now(), foreign: e.foreign };
       if (newest.complete) return settle(newest);
       // Only a first paint: a branched or reverted session waits for the whole read (its shown path needs every message).
       const painted = newest.messages.length > 0 && !e.snapshot;
