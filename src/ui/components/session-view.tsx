@@ -3,7 +3,7 @@ import { CONTINUE_PROMPT } from "../../core/session/finish-notice";
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { fork, revert, startFresh, unrevert } from "../../app/session-actions";
 import { firstScreenShown, whenIdle } from "../../app/warm-up";
-import type { MessageWithParts } from "../../core/schema";
+import type { MessageWithParts, Session } from "../../core/schema";
 import { type BranchTree, branchTree, siblingsIn } from "../../core/conversation/branches";
 import { conversationView } from "../../core/conversation/view";
 import { MessageActionsContext, type MessageActions } from "../hooks/message-actions";
@@ -91,8 +91,14 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const liveSession = useLiveQuery(() => store.getSession(sessionID).then((s) => s ?? null), [store, sessionID]);
   const loaded = useMessages(sessionID);
   // Until the live query's own read answers, the row read with the newest messages (one transaction): the
-  // messages do not wait for a second read on opening (20-55 ms of a cold open, measured).
-  const session = liveSession !== undefined ? liveSession : loaded ? store.sessionAsRead(sessionID) : undefined;
+  // messages do not wait for a second read on opening (20-55 ms of a cold open, measured). Kept once shown, so
+  // a live query slower than that row's two seconds never sends the view back to "Loading session…".
+  const early = useRef<{ id: string; row: Session } | undefined>(undefined);
+  if (liveSession === undefined && loaded && early.current?.id !== sessionID) {
+    const row = store.sessionAsRead(sessionID);
+    if (row) early.current = { id: sessionID, row };
+  }
+  const session = liveSession !== undefined ? liveSession : early.current?.id === sessionID ? early.current.row : undefined;
   const all = loaded?.messages;
   const stored = loaded?.stored;
   const status = useSessionStatus(sessionID);
