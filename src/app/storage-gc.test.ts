@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { History, makeSession, text } from "../core/compaction/test-fixtures";
-import { GC_GRACE_MS } from "../core/snapshot/gc";
+import { GC_GRACE_MS } from "../core/snapshot/grace";
 import { MemoryStore } from "../testing/memory-store";
 import { snapshotCollector } from "./storage-gc";
 

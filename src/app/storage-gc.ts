@@ -8,7 +8,7 @@
  * (localStorage) until such a late collection ran, so a reload finishes it;
  * a page that never dropped anything reads nothing at start-up.
  */
-import { GC_GRACE_MS, referencedSnapshots } from "../core/snapshot/gc";
+import { GC_GRACE_MS } from "../core/snapshot/grace";
 import type { Store } from "../core/ports/store";
 
 interface Collects {
@@ -18,6 +18,8 @@ interface Collects {
 
 /** Every snapshot some session still names (revert, unrevert, fork, diffs, branch switches). */
 export async function liveSnapshots(app: Pick<Collects, "store">): Promise<Set<string>> {
+  // Loaded when a collection runs (the start-up never needs it).
+  const { referencedSnapshots } = await import("../core/snapshot/gc");
   const live = new Set<string>();
   for (const archived of [false, true])
     for (const s of await app.store.listSessions({ archived }))

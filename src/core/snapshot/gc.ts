@@ -7,6 +7,7 @@
  */
 import type { MessageWithParts, Session } from "../schema";
 import type { SnapshotTree } from "./tree";
+import { GC_GRACE_MS } from "./grace";
 
 /** Snapshot trees a session still needs (revert, unrevert, fork, diffs, branch switches). */
 export function referencedSnapshots(session: Session | undefined, messages: readonly MessageWithParts[]): Set<string> {
@@ -35,8 +36,6 @@ export interface CollectionPlan {
   blobs: string[];
 }
 
-/** Trees written within this long are kept even when nothing names them yet. */
-export const GC_GRACE_MS = 10 * 60_000;
 
 /** What to delete: unreferenced trees (older than the grace period), then blobs no kept tree or workspace uses. */
 export function planCollection(input: {

@@ -1,6 +1,5 @@
 import { type DragEvent, useState } from "react";
 import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
-import { writeUserFile } from "../../../core/snapshot/user-writes";
 import { useAppEvent } from "../../app-events";
 import { useServices } from "../../hooks/services";
 import { useSandbox, useSandboxStatus } from "../../hooks/use-sandbox";
@@ -34,6 +33,8 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
   });
 
   const write = async (sb: Sandbox, files: [string, File][]) => {
+    // Loaded on the first upload (the first screen never needs it).
+    const { writeUserFile } = await import("../../../core/snapshot/user-writes");
     let skipped = 0;
     for (const [name, file] of files) {
       const rel = uploadPath(name);
