@@ -22,6 +22,14 @@ export async function cacheApp(page: Page, timeout = 30_000): Promise<void> {
   await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker?.controller)), { timeout }).toBe(true);
 }
 
+/** Stops the page's service workers, as Chromium does ~30 s after the last tabcode page closes (DevTools protocol). */
+export async function stopServiceWorkers(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("ServiceWorker.enable");
+  await cdp.send("ServiceWorker.stopAllWorkers");
+  await cdp.detach();
+}
+
 /** Points the app at the mock server through the Settings dialog, as a user would. */
 export async function configureViaDialog(page: Page, mock: MockOpenAI, provider: ProviderKind, model = "gpt-4o-mini"): Promise<void> {
   await page.getByRole("button", { name: "Settings" }).click();

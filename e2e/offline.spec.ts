@@ -1,4 +1,4 @@
-import { cacheApp, newSession, openApp, send, waitIdle } from "./app";
+import { cacheApp, newSession, openApp, send, stopServiceWorkers, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 
 test("after one visit the app opens offline, lists sessions and shows their messages", async ({ page, context }) => {
@@ -40,9 +40,7 @@ test("after one visit the app opens offline, lists sessions and shows their mess
   expect(new Set(scripts)).toEqual(new Set(["cache"]));
   // Opened while the service worker is stopped (as after a while without a tabcode page), the page load races
   // the network against starting it: offline, the worker serves it.
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("ServiceWorker.enable");
-  await cdp.send("ServiceWorker.stopAllWorkers");
+  await stopServiceWorkers(page);
   await page.reload();
   await expect(page.getByRole("article").filter({ hasText: "This is tabcode's demo model" })).toBeVisible();
   expect(
@@ -60,14 +58,12 @@ test("after one visit the app opens offline, lists sessions and shows their mess
   expect(await page.evaluate(() => fetch("/assets/not-in-the-precache-0000.js").then((r) => r.status))).toBe(404);
 });
 
-test("a file shared to the installed app reaches Import history, also when its service worker was stopped", async ({ page, context }) => {
+test("a file shared to the installed app reaches Import history, also when its service worker was stopped", async ({ page }) => {
   await openApp(page);
   await cacheApp(page);
   // The worker stops after a while without a tabcode page; the share sheet's page load must still reach it
   // (a page load while it is stopped races the network, but only for GETs: this one is a POST).
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("ServiceWorker.enable");
-  await cdp.send("ServiceWorker.stopAllWorkers");
+  await stopServiceWorkers(page);
   // What the system share sheet sends: the manifest's share target, a multipart POST of the files as a page load.
   await page.evaluate(() => {
     const form = document.createElement("form");

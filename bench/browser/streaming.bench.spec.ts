@@ -14,7 +14,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
-import { configure, newSession, openApp, send, waitIdle } from "../../e2e/app";
+import { configure, newSession, openApp, send, stopServiceWorkers, waitIdle } from "../../e2e/app";
 import { type MockOpenAI, test } from "../../e2e/fixtures";
 import { realisticMarkdown } from "./markdown-stream";
 import { seedSession } from "./seed";
@@ -116,8 +116,6 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
   const reload: number[] = [];
   const warm: number[] = [];
   const stopped: number[] = [];
-  const workers = await page.context().newCDPSession(page);
-  await workers.send("ServiceWorker.enable");
   const blank: number[] = [];
   // The floor: a page with no script at all (one article holding the same text) opened in a new tab the same
   // way. What it takes (a renderer process, the navigation's commit, parsing, the first frame) no app code can save.
@@ -174,7 +172,7 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
     // The same with the service worker stopped, as Chromium does ~30 s after the last tabcode page closes
     // (the first open of the day): the page load races the network against starting it.
     await page.waitForTimeout(1_000);
-    await workers.send("ServiceWorker.stopAllWorkers");
+    await stopServiceWorkers(page);
     const stoppedTab = await page.context().newPage();
     stopped.push(await coldPaint(stoppedTab, `/?stopped=${i}#/s/${big.id}`));
     await stoppedTab.close();

@@ -217,19 +217,25 @@ export class DexieStore implements Store {
     return row === undefined ? undefined : this.log.parse(Session, "sessions", row);
   }
 
+  /** A write of the session row: the row read with the messages is out of date from before it until after it (a read that overlapped it, too). */
+  private writingRow<T>(sessionID: string, write: () => Promise<T>): Promise<T> {
+    this.live.sessionRowWritten(sessionID);
+    return write().finally(() => this.live.sessionRowWritten(sessionID));
+  }
+
   updateSession(id: string, patch: (s: Session) => Session): Promise<Session | undefined> {
-    // The row read with the messages is out of date from here on (and a read that overlapped the write, too).
-    this.live.sessionRowWritten(id);
-    return guardWrite(() =>
-      this.db.transaction("rw", this.db.sessions, async () => {
-        const row = await this.db.sessions.get(id);
-        const current = row === undefined ? undefined : this.log.parse(Session, "sessions", row);
-        if (!current) return undefined;
-        const next = patch(current);
-        await this.db.sessions.put(next);
-        return next;
-      }),
-    ).finally(() => this.live.sessionRowWritten(id));
+    return this.writingRow(id, () =>
+      guardWrite(() =>
+        this.db.transaction("rw", this.db.sessions, async () => {
+          const row = await this.db.sessions.get(id);
+          const current = row === undefined ? undefined : this.log.parse(Session, "sessions", row);
+          if (!current) return undefined;
+          const next = patch(current);
+          await this.db.sessions.put(next);
+          return next;
+        }),
+      ),
+    );
   }
 
   async deleteSession(id: string): Promise<void> {
@@ -289,23 +295,22 @@ export class DexieStore implements Store {
 
   async addMessage(message: Message, parts: Part[], session?: (s: Session) => Session): Promise<Session | undefined> {
     this.counts.active();
-    if (session) this.live.sessionRowWritten(message.sessionID);
-    const updated = await guardWrite(() =>
-      this.db.transaction("rw", [this.db.sessions, this.db.messages, this.db.parts, this.db.terms], async () => {
-        await this.db.parts.bulkPut(parts);
-        await indexParts(this.db, parts);
-        await this.db.messages.put(message);
-        if (!session) return undefined;
-        const row = await this.db.sessions.get(message.sessionID);
-        const current = row === undefined ? undefined : this.log.parse(Session, "sessions", row);
-        if (!current) return undefined;
-        const next = session(current);
-        await this.db.sessions.put(next);
-        return next;
-      }),
-    ).finally(() => {
-      if (session) this.live.sessionRowWritten(message.sessionID);
-    });
+    const write = () =>
+      guardWrite(() =>
+        this.db.transaction("rw", [this.db.sessions, this.db.messages, this.db.parts, this.db.terms], async () => {
+          await this.db.parts.bulkPut(parts);
+          await indexParts(this.db, parts);
+          await this.db.messages.put(message);
+          if (!session) return undefined;
+          const row = await this.db.sessions.get(message.sessionID);
+          const current = row === undefined ? undefined : this.log.parse(Session, "sessions", row);
+          if (!current) return undefined;
+          const next = session(current);
+          await this.db.sessions.put(next);
+          return next;
+        }),
+      );
+    const updated = await (session ? this.writingRow(message.sessionID, write) : write());
     this.live.messageWritten(message, parts);
     return updated;
   }

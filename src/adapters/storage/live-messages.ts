@@ -15,6 +15,7 @@
  */
 import Dexie from "dexie";
 import { Message, type MessageWithParts, Part, Session } from "../../core/schema";
+import { assembleRows, assembleRowsSliced, byId } from "./assemble-rows";
 import type { TabcodeDB } from "./db";
 import { slicer } from "./page-slices";
 import type { CorruptLog } from "./validate";
@@ -73,7 +74,6 @@ const ROW_FRESH_MS = 2_000;
 /** How long a caller that would otherwise read a whole session waits for the screen's copy of it to finish loading (ms). */
 export const SETTLE_WAIT_MS = 3_000;
 
-const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const byInfoId = (a: MessageWithParts, b: MessageWithParts) => byId(a.info, b.info);
 
 /** Options (tests set them). */
@@ -440,7 +440,7 @@ export class LiveMessages {
           // Branches and a soft revert need the whole session to know what is shown: no partial paint then.
           if (!complete && (s.session?.branches !== undefined || s.session?.revert !== undefined)) return resolve({ messages: [], complete: false });
           const partRows = await this.db.parts.where("[messageID+id]").between([first.id, Dexie.minKey], [last.id, Dexie.maxKey]).toArray();
-          resolve({ messages: this.assemble(kept, partRows), complete });
+          resolve({ messages: assembleRows(this.log, kept, partRows), complete });
         })
         .catch(reject);
     });
@@ -540,7 +540,7 @@ export class LiveMessages {
       return { messageRows, partRows };
     });
     if (!rows) return [];
-    return this.assembleSliced(rows.messageRows, rows.partRows);
+    return assembleRowsSliced(this.log, rows.messageRows, rows.partRows);
   }
 
   /** Resolves once the browser has painted what was just published (a macrotask after the next frame). */
@@ -551,48 +551,6 @@ export class LiveMessages {
         requestAnimationFrame(later);
       else later();
     });
-  }
-
-  /** Validated messages with their validated parts, in id order. */
-  assemble(messageRows: unknown[], partRows: unknown[]): MessageWithParts[] {
-    const steps = this.assembling(messageRows, partRows);
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-    }
-  }
-
-  /** `assemble`, yielding to the page every few milliseconds. */
-  private async assembleSliced(messageRows: unknown[], partRows: unknown[]): Promise<MessageWithParts[]> {
-    const steps = this.assembling(messageRows, partRows);
-    const breathe = slicer();
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-      await breathe();
-    }
-  }
-
-  /** The validation, pausing (a `yield`) after every 8 rows: a row can take a millisecond to validate (first use of a schema), and the caller decides from the clock whether to give the page a turn. */
-  private *assembling(messageRows: unknown[], partRows: unknown[]): Generator<void, MessageWithParts[]> {
-    const out: MessageWithParts[] = [];
-    const byID = new Map<string, MessageWithParts>();
-    for (let i = 0; i < messageRows.length; i++) {
-      const info = this.log.parse(Message, "messages", messageRows[i]);
-      if (info) {
-        const entry: MessageWithParts = { info, parts: [] };
-        out.push(entry);
-        byID.set(info.id, entry);
-      }
-      if (i % 8 === 7) yield;
-    }
-    for (let i = 0; i < partRows.length; i++) {
-      const part = this.log.parse(Part, "parts", partRows[i]);
-      if (part) byID.get(part.messageID)?.parts.push(part);
-      if (i % 8 === 7) yield;
-    }
-    for (const m of out) m.parts.sort(byId);
-    return out;
   }
 
   /** Drops sessions nobody watches, beyond the `keep` most recently used. */
