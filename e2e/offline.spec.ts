@@ -86,3 +86,28 @@ test("a file shared to the installed app reaches Import history, also when its s
   await expect(page).not.toHaveURL(/shared=/);
   expect(await page.evaluate(async () => (await (await caches.open("tabcode-shared-files")).keys()).length)).toBe(0);
 });
+
+test("typing a message wakes a stopped service worker, so the request does not wait for it to start", async ({ page }) => {
+  await openApp(page);
+  await cacheApp(page);
+  await newSession(page);
+  // The page's start-up loads have settled (the warm-up's files come through the worker too).
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(2_000);
+  // Chromium stops the worker ~30 s after its last event, so a send after a pause would wait for it to start
+  // (the model Worker's requests pass through it).
+  await stopServiceWorkers(page);
+  const cdp = await page.context().newCDPSession(page);
+  let status = "unknown";
+  cdp.on("ServiceWorker.workerVersionUpdated", (e) => {
+    for (const v of e.versions) if (v.status === "activated") status = v.runningStatus;
+  });
+  await cdp.send("ServiceWorker.enable");
+  await expect.poll(() => status).toBe("stopped");
+  // Nothing else wakes it meanwhile.
+  await page.waitForTimeout(1_000);
+  expect(status).toBe("stopped");
+  await page.getByRole("textbox", { name: "Message" }).pressSequentially("Hi");
+  await expect.poll(() => status, { timeout: 5_000 }).toBe("running");
+  await cdp.detach();
+});

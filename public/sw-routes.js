@@ -25,3 +25,9 @@ self.addEventListener("install", (event) => {
       .catch(() => undefined),
   );
 });
+
+// The page sends { type: "tabcode-wake" } as the user types a message (src/app/service-worker.ts): the
+// message itself starts a stopped worker before the model request has to wait for that. Nothing to do here.
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "tabcode-wake") return;
+});

@@ -17,6 +17,7 @@ import { webLocks } from "./locks";
 import { PromptWiring } from "./prompt-wiring";
 import { sessionApprovals } from "./approvals";
 import { SettingsStore } from "./settings-store";
+import { wakeServiceWorker } from "./service-worker";
 import { snapshotCollector } from "./storage-gc";
 import { afterFirstPaint, warmUp } from "./warm-up";
 
@@ -46,9 +47,10 @@ export type BootResult = { ok: true; services: AppServices } | { ok: false; erro
 /**
  * Routes each call to the demo model or the AI SDK adapter (in its worker) by
  * the configured provider. Both are loaded on first use (neither is in the
- * entry bundle); `preload` loads one ahead of the first send, when the app is idle.
+ * entry bundle); `preload` loads one ahead of the first send, when the app is idle. `beforeRequest`
+ * runs as each real provider's request is handed over (the page wakes its service worker there).
  */
-export function routerLLM(): LLM & { preload(config: ModelConfig): Promise<void> } {
+export function routerLLM(beforeRequest: () => void = () => undefined): LLM & { preload(config: ModelConfig): Promise<void> } {
   let demo: Promise<LLM> | undefined;
   let real: Promise<LLM & { preload(config: ModelConfig): Promise<void> }> | undefined;
   // A failed load (a chunk that could not be fetched) is forgotten, so the next call tries again.
@@ -75,6 +77,7 @@ export function routerLLM(): LLM & { preload(config: ModelConfig): Promise<void>
   };
   return {
     async *stream(req) {
+      if (req.model.provider !== "demo") beforeRequest();
       const llm = await load(req.model.provider);
       yield* llm.stream(req);
     },
@@ -117,7 +120,7 @@ export async function bootstrap(): Promise<BootResult> {
   let agentOf: (sessionID: string) => string | undefined = () => undefined;
   const wiring = new PromptWiring(systemClock, settings.get, (id) => agentOf(id));
   const permissions = new PermissionBroker(wiring.rules, sessionApprovals(store));
-  const llm = routerLLM();
+  const llm = routerLLM(wakeServiceWorker);
   const counter = new WorkerTokenCounter();
   const sandbox = new SandboxService(() => settings.get().sandbox);
   let services: AppServices | undefined;
@@ -150,7 +153,12 @@ export async function bootstrap(): Promise<BootResult> {
     if (model.provider !== "demo") void llm.preload(model).catch(() => undefined);
   });
   // When idle after the first render: the model adapter, the tools and the tokenizer, ahead of the first send.
-  const warm = warmUp({ settings: settings.get, llm, wiring, counter, sessions }).now;
+  const warmNow = warmUp({ settings: settings.get, llm, wiring, counter, sessions }).now;
+  // Typing a message also wakes the service worker, which the request will pass through (see wakeServiceWorker).
+  const warm = () => {
+    wakeServiceWorker();
+    return warmNow();
+  };
   services = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring, counter, warm };
   snapshots.start();
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { registerServiceWorkerWhenQuiet } from "./service-worker";
+import { registerServiceWorkerWhenQuiet, serviceWorkerWaker, WAKE_EVERY_MS } from "./service-worker";
 
 function harness() {
   const idle: Array<() => void> = [];
@@ -89,5 +89,53 @@ describe("registerServiceWorkerWhenQuiet", () => {
     h.runIdle();
     vi.advanceTimersByTime(120_000);
     expect(h.state.registered).toBe(1);
+  });
+});
+
+describe("serviceWorkerWaker", () => {
+  function controlled() {
+    const sent: unknown[] = [];
+    const source = { controller: { postMessage: (m: unknown) => sent.push(m) } as { postMessage(m: unknown): void } | null };
+    let t = 1_000;
+    const wake = serviceWorkerWaker(() => source, () => t);
+    return { sent, source, wake, advance: (ms: number) => (t += ms) };
+  }
+
+  it("messages the controlling worker, then not again until WAKE_EVERY_MS have passed", () => {
+    const h = controlled();
+    h.wake();
+    expect(h.sent).toEqual([{ type: "tabcode-wake" }]);
+    h.advance(WAKE_EVERY_MS - 1);
+    h.wake();
+    expect(h.sent).toHaveLength(1);
+    h.advance(1);
+    h.wake();
+    expect(h.sent).toHaveLength(2);
+  });
+
+  it("does nothing while no worker controls the page, and wakes the first one that does at once", () => {
+    const h = controlled();
+    const worker = h.source.controller;
+    h.source.controller = null;
+    h.wake();
+    expect(h.sent).toHaveLength(0);
+    h.source.controller = worker;
+    h.wake();
+    expect(h.sent).toHaveLength(1);
+  });
+
+  it("a worker that refuses the message does not throw into the send path", () => {
+    const wake = serviceWorkerWaker(() => ({
+      controller: {
+        postMessage: () => {
+          throw new Error("InvalidStateError");
+        },
+      },
+    }));
+    expect(() => wake()).not.toThrow();
+  });
+
+  it("without service workers (no navigator.serviceWorker) it is a no-op", () => {
+    expect(() => serviceWorkerWaker(() => undefined)()).not.toThrow();
   });
 });

@@ -58,3 +58,40 @@ export function registerServiceWorkerWhenQuiet(t: ServiceWorkerTiming): () => vo
   const latestTimer = setTimeout(go, t.latestMs ?? 90_000);
   return go;
 }
+
+/**
+ * Every request a page or its Workers make goes to the service worker's fetch handler, and the model
+ * Worker's POSTs cannot skip it (static routes do not apply to a dedicated Worker's requests in
+ * Chromium 156). Chromium stops an idle service worker after ~30 s, so a send after a pause (the usual
+ * case: the user read the answer, then typed) waited for the worker to start before its request could
+ * leave: 60–100 ms more from the model Worker's `fetch` to the server here (interleaved sends with the
+ * worker stopped and running). A message starts a stopped worker and keeps a running one awake, so the
+ * composer sends one as the user types (and the send path once more before each request), at most every
+ * `WAKE_EVERY_MS`.
+ */
+export const WAKE_EVERY_MS = 10_000;
+
+/** The part of `navigator.serviceWorker` the waker uses. */
+export interface ControllerSource {
+  readonly controller: { postMessage(message: unknown): void } | null;
+}
+
+/** Returns `wake()`: asks the page's service worker (if one controls it) to start or stay awake. */
+export function serviceWorkerWaker(source: () => ControllerSource | undefined, now: () => number = Date.now): () => void {
+  let last = Number.NEGATIVE_INFINITY;
+  return () => {
+    const t = now();
+    if (t - last < WAKE_EVERY_MS) return;
+    const worker = source()?.controller;
+    if (!worker) return;
+    last = t;
+    try {
+      worker.postMessage({ type: "tabcode-wake" });
+    } catch {
+      // A worker being replaced can refuse a message: the request then simply waits for it, as before.
+    }
+  };
+}
+
+/** The page's waker (a no-op where there is no service worker). */
+export const wakeServiceWorker = serviceWorkerWaker(() => (typeof navigator !== "undefined" && "serviceWorker" in navigator ? navigator.serviceWorker : undefined));
