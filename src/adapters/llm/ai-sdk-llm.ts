@@ -21,8 +21,12 @@ import { createModelFactory } from "./model-factory";
 export interface AiSdkLLMOptions {
   /** Replaces `globalThis.fetch` (tests inject canned responses). */
   fetch?: typeof fetch;
-  /** Run once per provider after `preload` has built it (the model worker passes `rehearse`); a failure is ignored. */
-  rehearse?: (config: ModelConfig) => Promise<void>;
+  /**
+   * Run once per provider after `preload` has built it (the model worker passes `rehearse`); a failure is ignored.
+   * `signal` aborts when a real request for the provider starts: the rehearsal only prepares for that request and
+   * must not share the worker's thread with it (a send right after a page load met a rehearsal still running).
+   */
+  rehearse?: (config: ModelConfig, signal: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -30,7 +34,9 @@ export interface AiSdkLLMOptions {
  */
 export function createAiSdkLLM(opts: AiSdkLLMOptions = {}): LLM & { preload(config: ModelConfig): Promise<void> } {
   const factory = createModelFactory(opts.fetch);
+  /** Providers rehearsed or asked for real (a rehearsal after a real request would be moot). */
   const rehearsed = new Set<string>();
+  const rehearsing = new Map<string, AbortController>();
   return {
     /** Loads the provider package and builds the provider for `config` ahead of its first request (nothing is sent), then rehearses its request path once. */
     async preload(config) {
@@ -38,9 +44,17 @@ export function createAiSdkLLM(opts: AiSdkLLMOptions = {}): LLM & { preload(conf
       await factory.model(config);
       if (!opts.rehearse || rehearsed.has(config.provider)) return;
       rehearsed.add(config.provider);
-      await opts.rehearse(config).catch(() => undefined);
+      const stop = new AbortController();
+      rehearsing.set(config.provider, stop);
+      try {
+        await opts.rehearse(config, stop.signal).catch(() => undefined);
+      } finally {
+        rehearsing.delete(config.provider);
+      }
     },
     async *stream(req) {
+      rehearsed.add(req.model.provider);
+      rehearsing.get(req.model.provider)?.abort();
       const ctx = classifyContext(req);
       let model: LanguageModel;
       try {

@@ -3,7 +3,7 @@ import type { LLM, ModelConfig } from "../../core/ports/llm";
 import { ProviderKind } from "../../core/providers";
 import { createAiSdkLLM } from "./ai-sdk-llm";
 import { RehearsalFetch, rehearse } from "./rehearse";
-import { modelConfig } from "./sse-test-helpers";
+import { collect, modelConfig, request } from "./sse-test-helpers";
 
 const USER_KEY = "sk-user-secret-0123456789";
 
@@ -21,7 +21,7 @@ describe("the model worker's rehearsal of the request path", () => {
   for (const provider of ProviderKind.options.filter((p) => p !== "demo")) {
     it(`${provider}: builds the whole request body once, from the made-up conversation, and sends nothing with the user's key`, async () => {
       const { f, calls } = recordingRefusal();
-      await rehearse(modelConfig({ provider, apiKey: USER_KEY, baseURL: provider === "openai-compatible" ? "http://localhost:11434/v1" : undefined }), f);
+      await rehearse(modelConfig({ provider, apiKey: USER_KEY, baseURL: provider === "openai-compatible" ? "http://localhost:11434/v1" : undefined }), undefined, f);
       expect(calls).toHaveLength(1);
       const [call] = calls;
       // The provider's real body: every exchange is in it (the per-message code ran 40 times).
@@ -35,13 +35,13 @@ describe("the model worker's rehearsal of the request path", () => {
 
   it("the demo model has nothing to rehearse", async () => {
     const { f, calls } = recordingRefusal();
-    await rehearse(modelConfig({ provider: "demo" }), f);
+    await rehearse(modelConfig({ provider: "demo" }), undefined, f);
     expect(calls).toHaveLength(0);
   });
 });
 
 describe("preload rehearses each provider once and never uses the real fetch for it", () => {
-  function llmWith(rehearsal: (config: ModelConfig) => Promise<void>): { llm: LLM & { preload(config: ModelConfig): Promise<void> }; fetched: number } {
+  function llmWith(rehearsal: (config: ModelConfig, signal: AbortSignal) => Promise<void>): { llm: LLM & { preload(config: ModelConfig): Promise<void> }; fetched: number } {
     const state = { fetched: 0 };
     const llm = createAiSdkLLM({
       fetch: (async () => {
@@ -75,6 +75,44 @@ describe("preload rehearses each provider once and never uses the real fetch for
       throw new Error("rehearsal broke");
     });
     await expect(t.llm.preload(modelConfig())).resolves.toBeUndefined();
+  });
+
+  it("a real request first: its provider is not rehearsed afterwards (the rehearsal would be moot)", async () => {
+    const seen: string[] = [];
+    const t = llmWith(async (config) => {
+      seen.push(config.provider);
+    });
+    await collect(t.llm.stream(request({ model: modelConfig() })));
+    await t.llm.preload(modelConfig());
+    await t.llm.preload(modelConfig({ provider: "anthropic", baseURL: undefined }));
+    expect(seen).toEqual(["anthropic"]);
+  });
+
+  it("a real request during the rehearsal stops it: the two never share the worker's thread", async () => {
+    let stopped: AbortSignal | undefined;
+    const t = llmWith(
+      (_config, signal) =>
+        new Promise<void>((resolve) => {
+          stopped = signal;
+          signal.addEventListener("abort", () => resolve(), { once: true });
+        }),
+    );
+    const preloaded = t.llm.preload(modelConfig());
+    await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(stopped?.aborted).toBe(false);
+    const answered = collect(t.llm.stream(request({ model: modelConfig() })));
+    expect(stopped?.aborted).toBe(true);
+    await expect(preloaded).resolves.toBeUndefined();
+    await answered;
+  });
+
+  it("the real rehearsal, stopped before it starts, builds and sends nothing", async () => {
+    const { f, calls } = recordingRefusal();
+    const stop = new AbortController();
+    stop.abort();
+    await rehearse(modelConfig({ apiKey: USER_KEY }), stop.signal, f);
+    expect(calls).toHaveLength(0);
   });
 
   it("with the real rehearsal, the real fetch is not called", async () => {

@@ -56,12 +56,16 @@ function rehearsalRequest(config: ModelConfig): Omit<LLMRequest, "signal"> {
   };
 }
 
-/** Runs the rehearsal for `config`'s provider; resolves when it is over (it ends with the fetch's refusal, which is dropped). */
-export async function rehearse(config: ModelConfig, refuse: typeof fetch = refuseAll): Promise<void> {
-  if (config.provider === "demo") return;
+/**
+ * Runs the rehearsal for `config`'s provider; resolves when it is over (it ends with the fetch's refusal, which is
+ * dropped), or soon after `signal` aborts (a real request has started).
+ */
+export async function rehearse(config: ModelConfig, signal: AbortSignal = new AbortController().signal, refuse: typeof fetch = refuseAll): Promise<void> {
+  if (config.provider === "demo" || signal.aborted) return;
   const req = rehearsalRequest(config);
   const model = await createModelFactory(refuse).model(req.model);
-  for await (const _event of streamWithModel(model, { ...req, signal: new AbortController().signal })) {
+  if (signal.aborted) return;
+  for await (const _event of streamWithModel(model, { ...req, signal })) {
     // Drained: the only event is the error the refusing fetch caused.
   }
 }
