@@ -7,14 +7,14 @@ import { snapshotCollector } from "./storage-gc";
 /** A page's timers and storage, driven by hand. */
 function page() {
   let t = 1_000_000;
-  const idle: Array<() => void> = [];
+  const idle: Array<() => Promise<void>> = [];
   const timers: Array<{ at: number; run: () => void }> = [];
   const items = new Map<string, string>();
   const memo = { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) };
   return {
     idle,
     items,
-    opts: { idle: (run: () => void) => idle.push(run), later: (run: () => void, ms: number) => timers.push({ at: t + ms, run }), now: () => t, memo },
+    opts: { idle: (run: () => Promise<void>) => idle.push(run), later: (run: () => void, ms: number) => timers.push({ at: t + ms, run }), now: () => t, memo },
     /** Advances the clock, firing due timers. */
     advance(ms: number) {
       t += ms;
@@ -23,9 +23,9 @@ function page() {
         else timers.push(timer);
       }
     },
+    /** Runs the idle tasks and waits for the collections they start (their code loads on first use). */
     async runIdle() {
-      for (const run of idle.splice(0)) run();
-      for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+      for (const run of idle.splice(0)) await run();
     },
   };
 }

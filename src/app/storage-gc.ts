@@ -35,8 +35,8 @@ export async function collectUnusedSnapshots(app: Collects): Promise<{ trees: nu
 const OWED_KEY = "tabcode.snapshots.dropped";
 
 export interface CollectorOptions {
-  /** Runs when the page is idle. */
-  idle?: (run: () => void) => void;
+  /** Runs when the page is idle (`run` returns the collection, for whoever wants to wait for it). */
+  idle?: (run: () => Promise<void>) => void;
   /** Runs after `ms`. */
   later?: (run: () => void, ms: number) => void;
   now?: () => number;
@@ -54,18 +54,19 @@ export function snapshotCollector(app: () => Collects | undefined, opts: Collect
   const collect = () => {
     if (queued) return;
     queued = true;
-    idle(() => {
+    idle(async () => {
       queued = false;
       const services = app();
       const started = now();
-      if (services)
-        collectUnusedSnapshots(services)
-          .then(() => {
-            const owed = Number(memo?.getItem(OWED_KEY));
-            // Trees of the drop were past the grace period: nothing is owed any more.
-            if (owed && started - owed >= GC_GRACE_MS) memo?.removeItem(OWED_KEY);
-          })
-          .catch(() => undefined);
+      if (!services) return;
+      try {
+        await collectUnusedSnapshots(services);
+        const owed = Number(memo?.getItem(OWED_KEY));
+        // Trees of the drop were past the grace period: nothing is owed any more.
+        if (owed && started - owed >= GC_GRACE_MS) memo?.removeItem(OWED_KEY);
+      } catch {
+        // A failed collection is retried by the next drop or page load (the drop stays owed).
+      }
     });
   };
   return {
@@ -92,7 +93,8 @@ function pageStorage(): Pick<Storage, "getItem" | "setItem" | "removeItem"> | un
   }
 }
 
-function whenIdle(run: () => void): void {
-  if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout: 30_000 });
-  else setTimeout(run, 2_000);
+function whenIdle(run: () => Promise<void>): void {
+  const go = () => void run();
+  if (typeof requestIdleCallback === "function") requestIdleCallback(go, { timeout: 30_000 });
+  else setTimeout(go, 2_000);
 }
