@@ -90,7 +90,15 @@ export function routerLLM(beforeRequest: () => void = () => undefined): LLM & { 
 }
 
 export async function bootstrap(): Promise<BootResult> {
-  const opened = await openDatabase();
+  const opening = openDatabase();
+  // The first use of sessionStorage in a page loads it synchronously (1-9 ms here); the composer reads its draft
+  // there in the session's first render. Done now, while the database opens and the main thread waits anyway.
+  try {
+    globalThis.sessionStorage?.getItem("tabcode.warm");
+  } catch {
+    // No storage (a sandboxed frame): the composer's drafts say so themselves.
+  }
+  const opened = await opening;
   if (!opened.ok) return opened;
   const db = opened.value;
   const store = new DexieStore(db);
