@@ -36,7 +36,6 @@ export interface CollectionPlan {
   blobs: string[];
 }
 
-
 /** What to delete: unreferenced trees (older than the grace period), then blobs no kept tree or workspace uses. */
 export function planCollection(input: {
   trees: readonly StoredTree[];
