@@ -22,11 +22,20 @@ export async function cacheApp(page: Page, timeout = 30_000): Promise<void> {
   await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker?.controller)), { timeout }).toBe(true);
 }
 
-/** Stops the page's service workers, as Chromium does ~30 s after the last tabcode page closes (DevTools protocol). */
+/**
+ * Stops the page's service workers, as Chromium does ~30 s after the last tabcode page closes (DevTools protocol),
+ * and returns once every one of them reports "stopped" (the stop itself is asynchronous: a page load right after
+ * the command could still meet a worker that was stopping).
+ */
 export async function stopServiceWorkers(page: Page): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
+  const status = new Map<string, string>();
+  cdp.on("ServiceWorker.workerVersionUpdated", (e) => {
+    for (const v of e.versions) status.set(v.versionId, v.runningStatus);
+  });
   await cdp.send("ServiceWorker.enable");
   await cdp.send("ServiceWorker.stopAllWorkers");
+  await expect.poll(() => [...status.values()].every((s) => s === "stopped"), { timeout: 10_000 }).toBe(true);
   await cdp.detach();
 }
 
