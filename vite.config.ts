@@ -2,6 +2,7 @@ import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { engineAssets } from "./build-plugins/engine-assets";
+import { glanceInline } from "./build-plugins/glance-inline";
 import { webManifest } from "./build-plugins/web-manifest";
 import { ENGINE_CACHE } from "./src/adapters/sandbox/local/runtimes/engine-files";
 
@@ -15,6 +16,8 @@ export default defineConfig({
   plugins: [
     react(),
     engineAssets(),
+    // A cold open paints the last screen of the session at once (src/ui/glance/paint.ts), before the modules run.
+    glanceInline(),
     // Offline history: after one visit the shell, workers and tokenizer ranks come from the service worker.
     VitePWA({
       registerType: "autoUpdate",

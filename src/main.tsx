@@ -4,6 +4,8 @@ import { bootstrap } from "./app/bootstrap";
 import { registerServiceWorkerWhenQuiet } from "./app/service-worker";
 import { whenIdle } from "./app/warm-up";
 import { App } from "./ui/app";
+import { installGlance } from "./ui/glance/capture";
+import { dismissGlance } from "./ui/glance/paint";
 import { ServicesProvider } from "./ui/hooks/services";
 import { Markdown } from "./ui/lazy-markdown";
 import "./ui/styles.css";
@@ -25,6 +27,8 @@ if (rootEl) {
   void Markdown.preload().catch(() => undefined);
   bootstrap()
     .then((r) => {
+      if (r.ok) installGlance(window, () => [r.services.settings.get().apiKey]);
+      else dismissGlance(document);
       if ("serviceWorker" in navigator) {
         const base = import.meta.env.BASE_URL;
         const runs = r.ok ? r.services.sessions : undefined;
@@ -41,5 +45,8 @@ if (rootEl) {
         <StrictMode>{r.ok ? <ServicesProvider services={r.services}><App /></ServicesProvider> : <Fatal message={r.error} />}</StrictMode>,
       );
     })
-    .catch((e: unknown) => root.render(<Fatal message={e instanceof Error ? e.message : String(e)} />));
+    .catch((e: unknown) => {
+      dismissGlance(document);
+      root.render(<Fatal message={e instanceof Error ? e.message : String(e)} />);
+    });
 }

@@ -3,6 +3,7 @@
  * them into the core services.
  */
 import { parseRoute } from "../ui/hooks/use-route";
+import { dismissGlance } from "../ui/glance/paint";
 import { DexieStore, getSetting, installFlushOnPageHide, openDatabase, putSetting, type TabcodeDB } from "../adapters/storage";
 import { Bus } from "../core/bus";
 import { PermissionBroker } from "../core/permission/broker";
@@ -115,6 +116,8 @@ export async function bootstrap(): Promise<BootResult> {
   };
   prefetchRoute();
   globalThis.addEventListener?.("hashchange", prefetchRoute);
+  // The snapshot painted for the address the page opened with is not what another address shows.
+  globalThis.addEventListener?.("hashchange", () => globalThis.document && dismissGlance(globalThis.document));
   const [, settings] = await Promise.all([
     recovered,
     SettingsStore.load({

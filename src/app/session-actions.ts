@@ -6,6 +6,7 @@
  * use (dynamic imports), so none of them is in the entry bundle.
  */
 import type { Finding } from "../core/export";
+import { forgetGlance } from "../ui/glance/capture";
 import type { ExportFile } from "../core/export/types";
 import { conversationView } from "../core/conversation/view";
 import type { Session } from "../core/schema";
@@ -207,6 +208,8 @@ export async function deleteSession(app: AppServices, s: Session): Promise<() =>
   await app.store.flush();
   const kept = { session: (await app.store.getSession(s.id)) ?? s, messages: await app.store.messages(s.id) };
   await app.store.deleteSession(s.id);
+  // The snapshot a cold open paints shows the sidebar, which named this session.
+  forgetGlance();
   let undone = false;
   setTimeout(() => {
     if (!undone) deleteSessionFiles(app, s.id).catch(() => undefined);

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore, useRef } from "react";
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore, useRef } from "react";
+import { dismissGlance } from "./glance/paint";
 import type { DroppedFile } from "../app/history-import";
 import { errorMessage } from "../core/errors";
 import { type DemoKind, exportEverything, importFile, isHistoryExport, startDemo } from "../app/session-actions";
@@ -50,6 +51,9 @@ export function App() {
 
   // Start-up work waits for the first screen: a session says so once its messages are on screen, any other page at once.
   const opensSession = useRef(route.name === "session" && !route.replay).current;
+  useLayoutEffect(() => {
+    if (!opensSession) dismissGlance(document);
+  }, [opensSession]);
   useEffect(() => {
     if (!opensSession) firstScreenShown();
     // What every session view shows beside its messages, so opening one later does not wait for it.

@@ -1,8 +1,10 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { CONTINUE_PROMPT } from "../../core/session/finish-notice";
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { fork, revert, startFresh, unrevert } from "../../app/session-actions";
 import { firstScreenShown, whenIdle } from "../../app/warm-up";
+import { glanceShowing } from "../glance/capture";
+import { dismissGlance } from "../glance/paint";
 import type { MessageWithParts, Session } from "../../core/schema";
 import { type BranchTree, branchTree, siblingsIn } from "../../core/conversation/branches";
 import { conversationView } from "../../core/conversation/view";
@@ -133,6 +135,17 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   useEffect(() => {
     if (shownOnce) firstScreenShown();
   }, [shownOnce]);
+  // The still picture of this session painted before the app ran (the glance) goes in the frame the session
+  // itself is painted in; from then on the screen is kept for the next cold open whenever it settles.
+  useLayoutEffect(() => {
+    if (shownOnce) dismissGlance(document);
+  }, [shownOnce]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `messages` and `session` change what the screen shows: keep it again
+  useEffect(() => {
+    if (shownOnce) glanceShowing(sessionID, busy);
+  }, [shownOnce, sessionID, busy, messages, session]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the session shown is no longer on screen when it changes
+  useEffect(() => () => glanceShowing(undefined, false), [sessionID]);
 
   // An answer a closed tab left unfinished is marked as such; when the page is idle, so it never delays the
   // first paint of the session (it reads the whole session and loads the agent loop). A send repairs first anyway.

@@ -1,0 +1,90 @@
+/**
+ * The glance: a new page opened on a session paints the session's last screen (kept by the app in
+ * localStorage) before the app's modules have run, then the app's own render replaces it. It is inert, hidden
+ * from assistive technology, holds no key, draft or dialog, runs and fetches nothing from the model's output
+ * (the network fence fails the test on any non-local request), and is forgotten when a session is deleted.
+ */
+import { configure, newSession, openApp, send, waitIdle } from "./app";
+import { expect, test } from "./fixtures";
+
+const PAYLOAD = `<img src=x onerror="window.__xss=1"> ![beacon](https://evil.example/glance.png)`;
+
+/** The kept snapshot (its JSON), or "". */
+const kept = (page: import("@playwright/test").Page) => page.evaluate(() => localStorage.getItem("tabcode:glance") ?? "");
+
+test("a new page paints the session's last screen at once, then the app's own render takes over", async ({ page, mock, context }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  mock.setScript([{ text: `The kept answer, **bold** and \`code\`. ${PAYLOAD}` }]);
+  await send(page, "What is kept?");
+  await waitIdle(page, id);
+  await expect(page.getByRole("article", { name: "Assistant message" })).toContainText("The kept answer");
+  // A draft in the composer and the settings dialog open: neither may be kept.
+  await page.getByRole("textbox", { name: "Message" }).fill("my unsent draft");
+  await expect.poll(() => kept(page), { timeout: 10_000 }).toContain("The kept answer");
+  await page.getByRole("button", { name: "Settings" }).click();
+  await expect(page.getByRole("dialog", { name: "Settings" })).toBeVisible();
+  await page.evaluate(() => dispatchEvent(new Event("pagehide")));
+  const json = await kept(page);
+  expect(json).toContain("The kept answer");
+  expect(json).not.toContain("sk-test-e2e-key-123456");
+  expect(json).not.toContain("my unsent draft");
+  // The model's image is the app's own "[image: …]" text; no element in the snapshot can load anything.
+  expect(json).not.toMatch(/"(src|href|srcset|poster)"|url\(/);
+  await page.keyboard.press("Escape");
+
+  // A new page records, from its first frame, whether the glance came before the app's own message.
+  const tab = await context.newPage();
+  await tab.addInitScript(() => {
+    const seen = { glance: false, appFirst: false, inert: false, hidden: false };
+    (window as unknown as { __seen: typeof seen }).__seen = seen;
+    const look = () => {
+      const layer = document.getElementById("tabcode-glance");
+      if (layer && !seen.glance && !seen.appFirst) {
+        seen.glance = (layer.textContent ?? "").includes("The kept answer");
+        seen.inert = layer.hasAttribute("inert");
+        seen.hidden = layer.getAttribute("aria-hidden") === "true";
+      }
+      const own = [...document.querySelectorAll("#root article")].some((a) => a.textContent?.includes("The kept answer"));
+      if (own && !seen.glance) seen.appFirst = true;
+      if (!own) requestAnimationFrame(look);
+    };
+    new MutationObserver(look).observe(document, { childList: true, subtree: true });
+  });
+  await tab.goto(`/#/s/${id}`);
+  await expect(tab.getByRole("article", { name: "Assistant message" })).toContainText("The kept answer");
+  await expect(tab.locator("#tabcode-glance")).toHaveCount(0);
+  expect(await tab.evaluate(() => (window as unknown as { __seen: unknown }).__seen)).toEqual({ glance: true, appFirst: false, inert: true, hidden: true });
+  expect(await tab.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  // The glance is a picture of the page, not part of it: nothing in it is in the accessibility tree.
+  await expect(tab.getByRole("article", { name: "Assistant message" })).toHaveCount(1);
+
+  // Another session's address, or a different width, gets no glance.
+  const other = await context.newPage();
+  await other.setViewportSize({ width: 390, height: 844 });
+  await other.addInitScript(() => {
+    new MutationObserver(() => {
+      if (document.getElementById("tabcode-glance")) (window as unknown as { __glance: boolean }).__glance = true;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await other.goto(`/#/s/${id}`);
+  await expect(other.getByRole("article", { name: "Assistant message" })).toContainText("The kept answer");
+  expect(await other.evaluate(() => (window as unknown as { __glance?: boolean }).__glance)).toBeUndefined();
+  await other.close();
+  await tab.close();
+});
+
+test("deleting a session forgets the kept screen (its sidebar named the session)", async ({ page, mock }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  mock.setScript([{ text: "Soon gone." }]);
+  await send(page, "hello");
+  await waitIdle(page, id);
+  await expect.poll(() => kept(page), { timeout: 10_000 }).toContain("Soon gone.");
+  const nav = page.getByRole("navigation", { name: "Sessions" });
+  await nav.getByRole("button", { name: /^Delete / }).first().click();
+  await page.getByRole("dialog", { name: "Delete this session?" }).getByRole("button", { name: "Delete" }).click();
+  await expect.poll(() => kept(page)).not.toContain("Soon gone.");
+});

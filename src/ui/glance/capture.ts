@@ -1,0 +1,149 @@
+/**
+ * Takes the glance (see `paint.ts`): the page's layout, text and scroll positions as a small tree of
+ * allowed elements, kept in localStorage for the next cold open of the same session. Taken when the page
+ * is idle after the session's screen changed and when the page is hidden or left; never while an answer
+ * streams into the session shown (a crash then would leave a snapshot of half an answer the store may not
+ * hold). Dialogs, the values of controls and anything not on the lists in `paint.ts` are left out, and a
+ * snapshot holding the API key (should any element ever show it) is not kept at all.
+ */
+import { GLANCE_ATTRS, GLANCE_HTML_TAGS, GLANCE_KEY, GLANCE_SVG_TAGS, GLANCE_VERSION, type Glance, type GlanceNode, keepAttr, safeValue } from "./paint";
+
+/** A snapshot larger than this (JSON characters) is not kept: localStorage is small and read synchronously. */
+export const GLANCE_MAX_CHARS = 400_000;
+/** At most this many elements are taken (a few thousand on a long session's screen). */
+const MAX_ELEMENTS = 12_000;
+/** Elements left out with everything inside them. */
+const SKIP = "dialog, [role='dialog'], [role='alertdialog'], [role='menu'], [role='tooltip'], [hidden], [data-glance='skip']";
+
+const HTML = new Set(GLANCE_HTML_TAGS);
+const SVG = new Set(GLANCE_SVG_TAGS);
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** The snapshot of `root`'s content for `session`, or undefined when it has too many elements. */
+export function captureGlance(root: Element, session: string, width: number, now = Date.now()): Glance | undefined {
+  let elements = 0;
+  const walk = (n: Node): GlanceNode | undefined => {
+    if (n.nodeType === 3) return n.nodeValue ?? "";
+    if (n.nodeType !== 1) return undefined;
+    const el = n as Element;
+    const tag = el.localName;
+    const inSvg = el.namespaceURI === SVG_NS;
+    if (inSvg ? !SVG.has(tag) : !HTML.has(tag)) return undefined;
+    if (el.matches(SKIP)) return undefined;
+    if (++elements > MAX_ELEMENTS) return undefined;
+    const attrs: Record<string, string> = {};
+    for (const name of GLANCE_ATTRS) {
+      const v = el.getAttribute(name);
+      if (v !== null && keepAttr(tag, name, v)) attrs[name] = v;
+    }
+    const style = el.getAttribute("style") ?? "";
+    const kids: GlanceNode[] = [];
+    // What a text box holds is the user's draft, never kept (React sets it as a property; a default value is a child).
+    if (tag !== "textarea")
+      for (let c = el.firstChild; c; c = c.nextSibling) {
+        const k = walk(c);
+        if (k !== undefined) kids.push(k);
+      }
+    const out: GlanceNode = [tag, el.getAttribute("class") ?? "", safeValue(style) ? style : "", attrs, kids];
+    if (el.scrollTop > 0) out.push(Math.max(0, el.scrollHeight - el.scrollTop - el.clientHeight));
+    return out;
+  };
+  const kids: GlanceNode[] = [];
+  for (let c = root.firstChild; c; c = c.nextSibling) {
+    const k = walk(c);
+    if (k !== undefined) kids.push(k);
+  }
+  if (elements > MAX_ELEMENTS) return undefined;
+  return { v: GLANCE_VERSION, session, width, at: now, root: kids };
+}
+
+/** The snapshot as stored, or undefined when it must not be kept (a secret in it, too large). */
+export function serializeGlance(g: Glance, secrets: readonly string[]): string | undefined {
+  const json = JSON.stringify(g);
+  if (json.length > GLANCE_MAX_CHARS) return undefined;
+  for (const s of secrets) if (s.length >= 8 && json.includes(s)) return undefined;
+  return json;
+}
+
+export interface GlanceKeeper {
+  /** The session on screen (undefined: none) and whether an answer is streaming into it; its screen changed, so
+   * the snapshot is taken again when the page is next idle (at most once a second, never while busy). */
+  showing(session: string | undefined, busy: boolean): void;
+  /** Drops the snapshot (a session was deleted: the sidebar in it names it). */
+  forget(): void;
+}
+
+/** Keeps the glance of `document`'s `#root` in `localStorage`; `secrets` returns the values that must never be in it. */
+export function glanceKeeper(win: Window, secrets: () => readonly string[]): GlanceKeeper {
+  let session: string | undefined;
+  let busy = false;
+  let pending = false;
+  let last = 0;
+  const take = (): void => {
+    pending = false;
+    if (!session || busy) return;
+    const root = win.document.getElementById("root");
+    if (!root) return;
+    try {
+      const g = captureGlance(root, session, win.innerWidth);
+      const json = g && serializeGlance(g, secrets());
+      if (json) win.localStorage.setItem(GLANCE_KEY, json);
+      else win.localStorage.removeItem(GLANCE_KEY);
+      last = Date.now();
+    } catch {
+      // A full quota or a DOM surprise: the next cold open simply has no snapshot.
+    }
+  };
+  const idle = (task: () => void): void => {
+    const ric = (win as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback;
+    if (ric) ric.call(win, task, { timeout: 5_000 });
+    else win.setTimeout(task, 500);
+  };
+  const schedule = (): void => {
+    if (pending || !session || busy) return;
+    pending = true;
+    win.setTimeout(() => idle(take), Math.max(0, 1_000 - (Date.now() - last)));
+  };
+  const onHide = (): void => {
+    if (win.document.visibilityState === "hidden") take();
+  };
+  win.addEventListener("pagehide", take);
+  win.document.addEventListener("visibilitychange", onHide);
+  return {
+    showing(s, b) {
+      session = s;
+      busy = b;
+      schedule();
+    },
+    forget() {
+      try {
+        win.localStorage.removeItem(GLANCE_KEY);
+      } catch {
+        // Storage unavailable: there is nothing to forget.
+      }
+    },
+  };
+}
+
+let installed: GlanceKeeper | undefined;
+
+/** Starts keeping the glance of this page (once; `secrets` returns the values that must never be kept). */
+export function installGlance(win: Window, secrets: () => readonly string[]): void {
+  installed ??= glanceKeeper(win, secrets);
+}
+
+/** The session view reports what it shows (undefined when it closes) on every change. */
+export function glanceShowing(session: string | undefined, busy: boolean): void {
+  installed?.showing(session, busy);
+}
+
+/** A session was deleted: no snapshot may show it (its title is in every snapshot's sidebar). */
+export function forgetGlance(): void {
+  if (installed) installed.forget();
+  else
+    try {
+      globalThis.localStorage?.removeItem(GLANCE_KEY);
+    } catch {
+      // No storage: nothing to forget.
+    }
+}

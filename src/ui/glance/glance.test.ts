@@ -1,0 +1,313 @@
+import { describe, expect, it } from "vitest";
+import { glanceScript } from "../../../build-plugins/glance-inline";
+import { el, type FakeElement, FakeNode, FakeWindow } from "../../testing/fake-dom";
+import { captureGlance, GLANCE_MAX_CHARS, glanceKeeper, serializeGlance } from "./capture";
+import { dismissGlance, GLANCE_ID, GLANCE_KEY, GLANCE_MAX_MS, type Glance, type GlanceNode, paintGlance, safeValue } from "./paint";
+
+const SESSION = "ses_abc";
+
+/** A page like the app's: a sidebar, a scrolled message list with markdown, a composer with a draft. */
+function appPage(): FakeElement {
+  const list = el(
+    "div",
+    { class: "message-list" },
+    el(
+      "div",
+      { class: "message-canvas", style: "height: 90000px;" },
+      el(
+        "div",
+        { class: "message-window", style: "transform: translateY(88000px);" },
+        el("article", { class: "message assistant" }, el("h2", {}, "Plan"), el("p", {}, "Read ", el("code", {}, "src/a.ts"), " first."), el("pre", { class: "code" }, el("code", { class: "language-ts" }, "const a = 1 < 2;"))),
+        el("article", { class: "message user" }, el("p", {}, "Answer 4999 with care")),
+      ),
+    ),
+  );
+  list.scrollHeight = 90_000;
+  list.clientHeight = 700;
+  list.scrollTop = 90_000 - 700 - 40;
+  const icon = el("svg", { viewBox: "0 0 16 16", class: "icon" }, el("path", { d: "M1 1h14v14H1z", fill: "currentColor" }));
+  return el(
+    "div",
+    { class: "app" },
+    el("nav", { class: "sidebar", "aria-label": "Sessions" }, el("button", { class: "icon", type: "button" }, icon), el("input", { type: "search", placeholder: "Search", value: "my secret search" })),
+    el("main", { class: "session" }, list, el("textarea", { placeholder: "Message tabcode", rows: "3" }, "a draft")),
+  );
+}
+
+function capturedPage(): Glance {
+  const root = el("div", { id: "root" }, appPage());
+  const g = captureGlance(root as unknown as Element, SESSION, 1400, 1_000);
+  if (!g) throw new Error("no glance");
+  return g;
+}
+
+function windowAt(hash: string, width = 1400): FakeWindow {
+  const w = new FakeWindow();
+  w.location.hash = hash;
+  w.innerWidth = width;
+  return w;
+}
+
+function painted(w: FakeWindow): FakeElement | null {
+  return w.document.getElementById(GLANCE_ID);
+}
+
+function tags(e: FakeElement): string[] {
+  return e.descendants().map((d) => d.localName);
+}
+
+describe("the glance: capture", () => {
+  it("keeps the layout's classes, text, inline geometry and how far each scrolled box was from its bottom", () => {
+    const g = capturedPage();
+    const json = JSON.stringify(g);
+    expect(g).toMatchObject({ v: 1, session: SESSION, width: 1400, at: 1_000 });
+    expect(json).toContain("Answer 4999 with care");
+    expect(json).toContain("const a = 1 < 2;");
+    expect(json).toContain("transform: translateY(88000px);");
+    const list = (g.root[0] as Extract<GlanceNode, unknown[]>)[4][1] as Extract<GlanceNode, unknown[]>;
+    expect(list[1]).toBe("session");
+    const messageList = list[4][0] as Extract<GlanceNode, unknown[]>;
+    expect(messageList[1]).toBe("message-list");
+    expect(messageList[5]).toBe(40);
+  });
+
+  it("never keeps what a control holds: a search, a draft", () => {
+    const json = JSON.stringify(capturedPage());
+    expect(json).not.toContain("my secret search");
+    expect(json).not.toContain("a draft");
+    expect(json).toContain("Message tabcode");
+  });
+
+  it("leaves out dialogs, menus, hidden parts and elements it does not know (images, canvases)", () => {
+    const root = el(
+      "div",
+      {},
+      el("div", { role: "dialog" }, "API key sk-in-a-dialog"),
+      el("dialog", {}, "a native dialog"),
+      el("div", { role: "menu" }, "Fork"),
+      el("div", { hidden: "" }, "hidden text"),
+      el("img", { src: "https://example.com/x.png" }),
+      el("canvas", {}, "fallback"),
+      el("p", {}, "kept"),
+    );
+    const json = JSON.stringify(captureGlance(root as unknown as Element, SESSION, 800));
+    for (const gone of ["sk-in-a-dialog", "a native dialog", "Fork", "hidden text", "example.com", "fallback"]) expect(json).not.toContain(gone);
+    expect(json).toContain("kept");
+  });
+
+  it("drops a style or attribute value that could name a resource", () => {
+    const root = el("div", {}, el("div", { style: "background: url(https://x.test/a.png)" }, "a"), el("div", { style: "height: 20px" }, "b"));
+    const json = JSON.stringify(captureGlance(root as unknown as Element, SESSION, 800));
+    expect(json).not.toContain("x.test");
+    expect(json).toContain("height: 20px");
+  });
+
+  it("is not kept when it holds the API key, or when it is too large", () => {
+    const g = capturedPage();
+    expect(serializeGlance(g, ["sk-live-0123456789"])).toBeDefined();
+    const withKey = { ...g, root: [...g.root, ["p", "", "", {}, ["sk-live-0123456789"]] as GlanceNode] };
+    expect(serializeGlance(withKey, ["sk-live-0123456789"])).toBeUndefined();
+    const huge = { ...g, root: ["x".repeat(GLANCE_MAX_CHARS)] };
+    expect(serializeGlance(huge, [])).toBeUndefined();
+  });
+
+  it("gives up on a page with more elements than it may take", () => {
+    const root = el("div", {});
+    for (let i = 0; i < 12_001; i++) root.appendChild(el("span", {}, String(i)));
+    expect(captureGlance(root as unknown as Element, SESSION, 800)).toBeUndefined();
+  });
+});
+
+describe("the glance: painting", () => {
+  it("paints the kept screen for the session's address: same elements, classes and text, inert and hidden from assistive technology", () => {
+    const w = windowAt(`#/s/${SESSION}`);
+    w.localStorage.setItem(GLANCE_KEY, JSON.stringify(capturedPage()));
+    paintGlance(w.asWindow);
+    const layer = painted(w);
+    expect(layer?.getAttribute("aria-hidden")).toBe("true");
+    expect(layer?.getAttribute("inert")).toBe("");
+    expect(layer?.textContent).toContain("Answer 4999 with care");
+    expect(layer?.textContent).toContain("const a = 1 < 2;");
+    const article = layer?.descendants().find((e) => e.localName === "article");
+    expect(article?.className).toBe("message assistant");
+    const svg = layer?.descendants().find((e) => e.localName === "svg");
+    expect(svg?.namespaceURI).toBe("http://www.w3.org/2000/svg");
+    expect(svg?.getAttribute("viewBox")).toBe("0 0 16 16");
+    // The input keeps its look (type, placeholder), not a value.
+    const input = layer?.descendants().find((e) => e.localName === "input");
+    expect(input?.getAttribute("type")).toBe("search");
+    expect(input?.getAttribute("value")).toBeNull();
+  });
+
+  it("scrolls each box back to the same distance from its bottom", () => {
+    const w = windowAt(`#/s/${SESSION}`);
+    w.localStorage.setItem(GLANCE_KEY, JSON.stringify(capturedPage()));
+    // The fake lays nothing out: give every new element the list's sizes before the painter reads them.
+    const make = w.document.createElement.bind(w.document);
+    w.document.createElement = (tag: string) => Object.assign(make(tag), { scrollHeight: 5_000, clientHeight: 600 });
+    paintGlance(w.asWindow);
+    const list = painted(w)?.descendants().find((e) => e.className === "message-list");
+    expect(list?.scrollTop).toBe(5_000 - 600 - 40);
+  });
+
+  it("paints nothing for another address, another width, another version or a damaged snapshot", () => {
+    const good = JSON.stringify(capturedPage());
+    const cases: [string, number, string][] = [
+      ["#/s/ses_other", 1400, good],
+      ["#/", 1400, good],
+      [`#/s/${SESSION}/m/msg_1`, 1400, good],
+      [`#/s/${SESSION}`, 390, good],
+      [`#/s/${SESSION}`, 1400, JSON.stringify({ ...capturedPage(), v: 2 })],
+      [`#/s/${SESSION}`, 1400, "{not json"],
+      [`#/s/${SESSION}`, 1400, JSON.stringify({ v: 1, session: SESSION, width: 1400, root: "nope" })],
+    ];
+    for (const [hash, width, raw] of cases) {
+      const w = windowAt(hash, width);
+      w.localStorage.setItem(GLANCE_KEY, raw);
+      expect(() => paintGlance(w.asWindow)).not.toThrow();
+      expect(painted(w)).toBeNull();
+    }
+    const empty = windowAt(`#/s/${SESSION}`);
+    paintGlance(empty.asWindow);
+    expect(painted(empty)).toBeNull();
+  });
+
+  it("creates only listed elements and attributes from a hostile snapshot, and sets text only as text", () => {
+    const hostile: Glance = {
+      v: 1,
+      session: SESSION,
+      width: 1400,
+      at: 0,
+      root: [
+        ["script", "", "", {}, ["alert(1)"]],
+        ["img", "", "", { src: "https://evil.test/x.png" }, []],
+        ["iframe", "", "", { src: "https://evil.test" }, []],
+        ["style", "", "", {}, ["body{background:url(https://evil.test)}"]],
+        ["div", "", "background-image: url(https://evil.test/a.png)", { onclick: "alert(1)", href: "https://evil.test", src: "x", style: "color:red" }, ["<img src=x onerror=alert(1)>"]],
+        ["a", "x\" onmouseover=\"alert(1)", "", { href: "javascript:alert(1)" }, ["link text"]],
+        ["input", "", "", { type: "image", value: "secret" }, []],
+        ["svg", "", "", {}, [["image", "", "", { href: "https://evil.test/i.png" }, []], ["use", "", "", { href: "#x" }, []], ["path", "", "", { d: "M0 0", fill: "url(https://evil.test#g)" }, []]]],
+        ["progress", "", "", { value: "3", max: "10" }, []],
+      ],
+    };
+    const w = windowAt(`#/s/${SESSION}`);
+    w.localStorage.setItem(GLANCE_KEY, JSON.stringify(hostile));
+    paintGlance(w.asWindow);
+    const layer = painted(w);
+    if (!layer) throw new Error("not painted");
+    expect(tags(layer)).toEqual(["div", "div", "a", "input", "svg", "path", "progress"]);
+    const all = layer.descendants();
+    const attrs = all.flatMap((e) => [...e.attributes.entries()].map(([k, v]) => `${e.localName}.${k}=${v}`));
+    expect(attrs.join("\n")).not.toMatch(/evil|javascript|secret|type=image/);
+    // Only listed attributes: a quote in a class is part of its value, never a new attribute.
+    expect(all.flatMap((e) => [...e.attributes.keys()]).filter((k) => !["class", "style", "id", "aria-hidden", "inert", "value", "max", "d"].includes(k))).toEqual([]);
+    expect(attrs).toContain("progress.value=3");
+    // The markup in a text node stays text.
+    const div = all.find((e) => e.localName === "div" && e.className !== "glance-root");
+    expect(div?.childNodes[0]).toBeInstanceOf(FakeNode);
+    expect(div?.childNodes[0]?.nodeType).toBe(3);
+    expect(div?.textContent).toBe("<img src=x onerror=alert(1)>");
+  });
+
+  it("stops building after a bounded number of nodes", () => {
+    const many: GlanceNode[] = [];
+    for (let i = 0; i < 30_000; i++) many.push(["span", "", "", {}, []]);
+    const w = windowAt(`#/s/${SESSION}`);
+    w.localStorage.setItem(GLANCE_KEY, JSON.stringify({ v: 1, session: SESSION, width: 1400, at: 0, root: many }));
+    paintGlance(w.asWindow);
+    const n = painted(w)?.descendants().length ?? 0;
+    expect(n).toBeGreaterThan(19_000);
+    expect(n).toBeLessThanOrEqual(20_001);
+  });
+
+  it("goes away when the app paints, or by itself after a few seconds", () => {
+    const w = windowAt(`#/s/${SESSION}`);
+    w.localStorage.setItem(GLANCE_KEY, JSON.stringify(capturedPage()));
+    paintGlance(w.asWindow);
+    expect(w.timers.map((t) => t.ms)).toEqual([GLANCE_MAX_MS]);
+    w.run();
+    expect(painted(w)).toBeNull();
+    paintGlance(w.asWindow);
+    expect(painted(w)).not.toBeNull();
+    dismissGlance(w.document as unknown as Document);
+    expect(painted(w)).toBeNull();
+  });
+
+  it("safeValue refuses anything that could name a resource", () => {
+    for (const bad of ["url(x)", "URL (x)", "image-set(a 1x)", "@import 'x'", "javascript:x", "//evil.test", "a\\62 c", "<b>"]) expect(safeValue(bad)).toBe(false);
+    for (const ok of ["message assistant", "height: 120px;", "transform: translateY(4px);", "M1 1h14v14H1z", "0 0 16 16"]) expect(safeValue(ok)).toBe(true);
+  });
+});
+
+describe("the glance: the script inlined into index.html", () => {
+  it("stands alone and paints the kept screen", async () => {
+    const code = await glanceScript();
+    expect(code).not.toMatch(/(^|[;{}])\s*(import|export)\s/);
+    expect(code.length).toBeLessThan(4_000);
+    const w = windowAt(`#/s/${SESSION}`);
+    w.localStorage.setItem(GLANCE_KEY, JSON.stringify(capturedPage()));
+    new Function("window", code)(w);
+    expect(painted(w)?.textContent).toContain("Answer 4999 with care");
+  });
+});
+
+describe("the glance: keeping it", () => {
+  function page(): FakeWindow {
+    const w = windowAt(`#/s/${SESSION}`);
+    w.document.body.appendChild(el("div", { id: "root" }, appPage()));
+    return w;
+  }
+
+  it("is taken when the page is idle after the session's screen changed, and again when the page is left", () => {
+    const w = page();
+    const keeper = glanceKeeper(w.asWindow, () => []);
+    keeper.showing(SESSION, false);
+    expect(w.localStorage.getItem(GLANCE_KEY)).toBeNull();
+    w.run();
+    const first = JSON.parse(w.localStorage.getItem(GLANCE_KEY) ?? "null") as Glance;
+    expect(first.session).toBe(SESSION);
+    w.document.getElementById("root")?.appendChild(el("p", {}, "a newer line"));
+    w.dispatch("pagehide");
+    expect(w.localStorage.getItem(GLANCE_KEY)).toContain("a newer line");
+  });
+
+  it("is not taken while an answer streams into the session, nor with no session on screen", () => {
+    const w = page();
+    const keeper = glanceKeeper(w.asWindow, () => []);
+    keeper.showing(SESSION, true);
+    w.run();
+    w.document.visibilityState = "hidden";
+    w.document.dispatch("visibilitychange");
+    expect(w.localStorage.getItem(GLANCE_KEY)).toBeNull();
+    keeper.showing(undefined, false);
+    w.run();
+    w.dispatch("pagehide");
+    expect(w.localStorage.getItem(GLANCE_KEY)).toBeNull();
+    keeper.showing(SESSION, false);
+    w.run();
+    expect(w.localStorage.getItem(GLANCE_KEY)).not.toBeNull();
+  });
+
+  it("removes the kept one when the new one must not be kept (the key on screen), and when told to forget", () => {
+    const w = page();
+    const keeper = glanceKeeper(w.asWindow, () => ["sk-live-0123456789"]);
+    keeper.showing(SESSION, false);
+    w.run();
+    expect(w.localStorage.getItem(GLANCE_KEY)).not.toBeNull();
+    w.document.getElementById("root")?.appendChild(el("p", {}, "key sk-live-0123456789"));
+    w.dispatch("pagehide");
+    expect(w.localStorage.getItem(GLANCE_KEY)).toBeNull();
+    w.document.getElementById("root")?.lastChild?.remove();
+    w.dispatch("pagehide");
+    expect(w.localStorage.getItem(GLANCE_KEY)).not.toBeNull();
+    keeper.forget();
+    expect(w.localStorage.getItem(GLANCE_KEY)).toBeNull();
+  });
+
+  it("asks for one capture however often the screen changes before the page is idle", () => {
+    const w = page();
+    const keeper = glanceKeeper(w.asWindow, () => []);
+    for (let i = 0; i < 50; i++) keeper.showing(SESSION, false);
+    expect(w.timers).toHaveLength(1);
+  });
+});
