@@ -234,7 +234,7 @@ describe("the glance: painting", () => {
   });
 
   it("safeValue refuses anything that could name a resource", () => {
-    for (const bad of ["url(x)", "URL (x)", "image-set(a 1x)", "@import 'x'", "javascript:x", "//evil.test", "a\\62 c", "<b>"]) expect(safeValue(bad)).toBe(false);
+    for (const bad of ["url(x)", "URL (x)", "image-set(a 1x)", "@import 'x'", "javascript:x", "//evil.test", "a\\62 c", "<b>", "src('x')"]) expect(safeValue(bad)).toBe(false);
     for (const ok of ["message assistant", "height: 120px;", "transform: translateY(4px);", "M1 1h14v14H1z", "0 0 16 16"]) expect(safeValue(ok)).toBe(true);
   });
 });

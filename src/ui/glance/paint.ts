@@ -59,7 +59,7 @@ export const GLANCE_ATTRS: readonly string[] = [
 
 /** A value is kept only when it cannot name a resource or escape its attribute. */
 export function safeValue(v: string): boolean {
-  return v.length <= 2_000 && !/url\s*\(|image-set|image\s*\(|@import|expression|javascript:|\\|<|>|\/\//i.test(v);
+  return v.length <= 2_000 && !/url\s*\(|src\s*\(|image-set|image\s*\(|@import|expression|javascript:|\\|<|>|\/\//i.test(v);
 }
 
 /** `type` of an input: only the kinds that look like the app's controls. */
@@ -77,6 +77,8 @@ export function keepAttr(tag: string, name: string, value: string): boolean {
 /** Paints the snapshot kept for the page's address, if there is one. Never throws. */
 export function paintGlance(w: Window): void {
   try {
+    // Only a session's address can have one: other pages do not read storage here.
+    if (w.location.hash.indexOf("#/s/") !== 0) return;
     const raw = w.localStorage.getItem(GLANCE_KEY);
     if (!raw) return;
     const g = JSON.parse(raw) as Glance;
