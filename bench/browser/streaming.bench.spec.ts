@@ -122,11 +122,18 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
   const warm: number[] = [];
   const stopped: number[] = [];
   const blank: number[] = [];
+  const isolatedBlank: number[] = [];
   const app = { cold: [] as number[], busy: [] as number[], reload: [] as number[], stopped: [] as number[] };
   // The floor: a page with no script at all (one article holding the same text) opened in a new tab the same
   // way. What it takes (a renderer process, the navigation's commit, parsing, the first frame) no app code can save.
-  const blankServer = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+  // And the same page cross-origin isolated as the app is (COOP same-origin + COEP require-corp, for WebContainer):
+  // Chromium then commits it in a new process of its own, started once the response's headers are known.
+  const blankServer = createServer((req, res) => {
+    const isolated = req.url?.includes("isolated=") === true;
+    res.writeHead(200, {
+      "content-type": "text/html; charset=utf-8",
+      ...(isolated ? { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" } : {}),
+    });
     res.end(`<!doctype html><html lang="en"><title>blank</title><article>${newest}</article></html>`);
   });
   await new Promise<void>((r) => blankServer.listen(0, "127.0.0.1", r));
@@ -158,10 +165,10 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
   const coldPaint = async (tab: Page, url: string, appRow?: number[]): Promise<number> => {
     const at = (mark: string) => tab.waitForEvent("console", { predicate: (m) => m.text().startsWith(mark), timeout: 60_000 }).then((m) => Number(m.text().slice(mark.length)));
     const painted = at(COLD_PAINT);
-    const byApp = at(APP_PAINT);
+    const byApp = appRow ? at(APP_PAINT) : undefined;
     await tab.goto(url, { waitUntil: "commit" });
     const ms = await painted;
-    appRow?.push(await byApp);
+    if (appRow && byApp) appRow.push(await byApp);
     return ms;
   };
   await page.goto(`/#/s/${big.id}`);
@@ -181,6 +188,9 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
     const floor = await page.context().newPage();
     blank.push(await coldPaint(floor, `${blankURL}?blank=${i}`));
     await floor.close();
+    const isolatedFloor = await page.context().newPage();
+    isolatedBlank.push(await coldPaint(isolatedFloor, `${blankURL}?isolated=${i}`));
+    await isolatedFloor.close();
     await page.waitForTimeout(1_000);
     const tab = await page.context().newPage();
     cold.push(await coldPaint(tab, `/?cold=${i}#/s/${big.id}`, app.cold));
@@ -213,6 +223,7 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
   rows.push(["open a 5,000-part session, cold: page load in a new tab, the service worker stopped → newest message on screen", summary(stopped)]);
   rows.push(["… the same open → painted by the app itself", summary(app.stopped)]);
   rows.push(["the floor: a page with no script in a new tab → its text painted", summary(blank)]);
+  rows.push(["the floor, cross-origin isolated as the app is (COOP + COEP headers)", summary(isolatedBlank)]);
   rows.push(["open a 5,000-part session, cold: page load in a new tab while the other tab still starts up → on screen", summary(busy)]);
   rows.push(["… the same open → painted by the app itself", summary(app.busy)]);
   rows.push(["open a 5,000-part session, cold: loaded again in its own tab → newest message on screen", summary(reload)]);
