@@ -100,6 +100,7 @@ export function el(tag: string, attrs: Record<string, string> = {}, ...kids: (Fa
 }
 
 export class FakeDocument {
+  readonly head = new FakeElement("head");
   readonly body = new FakeElement("body");
   visibilityState: "visible" | "hidden" = "visible";
   private readonly listeners = new Map<string, (() => void)[]>();
@@ -111,6 +112,13 @@ export class FakeDocument {
   }
   createTextNode(text: string): FakeNode {
     return new FakeNode(3, text);
+  }
+  /** The first element in the head, then the body, matching `tag[attr=value]` (or `tag`). */
+  querySelector(sel: string): FakeElement | null {
+    const m = /^(\w+)(?:\[([\w-]+)=([\w-]+)\])?$/.exec(sel);
+    if (!m) throw new Error(`fake-dom: unsupported selector ${sel}`);
+    const all = [...this.head.descendants(), ...this.body.descendants()];
+    return all.find((e) => e.localName === m[1] && (m[2] === undefined || e.getAttribute(m[2]) === m[3])) ?? null;
   }
   getElementById(id: string): FakeElement | null {
     return this.body.id === id ? this.body : (this.body.descendants().find((e) => e.id === id) ?? null);

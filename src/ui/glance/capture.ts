@@ -6,7 +6,7 @@
  * hold). Dialogs, the values of controls and anything not on the lists in `paint.ts` are left out, and a
  * snapshot holding the API key (should any element ever show it) is not kept at all.
  */
-import { GLANCE_ATTRS, GLANCE_HTML_TAGS, GLANCE_KEY, GLANCE_SVG_TAGS, GLANCE_VERSION, type Glance, type GlanceNode, keepAttr, safeValue } from "./paint";
+import { GLANCE_ATTRS, GLANCE_HTML_TAGS, GLANCE_KEY, GLANCE_SVG_TAGS, GLANCE_VERSION, type Glance, type GlanceNode, glanceBuild, keepAttr, safeValue } from "./paint";
 
 /** A snapshot larger than this (JSON characters) is not kept: localStorage is small and read synchronously. */
 export const GLANCE_MAX_CHARS = 400_000;
@@ -20,7 +20,7 @@ const SVG = new Set(GLANCE_SVG_TAGS);
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** The snapshot of `root`'s content for `session`, or undefined when it has too many elements. */
-export function captureGlance(root: Element, session: string, width: number, now = Date.now()): Glance | undefined {
+export function captureGlance(root: Element, session: string, width: number, build: string, now = Date.now()): Glance | undefined {
   let elements = 0;
   const walk = (n: Node): GlanceNode | undefined => {
     if (n.nodeType === 3) return n.nodeValue ?? "";
@@ -54,7 +54,7 @@ export function captureGlance(root: Element, session: string, width: number, now
     if (k !== undefined) kids.push(k);
   }
   if (elements > MAX_ELEMENTS) return undefined;
-  return { v: GLANCE_VERSION, session, width, at: now, root: kids };
+  return { v: GLANCE_VERSION, session, width, build, at: now, root: kids };
 }
 
 /** The snapshot as stored, or undefined when it must not be kept (a secret in it, too large). */
@@ -85,7 +85,7 @@ export function glanceKeeper(win: Window, secrets: () => readonly string[]): Gla
     const root = win.document.getElementById("root");
     if (!root) return;
     try {
-      const g = captureGlance(root, session, win.innerWidth);
+      const g = captureGlance(root, session, win.innerWidth, glanceBuild(win.document));
       const json = g && serializeGlance(g, secrets());
       if (json) win.localStorage.setItem(GLANCE_KEY, json);
       else win.localStorage.removeItem(GLANCE_KEY);

@@ -5,6 +5,7 @@ import { captureGlance, GLANCE_MAX_CHARS, glanceKeeper, serializeGlance } from "
 import { dismissGlance, GLANCE_ID, GLANCE_KEY, GLANCE_MAX_MS, type Glance, type GlanceNode, paintGlance, safeValue } from "./paint";
 
 const SESSION = "ses_abc";
+const BUILD = "/assets/index-Abc123.css";
 
 /** A page like the app's: a sidebar, a scrolled message list with markdown, a composer with a draft. */
 function appPage(): FakeElement {
@@ -36,13 +37,14 @@ function appPage(): FakeElement {
 
 function capturedPage(): Glance {
   const root = el("div", { id: "root" }, appPage());
-  const g = captureGlance(root as unknown as Element, SESSION, 1400, 1_000);
+  const g = captureGlance(root as unknown as Element, SESSION, 1400, BUILD, 1_000);
   if (!g) throw new Error("no glance");
   return g;
 }
 
-function windowAt(hash: string, width = 1400): FakeWindow {
+function windowAt(hash: string, width = 1400, build = BUILD): FakeWindow {
   const w = new FakeWindow();
+  w.document.head.appendChild(el("link", { rel: "stylesheet", href: build }));
   w.location.hash = hash;
   w.innerWidth = width;
   return w;
@@ -60,7 +62,7 @@ describe("the glance: capture", () => {
   it("keeps the layout's classes, text, inline geometry and how far each scrolled box was from its bottom", () => {
     const g = capturedPage();
     const json = JSON.stringify(g);
-    expect(g).toMatchObject({ v: 1, session: SESSION, width: 1400, at: 1_000 });
+    expect(g).toMatchObject({ v: 1, session: SESSION, width: 1400, build: BUILD, at: 1_000 });
     expect(json).toContain("Answer 4999 with care");
     expect(json).toContain("const a = 1 < 2;");
     expect(json).toContain("transform: translateY(88000px);");
@@ -90,14 +92,14 @@ describe("the glance: capture", () => {
       el("canvas", {}, "fallback"),
       el("p", {}, "kept"),
     );
-    const json = JSON.stringify(captureGlance(root as unknown as Element, SESSION, 800));
+    const json = JSON.stringify(captureGlance(root as unknown as Element, SESSION, 800, BUILD));
     for (const gone of ["sk-in-a-dialog", "a native dialog", "Fork", "hidden text", "example.com", "fallback"]) expect(json).not.toContain(gone);
     expect(json).toContain("kept");
   });
 
   it("drops a style or attribute value that could name a resource", () => {
     const root = el("div", {}, el("div", { style: "background: url(https://x.test/a.png)" }, "a"), el("div", { style: "height: 20px" }, "b"));
-    const json = JSON.stringify(captureGlance(root as unknown as Element, SESSION, 800));
+    const json = JSON.stringify(captureGlance(root as unknown as Element, SESSION, 800, BUILD));
     expect(json).not.toContain("x.test");
     expect(json).toContain("height: 20px");
   });
@@ -114,7 +116,7 @@ describe("the glance: capture", () => {
   it("gives up on a page with more elements than it may take", () => {
     const root = el("div", {});
     for (let i = 0; i < 12_001; i++) root.appendChild(el("span", {}, String(i)));
-    expect(captureGlance(root as unknown as Element, SESSION, 800)).toBeUndefined();
+    expect(captureGlance(root as unknown as Element, SESSION, 800, BUILD)).toBeUndefined();
   });
 });
 
@@ -150,6 +152,13 @@ describe("the glance: painting", () => {
     expect(list?.scrollTop).toBe(5_000 - 600 - 40);
   });
 
+  it("paints nothing after an update of the app (another stylesheet: its classes may mean something else)", () => {
+    const w = windowAt(`#/s/${SESSION}`, 1400, "/assets/index-Def456.css");
+    w.localStorage.setItem(GLANCE_KEY, JSON.stringify(capturedPage()));
+    paintGlance(w.asWindow);
+    expect(painted(w)).toBeNull();
+  });
+
   it("paints nothing for another address, another width, another version or a damaged snapshot", () => {
     const good = JSON.stringify(capturedPage());
     const cases: [string, number, string][] = [
@@ -159,7 +168,7 @@ describe("the glance: painting", () => {
       [`#/s/${SESSION}`, 390, good],
       [`#/s/${SESSION}`, 1400, JSON.stringify({ ...capturedPage(), v: 2 })],
       [`#/s/${SESSION}`, 1400, "{not json"],
-      [`#/s/${SESSION}`, 1400, JSON.stringify({ v: 1, session: SESSION, width: 1400, root: "nope" })],
+      [`#/s/${SESSION}`, 1400, JSON.stringify({ v: 1, session: SESSION, width: 1400, build: BUILD, root: "nope" })],
     ];
     for (const [hash, width, raw] of cases) {
       const w = windowAt(hash, width);
@@ -177,6 +186,7 @@ describe("the glance: painting", () => {
       v: 1,
       session: SESSION,
       width: 1400,
+      build: BUILD,
       at: 0,
       root: [
         ["script", "", "", {}, ["alert(1)"]],
@@ -213,7 +223,7 @@ describe("the glance: painting", () => {
     const many: GlanceNode[] = [];
     for (let i = 0; i < 30_000; i++) many.push(["span", "", "", {}, []]);
     const w = windowAt(`#/s/${SESSION}`);
-    w.localStorage.setItem(GLANCE_KEY, JSON.stringify({ v: 1, session: SESSION, width: 1400, at: 0, root: many }));
+    w.localStorage.setItem(GLANCE_KEY, JSON.stringify({ v: 1, session: SESSION, width: 1400, build: BUILD, at: 0, root: many }));
     paintGlance(w.asWindow);
     const n = painted(w)?.descendants().length ?? 0;
     expect(n).toBeGreaterThan(19_000);

@@ -34,6 +34,8 @@ export interface Glance {
   session: string;
   /** The viewport it was taken at: text wraps differently at another width, so it is painted only at this one. */
   width: number;
+  /** The app's stylesheet when it was taken: after an update its classes may mean something else, so it is not painted. */
+  build: string;
   /** When it was taken (ms since the epoch). */
   at: number;
   root: GlanceNode[];
@@ -65,6 +67,12 @@ export function safeValue(v: string): boolean {
 /** `type` of an input: only the kinds that look like the app's controls. */
 const INPUT_TYPES = ["text", "search", "checkbox", "radio", "range", "number", "button"];
 
+/** The app's build, as the path of the page's first stylesheet (its name carries the build's hash). */
+export function glanceBuild(d: Document): string {
+  const link = d.querySelector("link[rel=stylesheet]");
+  return link?.getAttribute("href") || "";
+}
+
 /** Whether attribute `name` (one of `GLANCE_ATTRS`) with `value` is kept on a `tag`: the capture and the painter both ask. */
 export function keepAttr(tag: string, name: string, value: string): boolean {
   if (!safeValue(value)) return false;
@@ -83,7 +91,7 @@ export function paintGlance(w: Window): void {
     if (!raw) return;
     const g = JSON.parse(raw) as Glance;
     if (!g || g.v !== GLANCE_VERSION || typeof g.session !== "string" || !Array.isArray(g.root)) return;
-    if (w.location.hash !== `#/s/${g.session}` || w.innerWidth !== g.width) return;
+    if (w.location.hash !== `#/s/${g.session}` || w.innerWidth !== g.width || g.build !== glanceBuild(w.document)) return;
     const d = w.document;
     const html = new Set(GLANCE_HTML_TAGS);
     const svg = new Set(GLANCE_SVG_TAGS);
