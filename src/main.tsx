@@ -4,8 +4,8 @@ import { bootstrap } from "./app/bootstrap";
 import { registerServiceWorkerWhenQuiet } from "./app/service-worker";
 import { whenIdle } from "./app/warm-up";
 import { App } from "./ui/app";
-import { installGlance } from "./ui/glance/capture";
-import { dismissGlance } from "./ui/glance/paint";
+import { installGlance } from "./ui/glance/keeper";
+import { dismissGlance } from "./ui/glance/dismiss";
 import { ServicesProvider } from "./ui/hooks/services";
 import { Markdown } from "./ui/lazy-markdown";
 import "./ui/styles.css";
@@ -27,7 +27,7 @@ if (rootEl) {
   void Markdown.preload().catch(() => undefined);
   bootstrap()
     .then((r) => {
-      if (r.ok) installGlance(window, () => [r.services.settings.get().apiKey]);
+      if (r.ok) installGlance(window, () => [r.services.settings.get().apiKey], whenIdle);
       else dismissGlance(document);
       if ("serviceWorker" in navigator) {
         const base = import.meta.env.BASE_URL;

@@ -3,7 +3,7 @@
  * them into the core services.
  */
 import { parseRoute } from "../ui/hooks/use-route";
-import { dismissGlance } from "../ui/glance/paint";
+import { dismissGlance } from "../ui/glance/dismiss";
 import { DexieStore, getSetting, installFlushOnPageHide, openDatabase, putSetting, type TabcodeDB } from "../adapters/storage";
 import { Bus } from "../core/bus";
 import { PermissionBroker } from "../core/permission/broker";

@@ -6,7 +6,7 @@
  * use (dynamic imports), so none of them is in the entry bundle.
  */
 import type { Finding } from "../core/export";
-import { forgetGlance } from "../ui/glance/capture";
+import { forgetGlance } from "../ui/glance/keeper";
 import type { ExportFile } from "../core/export/types";
 import { conversationView } from "../core/conversation/view";
 import type { Session } from "../core/schema";

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore, useRef } from "react";
-import { dismissGlance } from "./glance/paint";
+import { dismissGlance } from "./glance/dismiss";
 import type { DroppedFile } from "../app/history-import";
 import { errorMessage } from "../core/errors";
 import { type DemoKind, exportEverything, importFile, isHistoryExport, startDemo } from "../app/session-actions";

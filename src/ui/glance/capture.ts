@@ -125,25 +125,3 @@ export function glanceKeeper(win: Window, secrets: () => readonly string[]): Gla
   };
 }
 
-let installed: GlanceKeeper | undefined;
-
-/** Starts keeping the glance of this page (once; `secrets` returns the values that must never be kept). */
-export function installGlance(win: Window, secrets: () => readonly string[]): void {
-  installed ??= glanceKeeper(win, secrets);
-}
-
-/** The session view reports what it shows (undefined when it closes) on every change. */
-export function glanceShowing(session: string | undefined, busy: boolean): void {
-  installed?.showing(session, busy);
-}
-
-/** A session was deleted: no snapshot may show it (its title is in every snapshot's sidebar). */
-export function forgetGlance(): void {
-  if (installed) installed.forget();
-  else
-    try {
-      globalThis.localStorage?.removeItem(GLANCE_KEY);
-    } catch {
-      // No storage: nothing to forget.
-    }
-}

@@ -1,8 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { glanceScript } from "../../../build-plugins/glance-inline";
 import { el, type FakeElement, FakeNode, FakeWindow } from "../../testing/fake-dom";
 import { captureGlance, GLANCE_MAX_CHARS, glanceKeeper, serializeGlance } from "./capture";
-import { dismissGlance, GLANCE_ID, GLANCE_KEY, GLANCE_MAX_MS, type Glance, type GlanceNode, paintGlance, safeValue } from "./paint";
+import { forgetGlance, glanceShowing, installGlance } from "./keeper";
+import * as first from "./dismiss";
+import { dismissGlance } from "./dismiss";
+import { GLANCE_ID, GLANCE_KEY, GLANCE_MAX_MS, type Glance, type GlanceNode, paintGlance, safeValue } from "./paint";
 
 const SESSION = "ses_abc";
 const BUILD = "/assets/index-Abc123.css";
@@ -250,6 +253,10 @@ describe("the glance: painting", () => {
 });
 
 describe("the glance: the script inlined into index.html", () => {
+  it("names the key and the layer as the app's first screen does", () => {
+    expect([first.GLANCE_KEY, first.GLANCE_ID]).toEqual([GLANCE_KEY, GLANCE_ID]);
+  });
+
   it("stands alone and paints the kept screen", async () => {
     const code = await glanceScript();
     expect(code).not.toMatch(/(^|[;{}])\s*(import|export)\s/);
@@ -319,5 +326,24 @@ describe("the glance: keeping it", () => {
     const keeper = glanceKeeper(w.asWindow, () => []);
     for (let i = 0; i < 50; i++) keeper.showing(SESSION, false);
     expect(w.timers).toHaveLength(1);
+  });
+});
+
+describe("the glance: the entry's hooks", () => {
+  it("load the capture when asked, hand it what the session view reported before, and forget", async () => {
+    const w = windowAt(`#/s/${SESSION}`);
+    w.document.body.appendChild(el("div", { id: "root" }, appPage()));
+    glanceShowing(SESSION, false);
+    let later: (() => void) | undefined;
+    installGlance(w.asWindow, () => [], (task) => {
+      later = task;
+    });
+    expect(w.timers).toHaveLength(0);
+    later?.();
+    await vi.waitFor(() => expect(w.timers.length).toBeGreaterThan(0));
+    w.run();
+    expect(w.localStorage.getItem(GLANCE_KEY)).toContain("Answer 4999 with care");
+    forgetGlance();
+    expect(w.localStorage.getItem(GLANCE_KEY)).toBeNull();
   });
 });

@@ -12,7 +12,7 @@
  * text, and drops any style or attribute value that could name a resource. Nothing is parsed as HTML.
  */
 
-/** localStorage key of the one snapshot kept (the session this tab showed last). */
+/** localStorage key of the one snapshot kept (the session this tab showed last; the same as in `dismiss.ts`). */
 export const GLANCE_KEY = "tabcode:glance";
 /** Id of the layer the snapshot is painted in, over the whole page. */
 export const GLANCE_ID = "tabcode-glance";
@@ -136,9 +136,4 @@ export function paintGlance(w: Window): void {
   } catch {
     // A snapshot that cannot be painted is simply not painted: the app shows the session as always.
   }
-}
-
-/** Removes the painted snapshot (the app has painted the page itself). */
-export function dismissGlance(d: Document): void {
-  d.getElementById(GLANCE_ID)?.remove();
 }
