@@ -20,6 +20,8 @@ export async function glanceScript(): Promise<string> {
 export function glanceInline(): Plugin {
   return {
     name: "tabcode-glance-inline",
+    // The built app only: in development there is no stylesheet link to tie the picture to.
+    apply: "build",
     async transformIndexHtml() {
       return [{ tag: "script", children: await glanceScript(), injectTo: "body" }];
     },

@@ -37,25 +37,31 @@ test("a new page paints the session's last screen at once, then the app's own re
   // A new page records, from its first frame, whether the glance came before the app's own message.
   const tab = await context.newPage();
   await tab.addInitScript(() => {
-    const seen = { glance: false, appFirst: false, inert: false, hidden: false };
+    const seen = { glance: false, appFirst: false, inert: false, hidden: false, keptWithApp: false };
     (window as unknown as { __seen: typeof seen }).__seen = seen;
+    let done = false;
+    // Runs after every DOM change (a microtask: after React's whole commit, its layout effects included).
     const look = () => {
+      if (done) return;
       const layer = document.getElementById("tabcode-glance");
       if (layer && !seen.glance && !seen.appFirst) {
         seen.glance = (layer.textContent ?? "").includes("The kept answer");
-        seen.inert = layer.hasAttribute("inert");
+        seen.inert = layer.firstElementChild?.hasAttribute("inert") === true;
         seen.hidden = layer.getAttribute("aria-hidden") === "true";
       }
       const own = [...document.querySelectorAll("#root article")].some((a) => a.textContent?.includes("The kept answer"));
-      if (own && !seen.glance) seen.appFirst = true;
-      if (!own) requestAnimationFrame(look);
+      if (!own) return;
+      done = true;
+      if (!seen.glance) seen.appFirst = true;
+      // The commit that shows the session removes the picture: never both at once.
+      seen.keptWithApp = layer !== null;
     };
     new MutationObserver(look).observe(document, { childList: true, subtree: true });
   });
   await tab.goto(`/#/s/${id}`);
   await expect(tab.getByRole("article", { name: "Assistant message" })).toContainText("The kept answer");
   await expect(tab.locator("#tabcode-glance")).toHaveCount(0);
-  expect(await tab.evaluate(() => (window as unknown as { __seen: unknown }).__seen)).toEqual({ glance: true, appFirst: false, inert: true, hidden: true });
+  expect(await tab.evaluate(() => (window as unknown as { __seen: unknown }).__seen)).toEqual({ glance: true, appFirst: false, inert: true, hidden: true, keptWithApp: false });
   expect(await tab.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
   // The glance is a picture of the page, not part of it: nothing in it is in the accessibility tree.
   await expect(tab.getByRole("article", { name: "Assistant message" })).toHaveCount(1);

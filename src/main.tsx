@@ -27,7 +27,7 @@ if (rootEl) {
   void Markdown.preload().catch(() => undefined);
   bootstrap()
     .then((r) => {
-      if (r.ok) installGlance(window, () => [r.services.settings.get().apiKey], whenIdle);
+      if (r.ok) installGlance(window, () => [r.services.settings.get().apiKey.trim()], whenIdle);
       else dismissGlance(document);
       if ("serviceWorker" in navigator) {
         const base = import.meta.env.BASE_URL;

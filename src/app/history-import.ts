@@ -11,6 +11,7 @@ import { type DbSessionSummary, type HistorySession, type ImportIssue, importHis
 import type { HistoryDb } from "../adapters/import/db-client";
 import { isWalFile } from "../adapters/import/wal";
 import type { AppServices } from "./bootstrap";
+import { forgetGlance } from "../ui/glance/keeper";
 import { READ_MEASURE, WRITE_MEASURE } from "./import-measures";
 import { importFile } from "./session-actions";
 
@@ -85,6 +86,8 @@ export async function openDatabase(db: DroppedDatabase): Promise<{ ok: true; val
 
 async function writeChunk(app: AppServices, sessions: HistorySession[], index: SourceIndex, out: HistoryOutcome): Promise<boolean> {
   const w = await writeHistory(app.store, sessions, index);
+  // Re-imported sessions replace the earlier copies: the kept picture of the last screen may show one.
+  forgetGlance();
   if (!w.ok) {
     out.error = w.error;
     return false;

@@ -131,6 +131,8 @@ export async function importFile(
   if (!parsed.ok) return parsed;
   const written = await importBundle(app.store, parsed.value, { trusted: opts.trusted });
   if (!written.ok) return written;
+  // An import may replace a session the kept picture of the last screen shows.
+  forgetGlance();
   const warnings = [...parsed.value.warnings];
   for (const [i, s] of parsed.value.sessions.entries()) {
     const id = written.value.sessionIDs[i];

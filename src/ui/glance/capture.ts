@@ -4,8 +4,9 @@
  * is idle after the session's screen changed and when the page is hidden or left; never while an answer
  * streams into the session shown (a crash then would leave a snapshot of half an answer the store may not
  * hold). Dialogs, the values of controls and anything not on the lists in `paint.ts` are left out, and a
- * snapshot holding the API key (should any element ever show it) is not kept at all.
+ * snapshot holding the API key or anything shaped like a key (should any element ever show one) is not kept.
  */
+import { scrubSecrets } from "../../adapters/llm/scrub-secrets";
 import { GLANCE_ATTRS, GLANCE_HTML_TAGS, GLANCE_KEY, GLANCE_SVG_TAGS, GLANCE_VERSION, type Glance, type GlanceNode, glanceBuild, keepAttr, safeValue } from "./paint";
 
 /** A snapshot larger than this (JSON characters) is not kept: localStorage is small and read synchronously. */
@@ -57,11 +58,28 @@ export function captureGlance(root: Element, session: string, width: number, bui
   return { v: GLANCE_VERSION, session, width, build, at: now, root: kids };
 }
 
-/** The snapshot as stored, or undefined when it must not be kept (a secret in it, too large). */
+/** Every text and attribute value of the snapshot, in order and joined as they read on screen (a key split across highlighted spans is whole here). */
+function glanceText(nodes: readonly GlanceNode[], out: string[] = []): string[] {
+  for (const n of nodes) {
+    if (typeof n === "string") out.push(n);
+    else {
+      out.push(n[2], ...Object.values(n[3]));
+      glanceText(n[4], out);
+    }
+  }
+  return out;
+}
+
+/**
+ * The snapshot as stored, or undefined when it must not be kept: too large, or holding one of `secrets` (the
+ * configured key, trimmed as it is used) or anything shaped like a provider's key (the same check as error
+ * messages get: `scrubSecrets`).
+ */
 export function serializeGlance(g: Glance, secrets: readonly string[]): string | undefined {
   const json = JSON.stringify(g);
   if (json.length > GLANCE_MAX_CHARS) return undefined;
-  for (const s of secrets) if (s.length >= 8 && json.includes(s)) return undefined;
+  const text = glanceText(g.root).join("");
+  for (const s of [...secrets, undefined]) if (scrubSecrets(text, s) !== text) return undefined;
   return json;
 }
 

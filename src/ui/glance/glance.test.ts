@@ -47,7 +47,8 @@ function capturedPage(): Glance {
 
 function windowAt(hash: string, width = 1400, build = BUILD): FakeWindow {
   const w = new FakeWindow();
-  w.document.head.appendChild(el("link", { rel: "stylesheet", href: build }));
+  // The stylesheet loaded (`sheet` set), as when the inline script runs after it.
+  w.document.head.appendChild(Object.assign(el("link", { rel: "stylesheet", href: build }), { sheet: {} }));
   w.location.hash = hash;
   w.innerWidth = width;
   return w;
@@ -107,11 +108,16 @@ describe("the glance: capture", () => {
     expect(json).toContain("height: 20px");
   });
 
-  it("is not kept when it holds the API key, or when it is too large", () => {
+  it("is not kept when it holds the API key (whole, split across highlighted spans, or anything shaped like a key), or when it is too large", () => {
     const g = capturedPage();
-    expect(serializeGlance(g, ["sk-live-0123456789"])).toBeDefined();
-    const withKey = { ...g, root: [...g.root, ["p", "", "", {}, ["sk-live-0123456789"]] as GlanceNode] };
-    expect(serializeGlance(withKey, ["sk-live-0123456789"])).toBeUndefined();
+    const key = "my-proxy-token-42";
+    expect(serializeGlance(g, [key])).toBeDefined();
+    const withKey = { ...g, root: [...g.root, ["p", "", "", {}, [key]] as GlanceNode] };
+    expect(serializeGlance(withKey, [key])).toBeUndefined();
+    const split = { ...g, root: [...g.root, ["pre", "", "", {}, [["span", "hl-string", "", {}, ["KEY=my-proxy"]], ["span", "", "", {}, ["-token-42"]]]] as GlanceNode] };
+    expect(serializeGlance(split, [key])).toBeUndefined();
+    const shaped = { ...g, root: [...g.root, ["p", "", "", {}, ["OPENAI_API_KEY=sk-proj-abcdefghijklmnop"]] as GlanceNode] };
+    expect(serializeGlance(shaped, [])).toBeUndefined();
     const huge = { ...g, root: ["x".repeat(GLANCE_MAX_CHARS)] };
     expect(serializeGlance(huge, [])).toBeUndefined();
   });
@@ -130,7 +136,10 @@ describe("the glance: painting", () => {
     paintGlance(w.asWindow);
     const layer = painted(w);
     expect(layer?.getAttribute("aria-hidden")).toBe("true");
-    expect(layer?.getAttribute("inert")).toBe("");
+    // The layer takes the clicks; the picture in it is inert, and nothing in it can take focus.
+    expect(layer?.getAttribute("inert")).toBeNull();
+    expect(layer?.children[0]?.getAttribute("inert")).toBe("");
+    for (const e of layer?.descendants().filter((d) => ["button", "input", "textarea", "a"].includes(d.localName)) ?? []) expect(e.getAttribute("tabindex")).toBe("-1");
     expect(layer?.textContent).toContain("Answer 4999 with care");
     expect(layer?.textContent).toContain("const a = 1 < 2;");
     const article = layer?.descendants().find((e) => e.localName === "article");
@@ -155,11 +164,23 @@ describe("the glance: painting", () => {
     expect(list?.scrollTop).toBe(5_000 - 600 - 40);
   });
 
-  it("paints nothing after an update of the app (another stylesheet: its classes may mean something else)", () => {
+  it("paints nothing after an update of the app (another stylesheet: its classes may mean something else), nor unstyled", () => {
     const w = windowAt(`#/s/${SESSION}`, 1400, "/assets/index-Def456.css");
     w.localStorage.setItem(GLANCE_KEY, JSON.stringify(capturedPage()));
     paintGlance(w.asWindow);
     expect(painted(w)).toBeNull();
+    // The stylesheet failed to load.
+    const failed = windowAt(`#/s/${SESSION}`);
+    Object.assign(failed.document.head.children[0] ?? {}, { sheet: null });
+    failed.localStorage.setItem(GLANCE_KEY, JSON.stringify(capturedPage()));
+    paintGlance(failed.asWindow);
+    expect(painted(failed)).toBeNull();
+    // No stylesheet at all (development), and a snapshot taken there.
+    const dev = new FakeWindow();
+    dev.location.hash = `#/s/${SESSION}`;
+    dev.localStorage.setItem(GLANCE_KEY, JSON.stringify({ ...capturedPage(), build: "" }));
+    paintGlance(dev.asWindow);
+    expect(painted(dev)).toBeNull();
   });
 
   it("paints nothing for another address, another width, another version or a damaged snapshot", () => {
@@ -208,29 +229,41 @@ describe("the glance: painting", () => {
     paintGlance(w.asWindow);
     const layer = painted(w);
     if (!layer) throw new Error("not painted");
+    // The form-like container is a div; the root is the first div.
     expect(tags(layer)).toEqual(["div", "div", "a", "input", "svg", "path", "progress"]);
     const all = layer.descendants();
     const attrs = all.flatMap((e) => [...e.attributes.entries()].map(([k, v]) => `${e.localName}.${k}=${v}`));
     expect(attrs.join("\n")).not.toMatch(/evil|javascript|secret|type=image/);
     // Only listed attributes: a quote in a class is part of its value, never a new attribute.
-    expect(all.flatMap((e) => [...e.attributes.keys()]).filter((k) => !["class", "style", "id", "aria-hidden", "inert", "value", "max", "d"].includes(k))).toEqual([]);
+    expect(all.flatMap((e) => [...e.attributes.keys()]).filter((k) => !["class", "style", "id", "aria-hidden", "inert", "tabindex", "value", "max", "d"].includes(k))).toEqual([]);
     expect(attrs).toContain("progress.value=3");
     // The markup in a text node stays text.
-    const div = all.find((e) => e.localName === "div" && e.className !== "glance-root");
+    const div = all.filter((e) => e.localName === "div" && e.textContent.includes("onerror")).at(-1);
     expect(div?.childNodes[0]).toBeInstanceOf(FakeNode);
     expect(div?.childNodes[0]?.nodeType).toBe(3);
     expect(div?.textContent).toBe("<img src=x onerror=alert(1)>");
   });
 
-  it("stops building after a bounded number of nodes", () => {
+  it("paints nothing rather than a picture cut short by its node budget (it would miss the newest messages)", () => {
     const many: GlanceNode[] = [];
     for (let i = 0; i < 30_000; i++) many.push(["span", "", "", {}, []]);
     const w = windowAt(`#/s/${SESSION}`);
     w.localStorage.setItem(GLANCE_KEY, JSON.stringify({ v: 1, session: SESSION, width: 1400, build: BUILD, at: 0, root: many }));
     paintGlance(w.asWindow);
-    const n = painted(w)?.descendants().length ?? 0;
-    expect(n).toBeGreaterThan(19_000);
-    expect(n).toBeLessThanOrEqual(20_001);
+    expect(painted(w)).toBeNull();
+    const w2 = windowAt(`#/s/${SESSION}`);
+    w2.localStorage.setItem(GLANCE_KEY, JSON.stringify({ v: 1, session: SESSION, width: 1400, build: BUILD, at: 0, root: many.slice(0, 19_000) }));
+    paintGlance(w2.asWindow);
+    expect(painted(w2)?.descendants().length).toBe(19_001);
+  });
+
+  it("turns a form into a plain box with the same classes (a button in a form would submit it)", () => {
+    const w = windowAt(`#/s/${SESSION}`);
+    w.localStorage.setItem(GLANCE_KEY, JSON.stringify({ v: 1, session: SESSION, width: 1400, build: BUILD, at: 0, root: [["form", "composer", "", {}, [["button", "primary", "", {}, ["Send"]]]]] }));
+    paintGlance(w.asWindow);
+    const box = painted(w)?.descendants().find((e) => e.className === "composer");
+    expect(box?.localName).toBe("div");
+    expect(box?.children[0]?.getAttribute("tabindex")).toBe("-1");
   });
 
   it("goes away when the app paints, or by itself after a few seconds", () => {
@@ -307,11 +340,11 @@ describe("the glance: keeping it", () => {
 
   it("removes the kept one when the new one must not be kept (the key on screen), and when told to forget", () => {
     const w = page();
-    const keeper = glanceKeeper(w.asWindow, () => ["sk-live-0123456789"]);
+    const keeper = glanceKeeper(w.asWindow, () => ["live-0123456789"]);
     keeper.showing(SESSION, false);
     w.run();
     expect(w.localStorage.getItem(GLANCE_KEY)).not.toBeNull();
-    w.document.getElementById("root")?.appendChild(el("p", {}, "key sk-live-0123456789"));
+    w.document.getElementById("root")?.appendChild(el("p", {}, "key live-0123456789"));
     w.dispatch("pagehide");
     expect(w.localStorage.getItem(GLANCE_KEY)).toBeNull();
     w.document.getElementById("root")?.lastChild?.remove();

@@ -64,6 +64,9 @@ export function safeValue(v: string): boolean {
   return v.length <= 2_000 && !/url\s*\(|src\s*\(|image-set|image\s*\(|@import|expression|javascript:|\\|<|>|\/\//i.test(v);
 }
 
+/** Elements a browser may focus: the picture sets them `tabindex="-1"`. */
+const FOCUSABLE = ["a", "button", "input", "select", "textarea", "summary", "details"];
+
 /** `type` of an input: only the kinds that look like the app's controls. */
 const INPUT_TYPES = ["text", "search", "checkbox", "radio", "range", "number", "button"];
 
@@ -88,11 +91,15 @@ export function paintGlance(w: Window): void {
     // Only a session's address can have one: other pages do not read storage here.
     if (w.location.hash.indexOf("#/s/") !== 0) return;
     const raw = w.localStorage.getItem(GLANCE_KEY);
-    if (!raw) return;
+    // Another session's snapshot is not parsed at all.
+    if (!raw || raw.indexOf(`"session":${JSON.stringify(w.location.hash.slice(4))}`) < 0) return;
     const g = JSON.parse(raw) as Glance;
     if (!g || g.v !== GLANCE_VERSION || typeof g.session !== "string" || !Array.isArray(g.root)) return;
-    if (w.location.hash !== `#/s/${g.session}` || w.innerWidth !== g.width || g.build !== glanceBuild(w.document)) return;
+    if (w.location.hash !== `#/s/${g.session}` || w.innerWidth !== g.width) return;
+    // Only over the same build's stylesheet, loaded (never unstyled: in development there is none).
     const d = w.document;
+    const sheet = d.querySelector("link[rel=stylesheet]") as HTMLLinkElement | null;
+    if (!g.build || !sheet?.sheet || g.build !== glanceBuild(d)) return;
     const html = new Set(GLANCE_HTML_TAGS);
     const svg = new Set(GLANCE_SVG_TAGS);
     const attrs = new Set(GLANCE_ATTRS);
@@ -109,7 +116,10 @@ export function paintGlance(w: Window): void {
       if (typeof tag !== "string") return;
       const isSvg = inSvg || tag === "svg";
       if (isSvg ? !svg.has(tag) : !html.has(tag)) return;
-      const el = isSvg ? d.createElementNS("http://www.w3.org/2000/svg", tag) : d.createElement(tag);
+      // A form would be a form (a button in it submits): the picture's is a plain box with the same classes.
+      const el = isSvg ? d.createElementNS("http://www.w3.org/2000/svg", tag) : d.createElement(tag === "form" ? "div" : tag);
+      // Never focusable, even where `inert` is not supported.
+      if (FOCUSABLE.indexOf(tag) >= 0) el.setAttribute("tabindex", "-1");
       if (typeof cls === "string" && cls && safeValue(cls)) el.setAttribute("class", cls);
       if (typeof style === "string" && style && safeValue(style)) el.setAttribute("style", style);
       if (at && typeof at === "object") {
@@ -122,13 +132,18 @@ export function paintGlance(w: Window): void {
       if (typeof fromBottom === "number") scrolled.push([el, fromBottom]);
       parent.appendChild(el);
     };
+    // The layer takes the clicks and the wheel (they would reach the page still loading under it); the
+    // picture in it is inert.
     const layer = d.createElement("div");
     layer.id = GLANCE_ID;
     layer.setAttribute("aria-hidden", "true");
-    layer.setAttribute("inert", "");
+    layer.setAttribute("style", "position:fixed;inset:0;z-index:2147483000;overflow:hidden;background:var(--bg)");
     const root = d.createElement("div");
-    root.className = "glance-root";
+    root.setAttribute("inert", "");
+    root.setAttribute("style", "height:100%");
     for (const n of g.root) build(n, root, false);
+    // Cut short (more nodes than the budget), it would miss its last parts: the composer, the newest messages.
+    if (budget < 0) return;
     layer.appendChild(root);
     d.body.appendChild(layer);
     for (const [el, fromBottom] of scrolled) el.scrollTop = el.scrollHeight - el.clientHeight - fromBottom;
