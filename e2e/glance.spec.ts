@@ -9,8 +9,8 @@ import { expect, test } from "./fixtures";
 
 const PAYLOAD = `<img src=x onerror="window.__xss=1"> ![beacon](https://evil.example/glance.png)`;
 
-/** The kept snapshot (its JSON), or "". */
-const kept = (page: import("@playwright/test").Page) => page.evaluate(() => localStorage.getItem("tabcode:glance") ?? "");
+/** The session's kept picture (its JSON), or "". */
+const kept = (page: import("@playwright/test").Page, id: string) => page.evaluate((id) => localStorage.getItem(`tabcode:glance:${id}`) ?? "", id);
 
 test("a new page paints the session's last screen at once, then the app's own render takes over", async ({ page, mock, context }) => {
   await openApp(page);
@@ -22,11 +22,11 @@ test("a new page paints the session's last screen at once, then the app's own re
   await expect(page.getByRole("article", { name: "Assistant message" })).toContainText("The kept answer");
   // A draft in the composer and the settings dialog open: neither may be kept.
   await page.getByRole("textbox", { name: "Message" }).fill("my unsent draft");
-  await expect.poll(() => kept(page), { timeout: 10_000 }).toContain("The kept answer");
+  await expect.poll(() => kept(page, id), { timeout: 10_000 }).toContain("The kept answer");
   await page.getByRole("button", { name: "Settings" }).click();
   await expect(page.getByRole("dialog", { name: "Settings" })).toBeVisible();
   await page.evaluate(() => dispatchEvent(new Event("pagehide")));
-  const json = await kept(page);
+  const json = await kept(page, id);
   expect(json).toContain("The kept answer");
   expect(json).not.toContain("sk-test-e2e-key-123456");
   expect(json).not.toContain("my unsent draft");
@@ -81,16 +81,21 @@ test("a new page paints the session's last screen at once, then the app's own re
   await tab.close();
 });
 
-test("deleting a session forgets the kept screen (its sidebar named the session)", async ({ page, mock }) => {
+test("each of the last sessions left keeps its screen; deleting a session forgets them (their sidebars named it)", async ({ page, mock }) => {
   await openApp(page);
   await configure(page, mock, "openai-compatible");
-  const id = await newSession(page);
-  mock.setScript([{ text: "Soon gone." }]);
+  const first = await newSession(page);
+  mock.setScript([{ text: "Soon gone." }, { text: "Also kept." }]);
   await send(page, "hello");
-  await waitIdle(page, id);
-  await expect.poll(() => kept(page), { timeout: 10_000 }).toContain("Soon gone.");
+  await waitIdle(page, first);
+  await expect.poll(() => kept(page, first), { timeout: 10_000 }).toContain("Soon gone.");
+  const second = await newSession(page);
+  await send(page, "hello again");
+  await waitIdle(page, second);
+  await expect.poll(() => kept(page, second), { timeout: 10_000 }).toContain("Also kept.");
+  expect(await kept(page, first)).toContain("Soon gone.");
   const nav = page.getByRole("navigation", { name: "Sessions" });
-  await nav.getByRole("button", { name: /^Delete / }).first().click();
+  await nav.getByRole("button", { name: /^Delete / }).last().click();
   await page.getByRole("dialog", { name: "Delete this session?" }).getByRole("button", { name: "Delete" }).click();
-  await expect.poll(() => kept(page)).not.toContain("Soon gone.");
+  await expect.poll(() => kept(page, first)).not.toContain("Soon gone.");
 });

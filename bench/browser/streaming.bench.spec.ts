@@ -217,7 +217,7 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
     }, big.id);
     warm.push((await paintedAt(page, newest)) - start);
   }
-  const glance = await page.evaluate(() => (localStorage.getItem("tabcode:glance") ?? "").length);
+  const glance = await page.evaluate((id) => (localStorage.getItem(`tabcode:glance:${id}`) ?? "").length, big.id);
   rows.push(["open a 5,000-part session, cold: page load in a new tab (the app's other tab idle) → newest message on screen", summary(cold)]);
   rows.push(["… the same open → newest message painted by the app itself (the glance removed)", summary(app.cold)]);
   rows.push(["open a 5,000-part session, cold: page load in a new tab, the service worker stopped → newest message on screen", summary(stopped)]);

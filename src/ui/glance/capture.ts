@@ -1,12 +1,14 @@
 /**
  * Takes the glance (see `paint.ts`): the page's layout, text and scroll positions as a small tree of
- * allowed elements, kept in localStorage for the next cold open of the same session. Taken when the page
+ * allowed elements, kept in localStorage for the next cold open of the same session (the last
+ * `GLANCE_KEEP` sessions left keep theirs). Taken when the page
  * is idle after the session's screen changed and when the page is hidden or left; never while an answer
  * streams into the session shown (a crash then would leave a snapshot of half an answer the store may not
  * hold). Dialogs, the values of controls and anything not on the lists in `paint.ts` are left out, and a
  * snapshot holding the API key or anything shaped like a key (should any element ever show one) is not kept.
  */
 import { scrubSecrets } from "../../adapters/llm/scrub-secrets";
+import { forgetGlances, GLANCE_KEEP, glanceIndex } from "./dismiss";
 import { GLANCE_ATTRS, GLANCE_HTML_TAGS, GLANCE_KEY, GLANCE_SVG_TAGS, GLANCE_VERSION, type Glance, type GlanceNode, glanceBuild, keepAttr, safeValue } from "./paint";
 
 /** A snapshot larger than this (JSON characters) is not kept: localStorage is small and read synchronously. */
@@ -87,7 +89,7 @@ export interface GlanceKeeper {
   /** The session on screen (undefined: none) and whether an answer is streaming into it; its screen changed, so
    * the snapshot is taken again when the page is next idle (at most once a second, never while busy). */
   showing(session: string | undefined, busy: boolean): void;
-  /** Drops the snapshot (a session was deleted: the sidebar in it names it). */
+  /** Drops every kept picture (a session was deleted: their sidebars name it). */
   forget(): void;
 }
 
@@ -105,8 +107,17 @@ export function glanceKeeper(win: Window, secrets: () => readonly string[]): Gla
     try {
       const g = captureGlance(root, session, win.innerWidth, glanceBuild(win.document));
       const json = g && serializeGlance(g, secrets());
-      if (json) win.localStorage.setItem(GLANCE_KEY, json);
-      else win.localStorage.removeItem(GLANCE_KEY);
+      const store = win.localStorage;
+      const others = glanceIndex(store).filter((id) => id !== session);
+      if (json) {
+        // The sessions last left keep theirs; the oldest beyond `GLANCE_KEEP` go.
+        for (const id of others.slice(GLANCE_KEEP - 1)) store.removeItem(`${GLANCE_KEY}:${id}`);
+        store.setItem(`${GLANCE_KEY}:${session}`, json);
+        store.setItem(GLANCE_KEY, JSON.stringify([session, ...others.slice(0, GLANCE_KEEP - 1)]));
+      } else {
+        store.removeItem(`${GLANCE_KEY}:${session}`);
+        store.setItem(GLANCE_KEY, JSON.stringify(others));
+      }
       last = Date.now();
     } catch {
       // A full quota or a DOM surprise: the next cold open simply has no snapshot.
@@ -135,7 +146,7 @@ export function glanceKeeper(win: Window, secrets: () => readonly string[]): Gla
     },
     forget() {
       try {
-        win.localStorage.removeItem(GLANCE_KEY);
+        forgetGlances(win.localStorage);
       } catch {
         // Storage unavailable: there is nothing to forget.
       }

@@ -3,8 +3,27 @@
  * from `paint.ts` (which is inlined into index.html and must stand alone, so it repeats the two names; a
  * test checks they agree), so the entry does not carry the painter's lists.
  */
+/** The index of kept pictures (session ids, newest first); each picture is under `<GLANCE_KEY>:<session id>`. */
 export const GLANCE_KEY = "tabcode:glance";
 export const GLANCE_ID = "tabcode-glance";
+/** Pictures kept: the sessions last left. */
+export const GLANCE_KEEP = 4;
+
+/** The sessions with a kept picture, newest first. */
+export function glanceIndex(storage: Pick<Storage, "getItem">): string[] {
+  try {
+    const ids: unknown = JSON.parse(storage.getItem(GLANCE_KEY) ?? "[]");
+    return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Removes every kept picture and the index. */
+export function forgetGlances(storage: Pick<Storage, "getItem" | "removeItem">): void {
+  for (const id of glanceIndex(storage)) storage.removeItem(`${GLANCE_KEY}:${id}`);
+  storage.removeItem(GLANCE_KEY);
+}
 
 /** Removes the painted snapshot (the app has painted the page itself). */
 export function dismissGlance(d: Document): void {

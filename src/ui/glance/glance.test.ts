@@ -9,6 +9,7 @@ import { GLANCE_ID, GLANCE_KEY, GLANCE_MAX_MS, type Glance, type GlanceNode, pai
 
 const SESSION = "ses_abc";
 const BUILD = "/assets/index-Abc123.css";
+const PICTURE = `tabcode:glance:${SESSION}`;
 
 /** A page like the app's: a sidebar, a scrolled message list with markdown, a composer with a draft. */
 function appPage(): FakeElement {
@@ -132,7 +133,7 @@ describe("the glance: capture", () => {
 describe("the glance: painting", () => {
   it("paints the kept screen for the session's address: same elements, classes and text, inert and hidden from assistive technology", () => {
     const w = windowAt(`#/s/${SESSION}`);
-    w.localStorage.setItem(GLANCE_KEY, JSON.stringify(capturedPage()));
+    w.localStorage.setItem(PICTURE, JSON.stringify(capturedPage()));
     paintGlance(w.asWindow);
     const layer = painted(w);
     expect(layer?.getAttribute("aria-hidden")).toBe("true");
@@ -155,7 +156,7 @@ describe("the glance: painting", () => {
 
   it("scrolls each box back to the same distance from its bottom", () => {
     const w = windowAt(`#/s/${SESSION}`);
-    w.localStorage.setItem(GLANCE_KEY, JSON.stringify(capturedPage()));
+    w.localStorage.setItem(PICTURE, JSON.stringify(capturedPage()));
     // The fake lays nothing out: give every new element the list's sizes before the painter reads them.
     const make = w.document.createElement.bind(w.document);
     w.document.createElement = (tag: string) => Object.assign(make(tag), { scrollHeight: 5_000, clientHeight: 600 });
@@ -166,19 +167,19 @@ describe("the glance: painting", () => {
 
   it("paints nothing after an update of the app (another stylesheet: its classes may mean something else), nor unstyled", () => {
     const w = windowAt(`#/s/${SESSION}`, 1400, "/assets/index-Def456.css");
-    w.localStorage.setItem(GLANCE_KEY, JSON.stringify(capturedPage()));
+    w.localStorage.setItem(PICTURE, JSON.stringify(capturedPage()));
     paintGlance(w.asWindow);
     expect(painted(w)).toBeNull();
     // The stylesheet failed to load.
     const failed = windowAt(`#/s/${SESSION}`);
     Object.assign(failed.document.head.children[0] ?? {}, { sheet: null });
-    failed.localStorage.setItem(GLANCE_KEY, JSON.stringify(capturedPage()));
+    failed.localStorage.setItem(PICTURE, JSON.stringify(capturedPage()));
     paintGlance(failed.asWindow);
     expect(painted(failed)).toBeNull();
     // No stylesheet at all (development), and a snapshot taken there.
     const dev = new FakeWindow();
     dev.location.hash = `#/s/${SESSION}`;
-    dev.localStorage.setItem(GLANCE_KEY, JSON.stringify({ ...capturedPage(), build: "" }));
+    dev.localStorage.setItem(PICTURE, JSON.stringify({ ...capturedPage(), build: "" }));
     paintGlance(dev.asWindow);
     expect(painted(dev)).toBeNull();
   });
@@ -196,7 +197,7 @@ describe("the glance: painting", () => {
     ];
     for (const [hash, width, raw] of cases) {
       const w = windowAt(hash, width);
-      w.localStorage.setItem(GLANCE_KEY, raw);
+      w.localStorage.setItem(PICTURE, raw);
       expect(() => paintGlance(w.asWindow)).not.toThrow();
       expect(painted(w)).toBeNull();
     }
@@ -225,7 +226,7 @@ describe("the glance: painting", () => {
       ],
     };
     const w = windowAt(`#/s/${SESSION}`);
-    w.localStorage.setItem(GLANCE_KEY, JSON.stringify(hostile));
+    w.localStorage.setItem(PICTURE, JSON.stringify(hostile));
     paintGlance(w.asWindow);
     const layer = painted(w);
     if (!layer) throw new Error("not painted");
@@ -248,18 +249,18 @@ describe("the glance: painting", () => {
     const many: GlanceNode[] = [];
     for (let i = 0; i < 30_000; i++) many.push(["span", "", "", {}, []]);
     const w = windowAt(`#/s/${SESSION}`);
-    w.localStorage.setItem(GLANCE_KEY, JSON.stringify({ v: 1, session: SESSION, width: 1400, build: BUILD, at: 0, root: many }));
+    w.localStorage.setItem(PICTURE, JSON.stringify({ v: 1, session: SESSION, width: 1400, build: BUILD, at: 0, root: many }));
     paintGlance(w.asWindow);
     expect(painted(w)).toBeNull();
     const w2 = windowAt(`#/s/${SESSION}`);
-    w2.localStorage.setItem(GLANCE_KEY, JSON.stringify({ v: 1, session: SESSION, width: 1400, build: BUILD, at: 0, root: many.slice(0, 19_000) }));
+    w2.localStorage.setItem(PICTURE, JSON.stringify({ v: 1, session: SESSION, width: 1400, build: BUILD, at: 0, root: many.slice(0, 19_000) }));
     paintGlance(w2.asWindow);
     expect(painted(w2)?.descendants().length).toBe(19_001);
   });
 
   it("turns a form into a plain box with the same classes (a button in a form would submit it)", () => {
     const w = windowAt(`#/s/${SESSION}`);
-    w.localStorage.setItem(GLANCE_KEY, JSON.stringify({ v: 1, session: SESSION, width: 1400, build: BUILD, at: 0, root: [["form", "composer", "", {}, [["button", "primary", "", {}, ["Send"]]]]] }));
+    w.localStorage.setItem(PICTURE, JSON.stringify({ v: 1, session: SESSION, width: 1400, build: BUILD, at: 0, root: [["form", "composer", "", {}, [["button", "primary", "", {}, ["Send"]]]]] }));
     paintGlance(w.asWindow);
     const box = painted(w)?.descendants().find((e) => e.className === "composer");
     expect(box?.localName).toBe("div");
@@ -268,7 +269,7 @@ describe("the glance: painting", () => {
 
   it("goes away when the app paints, or by itself after a few seconds", () => {
     const w = windowAt(`#/s/${SESSION}`);
-    w.localStorage.setItem(GLANCE_KEY, JSON.stringify(capturedPage()));
+    w.localStorage.setItem(PICTURE, JSON.stringify(capturedPage()));
     paintGlance(w.asWindow);
     expect(w.timers.map((t) => t.ms)).toEqual([GLANCE_MAX_MS]);
     w.run();
@@ -295,7 +296,7 @@ describe("the glance: the script inlined into index.html", () => {
     expect(code).not.toMatch(/(^|[;{}])\s*(import|export)\s/);
     expect(code.length).toBeLessThan(4_000);
     const w = windowAt(`#/s/${SESSION}`);
-    w.localStorage.setItem(GLANCE_KEY, JSON.stringify(capturedPage()));
+    w.localStorage.setItem(PICTURE, JSON.stringify(capturedPage()));
     new Function("window", code)(w);
     expect(painted(w)?.textContent).toContain("Answer 4999 with care");
   });
@@ -312,13 +313,13 @@ describe("the glance: keeping it", () => {
     const w = page();
     const keeper = glanceKeeper(w.asWindow, () => []);
     keeper.showing(SESSION, false);
-    expect(w.localStorage.getItem(GLANCE_KEY)).toBeNull();
+    expect(w.localStorage.getItem(PICTURE)).toBeNull();
     w.run();
-    const first = JSON.parse(w.localStorage.getItem(GLANCE_KEY) ?? "null") as Glance;
+    const first = JSON.parse(w.localStorage.getItem(PICTURE) ?? "null") as Glance;
     expect(first.session).toBe(SESSION);
     w.document.getElementById("root")?.appendChild(el("p", {}, "a newer line"));
     w.dispatch("pagehide");
-    expect(w.localStorage.getItem(GLANCE_KEY)).toContain("a newer line");
+    expect(w.localStorage.getItem(PICTURE)).toContain("a newer line");
   });
 
   it("is not taken while an answer streams into the session, nor with no session on screen", () => {
@@ -328,14 +329,14 @@ describe("the glance: keeping it", () => {
     w.run();
     w.document.visibilityState = "hidden";
     w.document.dispatch("visibilitychange");
-    expect(w.localStorage.getItem(GLANCE_KEY)).toBeNull();
+    expect(w.localStorage.getItem(PICTURE)).toBeNull();
     keeper.showing(undefined, false);
     w.run();
     w.dispatch("pagehide");
-    expect(w.localStorage.getItem(GLANCE_KEY)).toBeNull();
+    expect(w.localStorage.getItem(PICTURE)).toBeNull();
     keeper.showing(SESSION, false);
     w.run();
-    expect(w.localStorage.getItem(GLANCE_KEY)).not.toBeNull();
+    expect(w.localStorage.getItem(PICTURE)).not.toBeNull();
   });
 
   it("removes the kept one when the new one must not be kept (the key on screen), and when told to forget", () => {
@@ -343,15 +344,33 @@ describe("the glance: keeping it", () => {
     const keeper = glanceKeeper(w.asWindow, () => ["live-0123456789"]);
     keeper.showing(SESSION, false);
     w.run();
-    expect(w.localStorage.getItem(GLANCE_KEY)).not.toBeNull();
+    expect(w.localStorage.getItem(PICTURE)).not.toBeNull();
     w.document.getElementById("root")?.appendChild(el("p", {}, "key live-0123456789"));
     w.dispatch("pagehide");
-    expect(w.localStorage.getItem(GLANCE_KEY)).toBeNull();
+    expect(w.localStorage.getItem(PICTURE)).toBeNull();
     w.document.getElementById("root")?.lastChild?.remove();
     w.dispatch("pagehide");
-    expect(w.localStorage.getItem(GLANCE_KEY)).not.toBeNull();
+    expect(w.localStorage.getItem(PICTURE)).not.toBeNull();
     keeper.forget();
-    expect(w.localStorage.getItem(GLANCE_KEY)).toBeNull();
+    expect(w.localStorage.getItem(PICTURE)).toBeNull();
+  });
+
+  it("keeps a picture for each of the last sessions left, drops the oldest beyond them, and forgets them all", () => {
+    const w = page();
+    const keeper = glanceKeeper(w.asWindow, () => []);
+    for (const id of ["ses_1", "ses_2", "ses_3", "ses_4", "ses_5"]) {
+      keeper.showing(id, false);
+      w.run();
+    }
+    const kept = [...w.localStorage.map.keys()].filter((k) => k.startsWith(`${GLANCE_KEY}:`)).sort();
+    expect(kept).toEqual(["ses_2", "ses_3", "ses_4", "ses_5"].map((id) => `${GLANCE_KEY}:${id}`));
+    expect(JSON.parse(w.localStorage.getItem(GLANCE_KEY) ?? "")).toEqual(["ses_5", "ses_4", "ses_3", "ses_2"]);
+    // Shown again, a session moves to the front and nothing else goes.
+    keeper.showing("ses_3", false);
+    w.run();
+    expect(JSON.parse(w.localStorage.getItem(GLANCE_KEY) ?? "")).toEqual(["ses_3", "ses_5", "ses_4", "ses_2"]);
+    keeper.forget();
+    expect([...w.localStorage.map.keys()]).toEqual([]);
   });
 
   it("asks for one capture however often the screen changes before the page is idle", () => {
@@ -375,8 +394,8 @@ describe("the glance: the entry's hooks", () => {
     later?.();
     await vi.waitFor(() => expect(w.timers.length).toBeGreaterThan(0));
     w.run();
-    expect(w.localStorage.getItem(GLANCE_KEY)).toContain("Answer 4999 with care");
+    expect(w.localStorage.getItem(PICTURE)).toContain("Answer 4999 with care");
     forgetGlance();
-    expect(w.localStorage.getItem(GLANCE_KEY)).toBeNull();
+    expect(w.localStorage.getItem(PICTURE)).toBeNull();
   });
 });

@@ -4,16 +4,16 @@
  * handed to it then.
  */
 import type { GlanceKeeper } from "./capture";
-import { GLANCE_KEY } from "./dismiss";
+import { forgetGlances } from "./dismiss";
 
 let keeper: GlanceKeeper | undefined;
-let started = false;
+let started: Window | undefined;
 let last: [session: string | undefined, busy: boolean] | undefined;
 
 /** Starts keeping the glance of this page once `when` runs its task (`secrets`: values never to be kept). */
 export function installGlance(win: Window, secrets: () => readonly string[], when: (task: () => void) => void): void {
   if (started) return;
-  started = true;
+  started = win;
   when(() => {
     import("./capture")
       .then((m) => {
@@ -30,13 +30,12 @@ export function glanceShowing(session: string | undefined, busy: boolean): void 
   keeper?.showing(session, busy);
 }
 
-/** A session was deleted: no snapshot may show it (its title is in every snapshot's sidebar). */
+/** A session was deleted (or replaced by an import): no picture may show it (its title is in every picture's sidebar). */
 export function forgetGlance(): void {
-  if (keeper) keeper.forget();
-  else
-    try {
-      globalThis.localStorage?.removeItem(GLANCE_KEY);
-    } catch {
-      // No storage: nothing to forget.
-    }
+  try {
+    const storage = (started ?? globalThis).localStorage;
+    if (storage) forgetGlances(storage);
+  } catch {
+    // No storage: nothing to forget.
+  }
 }

@@ -12,7 +12,7 @@
  * text, and drops any style or attribute value that could name a resource. Nothing is parsed as HTML.
  */
 
-/** localStorage key of the one snapshot kept (the session this tab showed last; the same as in `dismiss.ts`). */
+/** localStorage: a session's picture is under `<GLANCE_KEY>:<session id>` (the same name as in `dismiss.ts`). */
 export const GLANCE_KEY = "tabcode:glance";
 /** Id of the layer the snapshot is painted in, over the whole page. */
 export const GLANCE_ID = "tabcode-glance";
@@ -90,9 +90,8 @@ export function paintGlance(w: Window): void {
   try {
     // Only a session's address can have one: other pages do not read storage here.
     if (w.location.hash.indexOf("#/s/") !== 0) return;
-    const raw = w.localStorage.getItem(GLANCE_KEY);
-    // Another session's snapshot is not parsed at all.
-    if (!raw || raw.indexOf(`"session":${JSON.stringify(w.location.hash.slice(4))}`) < 0) return;
+    const raw = w.localStorage.getItem(`${GLANCE_KEY}:${w.location.hash.slice(4)}`);
+    if (!raw) return;
     const g = JSON.parse(raw) as Glance;
     if (!g || g.v !== GLANCE_VERSION || typeof g.session !== "string" || !Array.isArray(g.root)) return;
     if (w.location.hash !== `#/s/${g.session}` || w.innerWidth !== g.width) return;
