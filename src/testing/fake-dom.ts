@@ -85,10 +85,6 @@ export class FakeElement extends FakeNode {
       return sel === this.localName;
     });
   }
-  closest(sel: string): FakeElement | null {
-    for (let e: FakeElement | null = this; e; e = e.parentNode) if (e.matches(sel)) return e;
-    return null;
-  }
 }
 
 /** Builds an element: `el("div", { class: "x" }, "text", el("p"))`. */

@@ -8,7 +8,7 @@
  * snapshot holding the API key or anything shaped like a key (should any element ever show one) is not kept.
  */
 import { scrubSecrets } from "../../adapters/llm/scrub-secrets";
-import { forgetGlances, GLANCE_KEEP, glanceIndex } from "./dismiss";
+import { GLANCE_KEEP, glanceIndex } from "./dismiss";
 import { GLANCE_ATTRS, GLANCE_HTML_TAGS, GLANCE_KEY, GLANCE_SVG_TAGS, GLANCE_VERSION, type Glance, type GlanceNode, glanceBuild, keepAttr, safeValue } from "./paint";
 
 /** A snapshot larger than this (JSON characters) is not kept: localStorage is small and read synchronously. */
@@ -25,6 +25,14 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 /** The snapshot of `root`'s content for `session`, or undefined when it has too many elements. */
 export function captureGlance(root: Element, session: string, width: number, build: string, now = Date.now()): Glance | undefined {
   let elements = 0;
+  const kidsOf = (el: Node): GlanceNode[] => {
+    const kids: GlanceNode[] = [];
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      const k = walk(c);
+      if (k !== undefined) kids.push(k);
+    }
+    return kids;
+  };
   const walk = (n: Node): GlanceNode | undefined => {
     if (n.nodeType === 3) return n.nodeValue ?? "";
     if (n.nodeType !== 1) return undefined;
@@ -40,22 +48,13 @@ export function captureGlance(root: Element, session: string, width: number, bui
       if (v !== null && keepAttr(tag, name, v)) attrs[name] = v;
     }
     const style = el.getAttribute("style") ?? "";
-    const kids: GlanceNode[] = [];
     // What a text box holds is the user's draft, never kept (React sets it as a property; a default value is a child).
-    if (tag !== "textarea")
-      for (let c = el.firstChild; c; c = c.nextSibling) {
-        const k = walk(c);
-        if (k !== undefined) kids.push(k);
-      }
+    const kids = tag === "textarea" ? [] : kidsOf(el);
     const out: GlanceNode = [tag, el.getAttribute("class") ?? "", safeValue(style) ? style : "", attrs, kids];
     if (el.scrollTop > 0) out.push(Math.max(0, el.scrollHeight - el.scrollTop - el.clientHeight));
     return out;
   };
-  const kids: GlanceNode[] = [];
-  for (let c = root.firstChild; c; c = c.nextSibling) {
-    const k = walk(c);
-    if (k !== undefined) kids.push(k);
-  }
+  const kids = kidsOf(root);
   if (elements > MAX_ELEMENTS) return undefined;
   return { v: GLANCE_VERSION, session, width, build, at: now, root: kids };
 }
@@ -89,8 +88,6 @@ export interface GlanceKeeper {
   /** The session on screen (undefined: none) and whether an answer is streaming into it; its screen changed, so
    * the snapshot is taken again when the page is next idle (at most once a second, never while busy). */
   showing(session: string | undefined, busy: boolean): void;
-  /** Drops every kept picture (a session was deleted: their sidebars name it). */
-  forget(): void;
 }
 
 /** Keeps the glance of `document`'s `#root` in `localStorage`; `secrets` returns the values that must never be in it. */
@@ -143,13 +140,6 @@ export function glanceKeeper(win: Window, secrets: () => readonly string[]): Gla
       session = s;
       busy = b;
       schedule();
-    },
-    forget() {
-      try {
-        forgetGlances(win.localStorage);
-      } catch {
-        // Storage unavailable: there is nothing to forget.
-      }
     },
   };
 }

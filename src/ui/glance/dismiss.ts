@@ -1,7 +1,8 @@
 /**
- * What the app's first screen needs of the glance: its storage key and layer id, and the removal. Kept apart
- * from `paint.ts` (which is inlined into index.html and must stand alone, so it repeats the two names; a
- * test checks they agree), so the entry does not carry the painter's lists.
+ * What the entry needs of the glance: its storage key and layer id, the index of kept pictures and their
+ * removal, and the layer's removal. Kept apart from `paint.ts` (which is inlined into index.html and must
+ * stand alone, so it repeats the two names; a test checks they agree), so the entry does not carry the
+ * painter's lists.
  */
 /** The index of kept pictures (session ids, newest first); each picture is under `<GLANCE_KEY>:<session id>`. */
 export const GLANCE_KEY = "tabcode:glance";

@@ -4,7 +4,7 @@ import { el, type FakeElement, FakeNode, FakeWindow } from "../../testing/fake-d
 import { captureGlance, GLANCE_MAX_CHARS, glanceKeeper, serializeGlance } from "./capture";
 import { forgetGlance, glanceShowing, installGlance } from "./keeper";
 import * as first from "./dismiss";
-import { dismissGlance } from "./dismiss";
+import { dismissGlance, forgetGlances } from "./dismiss";
 import { GLANCE_ID, GLANCE_KEY, GLANCE_MAX_MS, type Glance, type GlanceNode, paintGlance, safeValue } from "./paint";
 
 const SESSION = "ses_abc";
@@ -351,7 +351,7 @@ describe("the glance: keeping it", () => {
     w.document.getElementById("root")?.lastChild?.remove();
     w.dispatch("pagehide");
     expect(w.localStorage.getItem(PICTURE)).not.toBeNull();
-    keeper.forget();
+    forgetGlances(w.localStorage);
     expect(w.localStorage.getItem(PICTURE)).toBeNull();
   });
 
@@ -369,7 +369,7 @@ describe("the glance: keeping it", () => {
     keeper.showing("ses_3", false);
     w.run();
     expect(JSON.parse(w.localStorage.getItem(GLANCE_KEY) ?? "")).toEqual(["ses_3", "ses_5", "ses_4", "ses_2"]);
-    keeper.forget();
+    forgetGlances(w.localStorage);
     expect([...w.localStorage.map.keys()]).toEqual([]);
   });
 
