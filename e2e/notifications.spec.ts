@@ -107,7 +107,8 @@ test("a session that waits for an approval while hidden shows the ⚠ badge and 
   await hide(page);
   await send(page, "clean up");
   await expect(page).toHaveTitle(/^\(1\) ⚠ /, { timeout: 15_000 });
-  expect((await shown(page))[0]?.title).toMatch(/^Approval needed — /);
+  // The badge is set at once; the notification follows when the session's title has been read.
+  await expect.poll(async () => (await shown(page))[0]?.title).toMatch(/^Approval needed — /);
   await show(page);
   await expect(page).not.toHaveTitle(/^\(/);
   await page.getByRole("dialog", { name: "Permission needed" }).getByRole("button", { name: "Reject", exact: true }).click();
