@@ -3,14 +3,9 @@ import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { engineAssets } from "./build-plugins/engine-assets";
 import { glanceInline } from "./build-plugins/glance-inline";
+import { isolation } from "./build-plugins/isolation";
 import { webManifest } from "./build-plugins/web-manifest";
 import { ENGINE_CACHE } from "./src/adapters/sandbox/local/runtimes/engine-files";
-
-/** Cross-origin isolation: WebContainer needs it; LLM fetches only need CORS. */
-const isolation = {
-  "Cross-Origin-Opener-Policy": "same-origin",
-  "Cross-Origin-Embedder-Policy": "require-corp",
-};
 
 export default defineConfig({
   plugins: [
@@ -18,6 +13,8 @@ export default defineConfig({
     engineAssets(),
     // A cold open paints the last screen of the session at once (src/ui/glance/paint.ts), before the modules run.
     glanceInline(),
+    // Cross-origin isolation only for WebContainer's page, isolated/ (the dev and preview servers' headers, its copy of the page).
+    isolation(),
     // Offline history: after one visit the shell, workers and tokenizer ranks come from the service worker.
     VitePWA({
       registerType: "autoUpdate",
@@ -29,7 +26,8 @@ export default defineConfig({
         importScripts: ["share-target-sw.js", "sw-routes.js"],
         globPatterns: ["**/*.{js,css,html,svg,wasm,json,webmanifest}"],
         // The sandbox engines (Python: ~12 MB) are cached on first use, not at install ("Make available offline" pre-fetches them).
-        globIgnores: ["pyodide/**"],
+        // isolated/index.html is the same page: the service worker serves it from index.html (public/sw-routes.js).
+        globIgnores: ["pyodide/**", "isolated/**"],
         runtimeCaching: [
           {
             urlPattern: ({ url }) => url.pathname.includes("/pyodide/"),
@@ -54,7 +52,5 @@ export default defineConfig({
   worker: { format: "es" },
   // sqlite-wasm finds its .wasm next to its module: keep it out of dev pre-bundling.
   optimizeDeps: { exclude: ["@sqlite.org/sqlite-wasm"] },
-  server: { headers: isolation },
-  preview: { headers: isolation },
   build: { target: "es2022", sourcemap: true, chunkSizeWarningLimit: 1500 },
 });

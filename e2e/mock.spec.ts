@@ -330,7 +330,7 @@ test.describe("CORS", () => {
 
   test("a cross-origin-isolated page can stream from the mock", async ({ page, mock }) => {
     mock.setScript([{ text: "from the browser", chunkDelayMs: 5 }]);
-    await page.goto("/");
+    await page.goto("/isolated/");
     expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(true);
     const text = await page.evaluate(async (url) => {
       const res = await fetch(url, {

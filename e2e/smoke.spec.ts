@@ -1,9 +1,15 @@
 import { expect, test } from "./fixtures";
 
-test("the built app loads, cross-origin isolated", async ({ page }) => {
+test("the built app loads as a plain page; only isolated/ is cross-origin isolated (WebContainer's page)", async ({ page }) => {
   const response = await page.goto("/");
   expect(response?.status()).toBe(200);
-  expect(response?.headers()["cross-origin-embedder-policy"]).toBe("require-corp");
+  expect(response?.headers()["cross-origin-opener-policy"]).toBeUndefined();
+  expect(response?.headers()["cross-origin-embedder-policy"]).toBeUndefined();
+  await expect(page).toHaveTitle("tabcode");
+  expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(false);
+  const isolated = await page.goto("/isolated/");
+  expect(isolated?.status()).toBe(200);
+  expect(isolated?.headers()["cross-origin-embedder-policy"]).toBe("require-corp");
   await expect(page).toHaveTitle("tabcode");
   expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(true);
   expect(await page.evaluate(() => typeof SharedArrayBuffer)).toBe("function");

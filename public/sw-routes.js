@@ -9,7 +9,7 @@
 //   the share target is a POST page load that only the fetch handler can answer.
 // Everything else (the page while the worker runs, samples, engines, the share target) goes through the
 // fetch handler. Loaded into the generated service worker (importScripts), next to share-target-sw.js.
-/* global self */
+/* global self, caches, fetch, Headers, Response */
 self.addEventListener("install", (event) => {
   if (typeof event.addRoutes !== "function") return;
   const scope = self.registration.scope;
@@ -24,6 +24,34 @@ self.addEventListener("install", (event) => {
       ])
       .catch(() => undefined),
   );
+});
+
+// The page is cross-origin isolated only under isolated/ (scripts/isolation-headers.mjs; the app moves there
+// for WebContainer: src/app/isolation.ts). Workbox's navigation route serves the precached shell with the
+// headers it was fetched with, which (fetched as index.html) are a plain page's: this listener, registered
+// before Workbox's, serves the same shell for isolated/ with the two isolation headers added, so the
+// isolated page opens offline too. The shell missing from the precache, it goes to the network.
+const ISOLATED_DIR = "isolated/";
+
+async function isolatedShell(request, scope) {
+  const cache = await caches.open(`workbox-precache-v2-${scope}`);
+  const shell = await cache.match(new URL("index.html", scope).href, { ignoreSearch: true });
+  if (!shell) return fetch(request);
+  const headers = new Headers(shell.headers);
+  headers.set("Cross-Origin-Opener-Policy", "same-origin");
+  headers.set("Cross-Origin-Embedder-Policy", "require-corp");
+  return new Response(shell.body, { status: 200, statusText: "OK", headers });
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.mode !== "navigate" || request.method !== "GET") return;
+  const scope = self.registration.scope;
+  const dir = new URL(ISOLATED_DIR, scope);
+  const path = new URL(request.url).pathname;
+  if (path !== dir.pathname && path !== `${dir.pathname}index.html`) return;
+  event.stopImmediatePropagation();
+  event.respondWith(isolatedShell(request, scope));
 });
 
 // The page sends { type: "tabcode-wake" } as the user types a message (src/app/service-worker.ts): the

@@ -1,6 +1,7 @@
 // Static server for the built app (dist/): what `npm start` and the end-to-end tests run.
-// Every response carries the cross-origin-isolation headers the app needs (WebContainer,
-// SharedArrayBuffer). Unknown page routes fall back to index.html; missing assets are 404s.
+// The app's page is cross-origin isolated only under isolated/ (scripts/isolation-headers.mjs says
+// why); every other response keeps the isolation headers. Unknown page routes fall back to
+// index.html; missing assets are 404s.
 //
 //   node scripts/serve.mjs                 PORT env (default 4173); if taken, the next free port
 //   node scripts/serve.mjs --strict-port   fail instead of moving to another port
@@ -8,6 +9,7 @@ import { createReadStream, existsSync, realpathSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { isolationHeaders } from "./isolation-headers.mjs";
 
 const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)), "dist");
 
@@ -37,14 +39,6 @@ export const MIME_TYPES = {
   ".otf": "font/otf",
 };
 
-/** Headers sent on every response: cross-origin isolation plus basic hardening. */
-export const ISOLATION_HEADERS = {
-  "Cross-Origin-Opener-Policy": "same-origin",
-  "Cross-Origin-Embedder-Policy": "require-corp",
-  "Cross-Origin-Resource-Policy": "same-origin",
-  "X-Content-Type-Options": "nosniff",
-};
-
 function fileAt(root, urlPath) {
   let decoded;
   try {
@@ -66,21 +60,26 @@ function fileAt(root, urlPath) {
 function handler(root) {
   const indexHtml = join(root, "index.html");
   return (req, res) => {
-    for (const [k, v] of Object.entries(ISOLATION_HEADERS)) res.setHeader(k, v);
+    const urlPath = (req.url ?? "/").split("?")[0].split("#")[0];
+    const headers = (page) => {
+      for (const [k, v] of Object.entries(isolationHeaders(urlPath, page))) res.setHeader(k, v);
+    };
     if (req.method !== "GET" && req.method !== "HEAD") {
+      headers(false);
       res.writeHead(405, { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" });
       return res.end("Method Not Allowed\n");
     }
-    const urlPath = (req.url ?? "/").split("?")[0].split("#")[0];
     let file = fileAt(root, urlPath);
     // SPA fallback: a page route (no extension, or a browser asking for HTML) gets index.html.
     const wantsPage = extname(urlPath) === "" || (req.headers.accept ?? "").includes("text/html");
     if (!file && wantsPage && existsSync(indexHtml)) file = { path: indexHtml, size: statSync(indexHtml).size };
     if (!file) {
+      headers(false);
       res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache" });
       return res.end("Not Found\n");
     }
     const type = MIME_TYPES[extname(file.path).toLowerCase()] ?? "application/octet-stream";
+    headers(extname(file.path) === ".html");
     const hashed = urlPath.startsWith("/assets/");
     res.writeHead(200, {
       "Content-Type": type,

@@ -17,6 +17,7 @@ import type { TokenCounter } from "../core/tokens/counter";
 import { webLocks } from "./locks";
 import { PromptWiring } from "./prompt-wiring";
 import { sessionApprovals } from "./approvals";
+import { isolationMove, syncIsolateFlag } from "./isolation";
 import { SettingsStore } from "./settings-store";
 import { wakeServiceWorker } from "./service-worker";
 import { snapshotCollector } from "./storage-gc";
@@ -125,6 +126,22 @@ export async function bootstrap(): Promise<BootResult> {
       save: (v) => putSetting(db, "settings", v),
     }),
   ]);
+  // WebContainer needs the isolated page: move there before anything else starts (isolation.ts).
+  const localStore = () => {
+    try {
+      return globalThis.localStorage;
+    } catch {
+      return undefined;
+    }
+  };
+  syncIsolateFlag(settings.get().sandbox, localStore());
+  settings.subscribe(() => syncIsolateFlag(settings.get().sandbox, localStore()));
+  const move = globalThis.location && isolationMove(settings.get().sandbox, globalThis.crossOriginIsolated === true, globalThis.location, import.meta.env.BASE_URL);
+  if (move) {
+    globalThis.location.replace(move);
+    // The page is leaving: nothing more starts here.
+    return new Promise<never>(() => undefined);
+  }
   installFlushOnPageHide(store);
   const bus = new Bus();
   // The broker asks the wiring for rules; the wiring asks the session service for each session's agent.

@@ -35,4 +35,87 @@ describe("the service worker's static routes", () => {
     await expect(install("https://tabcode.example/")).resolves.toEqual({ waited: [] });
     await expect(install("https://tabcode.example/", () => Promise.reject(new TypeError("unsupported condition")))).resolves.toEqual({ waited: [undefined] });
   });
+
+  describe("the isolated page", () => {
+    type FetchEvent = { request: Request; respondWith(r: Promise<Response>): void; stopImmediatePropagation(): void };
+    /** Loads the file with a precache holding `shell` (or nothing) and returns its fetch listener's answer to `url`. */
+    async function navigate(url: string, shell: Response | undefined, init: RequestInit = {}) {
+      let handler: ((e: FetchEvent) => void) | undefined;
+      const opened: string[] = [];
+      const matched: unknown[] = [];
+      const network: string[] = [];
+      const self = {
+        registration: { scope: "https://tabcode.example/app/" },
+        addEventListener: (type: string, h: typeof handler) => {
+          if (type === "fetch") handler = h;
+        },
+      };
+      const caches = {
+        open: async (name: string) => {
+          opened.push(name);
+          return {
+            match: async (key: string, opts: unknown) => {
+              matched.push([key, opts]);
+              return shell;
+            },
+          };
+        },
+      };
+      const fetch = async (r: Request) => {
+        network.push(r.url);
+        return new Response("from the network");
+      };
+      runInNewContext(readFileSync(new URL("../../public/sw-routes.js", import.meta.url), "utf8"), { self, URL, caches, fetch, Headers, Response });
+      const request = new Request(url, init);
+      // Node's Request cannot be made with mode "navigate": the listener only reads it.
+      Object.defineProperty(request, "mode", { value: init.mode ?? "navigate" });
+      let answer: Promise<Response> | undefined;
+      let stopped = false;
+      handler?.({
+        request,
+        respondWith: (r) => {
+          answer = r;
+        },
+        stopImmediatePropagation: () => {
+          stopped = true;
+        },
+      });
+      return { response: await answer, stopped, opened, matched, network };
+    }
+
+    it("is served from the precached shell with the two isolation headers added, before Workbox's route sees it", async () => {
+      const shell = new Response("<!doctype html>shell", { headers: { "content-type": "text/html", "x-content-type-options": "nosniff" } });
+      const r = await navigate("https://tabcode.example/app/isolated/#/s/abc", shell);
+      expect(r.stopped).toBe(true);
+      expect(r.opened).toEqual(["workbox-precache-v2-https://tabcode.example/app/"]);
+      expect(r.matched).toEqual([["https://tabcode.example/app/index.html", { ignoreSearch: true }]]);
+      expect(r.response?.status).toBe(200);
+      expect(r.response?.headers.get("cross-origin-opener-policy")).toBe("same-origin");
+      expect(r.response?.headers.get("cross-origin-embedder-policy")).toBe("require-corp");
+      expect(r.response?.headers.get("content-type")).toBe("text/html");
+      expect(r.response?.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(await r.response?.text()).toBe("<!doctype html>shell");
+      expect(r.network).toEqual([]);
+    });
+
+    it("goes to the network when the shell is not precached yet", async () => {
+      const r = await navigate("https://tabcode.example/app/isolated/?shared=x", undefined);
+      expect(await r.response?.text()).toBe("from the network");
+      expect(r.network).toEqual(["https://tabcode.example/app/isolated/?shared=x"]);
+    });
+
+    it("leaves every other request to the routes after it: the plain page, a deep link, files, a POST", async () => {
+      for (const [url, init] of [
+        ["https://tabcode.example/app/", {}],
+        ["https://tabcode.example/app/#/s/abc", {}],
+        ["https://tabcode.example/app/isolated-notes", {}],
+        ["https://tabcode.example/app/isolated/", { method: "POST", body: "x" }],
+        ["https://tabcode.example/app/isolated/", { mode: "cors" }],
+      ] as const) {
+        const r = await navigate(url, new Response("shell"), init as RequestInit);
+        expect([url, r.response, r.stopped]).toEqual([url, undefined, false]);
+      }
+    });
+  });
 });
+

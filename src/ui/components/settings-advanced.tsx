@@ -26,7 +26,9 @@ export function SettingsAdvanced({ draft, set }: Props) {
           <small>
             Takes effect after a reload. Only the WebContainer choice contacts a third party: it loads StackBlitz's hosted runtime from
             stackblitz.com (free for personal and open-source use; commercial production use needs their licence). Automatic and Local
-            never contact it; on Automatic, a command that needs full Node.js (npm, a package) says so and offers this switch.
+            never contact it; on Automatic, a command that needs full Node.js (npm, a package) says so and offers this switch. WebContainer
+            needs a cross-origin isolated page, which opens a little slower, so only this choice uses one: after the reload, tabcode opens
+            at the address ending in /isolated/.
           </small>
         </div>
         <OfflineEngines />

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { exportOne, secretsIn, share } from "../../app/session-actions";
+import { appRoot } from "../../app/isolation";
 import type { Finding } from "../../core/export";
 import { useServices } from "../hooks/services";
 import { useModal } from "../hooks/use-modal";
@@ -46,7 +47,8 @@ export function ShareDialog({ sessionID, onClose }: { sessionID: string; onClose
   const chosen = (findings: Finding[]) => findings.filter((f) => remove.has(f.value));
   const create = (findings: Finding[]) => {
     setState({ s: "working" });
-    const origin = `${location.origin}${location.pathname.replace(/\/$/, "")}`;
+    // The app's root, also from the isolated page: a link opens the plain page, which moves on if it must.
+    const origin = appRoot(location.origin, import.meta.env.BASE_URL).replace(/\/$/, "");
     share(app, sessionID, origin, { passphrase: passphrase || undefined, remove: chosen(findings) }).then(
       (r) => setState(r.ok ? { s: "link", url: r.url, locked: passphrase !== "" } : { s: "too-large", size: r.size }),
       (e: unknown) => setState({ s: "error", message: e instanceof Error ? e.message : String(e) }),

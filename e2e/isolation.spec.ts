@@ -1,0 +1,84 @@
+/**
+ * Cross-origin isolation only where it is needed: the app's page is a plain one (it opens faster), and
+ * choosing WebContainer moves the app to isolated/, a cross-origin isolated page, online and offline.
+ */
+import type { Page } from "@playwright/test";
+import { cacheApp, newSession, openApp, stopServiceWorkers } from "./app";
+import { expect, test } from "./fixtures";
+
+const isolated = (page: Page) => page.evaluate(() => globalThis.crossOriginIsolated);
+
+/** Settings → Sandbox, as a user would. */
+async function chooseSandbox(page: Page, value: "auto" | "webcontainer"): Promise<void> {
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByText("Sandbox and context").click();
+  await dialog.getByLabel("Sandbox", { exact: true }).selectOption(value);
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toBeHidden();
+}
+
+test("choosing WebContainer moves the app to its cross-origin isolated page (also from a new tab, and offline); Automatic keeps the plain page", async ({
+  page,
+  context,
+  blockedRequests,
+}) => {
+  test.setTimeout(60_000);
+  await openApp(page);
+  expect(await isolated(page)).toBe(false);
+  const id = await newSession(page);
+  const status = page.getByRole("region", { name: "Workspace" }).getByRole("status");
+  await expect(status).toContainText("Local sandbox — automatic");
+  await cacheApp(page);
+
+  await chooseSandbox(page, "webcontainer");
+  await page.reload();
+  await expect(page).toHaveURL(new RegExp(`/isolated/#/s/${id}$`));
+  expect(await isolated(page)).toBe(true);
+  expect(await page.evaluate(() => typeof SharedArrayBuffer)).toBe("function");
+  // There, WebContainer is tried (StackBlitz, which the tests' network fence blocks), not refused for want of isolation.
+  await expect(status).toContainText("WebContainer unavailable: could not reach StackBlitz");
+
+  // A new tab at the plain address moves before the app loads, keeping the route.
+  const tab = await context.newPage();
+  await tab.goto(`/#/s/${id}`);
+  await expect(tab).toHaveURL(new RegExp(`/isolated/#/s/${id}$`));
+  await expect(tab.getByRole("navigation", { name: "Sessions" })).toBeVisible();
+  expect(await isolated(tab)).toBe(true);
+  await tab.close();
+
+  // Offline, the service worker serves the isolated page with its headers: stopped (a page load races the
+  // network against starting it) and running.
+  await context.setOffline(true);
+  await stopServiceWorkers(page);
+  await page.reload();
+  await expect(page.getByRole("navigation", { name: "Sessions" })).toBeVisible();
+  expect(await isolated(page)).toBe(true);
+  await page.reload();
+  await expect(page.getByRole("navigation", { name: "Sessions" })).toBeVisible();
+  expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  expect(await isolated(page)).toBe(true);
+  await context.setOffline(false);
+
+  // Back on Automatic, a new tab stays on the plain page.
+  await chooseSandbox(page, "auto");
+  const plain = await context.newPage();
+  await plain.goto(`/#/s/${id}`);
+  await expect(plain.getByRole("navigation", { name: "Sessions" })).toBeVisible();
+  expect(new URL(plain.url()).pathname).toBe("/");
+  expect(await isolated(plain)).toBe(false);
+  await plain.close();
+
+  // What choosing WebContainer contacted (and the fence blocked) was StackBlitz alone.
+  expect(blockedRequests.length).toBeGreaterThan(0);
+  expect(blockedRequests.filter((u) => new URL(u).hostname !== "stackblitz.com")).toEqual([]);
+  blockedRequests.length = 0;
+});
+
+test("the isolated page's address works before any visit: served isolated, and the app starts there", async ({ page }) => {
+  const response = await page.goto("/isolated/");
+  expect(response?.headers()["cross-origin-opener-policy"]).toBe("same-origin");
+  expect(response?.headers()["cross-origin-embedder-policy"]).toBe("require-corp");
+  await expect(page.getByRole("heading", { name: "A coding agent in your browser tab" })).toBeVisible();
+  expect(await isolated(page)).toBe(true);
+});
