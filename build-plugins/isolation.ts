@@ -11,7 +11,9 @@ import { ISOLATED_DIR, isolationHeaders } from "../scripts/isolation-headers.mjs
 function middleware(base: string): Connect.NextHandleFunction {
   return (req, res, next) => {
     const path = (req.url ?? "/").split("?")[0]?.split("#")[0] ?? "/";
-    const page = req.headers["sec-fetch-dest"] === "document" || (extname(path) === "" && (req.headers.accept ?? "").includes("text/html"));
+    // The page, also when the service worker precaches it (index.html, fetched as a plain file).
+    const ext = extname(path);
+    const page = ext === ".html" || req.headers["sec-fetch-dest"] === "document" || (ext === "" && (req.headers.accept ?? "").includes("text/html"));
     for (const [k, v] of Object.entries(isolationHeaders(path, page, base))) res.setHeader(k, v);
     next();
   };

@@ -12,7 +12,8 @@ export const webManifest: Partial<ManifestOptions> = {
   // Installed app: open other agents' histories and exports with tabcode ("Import history").
   file_handlers: [
     {
-      action: "./",
+      // The launch parameter keeps that page where it is (src/app/isolation.ts: the files are handed to it).
+      action: "./?launch=files",
       accept: {
         "application/vnd.sqlite3": [".db", ".sqlite", ".db-wal"],
         "application/json": [".json"],

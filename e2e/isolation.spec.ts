@@ -47,6 +47,16 @@ test("choosing WebContainer moves the app to its cross-origin isolated page (als
   expect(await isolated(tab)).toBe(true);
   await tab.close();
 
+  // With the flag gone (storage cleared), the settings still move a new tab there, and set it again.
+  await page.evaluate(() => localStorage.removeItem("tabcode:isolate"));
+  const again = await context.newPage();
+  await again.goto(`/#/s/${id}`);
+  await expect(again).toHaveURL(new RegExp(`/isolated/#/s/${id}$`));
+  await expect(again.getByRole("navigation", { name: "Sessions" })).toBeVisible();
+  expect(await isolated(again)).toBe(true);
+  expect(await again.evaluate(() => localStorage.getItem("tabcode:isolate"))).toBe("1");
+  await again.close();
+
   // Offline, the service worker serves the isolated page with its headers: stopped (a page load races the
   // network against starting it) and running.
   await context.setOffline(true);
@@ -60,8 +70,13 @@ test("choosing WebContainer moves the app to its cross-origin isolated page (als
   expect(await isolated(page)).toBe(true);
   await context.setOffline(false);
 
-  // Back on Automatic, a new tab stays on the plain page.
+  // Back on Automatic: after a reload the tab is on the plain page again, and a new tab stays there.
   await chooseSandbox(page, "auto");
+  await page.reload();
+  await expect(page).toHaveURL(new RegExp(`^[^#]*/#/s/${id}$`));
+  expect(new URL(page.url()).pathname).toBe("/");
+  await expect(page.getByRole("navigation", { name: "Sessions" })).toBeVisible();
+  expect(await isolated(page)).toBe(false);
   const plain = await context.newPage();
   await plain.goto(`/#/s/${id}`);
   await expect(plain.getByRole("navigation", { name: "Sessions" })).toBeVisible();
@@ -75,10 +90,11 @@ test("choosing WebContainer moves the app to its cross-origin isolated page (als
   blockedRequests.length = 0;
 });
 
-test("the isolated page's address works before any visit: served isolated, and the app starts there", async ({ page }) => {
-  const response = await page.goto("/isolated/");
+test("a first visit to the isolated page's address: served isolated; on Automatic the app moves to the plain page, keeping the route", async ({ page }) => {
+  const response = await page.goto("/isolated/#/");
   expect(response?.headers()["cross-origin-opener-policy"]).toBe("same-origin");
   expect(response?.headers()["cross-origin-embedder-policy"]).toBe("require-corp");
+  await expect(page).toHaveURL(/^http:\/\/[^/]+\/#\/$/);
   await expect(page.getByRole("heading", { name: "A coding agent in your browser tab" })).toBeVisible();
-  expect(await isolated(page)).toBe(true);
+  expect(await isolated(page)).toBe(false);
 });

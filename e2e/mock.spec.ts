@@ -3,6 +3,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { APICallError, streamText, tool } from "ai";
 import { z } from "zod";
+import { openApp } from "./app";
 import { expect, test } from "./fixtures";
 import { json, parseSse, post, readFrames } from "./mock-openai/client";
 import type { ErrorStatus } from "./mock-openai/script";
@@ -330,6 +331,12 @@ test.describe("CORS", () => {
 
   test("a cross-origin-isolated page can stream from the mock", async ({ page, mock }) => {
     mock.setScript([{ text: "from the browser", chunkDelayMs: 5 }]);
+    // WebContainer's page (the app moves off it unless WebContainer is chosen; nothing here opens a sandbox).
+    await openApp(page);
+    await page.evaluate(async () => {
+      const s = (globalThis as unknown as { __tabcode: { settings: { get(): Record<string, unknown>; set(v: unknown): Promise<void> } } }).__tabcode.settings;
+      await s.set({ ...s.get(), sandbox: "webcontainer" });
+    });
     await page.goto("/isolated/");
     expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(true);
     const text = await page.evaluate(async (url) => {

@@ -30,16 +30,32 @@ self.addEventListener("install", (event) => {
 // for WebContainer: src/app/isolation.ts). Workbox's navigation route serves the precached shell with the
 // headers it was fetched with, which (fetched as index.html) are a plain page's: this listener, registered
 // before Workbox's, serves the same shell for isolated/ with the two isolation headers added, so the
-// isolated page opens offline too. The shell missing from the precache, it goes to the network.
+// isolated page opens offline too. Only where the server isolates too: an isolated page can start a
+// Worker only from a script sent with COEP, so on a host that sends no such headers (the precached
+// scripts have none) the shell is served as it is, a plain page. Without the shell in the precache, or
+// when the cache fails, the network answers.
 const ISOLATED_DIR = "isolated/";
+const COEP = "Cross-Origin-Embedder-Policy";
+let serverIsolates = false;
+
+/** Whether the server sent the built scripts with COEP require-corp (one precached script tells; a yes is kept). */
+async function scriptsIsolated(cache, scope) {
+  if (serverIsolates) return true;
+  const assets = new URL("assets/", scope).href;
+  const key = (await cache.keys()).find((r) => r.url.startsWith(assets) && /\.js(\?|$)/.test(r.url));
+  const script = key && (await cache.match(key));
+  serverIsolates = script?.headers.get(COEP) === "require-corp";
+  return serverIsolates;
+}
 
 async function isolatedShell(request, scope) {
   const cache = await caches.open(`workbox-precache-v2-${scope}`);
   const shell = await cache.match(new URL("index.html", scope).href, { ignoreSearch: true });
   if (!shell) return fetch(request);
+  if (!(await scriptsIsolated(cache, scope))) return shell;
   const headers = new Headers(shell.headers);
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
-  headers.set("Cross-Origin-Embedder-Policy", "require-corp");
+  headers.set(COEP, "require-corp");
   return new Response(shell.body, { status: 200, statusText: "OK", headers });
 }
 
@@ -47,11 +63,11 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.mode !== "navigate" || request.method !== "GET") return;
   const scope = self.registration.scope;
-  const dir = new URL(ISOLATED_DIR, scope);
+  const dir = new URL(ISOLATED_DIR, scope).pathname;
   const path = new URL(request.url).pathname;
-  if (path !== dir.pathname && path !== `${dir.pathname}index.html`) return;
+  if (path !== dir.slice(0, -1) && !path.startsWith(dir)) return;
   event.stopImmediatePropagation();
-  event.respondWith(isolatedShell(request, scope));
+  event.respondWith(isolatedShell(request, scope).catch(() => fetch(request)));
 });
 
 // The page sends { type: "tabcode-wake" } as the user types a message (src/app/service-worker.ts): the

@@ -21,7 +21,9 @@ function Fatal({ message }: { message: string }) {
 }
 
 const rootEl = document.getElementById("root");
-if (rootEl) {
+// index.html's first script is taking the page to WebContainer's isolated page (src/app/isolation.ts): start nothing here.
+const leaving = (globalThis as { __tabcodeLeaving?: boolean }).__tabcodeLeaving === true;
+if (rootEl && !leaving) {
   const root = createRoot(rootEl);
   // Not needed for the first screen, but for the first message: fetched while the database opens.
   void Markdown.preload().catch(() => undefined);

@@ -126,8 +126,8 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
   const app = { cold: [] as number[], busy: [] as number[], reload: [] as number[], stopped: [] as number[] };
   // The floor: a page with no script at all (one article holding the same text) opened in a new tab the same
   // way. What it takes (a renderer process, the navigation's commit, parsing, the first frame) no app code can save.
-  // And the same page cross-origin isolated as the app is (COOP same-origin + COEP require-corp, for WebContainer):
-  // Chromium then commits it in a new process of its own, started once the response's headers are known.
+  // And the same page cross-origin isolated as WebContainer's page is (isolated/: COOP same-origin + COEP
+  // require-corp): Chromium then commits it in a new process of its own, started once the response's headers are known.
   const blankServer = createServer((req, res) => {
     const isolated = req.url?.includes("isolated=") === true;
     res.writeHead(200, {
@@ -223,7 +223,7 @@ test("streaming into a long session; opening a 5,000-part session", async ({ pag
   rows.push(["open a 5,000-part session, cold: page load in a new tab, the service worker stopped → newest message on screen", summary(stopped)]);
   rows.push(["… the same open → painted by the app itself", summary(app.stopped)]);
   rows.push(["the floor: a page with no script in a new tab → its text painted", summary(blank)]);
-  rows.push(["the floor, cross-origin isolated as the app is (COOP + COEP headers)", summary(isolatedBlank)]);
+  rows.push(["the floor, cross-origin isolated as WebContainer's page (/isolated/) is (COOP + COEP headers)", summary(isolatedBlank)]);
   rows.push(["open a 5,000-part session, cold: page load in a new tab while the other tab still starts up → on screen", summary(busy)]);
   rows.push(["… the same open → painted by the app itself", summary(app.busy)]);
   rows.push(["open a 5,000-part session, cold: loaded again in its own tab → newest message on screen", summary(reload)]);

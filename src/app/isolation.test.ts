@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { ISOLATED_DIR as SERVER_DIR, isIsolatedPath, isolationHeaders } from "../../scripts/isolation-headers.mjs";
-import { ISOLATE_FLAG, ISOLATED_DIR, appRoot, isolationMove, onIsolatedPage, syncIsolateFlag } from "./isolation";
+import { ISOLATE_FLAG, ISOLATED_DIR, LAUNCH_PARAM, appRoot, isolationMove, onIsolatedPage, syncIsolateFlag } from "./isolation";
+import { webManifest } from "../../build-plugins/web-manifest";
 
 const at = (pathname: string, search = "", hash = "") => ({ origin: "https://tabcode.example", pathname, search, hash });
 
@@ -35,18 +36,37 @@ describe("the isolated page", () => {
     expect(isIsolatedPath("/isolatedness", "/")).toBe(false);
   });
 
-  it("moves a page that is not isolated there when WebContainer is chosen, keeping the query and the route, and never loops", () => {
+  it("moves a page that is not isolated there when WebContainer is chosen, and back when not, keeping the query and the route; never loops", () => {
     expect(isolationMove("webcontainer", false, at("/", "?shared=abc", "#/s/s1"), "/")).toBe("https://tabcode.example/isolated/?shared=abc#/s/s1");
     expect(isolationMove("webcontainer", false, at("/app/", "", "#/"), "/app/")).toBe("https://tabcode.example/app/isolated/#/");
     // Already isolated, or on the isolated page a server did not isolate: stays (the sandbox says why).
     expect(isolationMove("webcontainer", true, at("/isolated/"), "/")).toBeUndefined();
     expect(isolationMove("webcontainer", false, at("/isolated/"), "/")).toBeUndefined();
-    // The other choices never move, wherever the page is.
+    expect(isolationMove("webcontainer", false, at("/isolated"), "/")).toBeUndefined();
+    expect(isolationMove("webcontainer", true, at("/"), "/")).toBeUndefined();
+    // The other choices leave the isolated page for the plain one, and stay on the plain one.
     for (const pref of ["auto", "local"] as const) {
+      expect(isolationMove(pref, true, at("/isolated/", "?x=1", "#/s/s1"), "/")).toBe("https://tabcode.example/?x=1#/s/s1");
+      expect(isolationMove(pref, false, at("/app/isolated", "", "#/"), "/app/")).toBe("https://tabcode.example/app/#/");
       expect(isolationMove(pref, false, at("/"), "/")).toBeUndefined();
-      expect(isolationMove(pref, true, at("/isolated/"), "/")).toBeUndefined();
+      expect(isolationMove(pref, true, at("/"), "/")).toBeUndefined();
     }
+    // Whatever a move decides, the page it lands on decides to stay (no to and fro).
+    for (const pref of ["auto", "local", "webcontainer"] as const)
+      for (const start of ["/", "/isolated/", "/isolated", "/isolated/deep"])
+        for (const serverIsolates of [true, false]) {
+          const isolatedAt = (path: string) => serverIsolates && onIsolatedPage(path, "/");
+          const to = isolationMove(pref, isolatedAt(start), at(start), "/");
+          if (to === undefined) continue;
+          const path = new URL(to).pathname;
+          expect([pref, start, serverIsolates, isolationMove(pref, isolatedAt(path), at(path), "/")]).toEqual([pref, start, serverIsolates, undefined]);
+        }
+    // A launch with files stays: its files are handed to this very page.
+    expect(isolationMove("webcontainer", false, at("/", `?${LAUNCH_PARAM}=files`), "/")).toBeUndefined();
+    expect(isolationMove("auto", true, at("/isolated/", `?${LAUNCH_PARAM}=files`), "/")).toBeUndefined();
+    expect(webManifest.file_handlers?.[0]?.action).toBe(`./?${LAUNCH_PARAM}=files`);
     expect(onIsolatedPage("/isolated/index.html", "/")).toBe(true);
+    expect(onIsolatedPage("/isolatedness", "/")).toBe(false);
     expect(onIsolatedPage("/", "/")).toBe(false);
     expect(appRoot("https://tabcode.example", "/app/")).toBe("https://tabcode.example/app/");
   });
@@ -71,20 +91,31 @@ describe("the isolated page", () => {
     const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1];
     expect(script).toBeDefined();
     expect(script).toContain(JSON.stringify(ISOLATE_FLAG));
-    const run = (flag: string | null, pathname: string, isolated: boolean, base = "/") => {
+    const run = (flag: string | null, pathname: string, isolated: boolean, base = "/", search = "?q=1") => {
       const moved: string[] = [];
-      const location = { pathname, search: "?q=1", hash: "#/s/abc", replace: (u: string) => moved.push(u) };
+      const location = { pathname, search, hash: "#/s/abc", replace: (u: string) => moved.push(u) };
       const localStorage = { getItem: (k: string) => (k === ISOLATE_FLAG ? flag : null) };
-      runInNewContext((script ?? "").replaceAll("%BASE_URL%", base), { localStorage, location, self: { crossOriginIsolated: isolated } });
+      const self: { crossOriginIsolated: boolean; __tabcodeLeaving?: boolean } = { crossOriginIsolated: isolated };
+      runInNewContext((script ?? "").replaceAll("%BASE_URL%", base), { localStorage, location, self });
+      // The app's entry starts nothing on a page that leaves (src/main.tsx).
+      expect(self.__tabcodeLeaving === true).toBe(moved.length > 0);
       return moved;
     };
     expect(run("1", "/", false)).toEqual([`/${ISOLATED_DIR}?q=1#/s/abc`]);
     expect(run("1", "/app/", false, "/app/")).toEqual([`/app/${ISOLATED_DIR}?q=1#/s/abc`]);
-    expect(run("1", `/${ISOLATED_DIR}`, false)).toEqual([]);
+    expect(run("1", "/some/deep/link", false)).toEqual([`/${ISOLATED_DIR}?q=1#/s/abc`]);
+    for (const there of [`/${ISOLATED_DIR}`, "/isolated", "/isolated/index.html"]) expect(run("1", there, false)).toEqual([]);
     expect(run("1", "/", true)).toEqual([]);
     expect(run(null, "/", false)).toEqual([]);
+    expect(run("1", "/", false, "/", `?${LAUNCH_PARAM}=files`)).toEqual([]);
+    expect(run("1", "/", false, "/", `?a=1&${LAUNCH_PARAM}`)).toEqual([]);
+    expect(run("1", "/", false, "/", "?launcher=1")).toEqual([`/${ISOLATED_DIR}?launcher=1#/s/abc`]);
     // No storage at all (a sandboxed frame): the script must not throw.
     expect(() => runInNewContext(script ?? "", { location: {}, self: {} })).not.toThrow();
+    // It leaves no names behind on the page.
+    const page: Record<string, unknown> = { localStorage: { getItem: () => null }, location: { pathname: "/", search: "" }, self: {} };
+    runInNewContext(script ?? "", page);
+    expect(Object.keys(page).sort()).toEqual(["localStorage", "location", "self"]);
   });
 
   it("the servers, the service worker and the app name the same directory", () => {

@@ -38,14 +38,19 @@ describe("the service worker's static routes", () => {
 
   describe("the isolated page", () => {
     type FetchEvent = { request: Request; respondWith(r: Promise<Response>): void; stopImmediatePropagation(): void };
-    /** Loads the file with a precache holding `shell` (or nothing) and returns its fetch listener's answer to `url`. */
-    async function navigate(url: string, shell: Response | undefined, init: RequestInit = {}) {
+    const scope = "https://tabcode.example/app/";
+    const SHELL = `${scope}index.html?__WB_REVISION__=abc`;
+    const SCRIPT = `${scope}assets/index-abc.js`;
+    const isolatedScript = () => new Response("js", { headers: { "Cross-Origin-Embedder-Policy": "require-corp" } });
+    const shell = () => new Response("<!doctype html>shell", { headers: { "content-type": "text/html", "x-content-type-options": "nosniff" } });
+
+    /** Loads the file with `precache` as Workbox's cache (or a cache that fails) and returns its fetch listener's answer to `url`. */
+    async function navigate(url: string, precache: Map<string, () => Response> | "failing", init: RequestInit = {}) {
       let handler: ((e: FetchEvent) => void) | undefined;
       const opened: string[] = [];
-      const matched: unknown[] = [];
       const network: string[] = [];
       const self = {
-        registration: { scope: "https://tabcode.example/app/" },
+        registration: { scope },
         addEventListener: (type: string, h: typeof handler) => {
           if (type === "fetch") handler = h;
         },
@@ -53,10 +58,14 @@ describe("the service worker's static routes", () => {
       const caches = {
         open: async (name: string) => {
           opened.push(name);
+          if (precache === "failing") throw new DOMException("gone", "UnknownError");
           return {
-            match: async (key: string, opts: unknown) => {
-              matched.push([key, opts]);
-              return shell;
+            keys: async () => [...precache.keys()].map((k) => new Request(k)),
+            match: async (key: string | Request, opts?: { ignoreSearch?: boolean }) => {
+              const want = typeof key === "string" ? key : key.url;
+              const strip = (u: string) => (opts?.ignoreSearch ? u.split("?")[0] : u);
+              const hit = [...precache.entries()].find(([k]) => strip(k) === strip(want));
+              return hit?.[1]();
             },
           };
         },
@@ -80,39 +89,49 @@ describe("the service worker's static routes", () => {
           stopped = true;
         },
       });
-      return { response: await answer, stopped, opened, matched, network };
+      return { response: await answer, stopped, opened, network };
     }
 
     it("is served from the precached shell with the two isolation headers added, before Workbox's route sees it", async () => {
-      const shell = new Response("<!doctype html>shell", { headers: { "content-type": "text/html", "x-content-type-options": "nosniff" } });
-      const r = await navigate("https://tabcode.example/app/isolated/#/s/abc", shell);
-      expect(r.stopped).toBe(true);
-      expect(r.opened).toEqual(["workbox-precache-v2-https://tabcode.example/app/"]);
-      expect(r.matched).toEqual([["https://tabcode.example/app/index.html", { ignoreSearch: true }]]);
-      expect(r.response?.status).toBe(200);
-      expect(r.response?.headers.get("cross-origin-opener-policy")).toBe("same-origin");
-      expect(r.response?.headers.get("cross-origin-embedder-policy")).toBe("require-corp");
-      expect(r.response?.headers.get("content-type")).toBe("text/html");
-      expect(r.response?.headers.get("x-content-type-options")).toBe("nosniff");
-      expect(await r.response?.text()).toBe("<!doctype html>shell");
-      expect(r.network).toEqual([]);
+      for (const url of [`${scope}isolated/#/s/abc`, `${scope}isolated`, `${scope}isolated/some/deep/link`]) {
+        const r = await navigate(url, new Map([[SHELL, shell], [SCRIPT, isolatedScript]]));
+        expect(r.stopped).toBe(true);
+        expect(r.opened).toEqual([`workbox-precache-v2-${scope}`]);
+        expect(r.response?.status).toBe(200);
+        expect(r.response?.headers.get("cross-origin-opener-policy")).toBe("same-origin");
+        expect(r.response?.headers.get("cross-origin-embedder-policy")).toBe("require-corp");
+        expect(r.response?.headers.get("content-type")).toBe("text/html");
+        expect(r.response?.headers.get("x-content-type-options")).toBe("nosniff");
+        expect(await r.response?.text()).toBe("<!doctype html>shell");
+        expect(r.network).toEqual([]);
+      }
     });
 
-    it("goes to the network when the shell is not precached yet", async () => {
-      const r = await navigate("https://tabcode.example/app/isolated/?shared=x", undefined);
-      expect(await r.response?.text()).toBe("from the network");
-      expect(r.network).toEqual(["https://tabcode.example/app/isolated/?shared=x"]);
+    it("stays a plain page where the server does not isolate (its scripts came without COEP: an isolated page could start none of its Workers)", async () => {
+      const r = await navigate(`${scope}isolated/`, new Map([[SHELL, shell], [SCRIPT, () => new Response("js")]]));
+      expect(r.stopped).toBe(true);
+      expect(r.response?.headers.get("cross-origin-opener-policy")).toBeNull();
+      expect(r.response?.headers.get("cross-origin-embedder-policy")).toBeNull();
+      expect(await r.response?.text()).toBe("<!doctype html>shell");
+    });
+
+    it("goes to the network when the shell is not precached yet, or the cache fails", async () => {
+      const missing = await navigate(`${scope}isolated/?shared=x`, new Map([[SCRIPT, isolatedScript]]));
+      expect(await missing.response?.text()).toBe("from the network");
+      expect(missing.network).toEqual([`${scope}isolated/?shared=x`]);
+      const failing = await navigate(`${scope}isolated/`, "failing");
+      expect(await failing.response?.text()).toBe("from the network");
     });
 
     it("leaves every other request to the routes after it: the plain page, a deep link, files, a POST", async () => {
       for (const [url, init] of [
-        ["https://tabcode.example/app/", {}],
-        ["https://tabcode.example/app/#/s/abc", {}],
-        ["https://tabcode.example/app/isolated-notes", {}],
-        ["https://tabcode.example/app/isolated/", { method: "POST", body: "x" }],
-        ["https://tabcode.example/app/isolated/", { mode: "cors" }],
+        [scope, {}],
+        [`${scope}#/s/abc`, {}],
+        [`${scope}isolated-notes`, {}],
+        [`${scope}isolated/`, { method: "POST", body: "x" }],
+        [`${scope}isolated/`, { mode: "cors" }],
       ] as const) {
-        const r = await navigate(url, new Response("shell"), init as RequestInit);
+        const r = await navigate(url, new Map([[SHELL, shell], [SCRIPT, isolatedScript]]), init as RequestInit);
         expect([url, r.response, r.stopped]).toEqual([url, undefined, false]);
       }
     });

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore, useRef } from "react";
 import { dismissGlance } from "./glance/dismiss";
 import type { DroppedFile } from "../app/history-import";
+import { LAUNCH_PARAM } from "../app/isolation";
 import { errorMessage } from "../core/errors";
 import { type DemoKind, exportEverything, importFile, isHistoryExport, startDemo } from "../app/session-actions";
 import type { LaunchQueueLike } from "../app/shared-files";
@@ -94,6 +95,12 @@ export function App() {
         (files) => setHistory({ files }),
         (m) => notify(m),
       );
+      // A launch with files kept this page where it was (isolation.ts); once they are taken, a reload may move it.
+      const query = new URLSearchParams(location.search);
+      if (query.has(LAUNCH_PARAM)) {
+        query.delete(LAUNCH_PARAM);
+        window.history.replaceState(null, "", `${location.pathname}${query.size > 0 ? `?${query}` : ""}${location.hash}`);
+      }
       if (!shared) return;
       try {
         const got = await takeSharedFiles(location.search, new URL(import.meta.env.BASE_URL, location.origin).href, "caches" in window ? caches : undefined);
