@@ -3,22 +3,25 @@
  * choosing WebContainer moves the app to isolated/, a cross-origin isolated page, online and offline.
  */
 import type { Page } from "@playwright/test";
-import { cacheApp, newSession, openApp, stopServiceWorkers } from "./app";
+import { cacheApp, configure, newSession, openApp, send, stopServiceWorkers, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 
 const isolated = (page: Page) => page.evaluate(() => globalThis.crossOriginIsolated);
 
-/** Settings → Sandbox, as a user would. */
-async function chooseSandbox(page: Page, value: "auto" | "webcontainer"): Promise<void> {
+/** Settings → Sandbox, as a user would; saving a new choice loads the page again, where it belongs. */
+async function chooseSandbox(page: Page, value: "auto" | "webcontainer", lands: RegExp): Promise<void> {
   await page.getByRole("button", { name: "Settings" }).click();
   const dialog = page.getByRole("dialog", { name: "Settings" });
   await dialog.getByText("Sandbox and context").click();
   await dialog.getByLabel("Sandbox", { exact: true }).selectOption(value);
+  const loaded = page.waitForEvent("load");
   await dialog.getByRole("button", { name: "Save" }).click();
-  await expect(dialog).toBeHidden();
+  await loaded;
+  await expect(page).toHaveURL(lands);
+  await expect(page.getByRole("navigation", { name: "Sessions" })).toBeVisible();
 }
 
-test("choosing WebContainer moves the app to its cross-origin isolated page (also from a new tab, and offline); Automatic keeps the plain page", async ({
+test("choosing WebContainer loads the app again on its cross-origin isolated page (also from a new tab, and offline); Automatic brings it back to the plain page", async ({
   page,
   context,
   blockedRequests,
@@ -31,9 +34,7 @@ test("choosing WebContainer moves the app to its cross-origin isolated page (als
   await expect(status).toContainText("Local sandbox — automatic");
   await cacheApp(page);
 
-  await chooseSandbox(page, "webcontainer");
-  await page.reload();
-  await expect(page).toHaveURL(new RegExp(`/isolated/#/s/${id}$`));
+  await chooseSandbox(page, "webcontainer", new RegExp(`/isolated/#/s/${id}$`));
   expect(await isolated(page)).toBe(true);
   expect(await page.evaluate(() => typeof SharedArrayBuffer)).toBe("function");
   // There, WebContainer is tried (StackBlitz, which the tests' network fence blocks), not refused for want of isolation.
@@ -70,12 +71,9 @@ test("choosing WebContainer moves the app to its cross-origin isolated page (als
   expect(await isolated(page)).toBe(true);
   await context.setOffline(false);
 
-  // Back on Automatic: after a reload the tab is on the plain page again, and a new tab stays there.
-  await chooseSandbox(page, "auto");
-  await page.reload();
-  await expect(page).toHaveURL(new RegExp(`^[^#]*/#/s/${id}$`));
+  // Back on Automatic: the tab is on the plain page again, and a new tab stays there.
+  await chooseSandbox(page, "auto", new RegExp(`^[^#]*/#/s/${id}$`));
   expect(new URL(page.url()).pathname).toBe("/");
-  await expect(page.getByRole("navigation", { name: "Sessions" })).toBeVisible();
   expect(await isolated(page)).toBe(false);
   const plain = await context.newPage();
   await plain.goto(`/#/s/${id}`);
@@ -97,4 +95,24 @@ test("a first visit to the isolated page's address: served isolated; on Automati
   await expect(page).toHaveURL(/^http:\/\/[^/]+\/#\/$/);
   await expect(page.getByRole("heading", { name: "A coding agent in your browser tab" })).toBeVisible();
   expect(await isolated(page)).toBe(false);
+});
+
+test("while a run is working, a new sandbox choice is saved but waits for the next reload: the run is not cut off", async ({ page, mock }) => {
+  mock.setScript([{ text: "one two three four five six seven eight nine ten", chunkDelayMs: 250 }]);
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  await send(page, "work on it");
+  await expect(page).toHaveTitle(/^● Working… · /);
+  await page.evaluate(() => Object.assign(window, { __samePage: true }));
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByText("Sandbox and context").click();
+  await dialog.getByLabel("Sandbox", { exact: true }).selectOption("local");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toBeHidden();
+  await waitIdle(page, id);
+  await expect(page.getByRole("article").filter({ hasText: "one two three four five six seven eight nine ten" })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
+  expect(await page.evaluate(() => (globalThis as unknown as { __tabcode: { settings: { get(): { sandbox: string } } } }).__tabcode.settings.get().sandbox)).toBe("local");
 });

@@ -24,11 +24,11 @@ export function SettingsAdvanced({ draft, set }: Props) {
             <option value="local">Local (built-in shell, python3, git, sqlite3, node scripts; works offline)</option>
           </select>
           <small>
-            Takes effect after a reload. Only the WebContainer choice contacts a third party: it loads StackBlitz's hosted runtime from
+            Saving a new choice loads the page again to apply it (while a run is working, it applies at the next reload). Only the WebContainer choice contacts a third party: it loads StackBlitz's hosted runtime from
             stackblitz.com (free for personal and open-source use; commercial production use needs their licence). Automatic and Local
             never contact it; on Automatic, a command that needs full Node.js (npm, a package) says so and offers this switch. WebContainer
-            needs a cross-origin isolated page, which opens a little slower, so only this choice uses one: after the reload, tabcode opens
-            at the address ending in /isolated/.
+            needs a cross-origin isolated page, which opens a little slower, so only this choice uses one: tabcode then opens at the address
+            ending in /isolated/.
           </small>
         </div>
         <OfflineEngines />

@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from "react";
 import { listModels } from "../../adapters/llm/list-models";
+import { isolationMove } from "../../app/isolation";
 import { testConnection } from "../../adapters/llm/test-connection";
 import { PROVIDER_PRESETS, presetOf } from "../../core/providers";
 import { BUILTIN_MODELS, modelConfig, type ProviderKind, type Settings, specFor } from "../../core/settings";
@@ -36,7 +37,7 @@ function Field({ label, hint, children }: { label: string; hint?: string; childr
 
 /** Provider, model, key, limits and prices. Stored in this browser's IndexedDB only. */
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
-  const { settings: store, llm } = useServices();
+  const { settings: store, llm, sessions } = useServices();
   const current = useSettings();
   const [draft, setDraft] = useState<Settings>(current);
   const [test, setTest] = useState<TestState>({ state: "idle" });
@@ -73,6 +74,14 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         permissions: draft.permissions.filter((r) => r.permission.trim() && r.pattern.trim()),
         skills: draft.skills.filter((s) => s.name.trim() || s.description.trim() || s.body.trim()),
       });
+      // The sandbox is chosen once per page load: a new choice loads the page again (on WebContainer's isolated
+      // page, or off it), unless a run is working; then it applies at the next reload, as the setting says.
+      if (draft.sandbox !== current.sandbox && sessions.getStatuses().size === 0) {
+        const to = isolationMove(draft.sandbox, globalThis.crossOriginIsolated === true, location, import.meta.env.BASE_URL);
+        if (to) location.replace(to);
+        else location.reload();
+        return;
+      }
       onClose();
     } catch (err) {
       setSaveError(err instanceof Error ? err.message : String(err));
