@@ -10,11 +10,13 @@
 // Everything else (the page while the worker runs, samples, engines, the share target) goes through the
 // fetch handler. Loaded into the generated service worker (importScripts), next to share-target-sw.js.
 /* global self, caches, fetch, Headers, Response */
+/** Workbox's precache (its documented default name: prefix, "precache-v2", the registration's scope). */
+const precacheName = (scope) => `workbox-precache-v2-${scope}`;
+
 self.addEventListener("install", (event) => {
   if (typeof event.addRoutes !== "function") return;
   const scope = self.registration.scope;
-  // Workbox's precache (its documented default name: prefix, "precache-v2", the registration's scope).
-  const precache = `workbox-precache-v2-${scope}`;
+  const precache = precacheName(scope);
   const assets = `${new URL(scope).pathname}assets/*`;
   event.waitUntil(
     event
@@ -49,7 +51,7 @@ async function scriptsIsolated(cache, scope) {
 }
 
 async function isolatedShell(request, scope) {
-  const cache = await caches.open(`workbox-precache-v2-${scope}`);
+  const cache = await caches.open(precacheName(scope));
   const shell = await cache.match(new URL("index.html", scope).href, { ignoreSearch: true });
   if (!shell) return fetch(request);
   if (!(await scriptsIsolated(cache, scope))) return shell;

@@ -5,6 +5,7 @@
 import { parseRoute } from "../ui/hooks/use-route";
 import { dismissGlance } from "../ui/glance/dismiss";
 import { DexieStore, getSetting, installFlushOnPageHide, openDatabase, putSetting, type TabcodeDB } from "../adapters/storage";
+import { pageStorage } from "../adapters/storage/page-storage";
 import { Bus } from "../core/bus";
 import { PermissionBroker } from "../core/permission/broker";
 import { systemClock } from "../core/ports/clock";
@@ -17,7 +18,7 @@ import type { TokenCounter } from "../core/tokens/counter";
 import { webLocks } from "./locks";
 import { PromptWiring } from "./prompt-wiring";
 import { sessionApprovals } from "./approvals";
-import { isolationMove, syncIsolateFlag } from "./isolation";
+import { pageMove, syncIsolateFlag } from "./isolation";
 import { SettingsStore } from "./settings-store";
 import { wakeServiceWorker } from "./service-worker";
 import { snapshotCollector } from "./storage-gc";
@@ -127,16 +128,9 @@ export async function bootstrap(): Promise<BootResult> {
     }),
   ]);
   // WebContainer needs the isolated page: move there before anything else starts (isolation.ts).
-  const localStore = () => {
-    try {
-      return globalThis.localStorage;
-    } catch {
-      return undefined;
-    }
-  };
-  syncIsolateFlag(settings.get().sandbox, localStore());
-  settings.subscribe(() => syncIsolateFlag(settings.get().sandbox, localStore()));
-  const move = globalThis.location && isolationMove(settings.get().sandbox, globalThis.crossOriginIsolated === true, globalThis.location, import.meta.env.BASE_URL);
+  syncIsolateFlag(settings.get().sandbox, pageStorage());
+  settings.subscribe(() => syncIsolateFlag(settings.get().sandbox, pageStorage()));
+  const move = globalThis.location && pageMove(settings.get().sandbox);
   if (move) {
     globalThis.location.replace(move);
     // The page is leaving: nothing more starts here.

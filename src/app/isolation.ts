@@ -49,6 +49,11 @@ export function isolationMove(pref: SandboxPreference, isolated: boolean, at: Pa
   return there ? `${appRoot(at.origin, base)}${at.search}${at.hash}` : undefined;
 }
 
+/** Where this page must go for `pref` (see `isolationMove`), read from the page itself. */
+export function pageMove(pref: SandboxPreference): string | undefined {
+  return isolationMove(pref, globalThis.crossOriginIsolated === true, globalThis.location, import.meta.env.BASE_URL);
+}
+
 /** Keeps index.html's flag in step with the preference (no storage: the start-up check still moves). */
 export function syncIsolateFlag(pref: SandboxPreference, storage: Pick<Storage, "getItem" | "setItem" | "removeItem"> | undefined): void {
   try {

@@ -8,6 +8,7 @@
  * (localStorage) until such a late collection ran, so a reload finishes it;
  * a page that never dropped anything reads nothing at start-up.
  */
+import { pageStorage } from "../adapters/storage/page-storage";
 import { GC_GRACE_MS } from "../core/snapshot/grace";
 import type { Store } from "../core/ports/store";
 
@@ -83,14 +84,6 @@ export function snapshotCollector(app: () => Collects | undefined, opts: Collect
       else collect();
     },
   };
-}
-
-function pageStorage(): Pick<Storage, "getItem" | "setItem" | "removeItem"> | undefined {
-  try {
-    return typeof localStorage === "undefined" ? undefined : localStorage;
-  } catch {
-    return undefined;
-  }
 }
 
 function whenIdle(run: () => Promise<void>): void {

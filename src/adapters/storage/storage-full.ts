@@ -5,6 +5,8 @@
  * `localStorage` (outside IndexedDB's quota), so after a reload the repaired
  * message says storage was full instead of "the tab was closed".
  */
+import { pageStorage } from "./page-storage";
+
 const KEY = "tabcode-storage-full";
 const KEEP = 50;
 
@@ -16,19 +18,11 @@ export interface UnsavedAnswer {
   chars: number;
 }
 
-function storage(): Storage | undefined {
-  try {
-    return typeof localStorage === "undefined" ? undefined : localStorage;
-  } catch {
-    return undefined;
-  }
-}
-
 export class StorageFullLog {
   private unsaved: UnsavedAnswer[] = [];
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly local: Storage | undefined = storage()) {}
+  constructor(private readonly local: Storage | undefined = pageStorage()) {}
 
   /** Streamed text of these answers was refused (they stay in memory, retried). */
   refused(answers: UnsavedAnswer[]): void {

@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from "react";
 import { listModels } from "../../adapters/llm/list-models";
-import { isolationMove } from "../../app/isolation";
+import { pageMove } from "../../app/isolation";
 import { testConnection } from "../../adapters/llm/test-connection";
 import { PROVIDER_PRESETS, presetOf } from "../../core/providers";
 import { BUILTIN_MODELS, modelConfig, type ProviderKind, type Settings, specFor } from "../../core/settings";
@@ -77,7 +77,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
       // The sandbox is chosen once per page load: a new choice loads the page again (on WebContainer's isolated
       // page, or off it), unless a run is working; then it applies at the next reload, as the setting says.
       if (draft.sandbox !== current.sandbox && sessions.getStatuses().size === 0) {
-        const to = isolationMove(draft.sandbox, globalThis.crossOriginIsolated === true, location, import.meta.env.BASE_URL);
+        const to = pageMove(draft.sandbox);
         if (to) location.replace(to);
         else location.reload();
         return;

@@ -8,7 +8,7 @@
  * snapshot holding the API key or anything shaped like a key (should any element ever show one) is not kept.
  */
 import { scrubSecrets } from "../../adapters/llm/scrub-secrets";
-import { GLANCE_KEEP, glanceIndex } from "./dismiss";
+import { GLANCE_KEEP, glanceIndex, pictureKey } from "./dismiss";
 import { GLANCE_ATTRS, GLANCE_HTML_TAGS, GLANCE_KEY, GLANCE_SVG_TAGS, GLANCE_VERSION, type Glance, type GlanceNode, glanceBuild, keepAttr, safeValue } from "./paint";
 
 /** A snapshot larger than this (JSON characters) is not kept: localStorage is small and read synchronously. */
@@ -108,11 +108,11 @@ export function glanceKeeper(win: Window, secrets: () => readonly string[]): Gla
       const others = glanceIndex(store).filter((id) => id !== session);
       if (json) {
         // The sessions last left keep theirs; the oldest beyond `GLANCE_KEEP` go.
-        for (const id of others.slice(GLANCE_KEEP - 1)) store.removeItem(`${GLANCE_KEY}:${id}`);
-        store.setItem(`${GLANCE_KEY}:${session}`, json);
+        for (const id of others.slice(GLANCE_KEEP - 1)) store.removeItem(pictureKey(id));
+        store.setItem(pictureKey(session), json);
         store.setItem(GLANCE_KEY, JSON.stringify([session, ...others.slice(0, GLANCE_KEEP - 1)]));
       } else {
-        store.removeItem(`${GLANCE_KEY}:${session}`);
+        store.removeItem(pictureKey(session));
         store.setItem(GLANCE_KEY, JSON.stringify(others));
       }
       last = Date.now();

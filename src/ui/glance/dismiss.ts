@@ -10,6 +10,9 @@ export const GLANCE_ID = "tabcode-glance";
 /** Pictures kept: the sessions last left. */
 export const GLANCE_KEEP = 4;
 
+/** Where a session's picture is kept. */
+export const pictureKey = (session: string): string => `${GLANCE_KEY}:${session}`;
+
 /** The sessions with a kept picture, newest first. */
 export function glanceIndex(storage: Pick<Storage, "getItem">): string[] {
   try {
@@ -22,7 +25,7 @@ export function glanceIndex(storage: Pick<Storage, "getItem">): string[] {
 
 /** Removes every kept picture and the index. */
 export function forgetGlances(storage: Pick<Storage, "getItem" | "removeItem">): void {
-  for (const id of glanceIndex(storage)) storage.removeItem(`${GLANCE_KEY}:${id}`);
+  for (const id of glanceIndex(storage)) storage.removeItem(pictureKey(id));
   storage.removeItem(GLANCE_KEY);
 }
 
