@@ -35,7 +35,17 @@ export async function stopServiceWorkers(page: Page): Promise<void> {
   });
   await cdp.send("ServiceWorker.enable");
   await cdp.send("ServiceWorker.stopAllWorkers");
-  await expect.poll(() => [...status.values()].every((s) => s === "stopped"), { timeout: 10_000 }).toBe(true);
+  // A worker that was still starting when the command came runs on: asked again until every one has stopped.
+  await expect
+    .poll(
+      async () => {
+        const stopped = [...status.values()].every((s) => s === "stopped");
+        if (!stopped) await cdp.send("ServiceWorker.stopAllWorkers");
+        return stopped;
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
   await cdp.detach();
 }
 
