@@ -1,10 +1,15 @@
 /**
- * Token counting and request preparation (Node, same-thread js-tiktoken).
+ * Token counting and request preparation (Node, same-thread: our byte-pair counter over tiktoken's ranks),
+ * and the encoder's build next to js-tiktoken's own (the ranks load the tokenizer Worker does once per page).
  * Run: npx vitest bench --run bench/
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { Tiktoken } from "js-tiktoken/lite";
+import cl100kRanks from "js-tiktoken/ranks/cl100k_base";
+import o200kRanks from "js-tiktoken/ranks/o200k_base";
 import { bench, describe } from "vitest";
+import { BytePairCounter } from "../src/adapters/tokens/bpe-counter";
 import { countTexts, loadEncoder } from "../src/adapters/tokens/tiktoken-counter";
 import { History, reasoning, text, tool } from "../src/core/compaction/test-fixtures";
 import type { MessageWithParts, Part } from "../src/core/schema";
@@ -56,7 +61,7 @@ const byId = new Map<string, Part>(first.upserts.map((p) => [p.id, p]));
 const cached = uncached.map((m) => ({ info: m.info, parts: m.parts.map((p) => byId.get(p.id) ?? p) }));
 const enc = await loadEncoder("o200k_base");
 await loadEncoder("cl100k_base");
-const tokens = enc.encode(TEXT, [], []).length;
+const tokens = enc.count(TEXT);
 const parts = uncached.reduce((n, m) => n + m.parts.length, 0);
 const chars = uncached.reduce((n, m) => n + m.parts.reduce((k, p) => k + (p.type === "text" || p.type === "reasoning" ? p.text.length : p.type === "tool" && p.state.status === "completed" ? p.state.output.length : 0), 0), 0);
 const estimated = estimateRequestSize({ system, tools: [], messages: cached.slice(0, -1).concat(uncached.slice(-1)), encoding });
@@ -64,6 +69,29 @@ console.table({
   estimate: { size: `last message new, the rest cached: estimate ${estimated.total} vs exact ${first.total} tokens, bound ${estimated.estimate?.upper}`, tokens_o200k: estimated.total },
   corpus: { size: `${(TEXT.length / MIB).toFixed(2)} MiB`, tokens_o200k: tokens },
   session: { size: `${parts} parts, ${(chars / MIB).toFixed(2)} MiB`, tokens_o200k: first.total },
+});
+
+describe("build the encoder from its ranks (once per page, in the tokenizer Worker)", () => {
+  const once = { iterations: 3, warmupIterations: 0, time: 0 };
+  bench("o200k_base: ours", () => {
+    BytePairCounter.build(o200kRanks);
+  }, once);
+  bench("o200k_base: js-tiktoken's Tiktoken", () => {
+    new Tiktoken(o200kRanks);
+  }, once);
+  bench("cl100k_base: ours", () => {
+    BytePairCounter.build(cl100kRanks);
+  }, once);
+  bench("cl100k_base: js-tiktoken's Tiktoken", () => {
+    new Tiktoken(cl100kRanks);
+  }, once);
+});
+
+describe("count 1 MiB of TypeScript: js-tiktoken's encode (for comparison)", () => {
+  const lib = new Tiktoken(o200kRanks);
+  bench("o200k_base", () => {
+    lib.encode(TEXT, [], []);
+  }, { iterations: 3, warmupIterations: 1, time: 0 });
 });
 
 describe("count 1 MiB of TypeScript (direct counter)", () => {

@@ -1,15 +1,16 @@
 /**
- * Exact token counting with js-tiktoken, on the current thread.
+ * Exact token counting with tiktoken's ranks, on the current thread.
  *
- * Only the `js-tiktoken/lite` entry is imported; each encoding's ranks
- * (~1 MB gzip) are loaded with `import()` on first use and the encoder is
- * built once and kept. The browser runs this inside `tokenizer.worker.ts`;
- * Node (unit tests, benchmarks) uses it directly.
+ * Each encoding's ranks (js-tiktoken's data files, ~1 MB gzip) are loaded
+ * with `import()` on first use and the encoder (`BytePairCounter`, a
+ * count-only encoder over those ranks) is built once and kept. The browser
+ * runs this inside `tokenizer.worker.ts`; Node (unit tests, benchmarks) uses
+ * it directly.
  *
  * Special-token markers in ordinary text (`<|endoftext|>` in a source file)
- * are counted as text: `encode(text, [], [])` never throws on them.
+ * are counted as text, as js-tiktoken's `encode(text, [], [])` does.
  *
- * js-tiktoken's byte-pair merge is quadratic in the length of one regex
+ * A byte-pair merge is quadratic in the length of one regex
  * piece, and a piece is a whole run of letters (CJK text has no spaces),
  * punctuation or whitespace: 2,000 CJK characters take seconds. Runs longer
  * than LONG_RUN characters are therefore counted in slices of about
@@ -17,13 +18,13 @@
  * which adds at most one token per slice boundary on those runs only
  * (measured: +1–2 % on Chinese text, exact on repeated characters).
  */
-import { Tiktoken, type TiktokenBPE } from "js-tiktoken/lite";
+import { BytePairCounter, type RanksData } from "./bpe-counter";
 import { type Encoding, encodingForModel, estimateTokens, type TokenCounter } from "../../core/tokens/counter";
 
 export const LONG_RUN = 64;
 export const RUN_SLICE = 32;
 
-const LOADERS: Record<Encoding, () => Promise<TiktokenBPE>> = {
+const LOADERS: Record<Encoding, () => Promise<RanksData>> = {
   o200k_base: () => import("js-tiktoken/ranks/o200k_base").then((m) => m.default),
   cl100k_base: () => import("js-tiktoken/ranks/cl100k_base").then((m) => m.default),
 };
@@ -32,13 +33,13 @@ export function isEncoding(name: string): name is Encoding {
   return Object.hasOwn(LOADERS, name);
 }
 
-const encoders = new Map<Encoding, Promise<Tiktoken>>();
+const encoders = new Map<Encoding, Promise<BytePairCounter>>();
 
 /** The encoder for an encoding, built once per thread. */
-export function loadEncoder(encoding: Encoding): Promise<Tiktoken> {
+export function loadEncoder(encoding: Encoding): Promise<BytePairCounter> {
   let e = encoders.get(encoding);
   if (!e) {
-    e = LOADERS[encoding]().then((ranks) => new Tiktoken(ranks));
+    e = LOADERS[encoding]().then((ranks) => BytePairCounter.build(ranks));
     // A failed load (network) may be retried later.
     e.catch(() => encoders.delete(encoding));
     encoders.set(encoding, e);
@@ -56,20 +57,16 @@ function slices(run: string): string[] {
   return (re && run.match(re)) || [run];
 }
 
-function encodeLength(enc: Tiktoken, text: string): number {
-  return text.length === 0 ? 0 : enc.encode(text, [], []).length;
-}
-
 /** Tokens of `text` with `enc`, long runs sliced (see the module comment). */
-export function countWith(enc: Tiktoken, text: string): number {
+export function countWith(enc: BytePairCounter, text: string): number {
   let n = 0;
   let last = 0;
   for (const m of text.matchAll(RUNS)) {
-    n += encodeLength(enc, text.slice(last, m.index));
-    for (const slice of slices(m[0])) n += encodeLength(enc, slice);
+    n += enc.count(text.slice(last, m.index));
+    for (const slice of slices(m[0])) n += enc.count(slice);
     last = m.index + m[0].length;
   }
-  return n + encodeLength(enc, text.slice(last));
+  return n + enc.count(text.slice(last));
 }
 
 /** Counts `texts` in `encoding`; unknown encodings are estimated. */
