@@ -27,6 +27,8 @@ export interface RecordedRequest {
   body: unknown;
   /** The body as received. */
   rawBody: string;
+  /** When (`Date.now()`) the connection that carried the request was accepted. */
+  connectedAt: number;
 }
 
 /** A running mock server. */
@@ -42,7 +44,7 @@ export interface MockOpenAI {
   enqueue(...turns: Turn[]): void;
   /** Turns not consumed yet. */
   remaining(): number;
-  /** Empties the queue and the recorded requests, sets `preflights` to 0. */
+  /** Empties the queue, the recorded requests and connections, sets `preflights` to 0. */
   reset(): void;
   /** Live list of received requests, oldest first. */
   readonly requests: RecordedRequest[];
@@ -52,6 +54,10 @@ export interface MockOpenAI {
   readonly summaryRequests: number;
   /** Number of CORS preflights answered. */
   readonly preflights: number;
+  /** When (`Date.now()`) each connection was accepted, oldest first (a browser's preconnect opens one before any request). */
+  readonly connections: number[];
+  /** Closes the connections that carry no request now (keep-alive sockets the browser would reuse). */
+  closeIdleConnections(): void;
   close(): Promise<void>;
 }
 
@@ -258,7 +264,7 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers))
       if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
-    requests.push({ method, path, headers, body: parsed.ok ? parsed.value : undefined, rawBody: raw });
+    requests.push({ method, path, headers, body: parsed.ok ? parsed.value : undefined, rawBody: raw, connectedAt: accepted.get(req.socket) ?? Number.NaN });
 
     if (method === "GET" && path === "/v1/models") {
       const created = Math.floor(Date.now() / 1000);
@@ -293,6 +299,13 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
       else res.destroy();
     });
   });
+  const accepted = new WeakMap<object, number>();
+  const connections: number[] = [];
+  server.on("connection", (socket) => {
+    const at = Date.now();
+    accepted.set(socket, at);
+    connections.push(at);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());
@@ -314,6 +327,7 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
     reset: () => {
       queue = [];
       requests.length = 0;
+      connections.length = 0;
       preflights = 0;
       summaries = 0;
     },
@@ -328,6 +342,8 @@ export async function startMockOpenAI(): Promise<MockOpenAI> {
     get summaryRequests() {
       return summaries;
     },
+    connections,
+    closeIdleConnections: () => server.closeIdleConnections(),
     get preflights() {
       return preflights;
     },

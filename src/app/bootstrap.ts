@@ -39,7 +39,7 @@ export interface AppServices {
   llm: LLM;
   sandbox: SandboxService;
   wiring: PromptWiring;
-  /** Exact token counts (js-tiktoken in a Worker, started on first use). */
+  /** Exact token counts (tiktoken vocabularies in a Worker, started on first use). */
   counter: TokenCounter;
   /** Loads what a send needs now (once); the composer calls it when the user starts typing. */
   warm?: () => Promise<void>;
@@ -176,9 +176,13 @@ export async function bootstrap(): Promise<BootResult> {
   });
   // When idle after the first render: the model adapter, the tools and the tokenizer, ahead of the first send.
   const warmNow = warmUp({ settings: settings.get, llm, wiring, counter, sessions }).now;
-  // Typing a message also wakes the service worker, which the request will pass through (see wakeServiceWorker).
+  // Typing a message also wakes the service worker, which the request will pass through (see wakeServiceWorker),
+  // and opens a connection to the provider (see preconnectProvider).
   const warm = () => {
     wakeServiceWorker();
+    const model = modelConfig(settings.get());
+    // Loaded on the first keystroke (the provider presets stay out of the entry).
+    if (model.provider !== "demo") void import("./preconnect").then((m) => m.preconnectProvider(model)).catch(() => undefined);
     return warmNow();
   };
   services = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring, counter, warm };

@@ -2,21 +2,9 @@
  * Provider presets: what Settings offers and what the adapter needs to know
  * about each provider's API shape. Pure data (no SDK imports).
  */
-import { z } from "zod";
+import { ProviderKind, TOOL_RESULT_MEDIA, type ToolResultMedia } from "./provider-kind";
 
-export const ProviderKind = z.enum([
-  "demo",
-  "openai",
-  "anthropic",
-  "google",
-  "deepseek",
-  "mistral",
-  "groq",
-  "xai",
-  "openrouter",
-  "openai-compatible",
-]);
-export type ProviderKind = z.infer<typeof ProviderKind>;
+export { ProviderKind, type ToolResultMedia };
 
 /** How the system prompt and caching work for a provider's wire format. */
 export type ApiShape = "responses" | "messages" | "gemini" | "chat";
@@ -40,15 +28,9 @@ export interface ProviderPreset {
   modelsPath?: string;
   /** The AI SDK package that serves the preset (for the docs and the closing note). */
   sdkPackage: string;
-  /**
-   * Media a tool result can carry on this API (the rest reaches the model as a
-   * text placeholder): Responses, Messages and Gemini take images and PDFs in
-   * tool results, xAI's Responses images; Chat Completions tool messages are text.
-   */
+  /** Media a tool result can carry on this API (`TOOL_RESULT_MEDIA`). */
   toolResultMedia: ToolResultMedia;
 }
-
-export type ToolResultMedia = "images-and-pdf" | "images" | "none";
 
 export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
   {
@@ -61,7 +43,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "responses",
     modelsPath: "/models",
-    toolResultMedia: "images-and-pdf",
+    toolResultMedia: TOOL_RESULT_MEDIA.openai,
     sdkPackage: "@ai-sdk/openai",
   },
   {
@@ -74,7 +56,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "messages",
     modelsPath: "/models",
-    toolResultMedia: "images-and-pdf",
+    toolResultMedia: TOOL_RESULT_MEDIA.anthropic,
     sdkPackage: "@ai-sdk/anthropic",
   },
   {
@@ -86,7 +68,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     corsHint: "The Gemini API answers browser calls directly.",
     needsBaseURL: false,
     api: "gemini",
-    toolResultMedia: "images-and-pdf",
+    toolResultMedia: TOOL_RESULT_MEDIA.google,
     sdkPackage: "@ai-sdk/google",
   },
   {
@@ -99,7 +81,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "chat",
     modelsPath: "/models",
-    toolResultMedia: "none",
+    toolResultMedia: TOOL_RESULT_MEDIA.deepseek,
     sdkPackage: "@ai-sdk/deepseek",
   },
   {
@@ -112,7 +94,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "chat",
     modelsPath: "/models",
-    toolResultMedia: "none",
+    toolResultMedia: TOOL_RESULT_MEDIA.mistral,
     sdkPackage: "@ai-sdk/mistral",
   },
   {
@@ -125,7 +107,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "chat",
     modelsPath: "/models",
-    toolResultMedia: "none",
+    toolResultMedia: TOOL_RESULT_MEDIA.groq,
     sdkPackage: "@ai-sdk/groq",
   },
   {
@@ -138,7 +120,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "chat",
     modelsPath: "/models",
-    toolResultMedia: "images",
+    toolResultMedia: TOOL_RESULT_MEDIA.xai,
     sdkPackage: "@ai-sdk/xai",
   },
   {
@@ -151,7 +133,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "chat",
     modelsPath: "/models",
-    toolResultMedia: "none",
+    toolResultMedia: TOOL_RESULT_MEDIA.openrouter,
     sdkPackage: "@openrouter/ai-sdk-provider",
   },
   {
@@ -165,7 +147,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: true,
     api: "chat",
     modelsPath: "/models",
-    toolResultMedia: "none",
+    toolResultMedia: TOOL_RESULT_MEDIA["openai-compatible"],
     sdkPackage: "@ai-sdk/openai-compatible",
   },
 ];

@@ -2,9 +2,9 @@ import { z } from "zod";
 import type { ModelConfig } from "./ports/llm";
 import { Ruleset } from "./schema/common";
 import { knownModelIDs, lookupModel } from "./model-table";
-import { ProviderKind } from "./providers";
+import { ProviderKind } from "./provider-kind";
 
-export { ProviderKind } from "./providers";
+export { ProviderKind } from "./provider-kind";
 
 /** A skill defined in Settings (the same fields as a SKILL.md). */
 export const SettingsSkillSchema = z.object({ name: z.string(), description: z.string(), body: z.string() });

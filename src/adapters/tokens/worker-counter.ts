@@ -1,6 +1,6 @@
 /**
  * Page-side `TokenCounter` backed by the tokenizer worker. The worker is
- * created on the first count (its ranks load then: ~0.8 s once), requests
+ * created on the first count (its ranks load then: ~0.2 s once), requests
  * are matched to answers by id, and a worker failure rejects what is in
  * flight and drops the worker so the next count starts a fresh one; callers
  * (`measureRequest`) fall back to estimates on rejection. `ready` tells
