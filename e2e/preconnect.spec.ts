@@ -38,13 +38,15 @@ async function typeThenSend(page: Page, mock: MockOpenAI): Promise<void> {
   mock.closeIdleConnections();
   const before = mock.connections.length;
 
+  const requestsBefore = mock.requests.length;
   await box.fill("a question typed before Send");
   // The hint is in the head, without credentials, and the browser has opened the connection before any request.
   await expect(hints).toHaveCount(1);
   expect(await hints.evaluate((l: HTMLLinkElement) => [new URL(l.href).origin, l.crossOrigin])).toEqual([mock.url, "anonymous"]);
   await expect.poll(() => mock.connections.length).toBeGreaterThan(before);
   const opened = mock.connections[before] ?? Number.NaN;
-  expect(mock.modelRequests()).toHaveLength(0);
+  // The socket came from the hint: nothing was asked of the provider before Send.
+  expect(mock.requests).toHaveLength(requestsBefore);
 
   const clickedAt = Date.now();
   await page.getByRole("button", { name: "Send", exact: true }).click();
@@ -55,4 +57,16 @@ async function typeThenSend(page: Page, mock: MockOpenAI): Promise<void> {
   expect(request?.rawBody).toContain("a question typed before Send");
   expect(request?.connectedAt).toBeGreaterThanOrEqual(opened);
   expect(request?.connectedAt).toBeLessThan(clickedAt);
+
+  // A demo session runs the demo model whatever Settings say: typing in one contacts no provider either.
+  const demo = await page.evaluate(async () => (await (globalThis as unknown as { __tabcode: { sessions: { createSession(o: unknown): Promise<{ id: string }> } } }).__tabcode.sessions.createSession({ title: "Demo", demo: true })).id);
+  await page.goto(`/?demo=1#/s/${demo}`);
+  await box.waitFor();
+  await page.waitForTimeout(500);
+  mock.closeIdleConnections();
+  const quiet = mock.connections.length;
+  await box.fill("typed in a demo session");
+  await page.waitForTimeout(1_000);
+  expect(await hints.count()).toBe(0);
+  expect(mock.connections).toHaveLength(quiet);
 }

@@ -42,7 +42,8 @@ export interface AppServices {
   /** Exact token counts (tiktoken vocabularies in a Worker, started on first use). */
   counter: TokenCounter;
   /** Loads what a send needs now (once); the composer calls it when the user starts typing. */
-  warm?: () => Promise<void>;
+  /** Loads what a send needs; `model` is the session's (a demo session's is the demo model, whatever Settings say). */
+  warm?: (model?: ModelConfig) => Promise<void>;
 }
 
 export type BootResult = { ok: true; services: AppServices } | { ok: false; error: string };
@@ -177,10 +178,9 @@ export async function bootstrap(): Promise<BootResult> {
   // When idle after the first render: the model adapter, the tools and the tokenizer, ahead of the first send.
   const warmNow = warmUp({ settings: settings.get, llm, wiring, counter, sessions }).now;
   // Typing a message also wakes the service worker, which the request will pass through (see wakeServiceWorker),
-  // and opens a connection to the provider (see preconnectProvider).
-  const warm = () => {
+  // and opens a connection to the session's provider (see preconnectProvider; never for a demo session).
+  const warm = (model: ModelConfig = modelConfig(settings.get())) => {
     wakeServiceWorker();
-    const model = modelConfig(settings.get());
     // Loaded on the first keystroke (the provider presets stay out of the entry).
     if (model.provider !== "demo") void import("./preconnect").then((m) => m.preconnectProvider(model)).catch(() => undefined);
     return warmNow();

@@ -15,7 +15,7 @@ export const NO_MEDIA: MediaFilter = () => false;
 
 /** The tool-result media a model takes (none for the demo model, Chat Completions APIs and text-only models). */
 export function toolResultMedia(model: Pick<ModelConfig, "provider" | "modelID">): MediaFilter {
-  const accepts = TOOL_RESULT_MEDIA[model.provider] ?? "none";
+  const accepts = Object.hasOwn(TOOL_RESULT_MEDIA, model.provider) ? TOOL_RESULT_MEDIA[model.provider] : "none";
   if (accepts === "none" || !takesMedia(model.modelID)) return NO_MEDIA;
   if (accepts === "images") return (mime) => mime.startsWith("image/");
   return (mime) => mime.startsWith("image/") || mime === "application/pdf";

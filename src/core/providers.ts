@@ -2,8 +2,9 @@
  * Provider presets: what Settings offers and what the adapter needs to know
  * about each provider's API shape. Pure data (no SDK imports).
  */
-import { ProviderKind, TOOL_RESULT_MEDIA, type ToolResultMedia } from "./provider-kind";
+import { ProviderKind, type ToolResultMedia } from "./provider-kind";
 
+/** What a tool result can carry on each provider's API is `TOOL_RESULT_MEDIA` (provider-kind.ts). */
 export { ProviderKind, type ToolResultMedia };
 
 /** How the system prompt and caching work for a provider's wire format. */
@@ -28,8 +29,6 @@ export interface ProviderPreset {
   modelsPath?: string;
   /** The AI SDK package that serves the preset (for the docs and the closing note). */
   sdkPackage: string;
-  /** Media a tool result can carry on this API (`TOOL_RESULT_MEDIA`). */
-  toolResultMedia: ToolResultMedia;
 }
 
 export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
@@ -43,7 +42,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "responses",
     modelsPath: "/models",
-    toolResultMedia: TOOL_RESULT_MEDIA.openai,
     sdkPackage: "@ai-sdk/openai",
   },
   {
@@ -56,7 +54,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "messages",
     modelsPath: "/models",
-    toolResultMedia: TOOL_RESULT_MEDIA.anthropic,
     sdkPackage: "@ai-sdk/anthropic",
   },
   {
@@ -68,7 +65,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     corsHint: "The Gemini API answers browser calls directly.",
     needsBaseURL: false,
     api: "gemini",
-    toolResultMedia: TOOL_RESULT_MEDIA.google,
     sdkPackage: "@ai-sdk/google",
   },
   {
@@ -81,7 +77,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "chat",
     modelsPath: "/models",
-    toolResultMedia: TOOL_RESULT_MEDIA.deepseek,
     sdkPackage: "@ai-sdk/deepseek",
   },
   {
@@ -94,7 +89,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "chat",
     modelsPath: "/models",
-    toolResultMedia: TOOL_RESULT_MEDIA.mistral,
     sdkPackage: "@ai-sdk/mistral",
   },
   {
@@ -107,7 +101,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "chat",
     modelsPath: "/models",
-    toolResultMedia: TOOL_RESULT_MEDIA.groq,
     sdkPackage: "@ai-sdk/groq",
   },
   {
@@ -120,7 +113,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "chat",
     modelsPath: "/models",
-    toolResultMedia: TOOL_RESULT_MEDIA.xai,
     sdkPackage: "@ai-sdk/xai",
   },
   {
@@ -133,7 +125,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: false,
     api: "chat",
     modelsPath: "/models",
-    toolResultMedia: TOOL_RESULT_MEDIA.openrouter,
     sdkPackage: "@openrouter/ai-sdk-provider",
   },
   {
@@ -147,7 +138,6 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsBaseURL: true,
     api: "chat",
     modelsPath: "/models",
-    toolResultMedia: TOOL_RESULT_MEDIA["openai-compatible"],
     sdkPackage: "@ai-sdk/openai-compatible",
   },
 ];

@@ -6,9 +6,10 @@ import o200k from "js-tiktoken/ranks/o200k_base";
 import { describe, expect, it } from "vitest";
 import { BytePairCounter } from "./bpe-counter";
 
-/** Every `.ts`, `.tsx`, `.md` and `.json` file under `dir` (this repository's own text: code, prose, data). */
+/** Every `.ts`, `.tsx`, `.md` and `.json` file under `dir` (this repository's own text: code, prose, data), hidden folders skipped. */
 function files(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith(".") || name === "node_modules") continue;
     const p = join(dir, name);
     if (statSync(p).isDirectory()) files(p, out);
     else if (/\.(tsx?|md|json)$/.test(name)) out.push(p);
@@ -103,7 +104,11 @@ describe("BytePairCounter", () => {
         const texts = files("src").concat(files("bench"), ["README.md", "AGENTS.md", "package.json"]).map((p) => readFileSync(p, "utf8"));
         expect(texts.length).toBeGreaterThan(100);
         let total = 0;
+        let chars = 0;
         for (const t of texts) {
+          // About 1.5 MB of text is plenty (the repository grows; the test's time should not).
+          if (chars > 1_500_000) break;
+          chars += t.length;
           // Files are compared in chunks so a difference names a small span of text.
           for (let at = 0; at < t.length; at += 2_000) {
             const chunk = t.slice(at, at + 2_000);

@@ -124,7 +124,7 @@ export function Composer({ session, onError, onOpenSession }: Props) {
     const files = attachments.items;
     if (!value && files.length === 0) return;
     // Everything the request needs loads side by side (the send would otherwise load it piece by piece).
-    void warm?.();
+    void warm?.(model);
     const slash = parseSlash(value);
     if (slash) {
       if (!slash.ok) {
@@ -258,7 +258,7 @@ export function Composer({ session, onError, onOpenSession }: Props) {
         value={text}
         onChange={(e) => {
           // Typing a message: what the send needs starts loading now, not on Send.
-          void warm?.();
+          void warm?.(model);
           setText(e.target.value);
           setCaret(e.target.selectionStart);
           setActive(0);
