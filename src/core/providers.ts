@@ -2,10 +2,10 @@
  * Provider presets: what Settings offers and what the adapter needs to know
  * about each provider's API shape. Pure data (no SDK imports).
  */
-import { ProviderKind, type ToolResultMedia } from "./provider-kind";
+import { ProviderKind } from "./provider-kind";
 
-/** What a tool result can carry on each provider's API is `TOOL_RESULT_MEDIA` (provider-kind.ts). */
-export { ProviderKind, type ToolResultMedia };
+// What a tool result can carry on each provider's API is `TOOL_RESULT_MEDIA` (provider-kind.ts).
+export { ProviderKind };
 
 /** How the system prompt and caching work for a provider's wire format. */
 export type ApiShape = "responses" | "messages" | "gemini" | "chat";
