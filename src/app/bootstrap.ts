@@ -41,8 +41,10 @@ export interface AppServices {
   wiring: PromptWiring;
   /** Exact token counts (tiktoken vocabularies in a Worker, started on first use). */
   counter: TokenCounter;
-  /** Loads what a send needs now (once); the composer calls it when the user starts typing. */
-  /** Loads what a send needs; `model` is the session's (a demo session's is the demo model, whatever Settings say). */
+  /**
+   * Loads what a send needs now (once); the composer calls it when the user starts typing and on Send, with the
+   * session's model (a demo session's is the demo model, whatever Settings say; the default is Settings').
+   */
   warm?: (model?: ModelConfig) => Promise<void>;
 }
 
