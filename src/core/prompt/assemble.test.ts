@@ -142,6 +142,62 @@ describe("PromptAssembler", () => {
   });
 });
 
+/** `inner` answered the way a sandbox in a Worker answers: calls wait in a queue and each turn answers all of them at once. `trips` counts the turns. */
+function workerLikeFS(inner: SandboxFS): { fs: SandboxFS; trips: () => number } {
+  let queue: (() => void)[] = [];
+  let trips = 0;
+  const turn = () => {
+    trips += 1;
+    const now = queue;
+    queue = [];
+    for (const answer of now) answer();
+  };
+  const fs = new Proxy(inner, {
+    get(target, key) {
+      const real = Reflect.get(target, key) as unknown;
+      if (typeof real !== "function") return real;
+      return (...args: unknown[]) =>
+        new Promise((resolve, reject) => {
+          if (queue.length === 0) setTimeout(turn, 0);
+          queue.push(() => (real as (...a: unknown[]) => Promise<unknown>).apply(target, args).then(resolve, reject));
+        });
+    },
+  });
+  return { fs, trips: () => trips };
+}
+
+describe("the session's scan of its workspace", () => {
+  it("asks about every rules file and skill folder at once: one round trip to the sandbox for a workspace that has none", async () => {
+    const empty = workerLikeFS(memoryFS({ "/ws/src/a.ts": "x" }));
+    const assembler = new PromptAssembler({ clock: movingClock().clock });
+    const scan = await assembler.scan("ses_1", sandbox(empty.fs));
+    expect(scan.instructions).toEqual([]);
+    expect(scan.skills).toEqual([]);
+    // Four rules names (AGENTS.md, CLAUDE.md, .cursorrules, AGENTS.local.md) and five skill folders: nine looks, one turn.
+    expect(empty.trips()).toBe(1);
+  });
+
+  it("finds the same rules and skills in as many round trips as the deepest chain of reads, not one per path", async () => {
+    const files = {
+      "/ws/AGENTS.md": "Use tabs.",
+      "/ws/CLAUDE.md": "hidden by AGENTS.md",
+      "/ws/AGENTS.local.md": "Mine.",
+      "/ws/.skills/pdf/SKILL.md": "---\nname: pdf\ndescription: Fill PDF forms\n---\nbody",
+      "/ws/.claude/skills/pdf/SKILL.md": "---\nname: pdf\ndescription: Later folder wins\n---\nother",
+      "/ws/.agents/skills/tone/SKILL.md": "---\nname: tone\ndescription: House tone\n---\nx",
+    };
+    const direct = await new PromptAssembler({ clock: movingClock().clock }).scan("ses_1", sandbox(memoryFS(files)));
+    const batched = workerLikeFS(memoryFS(files));
+    const scan = await new PromptAssembler({ clock: movingClock().clock }).scan("ses_1", sandbox(batched.fs));
+    expect(scan).toEqual(direct);
+    expect(scan.rulesFiles).toEqual(["/ws/AGENTS.md", "/ws/AGENTS.local.md"]);
+    expect(scan.skills.map((k) => `${k.name}: ${k.description}`)).toEqual(["pdf: Later folder wins", "tone: House tone"]);
+    expect(scan.warnings).toEqual(['Duplicate skill name "pdf": /ws/.claude/skills/pdf/SKILL.md replaces /ws/.skills/pdf/SKILL.md']);
+    // The longest chain: the folder's stat, two lists down to SKILL.md, the file's stat and its read.
+    expect(batched.trips()).toBe(5);
+  });
+});
+
 describe("debugView", () => {
   it("returns the system sections and the tool specs", () => {
     const tool = defineTool({ id: "t", description: "d", parameters: z.object({ a: z.string() }), execute: async () => ({ title: "", output: "" }) });

@@ -108,8 +108,10 @@ export class PromptAssembler {
   private async compute(sandbox: Sandbox | undefined, date?: string): Promise<SessionScan> {
     const sources = this.deps.sources?.() ?? {};
     const root = sandbox?.root ?? "/";
-    const rules = await discoverRules(sandbox?.fs, { cwd: root, root, globalRules: sources.globalRules });
-    const skills = await discoverSkills(sandbox?.fs, root, sources.skills ?? []);
+    const [rules, skills] = await Promise.all([
+      discoverRules(sandbox?.fs, { cwd: root, root, globalRules: sources.globalRules }),
+      discoverSkills(sandbox?.fs, root, sources.skills ?? []),
+    ]);
     return {
       date: date ?? new Date(this.deps.clock.now()).toDateString(),
       instructions: rules.sections,

@@ -78,28 +78,30 @@ export async function discoverRules(fs: SandboxFS | undefined, opts: RulesOption
   const out: RulesDiscovery = { sections: [], files: [], warnings: [] };
   if (fs) {
     const dirs = pathToRoot(opts.cwd, opts.root);
-    const use = async (p: string) => {
-      const r = await readTextFile(fs, p);
+    // Every candidate is looked at at once: against a sandbox in a Worker each look is a round trip, and one
+    // after the other they sat in the middle of a session's first request (one per name and folder).
+    const names = [...RULE_FILE_NAMES, LOCAL_RULES_NAME];
+    const found = await Promise.all(
+      names.map(async (name) => {
+        const paths = dirs.map((d) => joinPath(d, name));
+        const exists = await Promise.all(paths.map((p) => isFile(fs, p)));
+        return paths.filter((_, i) => exists[i]);
+      }),
+    );
+    // The first shared name found anywhere on the path wins (nearest first); the local files come after it.
+    const shared = found.slice(0, RULE_FILE_NAMES.length).find((paths) => paths.length > 0) ?? [];
+    const local = found[RULE_FILE_NAMES.length] ?? [];
+    const use = [...shared, ...local];
+    const reads = await Promise.all(use.map((p) => readTextFile(fs, p)));
+    reads.forEach((r, i) => {
+      const p = use[i];
+      if (p === undefined) return;
       if (!r.ok) out.warnings.push(r.warning);
       else if (r.content.trim()) {
         out.sections.push(instructionSection(p, r.content.trim()));
         out.files.push(p);
       }
-    };
-    for (const name of RULE_FILE_NAMES) {
-      const found: string[] = [];
-      for (const d of dirs) {
-        const p = joinPath(d, name);
-        if (await isFile(fs, p)) found.push(p);
-      }
-      if (found.length === 0) continue;
-      for (const p of found) await use(p);
-      break;
-    }
-    for (const d of dirs) {
-      const p = joinPath(d, LOCAL_RULES_NAME);
-      if (await isFile(fs, p)) await use(p);
-    }
+    });
   }
   const global = opts.globalRules?.trim();
   if (global) out.sections.push(instructionSection(GLOBAL_RULES_LABEL, global));

@@ -100,15 +100,19 @@ export async function discoverSkills(fs: SandboxFS | undefined, root: string, fr
     else add({ name: s.name.trim(), description: s.description.trim(), body: s.body.trim(), location });
   }
   if (fs) {
-    for (const d of SKILL_DIRS) {
-      const dir = joinPath(root, d);
-      const st = await fs.stat(dir).catch(() => undefined);
-      if (st?.type !== "directory") continue;
-      for (const path of await findSkillFiles(fs, dir)) {
-        const r = await loadSkillFile(fs, path);
-        if (r.ok) add(r.skill);
-        else warnings.push(r.warning);
-      }
+    // The folders are looked at, and their files read, all at once (each look is a round trip to a sandbox in a
+    // Worker); the results are taken in `SKILL_DIRS` order, so which skill replaces which is unchanged.
+    const loaded = await Promise.all(
+      SKILL_DIRS.map(async (d) => {
+        const dir = joinPath(root, d);
+        const st = await fs.stat(dir).catch(() => undefined);
+        if (st?.type !== "directory") return [];
+        return Promise.all((await findSkillFiles(fs, dir)).map((path) => loadSkillFile(fs, path)));
+      }),
+    );
+    for (const r of loaded.flat()) {
+      if (r.ok) add(r.skill);
+      else warnings.push(r.warning);
     }
   }
   const skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
