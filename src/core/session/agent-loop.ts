@@ -100,23 +100,26 @@ export class AgentLoop {
     for (const resolve of waiting ?? []) resolve();
   }
 
-  /** Look at the conversation, let `nextMove` decide, do it, look again. */
-  async run(sessionID: string, signal: AbortSignal): Promise<void> {
+  /** Look at the conversation, let `nextMove` decide, do it, look again. `written`: the session's row as the prompt that started the run left it. */
+  async run(sessionID: string, signal: AbortSignal, written?: Session): Promise<void> {
     try {
-      await this.runTurns(sessionID, signal);
+      await this.runTurns(sessionID, signal, written);
     } finally {
       this.answering(sessionID);
     }
   }
 
-  private async runTurns(sessionID: string, signal: AbortSignal): Promise<void> {
+  private async runTurns(sessionID: string, signal: AbortSignal, written?: Session): Promise<void> {
     const { store, guard } = this;
     await repairSession(store, sessionID, this.deps.clock.now(), () => this.sandboxOf(sessionID));
     const turn = new TurnCounter(this.deps.settings().maxSteps);
     let checkedElsewhere = false;
+    let first = written;
     while (!signal.aborted) {
       this.foreground(sessionID);
-      const session = await store.getSession(sessionID);
+      // The first look takes the row the prompt's transaction just wrote; every later one reads it again.
+      const session = first ?? (await store.getSession(sessionID));
+      first = undefined;
       if (!session) return;
       const view = conversationView(session, await store.messages(sessionID));
       const user = view.latest.lastUser;

@@ -374,3 +374,66 @@ describe("nothing but the prompt's own writes is on its request's path", () => {
     expect((await store.messages(s.id)).map((m) => m.info.role)).toEqual(["user"]);
   });
 });
+
+describe("a prompt's run starts from the row the prompt wrote", () => {
+  /** Counts reads of the session row, and notes how many there had been when each model request went out. */
+  class CountingStore extends MemoryStore {
+    sessionReads = 0;
+    override getSession(id: string) {
+      this.sessionReads++;
+      return super.getSession(id);
+    }
+  }
+
+  it("reads the session row once before the request (the prompt's own read), not again for the run's first look", async () => {
+    const store = new CountingStore();
+    const llm = new FakeLLM([textTurn("Hello."), textTurn("Again.")]);
+    const atRequest: number[] = [];
+    const stream = llm.stream.bind(llm);
+    llm.stream = (req) => {
+      if (req.purpose !== "title") atRequest.push(store.sessionReads);
+      return stream(req);
+    };
+    const { service } = makeTestService({ llm, tools: [], store });
+    const s = await service.createSession();
+    store.sessionReads = 0;
+    await service.prompt(s.id, { text: "Hello?" });
+    await service.ensureRunning(s.id);
+    expect(atRequest).toEqual([1]);
+    // The row the run used is the prompt's: its agent and model as the prompt set them.
+    expect(llm.requests[0]?.model.modelID).toBe("gpt-4o-mini");
+    const reads = store.sessionReads;
+    await service.prompt(s.id, { text: "Again?" });
+    await service.ensureRunning(s.id);
+    expect(atRequest).toEqual([1, reads + 1]);
+  });
+
+  it("a later look in the same run reads the row again: a change made during the run is seen", async () => {
+    const store = new CountingStore();
+    const llm = new FakeLLM([toolTurn([{ tool: "todowrite", input: { todos: [] } }]), textTurn("Done.")]);
+    // The first step's answer waits until the test has changed the session's model meanwhile.
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const stream = llm.stream.bind(llm);
+    let chats = 0;
+    llm.stream = (req) => {
+      const inner = stream(req);
+      if (req.purpose === "title" || chats++ > 0) return inner;
+      return (async function* () {
+        await gate;
+        yield* inner;
+      })();
+    };
+    const { service } = makeTestService({ llm, tools: [], store });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "Plan it." });
+    await vi.waitFor(() => expect(chats).toBe(1));
+    await store.updateSession(s.id, (x) => ({ ...x, model: { providerID: "openai-compatible", modelID: "gpt-4.1" } }));
+    release();
+    await service.ensureRunning(s.id);
+    const chat = llm.requests.filter((r) => r.purpose !== "title");
+    expect(chat.map((r) => r.model.modelID)).toEqual(["gpt-4o-mini", "gpt-4.1"]);
+  });
+});

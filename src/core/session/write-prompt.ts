@@ -38,7 +38,13 @@ export interface PromptContext {
  * from the files as they were before the edited message. Parts go first, so
  * a running loop never sees a user message without its text.
  */
-export async function writePrompt(ctx: PromptContext, sessionID: string, input: PromptInput): Promise<UserMessage> {
+/** A written prompt, and its session's row as the prompt's own transaction left it (undefined where the store does not say). */
+export interface WrittenPrompt {
+  user: UserMessage;
+  session?: Session;
+}
+
+export async function writePrompt(ctx: PromptContext, sessionID: string, input: PromptInput): Promise<WrittenPrompt> {
   const { store, clock } = ctx;
   const session = await store.getSession(sessionID);
   if (!session) throw new Error(`Session ${sessionID} not found`);
@@ -98,9 +104,9 @@ export async function writePrompt(ctx: PromptContext, sessionID: string, input: 
     ...(input.editOf || revertKey !== undefined ? { branches: { ...s.branches, [prev]: user.id } } : {}),
   });
   // One transaction: the prompt, its attachments and the session's new state are stored together.
-  await addMessage(store, user, parts, update);
+  const updated = await addMessage(store, user, parts, update);
   maybeTitle(ctx, session, input.text);
-  return user;
+  return { user, ...(updated ? { session: updated } : {}) };
 }
 
 /** Titles a session from its first real prompt, in the background (a failure leaves the default title). */
