@@ -14,6 +14,7 @@ import { useRunningElsewhere } from "../composer/use-running-elsewhere";
 import { type Agent, useSlashRunner } from "../composer/use-slash";
 import { useServices, useSessionStatus, useSettings } from "../hooks/services";
 import { PHONE, useMedia } from "../hooks/use-media";
+import { glanceTyping } from "../glance/keeper";
 
 const AGENT_NAME: Record<Agent, string> = { build: "Build", plan: "Plan (read-only)" };
 
@@ -257,8 +258,9 @@ export function Composer({ session, onError, onOpenSession }: Props) {
         ref={box}
         value={text}
         onChange={(e) => {
-          // Typing a message: what the send needs starts loading now, not on Send.
+          // Typing a message: what the send needs starts loading now, not on Send; the screen's glance waits.
           void warm?.(model);
+          glanceTyping();
           setText(e.target.value);
           setCaret(e.target.selectionStart);
           setActive(0);

@@ -90,15 +90,27 @@ export interface GlanceKeeper {
   showing(session: string | undefined, busy: boolean): void;
 }
 
-/** Keeps the glance of `document`'s `#root` in `localStorage`; `secrets` returns the values that must never be in it. */
-export function glanceKeeper(win: Window, secrets: () => readonly string[]): GlanceKeeper {
+/**
+ * After the last keystroke in the composer, the screen is not captured for this long: the send that follows
+ * changes it in a moment, and a capture (15-45 ms of the page's time after a long answer, measured) would
+ * sit in the middle of that send or delay the keystrokes.
+ */
+export const GLANCE_TYPING_QUIET_MS = 2_000;
+
+/**
+ * Keeps the glance of `document`'s `#root` in `localStorage`; `secrets` returns the values that must never be in it,
+ * `typedAt` when the user last typed a message (see `GLANCE_TYPING_QUIET_MS`).
+ */
+export function glanceKeeper(win: Window, secrets: () => readonly string[], typedAt: () => number = () => 0, now: () => number = Date.now): GlanceKeeper {
   let session: string | undefined;
   let busy = false;
   let pending = false;
   let last = 0;
-  const take = (): void => {
+  const take = (leaving: boolean): void => {
     pending = false;
     if (!session || busy) return;
+    // Leaving the page takes it at once, typing or not: it is the last chance.
+    if (!leaving && now() - typedAt() < GLANCE_TYPING_QUIET_MS) return schedule();
     const root = win.document.getElementById("root");
     if (!root) return;
     try {
@@ -115,7 +127,7 @@ export function glanceKeeper(win: Window, secrets: () => readonly string[]): Gla
         store.removeItem(pictureKey(session));
         store.setItem(GLANCE_KEY, JSON.stringify(others));
       }
-      last = Date.now();
+      last = now();
     } catch {
       // A full quota or a DOM surprise: the next cold open simply has no snapshot.
     }
@@ -128,12 +140,12 @@ export function glanceKeeper(win: Window, secrets: () => readonly string[]): Gla
   const schedule = (): void => {
     if (pending || !session || busy) return;
     pending = true;
-    win.setTimeout(() => idle(take), Math.max(0, 1_000 - (Date.now() - last)));
+    win.setTimeout(() => idle(() => take(false)), Math.max(0, 1_000 - (now() - last)));
   };
   const onHide = (): void => {
-    if (win.document.visibilityState === "hidden") take();
+    if (win.document.visibilityState === "hidden") take(true);
   };
-  win.addEventListener("pagehide", take);
+  win.addEventListener("pagehide", () => take(true));
   win.document.addEventListener("visibilitychange", onHide);
   return {
     showing(s, b) {

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { glanceScript } from "../../../build-plugins/glance-inline";
 import { el, type FakeElement, FakeNode, FakeWindow } from "../../testing/fake-dom";
-import { captureGlance, GLANCE_MAX_CHARS, glanceKeeper, serializeGlance } from "./capture";
-import { forgetGlance, glanceShowing, installGlance } from "./keeper";
+import { captureGlance, GLANCE_MAX_CHARS, GLANCE_TYPING_QUIET_MS, glanceKeeper, serializeGlance } from "./capture";
+import { forgetGlance, glanceShowing, glanceTyping, installGlance } from "./keeper";
 import * as first from "./dismiss";
 import { dismissGlance, forgetGlances } from "./dismiss";
 import { GLANCE_ID, GLANCE_KEY, GLANCE_MAX_MS, type Glance, type GlanceNode, paintGlance, safeValue } from "./paint";
@@ -373,6 +373,30 @@ describe("the glance: keeping it", () => {
     expect([...w.localStorage.map.keys()]).toEqual([]);
   });
 
+  it("waits while a message is being typed, is taken once the typing has paused, and at once when the page is left", () => {
+    const w = page();
+    let now = 100_000;
+    let typed = now - 500;
+    const keeper = glanceKeeper(w.asWindow, () => [], () => typed, () => now);
+    const next = () => w.timers.shift()?.fn();
+    keeper.showing(SESSION, false);
+    // The capture comes due (its delay, then the idle callback) half a second after a keystroke: put off.
+    next();
+    next();
+    expect(w.localStorage.getItem(PICTURE)).toBeNull();
+    expect(w.timers).toHaveLength(1);
+    // The typing paused long enough: taken.
+    now += GLANCE_TYPING_QUIET_MS;
+    next();
+    next();
+    expect(w.localStorage.getItem(PICTURE)).not.toBeNull();
+    // Typing again, then the page is left: taken at once (the next cold open needs it).
+    typed = now;
+    w.document.getElementById("root")?.appendChild(el("p", {}, "a line shown while typing"));
+    w.dispatch("pagehide");
+    expect(w.localStorage.getItem(PICTURE)).toContain("a line shown while typing");
+  });
+
   it("asks for one capture however often the screen changes before the page is idle", () => {
     const w = page();
     const keeper = glanceKeeper(w.asWindow, () => []);
@@ -382,18 +406,30 @@ describe("the glance: keeping it", () => {
 });
 
 describe("the glance: the entry's hooks", () => {
-  it("load the capture when asked, hand it what the session view reported before, and forget", async () => {
+  it("load the capture when asked, hand it what the session view reported before and when a message was typed, and forget", async () => {
     const w = windowAt(`#/s/${SESSION}`);
     w.document.body.appendChild(el("div", { id: "root" }, appPage()));
     glanceShowing(SESSION, false);
-    let later: (() => void) | undefined;
-    installGlance(w.asWindow, () => [], (task) => {
-      later = task;
-    });
-    expect(w.timers).toHaveLength(0);
-    later?.();
-    await vi.waitFor(() => expect(w.timers.length).toBeGreaterThan(0));
-    w.run();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(50_000);
+      glanceTyping();
+      let later: (() => void) | undefined;
+      installGlance(w.asWindow, () => [], (task) => {
+        later = task;
+      });
+      expect(w.timers).toHaveLength(0);
+      later?.();
+      await vi.waitFor(() => expect(w.timers.length).toBeGreaterThan(0));
+      // Due while the typing has not paused: put off.
+      w.timers.shift()?.fn();
+      w.timers.shift()?.fn();
+      expect(w.localStorage.getItem(PICTURE)).toBeNull();
+      vi.setSystemTime(50_000 + GLANCE_TYPING_QUIET_MS);
+      w.run();
+    } finally {
+      vi.useRealTimers();
+    }
     expect(w.localStorage.getItem(PICTURE)).toContain("Answer 4999 with care");
     forgetGlance();
     expect(w.localStorage.getItem(PICTURE)).toBeNull();

@@ -9,6 +9,7 @@ import { forgetGlances } from "./dismiss";
 let keeper: GlanceKeeper | undefined;
 let started: Window | undefined;
 let last: [session: string | undefined, busy: boolean] | undefined;
+let typedAt = 0;
 
 /** Starts keeping the glance of this page once `when` runs its task (`secrets`: values never to be kept). */
 export function installGlance(win: Window, secrets: () => readonly string[], when: (task: () => void) => void): void {
@@ -17,7 +18,7 @@ export function installGlance(win: Window, secrets: () => readonly string[], whe
   when(() => {
     import("./capture")
       .then((m) => {
-        keeper = m.glanceKeeper(win, secrets);
+        keeper = m.glanceKeeper(win, secrets, () => typedAt);
         if (last) keeper.showing(...last);
       })
       .catch(() => undefined);
@@ -28,6 +29,11 @@ export function installGlance(win: Window, secrets: () => readonly string[], whe
 export function glanceShowing(session: string | undefined, busy: boolean): void {
   last = [session, busy];
   keeper?.showing(session, busy);
+}
+
+/** The user typed in the composer: no capture until the typing pauses (`GLANCE_TYPING_QUIET_MS`). */
+export function glanceTyping(): void {
+  typedAt = Date.now();
 }
 
 /** A session was deleted (or replaced by an import): no picture may show it (its title is in every picture's sidebar). */
