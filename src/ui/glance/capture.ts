@@ -110,7 +110,10 @@ export function glanceKeeper(win: Window, secrets: () => readonly string[], type
     pending = false;
     if (!session || busy) return;
     // Leaving the page takes it at once, typing or not: it is the last chance.
-    if (!leaving && now() - typedAt() < GLANCE_TYPING_QUIET_MS) return schedule();
+    if (!leaving && now() - typedAt() < GLANCE_TYPING_QUIET_MS) {
+      schedule();
+      return;
+    }
     const root = win.document.getElementById("root");
     if (!root) return;
     try {
