@@ -11,7 +11,7 @@
  * every `CLAUDE.md`. An existing but empty file still wins the name (an empty
  * `AGENTS.md` is a way to opt out) and adds no section.
  */
-import type { SandboxFS } from "../ports/sandbox";
+import type { FileEntry, SandboxFS } from "../ports/sandbox";
 import { dirname, isInside, joinPath, normalizePath } from "../sandbox-path";
 import { readTextFile } from "./read-text";
 
@@ -65,11 +65,13 @@ export function pathToRoot(cwd: string, root: string): string[] {
   return out;
 }
 
-async function isFile(fs: SandboxFS, path: string): Promise<boolean> {
+/** The entry of the file at `path`, or undefined when there is none (or a directory). */
+async function fileAt(fs: SandboxFS, path: string): Promise<FileEntry | undefined> {
   try {
-    return (await fs.stat(path))?.type === "file";
+    const st = await fs.stat(path);
+    return st?.type === "file" ? st : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -83,18 +85,16 @@ export async function discoverRules(fs: SandboxFS | undefined, opts: RulesOption
     const names = [...RULE_FILE_NAMES, LOCAL_RULES_NAME];
     const found = await Promise.all(
       names.map(async (name) => {
-        const paths = dirs.map((d) => joinPath(d, name));
-        const exists = await Promise.all(paths.map((p) => isFile(fs, p)));
-        return paths.filter((_, i) => exists[i]);
+        const entries = await Promise.all(dirs.map((d) => fileAt(fs, joinPath(d, name))));
+        return entries.filter((e): e is FileEntry => e !== undefined);
       }),
     );
     // The first shared name found anywhere on the path wins (nearest first); the local files come after it.
-    const shared = found.slice(0, RULE_FILE_NAMES.length).find((paths) => paths.length > 0) ?? [];
-    const local = found[RULE_FILE_NAMES.length] ?? [];
-    const use = [...shared, ...local];
-    const reads = await Promise.all(use.map((p) => readTextFile(fs, p)));
+    const shared = found.slice(0, RULE_FILE_NAMES.length).find((files) => files.length > 0) ?? [];
+    const use = [...shared, ...(found[RULE_FILE_NAMES.length] ?? [])];
+    const reads = await Promise.all(use.map((f) => readTextFile(fs, f.path, undefined, f)));
     reads.forEach((r, i) => {
-      const p = use[i];
+      const p = use[i]?.path;
       if (p === undefined) return;
       if (!r.ok) out.warnings.push(r.warning);
       else if (r.content.trim()) {

@@ -1,4 +1,4 @@
-import type { SandboxFS } from "../ports/sandbox";
+import type { FileEntry, SandboxFS } from "../ports/sandbox";
 
 /** Files above this size are not loaded as instructions or skills. */
 export const MAX_INSTRUCTION_BYTES = 100 * 1024;
@@ -9,10 +9,12 @@ export type TextRead = { ok: true; content: string } | { ok: false; warning: str
 /**
  * Reads a small UTF-8 text file. Missing, unreadable, binary (NUL bytes or
  * invalid UTF-8) and oversized files come back as warnings naming the file.
+ * `known`: the file's entry as a listing or a stat a moment ago gave it (each
+ * look is a round trip to a sandbox in a Worker); the read still checks the size.
  */
-export async function readTextFile(fs: SandboxFS, path: string, maxBytes = MAX_INSTRUCTION_BYTES): Promise<TextRead> {
+export async function readTextFile(fs: SandboxFS, path: string, maxBytes = MAX_INSTRUCTION_BYTES, known?: FileEntry): Promise<TextRead> {
   try {
-    const st = await fs.stat(path);
+    const st = known ?? (await fs.stat(path));
     if (st?.type !== "file") return { ok: false, warning: `${path}: not found` };
     if (st.size > maxBytes) return { ok: false, warning: `${path}: skipped, larger than ${Math.round(maxBytes / 1024)} KB` };
     const bytes = await fs.readFile(path);

@@ -6,7 +6,7 @@
  * warning naming both locations. Invalid files are skipped with a warning
  * naming the file and the reason; nothing here throws.
  */
-import type { SandboxFS } from "../ports/sandbox";
+import type { FileEntry, SandboxFS } from "../ports/sandbox";
 import { dirname, joinPath } from "../sandbox-path";
 import { readTextFile } from "../rules/read-text";
 import { parseFrontmatter } from "./frontmatter";
@@ -56,9 +56,9 @@ export function validateSkill(name: unknown, description: unknown): string | und
   return undefined;
 }
 
-/** Every `SKILL.md` below `dir` (sorted), bounded by `MAX_FILES` visited entries. */
-async function findSkillFiles(fs: SandboxFS, dir: string): Promise<string[]> {
-  const found: string[] = [];
+/** Every `SKILL.md` below `dir` (sorted by path, with the entry its folder's listing gave), bounded by `MAX_FILES` visited entries. */
+async function findSkillFiles(fs: SandboxFS, dir: string): Promise<FileEntry[]> {
+  const found: FileEntry[] = [];
   const queue = [dir];
   let seen = 0;
   for (let d = queue.shift(); d !== undefined && seen < MAX_FILES; d = queue.shift()) {
@@ -66,15 +66,15 @@ async function findSkillFiles(fs: SandboxFS, dir: string): Promise<string[]> {
     for (const e of entries) {
       if (++seen > MAX_FILES) break;
       if (e.type === "directory" && !SKIP.has(e.name)) queue.push(e.path);
-      else if (e.type === "file" && e.name === "SKILL.md") found.push(e.path);
+      else if (e.type === "file" && e.name === "SKILL.md") found.push(e);
     }
   }
-  return found.sort();
+  return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** Reads one SKILL.md: the skill, or a warning naming the file and the reason. */
-export async function loadSkillFile(fs: SandboxFS, path: string): Promise<{ ok: true; skill: Skill } | { ok: false; warning: string }> {
-  const read = await readTextFile(fs, path);
+/** Reads one SKILL.md (`known`: its entry from the folder's listing): the skill, or a warning naming the file and the reason. */
+export async function loadSkillFile(fs: SandboxFS, path: string, known?: FileEntry): Promise<{ ok: true; skill: Skill } | { ok: false; warning: string }> {
+  const read = await readTextFile(fs, path, undefined, known);
   if (!read.ok) return { ok: false, warning: `Skipped skill ${read.warning}` };
   const fm = parseFrontmatter(read.content);
   if (!fm.ok) return { ok: false, warning: `Skipped skill ${path}: invalid frontmatter: ${fm.error}` };
@@ -107,7 +107,7 @@ export async function discoverSkills(fs: SandboxFS | undefined, root: string, fr
         const dir = joinPath(root, d);
         const st = await fs.stat(dir).catch(() => undefined);
         if (st?.type !== "directory") return [];
-        return Promise.all((await findSkillFiles(fs, dir)).map((path) => loadSkillFile(fs, path)));
+        return Promise.all((await findSkillFiles(fs, dir)).map((f) => loadSkillFile(fs, f.path, f)));
       }),
     );
     for (const r of loaded.flat()) {
