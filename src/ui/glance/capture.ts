@@ -110,8 +110,9 @@ export function glanceKeeper(win: Window, secrets: () => readonly string[], type
     pending = false;
     if (!session || busy) return;
     // Leaving the page takes it at once, typing or not: it is the last chance.
-    if (!leaving && now() - typedAt() < GLANCE_TYPING_QUIET_MS) {
-      schedule();
+    const typing = GLANCE_TYPING_QUIET_MS - (now() - typedAt());
+    if (!leaving && typing > 0) {
+      schedule(typing);
       return;
     }
     const root = win.document.getElementById("root");
@@ -140,10 +141,11 @@ export function glanceKeeper(win: Window, secrets: () => readonly string[], type
     if (ric) ric.call(win, task, { timeout: 5_000 });
     else win.setTimeout(task, 500);
   };
-  const schedule = (): void => {
+  /** Asks for a capture when the page is next idle, at least a second after the last one and `after` ms from now. */
+  const schedule = (after = 0): void => {
     if (pending || !session || busy) return;
     pending = true;
-    win.setTimeout(() => idle(() => take(false)), Math.max(0, 1_000 - (now() - last)));
+    win.setTimeout(() => idle(() => take(false)), Math.max(after, 1_000 - (now() - last)));
   };
   const onHide = (): void => {
     if (win.document.visibilityState === "hidden") take(true);
