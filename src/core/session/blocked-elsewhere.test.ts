@@ -37,4 +37,32 @@ describe("a run blocked by another tab", () => {
     await run;
     expect(events.filter((e) => e.type === "session.error")).toEqual([]);
   });
+
+  it("starts from the session as the other tab left it, not as the prompt wrote it", async () => {
+    let release: () => void = () => {};
+    const otherTab = new Promise<void>((r) => {
+      release = r;
+    });
+    const llm = new FakeLLM([textTurn("answered here")]);
+    const { service, store } = makeTestService({
+      llm,
+      tools: [],
+      locks: {
+        async run(_id, fn, onBlocked) {
+          onBlocked();
+          await otherTab;
+          return fn();
+        },
+        held: async () => true,
+      },
+    });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "hello" });
+    const run = service.ensureRunning(s.id);
+    // The other tab's run switches the session's model before it lets go.
+    await store.updateSession(s.id, (x) => ({ ...x, model: { providerID: "openai-compatible", modelID: "gpt-4.1" } }));
+    release();
+    await run;
+    expect(llm.requests.filter((r) => r.purpose !== "title").map((r) => r.model.modelID)).toEqual(["gpt-4.1"]);
+  });
 });

@@ -180,7 +180,7 @@ export class SessionService {
       throw e;
     }
     // The run that starts for this prompt takes the session's row from the prompt's own transaction: read again,
-    // it queued behind the frame that paints the prompt (~15 ms of a send in a 2,000-part session, measured).
+    // it queued behind the frame that paints the prompt (see AGENTS.md, "The send path").
     this.ensureRunning(sessionID, reserved, written.session);
     return written.user;
   }
@@ -319,6 +319,7 @@ export class SessionService {
       if (pending) return pending.gone.then(() => this.ensureRunning(sessionID));
     }
     const controller = new AbortController();
+    let first = written;
     const locks = this.deps.locks ?? noLocks;
     const hold = <T>(fn: () => Promise<T>, onBlocked: () => void): Promise<T> => (reserved ? reserved.run(fn, onBlocked) : locks.run(sessionID, fn, onBlocked));
     const done = (async () => {
@@ -329,19 +330,22 @@ export class SessionService {
           async () => {
             this.mirror?.hold(sessionID);
             try {
-              await this.agentLoop.run(sessionID, controller.signal, written);
+              await this.agentLoop.run(sessionID, controller.signal, first);
               // A goal goes on after each turn that left it unmet.
               while (await this.goals.next(sessionID, controller.signal)) await this.agentLoop.run(sessionID, controller.signal);
             } finally {
               this.mirror?.release(sessionID);
             }
           },
-          () =>
+          () => {
+            // The run here starts after the other tab's, which changes the row meanwhile: its first look reads it.
+            first = undefined;
             this.deps.bus.publish({
               type: "session.notice",
               sessionID,
               message: "This session is running in another tab. Your message is saved; that tab answers it, or this one will when that run ends.",
-            }),
+            });
+          },
         );
       } catch (e) {
         console.error("session loop failed", e);

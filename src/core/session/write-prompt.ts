@@ -32,18 +32,18 @@ export interface PromptContext {
   dropped(sessionID: string, messages: MessageWithParts[]): Promise<void>;
 }
 
-/**
- * Writes a user message at its place in the branch tree: after a revert it
- * takes the reverted turn's place; an edit-and-resend starts a new branch
- * from the files as they were before the edited message. Parts go first, so
- * a running loop never sees a user message without its text.
- */
 /** A written prompt, and its session's row as the prompt's own transaction left it (undefined where the store does not say). */
 export interface WrittenPrompt {
   user: UserMessage;
   session?: Session;
 }
 
+/**
+ * Writes a user message at its place in the branch tree: after a revert it
+ * takes the reverted turn's place; an edit-and-resend starts a new branch
+ * from the files as they were before the edited message. Parts go first, so
+ * a running loop never sees a user message without its text.
+ */
 export async function writePrompt(ctx: PromptContext, sessionID: string, input: PromptInput): Promise<WrittenPrompt> {
   const { store, clock } = ctx;
   const session = await store.getSession(sessionID);
