@@ -32,6 +32,10 @@ test("search finds titles and content across sessions and jumps to the message",
   await results.getByRole("button", { name: /The flamingo module parses dates/ }).click();
   await expect(page).toHaveURL(new RegExp(`#/s/${first}/m/msg_`));
   await expect(page.locator("article.highlighted")).toContainText("flamingo module parses");
+  // An opened session puts the focus in its composer (an effect after its first paint): typing in the search box
+  // before that would lose the keys to the composer.
+  const composer = page.getByRole("textbox", { name: "Message" });
+  await expect(composer).toBeFocused();
 
   // The list holds still under a pressed pointer: the results of a query typed meanwhile wait for the release,
   // so the press opens what it pressed (replaced under it, no row would get the click).
@@ -46,6 +50,7 @@ test("search finds titles and content across sessions and jumps to the message",
   await expect(results).toContainText("penguins");
   await page.mouse.up();
   await expect(page).toHaveURL(new RegExp(`#/s/${second}`));
+  await expect(composer).toBeFocused();
 
   await search.fill("zzzznothing");
   await expect(results).toContainText("Nothing found");
