@@ -92,16 +92,14 @@ export async function discoverRules(fs: SandboxFS | undefined, opts: RulesOption
     // The first shared name found anywhere on the path wins (nearest first); the local files come after it.
     const shared = found.slice(0, RULE_FILE_NAMES.length).find((files) => files.length > 0) ?? [];
     const use = [...shared, ...(found[RULE_FILE_NAMES.length] ?? [])];
-    const reads = await Promise.all(use.map((f) => readTextFile(fs, f.path, undefined, f)));
-    reads.forEach((r, i) => {
-      const p = use[i]?.path;
-      if (p === undefined) return;
-      if (!r.ok) out.warnings.push(r.warning);
-      else if (r.content.trim()) {
-        out.sections.push(instructionSection(p, r.content.trim()));
-        out.files.push(p);
+    const reads = await Promise.all(use.map(async (f) => ({ path: f.path, read: await readTextFile(fs, f.path, f) })));
+    for (const { path, read } of reads) {
+      if (!read.ok) out.warnings.push(read.warning);
+      else if (read.content.trim()) {
+        out.sections.push(instructionSection(path, read.content.trim()));
+        out.files.push(path);
       }
-    });
+    }
   }
   const global = opts.globalRules?.trim();
   if (global) out.sections.push(instructionSection(GLOBAL_RULES_LABEL, global));

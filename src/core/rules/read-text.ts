@@ -12,7 +12,7 @@ export type TextRead = { ok: true; content: string } | { ok: false; warning: str
  * `known`: the file's entry as a listing or a stat a moment ago gave it (each
  * look is a round trip to a sandbox in a Worker); the read still checks the size.
  */
-export async function readTextFile(fs: SandboxFS, path: string, maxBytes = MAX_INSTRUCTION_BYTES, known?: FileEntry): Promise<TextRead> {
+export async function readTextFile(fs: SandboxFS, path: string, known?: FileEntry, maxBytes = MAX_INSTRUCTION_BYTES): Promise<TextRead> {
   try {
     const st = known ?? (await fs.stat(path));
     if (st?.type !== "file") return { ok: false, warning: `${path}: not found` };

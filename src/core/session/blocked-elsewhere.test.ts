@@ -2,25 +2,31 @@ import { describe, expect, it } from "vitest";
 import { FakeLLM, textTurn } from "../../testing/fake-llm";
 import { makeTestService } from "../../testing/session-service";
 import type { BusEvent } from "../bus";
+import type { Locks } from "../ports/locks";
+
+/** Locks whose run lock another tab holds until `release()`: each run says it is blocked, then waits. */
+function heldByOtherTab(): { locks: Locks; release: () => void } {
+  let release: () => void = () => {};
+  const otherTab = new Promise<void>((r) => {
+    release = r;
+  });
+  return {
+    release: () => release(),
+    locks: {
+      async run(_id, fn, onBlocked) {
+        onBlocked();
+        await otherTab;
+        return fn();
+      },
+      held: async () => true,
+    },
+  };
+}
 
 describe("a run blocked by another tab", () => {
   it("is a notice, not an UnknownError, and the prompt is answered once the other tab lets go", async () => {
-    let release: () => void = () => {};
-    const otherTab = new Promise<void>((r) => {
-      release = r;
-    });
-    const { service, bus } = makeTestService({
-      llm: new FakeLLM([textTurn("answered here")]),
-      tools: [],
-      locks: {
-        async run(_id, fn, onBlocked) {
-          onBlocked();
-          await otherTab;
-          return fn();
-        },
-        held: async () => true,
-      },
-    });
+    const { locks, release } = heldByOtherTab();
+    const { service, bus } = makeTestService({ llm: new FakeLLM([textTurn("answered here")]), tools: [], locks });
     const events: BusEvent[] = [];
     bus.subscribe((e) => events.push(e));
     const s = await service.createSession();
@@ -39,23 +45,9 @@ describe("a run blocked by another tab", () => {
   });
 
   it("starts from the session as the other tab left it, not as the prompt wrote it", async () => {
-    let release: () => void = () => {};
-    const otherTab = new Promise<void>((r) => {
-      release = r;
-    });
+    const { locks, release } = heldByOtherTab();
     const llm = new FakeLLM([textTurn("answered here")]);
-    const { service, store } = makeTestService({
-      llm,
-      tools: [],
-      locks: {
-        async run(_id, fn, onBlocked) {
-          onBlocked();
-          await otherTab;
-          return fn();
-        },
-        held: async () => true,
-      },
-    });
+    const { service, store } = makeTestService({ llm, tools: [], locks });
     const s = await service.createSession();
     await service.prompt(s.id, { text: "hello" });
     const run = service.ensureRunning(s.id);

@@ -74,7 +74,7 @@ async function findSkillFiles(fs: SandboxFS, dir: string): Promise<FileEntry[]> 
 
 /** Reads one SKILL.md (`known`: its entry from the folder's listing): the skill, or a warning naming the file and the reason. */
 export async function loadSkillFile(fs: SandboxFS, path: string, known?: FileEntry): Promise<{ ok: true; skill: Skill } | { ok: false; warning: string }> {
-  const read = await readTextFile(fs, path, undefined, known);
+  const read = await readTextFile(fs, path, known);
   if (!read.ok) return { ok: false, warning: `Skipped skill ${read.warning}` };
   const fm = parseFrontmatter(read.content);
   if (!fm.ok) return { ok: false, warning: `Skipped skill ${path}: invalid frontmatter: ${fm.error}` };
