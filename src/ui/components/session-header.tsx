@@ -6,6 +6,7 @@ import { sessionModelConfig } from "../../core/settings";
 import { formatCost, formatTokens } from "../format";
 import { tabTitle } from "../notifications/title";
 import { useServices, useSettings } from "../hooks/services";
+import { contextMeterAttributes } from "../context-meter";
 import { useNextRequestSize } from "../hooks/use-request-size";
 import { PHONE, useMedia } from "../hooks/use-media";
 import { useThrottled } from "../hooks/use-throttled";
@@ -117,12 +118,7 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
           <meter
             className={`meter${used >= size.overflowAt ? " hot" : ""}`}
             aria-label="Context window used"
-            min={0}
-            max={Math.max(1, size.usable)}
-            low={size.usable * 0.6}
-            high={size.overflowAt}
-            optimum={0}
-            value={Math.min(used, size.usable)}
+            {...contextMeterAttributes(size)}
             aria-valuetext={measuring ? "being measured" : `${formatTokens(used)} of ${formatTokens(size.usable)} tokens (${Math.round(pct)}%)`}
           />
           <span data-testid="context-percent" data-tokens={used} data-measuring={measuring || undefined}>
