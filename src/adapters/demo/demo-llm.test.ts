@@ -143,8 +143,8 @@ describe("demo model: other prompts", () => {
 
 describe("demo model: failures and limits", () => {
   it("says so and stops when a tool fails", async () => {
-    const files = { ...DEMO_PROJECT };
-    delete files["src/dates.js"];
+    // src/dates.js is listed, but it is not text: the read fails.
+    const files = { ...DEMO_PROJECT, "src/dates.js": "\u0000\u0001\u0002\u0003 not text" };
     const { msgs } = await run(await setupDemo({ files }), "Fix the date bug");
     const tools = toolParts(msgs);
     expect(tools.map((t) => [t.tool, t.state.status])).toEqual([
@@ -154,7 +154,27 @@ describe("demo model: failures and limits", () => {
     ]);
     const final = assistants(msgs).at(-1);
     expect(final?.info.finish).toBe("stop");
-    expect(texts(final)).toContain("The `read` call failed: *File not found: /workspace/src/dates.js*");
+    expect(texts(final)).toContain("The `read` call failed: *Cannot read binary file: /workspace/src/dates.js*");
+  });
+
+  it("says the workspace lacks the sample project instead of reading files the listing did not show", async () => {
+    // A new session on the demo model starts with an empty workspace; another project is no better.
+    for (const files of [{}, { "app.py": "print('hi')\n", "README.md": "# My app\n" }] as Record<string, string>[]) {
+      for (const prompt of ["Fix the date bug", "Explain the project"]) {
+        const { msgs } = await run(await setupDemo({ files }), prompt);
+        const tools = toolParts(msgs);
+        expect(tools.filter((t) => t.tool !== "todowrite").map((t) => [t.tool, t.state.status])).toEqual([["list", "completed"]]);
+        // A plan it made is closed before it stops: the todo panel shows no work that will never happen.
+        const lists = tools.filter((t) => t.tool === "todowrite").map((t) => (t.state.input as { todos: { status: string }[] }).todos.map((x) => x.status));
+        if (prompt.startsWith("Fix")) expect(lists).toEqual([["in_progress", "pending", "pending", "pending"], ["completed", "cancelled", "cancelled", "cancelled"]]);
+        else expect(lists).toEqual([]);
+        const final = assistants(msgs).at(-1);
+        expect(final?.info.finish).toBe("stop");
+        expect(texts(final)).toContain("doesn't hold the demo's sample project");
+        expect(texts(final)).toContain("Restart the tour");
+        expect(reasoning(final)).not.toContain("The listing shows a single source file");
+      }
+    }
   });
 
   it("stops gracefully when a permission rule refuses the edit", async () => {

@@ -16,6 +16,7 @@ import {
   fixAnswer,
   helpAnswer,
   missingToolAnswer,
+  noProjectAnswer,
   COMPACTED_NOTE,
   resumedAnswer,
   STEP_NOTES,
@@ -70,6 +71,11 @@ const PLAN = [
   "Fix the bug with the smallest possible edit",
   "Run the project's check and confirm it passes",
 ];
+
+/** The plan closed early: the look around was done, the rest cannot run (the sample project is not there). */
+function closedTodos() {
+  return todos(false).map((t, i) => ({ ...t, status: i === 0 ? "completed" : "cancelled" }));
+}
 
 function todos(allDone: boolean) {
   return PLAN.map((content, i) => ({
@@ -148,13 +154,15 @@ function scriptedStep(step: Exclude<StepId, PythonStep>, tool: string, env: Demo
   }
 }
 
-type Next = { type: "step"; step: StepId; tool: string } | { type: "missing"; tool: string } | { type: "unknown-file" } | { type: "answer" };
+type Next = { type: "step"; step: StepId; tool: string } | { type: "missing"; tool: string } | { type: "unknown-file" } | { type: "no-project" } | { type: "answer" };
 
 function next(kind: ScriptKind, p: Progress, env: DemoEnv): Next {
   for (const step of SCRIPTS[kind]) {
     if (p.done.has(step)) continue;
     if (step === "fix" && p.facts.bug === "fixed") continue;
     if (step === "fix" && p.facts.bug === "unknown") return { type: "unknown-file" };
+    // The fix and the tour of the project are written for the sample project: without it, say so rather than read files the listing did not show.
+    if ((step === "read" || step === "readme") && p.facts.project === "other") return { type: "no-project" };
     if (step === "done" && !p.done.has("plan")) continue;
     // Tests that pass at once need no fix; without python3 (or git) there is nothing to go on with.
     if ((step === "py-fix" || step === "py-rerun") && p.facts.pyTests === "OK") continue;
@@ -227,6 +235,15 @@ export function decide(req: LLMRequest, requestTokens: number): Reply {
       return { reasoning: `The next step needs the ${n.tool} tool, which this request does not offer.`, text: missingToolAnswer(n.tool) };
     case "unknown-file":
       return { reasoning: "src/dates.js does not contain the month line of the sample project. Do not guess an edit.", text: unknownFileAnswer() };
+    case "no-project":
+      // An open plan is closed first, so the todo panel does not show work that will never happen.
+      if (p.done.has("plan") && !p.done.has("done") && env.tools.has("todowrite"))
+        return {
+          reasoning: "The listing shows no src/dates.js: the sample project my plan was written for is not in this workspace, so the plan cannot go on. Close the todo list first (the look around is done, the rest cancelled), then say why.",
+          text: "There is no sample project here, so the rest of the plan cannot run. Closing the todo list.",
+          call: { tool: "todowrite", input: { todos: closedTodos() } },
+        };
+      return { reasoning: "The listing shows no src/dates.js: this workspace does not hold the sample project my scripts are written for. Say so, and how to get the guided demo, instead of reading files that are not there.", text: noProjectAnswer() };
     case "answer":
       return {
         reasoning: p.continued && p.answered ? "The conversation was compacted after my answer, and the summary says everything is done. A short closing note, no new work." : ANSWER_REASONING[kind],

@@ -176,6 +176,17 @@ export function missingToolAnswer(tool: string): string {
   ].join("\n");
 }
 
+/** The workspace does not hold the sample project (a new session on the demo model starts empty). */
+export function noProjectAnswer(): string {
+  return [
+    "This workspace doesn't hold the demo's sample project: the listing shows no `src/dates.js`. I'm the scripted demo model, and my scripts only know that little date library, so I stop here rather than pretend.",
+    "",
+    "- To watch the whole run, open the guided demo: **?** (beside Settings, in the sessions panel) → **Restart the tour** starts a session with the sample project.",
+    "- Ask me for the **Python demo**: it writes its own files, so it runs in any workspace.",
+    "- To work on your own files, connect a real model in **Settings**.",
+  ].join("\n");
+}
+
 /** `src/dates.js` is not the sample's any more. */
 export function unknownFileAnswer(): string {
   return "`src/dates.js` doesn't contain the month line I expect — the sample project was changed. I'm the scripted demo model, so I won't guess an edit. Reset the demo project, or connect a real model (Settings → provider).";

@@ -33,6 +33,8 @@ export type TraceEvent =
 
 /** What the demo knows about the sample project from what it has seen. */
 export interface Facts {
+  /** From the listing: the workspace holds the sample project (its src/dates.js), or something else (nothing, another project). */
+  project?: "sample" | "other";
   /** From reading src/dates.js: the month line is buggy, fixed, or not the sample's at all. */
   bug?: "present" | "fixed" | "unknown";
   /** The last check's verdict and output. */
@@ -192,6 +194,7 @@ export function stepOf(call: TraceCall): StepId | undefined {
 }
 
 function learn(facts: Facts, step: StepId, output: string): void {
+  if (step === "explore") facts.project = output.includes("dates.js") ? "sample" : "other";
   if (step === "read") facts.bug = output.includes(DEMO_FIXED_LINE.trim()) ? "fixed" : output.includes(DEMO_BUGGY_LINE.trim()) ? "present" : "unknown";
   if (step === "fix") facts.bug = "fixed";
   if (step === "check") {
