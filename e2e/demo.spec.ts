@@ -73,8 +73,14 @@ test("sample sessions open instantly from the empty state, and again without dup
   await expect(page.getByRole("article", { name: "Summary" })).toBeVisible();
   await expect(page.getByRole("region", { name: "Workspace" }).getByRole("button", { name: "src/" })).toBeVisible();
   const first = page.url();
-  await page.goto("/");
+  // Back to the start page the way a user goes: the brand is its link.
+  await page.getByRole("link", { name: "tabcode start page" }).click();
+  await expect(page).toHaveURL(/#\/$/);
   await page.getByRole("region", { name: "Sample sessions" }).getByRole("button", { name: "Open sample: fix the date bug" }).click();
   await expect(page).toHaveURL(first);
   await expect(page.getByRole("navigation", { name: "Sessions" }).locator(".session-link")).toHaveCount(1);
+  // On a phone too (the bar above the session holds the brand).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole("link", { name: "tabcode start page" }).filter({ visible: true }).click();
+  await expect(page.getByRole("button", { name: "Start the Python demo" })).toBeVisible();
 });

@@ -244,12 +244,12 @@ export function App() {
               <PanelToggle label="Sessions" controls={SESSIONS_PANEL.id} panel={sessionsPanel} narrow={narrow}>
                 ☰ <span className="toggle-text">Sessions</span>
               </PanelToggle>
-              <span className="brand small">
+              <a className="brand small brand-home" href="#/" aria-label="tabcode start page" title="Start page: the demos and sample sessions">
                 <span className="logo" aria-hidden="true">
                   ▸_
                 </span>
                 tabcode
-              </span>
+              </a>
             </div>
           )}
           {!online && (

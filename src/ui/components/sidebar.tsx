@@ -201,10 +201,13 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
   return (
     <nav className="sidebar" aria-label="Sessions">
       <div className="brand">
-        <span className="logo" aria-hidden="true">
-          ▸_
-        </span>
-        tabcode
+        {/* The start page (the demos, the sample sessions) stays one click away once sessions are open. */}
+        <a className="brand-home" href="#/" aria-label="tabcode start page" title="Start page: the demos and sample sessions">
+          <span className="logo" aria-hidden="true">
+            ▸_
+          </span>
+          tabcode
+        </a>
         <span className="brand-actions">
           <button type="button" onClick={onSettings}>
             Settings
