@@ -12,6 +12,7 @@ import { useRoute } from "./hooks/use-route";
 import { PermissionDialog } from "./components/permission-dialog";
 import { SessionView } from "./components/session-view";
 import { Sidebar } from "./components/sidebar";
+import { BrandLink } from "./components/brand-link";
 import { Samples } from "./components/samples";
 import { Welcome } from "./components/welcome";
 import { PanelToggle, SidePanel } from "./components/layout/side-panel";
@@ -244,12 +245,7 @@ export function App() {
               <PanelToggle label="Sessions" controls={SESSIONS_PANEL.id} panel={sessionsPanel} narrow={narrow}>
                 ☰ <span className="toggle-text">Sessions</span>
               </PanelToggle>
-              <a className="brand small brand-home" href="#/" aria-label="tabcode start page" title="Start page: the demos and sample sessions">
-                <span className="logo" aria-hidden="true">
-                  ▸_
-                </span>
-                tabcode
-              </a>
+              <BrandLink small />
             </div>
           )}
           {!online && (

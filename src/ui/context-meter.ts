@@ -13,8 +13,8 @@ export interface ContextMeterAttributes {
 /**
  * The context meter's attributes for the next request's size. A `<meter>` with its optimum at 0 is drawn
  * green below `low`, amber from `low` to `high` and red only *above* `high` (HTML's "even less good"
- * region). Red must mean what the header's "hot" state means, the size at which auto-compaction starts
- * (`total ≥ overflowAt`), but the value is capped at the usable window, and with the default threshold (1)
+ * region). Red must mean the size at which auto-compaction starts (`total ≥ overflowAt`, as the
+ * X-ray's bar shows it), but the value is capped at the usable window, and with the default threshold (1)
  * `overflowAt` is that cap: with `high = overflowAt` a context at 215 % stayed amber. Sizes are whole
  * tokens, so `high` is one below `overflowAt`; `low` never exceeds it (the browser would move `high` up
  * to `low`). A model whose window is unknown (usable 0) has nothing to fill: the meter stays empty.

@@ -116,7 +116,7 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
         >
           <span>Context</span>
           <meter
-            className={`meter${used >= size.overflowAt ? " hot" : ""}`}
+            className="meter"
             aria-label="Context window used"
             {...contextMeterAttributes(size)}
             aria-valuetext={measuring ? "being measured" : `${formatTokens(used)} of ${formatTokens(size.usable)} tokens (${Math.round(pct)}%)`}

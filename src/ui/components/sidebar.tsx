@@ -9,6 +9,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { SearchBox } from "./search-box";
 import { PanelToggle } from "./layout/side-panel";
 import { MenuButton } from "./menu-button";
+import { BrandLink } from "./brand-link";
 import { emit } from "../app-events";
 import { SESSIONS_PANEL, useLayout } from "../hooks/layout";
 
@@ -202,12 +203,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
     <nav className="sidebar" aria-label="Sessions">
       <div className="brand">
         {/* The start page (the demos, the sample sessions) stays one click away once sessions are open. */}
-        <a className="brand-home" href="#/" aria-label="tabcode start page" title="Start page: the demos and sample sessions">
-          <span className="logo" aria-hidden="true">
-            ▸_
-          </span>
-          tabcode
-        </a>
+        <BrandLink />
         <span className="brand-actions">
           <button type="button" onClick={onSettings}>
             Settings
