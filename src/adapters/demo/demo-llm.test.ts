@@ -177,6 +177,50 @@ describe("demo model: failures and limits", () => {
     }
   });
 
+  it("runs the tests in a workspace without the sample project and reports no results it did not get", async () => {
+    for (const files of [{}, { "app.py": "print('hi')\n", "README.md": "# My app\n" }] as Record<string, string>[]) {
+      const { msgs } = await run(await setupDemo({ files }), "Run the tests");
+      const tools = toolParts(msgs);
+      expect(tools.map((t) => [t.tool, t.state.status])).toEqual([["bash", "completed"]]);
+      expect(tools[0]?.state.status === "completed" && tools[0].state.output).toContain("scripts/check.sh: No such file or directory");
+      const final = assistants(msgs).at(-1);
+      expect(final?.info.finish).toBe("stop");
+      const text = texts(final);
+      // What the check printed, then why there is nothing to report and where to go.
+      expect(text).toContain("No such file or directory");
+      expect(text).toContain("doesn't hold the demo's sample project");
+      expect(text).toContain("no test results");
+      expect(text).toContain("Restart the tour");
+      expect(text).not.toMatch(/\*\*fails\*\*|formatDate|Nothing to fix/);
+      expect(reasoning(final)).not.toContain("Report what it printed");
+    }
+  });
+
+  it("does not take another project's check for the sample's test results", async () => {
+    // A check that passes, but not over the sample's cases; in a WebContainer, npm test finding no package.json.
+    const theirs = await run(await setupDemo({ files: { "scripts/check.sh": "echo 'PASS: all good'\n" } }), "Run the tests");
+    const npm = "npm error code ENOENT\nnpm error syscall open\nnpm error path /home/project/package.json\nnpm error errno -2\nnpm error enoent Could not read package.json: Error: ENOENT: no such file or directory, open '/home/project/package.json'\n\nExit code: 254";
+    const events = demoEvents(
+      chatRequest("Run the tests", {
+        system: ["You are tabcode.", "Working directory: /home/project\n  Sandbox: webcontainer (in-browser)"],
+        messages: [
+          { role: "user", content: [{ type: "text", text: "Run the tests" }] },
+          { role: "assistant", content: [{ type: "tool-call", callID: "c1", tool: "bash", input: { command: "npm test", description: "Run the date tests with node" } }] },
+          { role: "tool", content: [{ type: "tool-result", callID: "c1", tool: "bash", output: npm }] },
+        ],
+      }),
+    );
+    const webcontainer = events.flatMap((e) => (e.type === "text-delta" ? [e.delta] : [])).join("");
+    expect(events.some((e) => e.type === "tool-call")).toBe(false);
+    for (const text of [texts(assistants(theirs.msgs).at(-1)), webcontainer]) {
+      expect(text).toContain("no test results");
+      expect(text).toContain("Restart the tour");
+      expect(text).not.toMatch(/All the cases|Nothing to fix|\*\*fails\*\*/);
+    }
+    expect(webcontainer).toContain("doesn't hold the demo's sample project");
+    expect(texts(assistants(theirs.msgs).at(-1))).toContain("PASS: all good");
+  });
+
   it("stops gracefully when a permission rule refuses the edit", async () => {
     const setup = await setupDemo({ rules: [...DEFAULT_RULES, { permission: "edit", pattern: "*", action: "deny" }] });
     const { msgs } = await run(setup, "Fix the date bug");

@@ -17,6 +17,7 @@ import {
   helpAnswer,
   missingToolAnswer,
   noProjectAnswer,
+  noTestsAnswer,
   COMPACTED_NOTE,
   resumedAnswer,
   STEP_NOTES,
@@ -187,7 +188,7 @@ function scriptAnswer(kind: ScriptKind, p: Progress, ctx: AnswerContext): string
     case "explain":
       return explainAnswer();
     case "tests":
-      return testsAnswer(ctx);
+      return p.facts.check ? testsAnswer(ctx) : noTestsAnswer(ctx);
     case "python":
       return pythonAnswer(p.facts, p.done.has("py-fix"));
     case "help":
@@ -205,6 +206,14 @@ const ANSWER_REASONING: Record<ScriptKind, string> = {
   help: "The user asks what I can do. I'm the scripted demo model: say so, list the prompts I know, and how to connect a real model.",
   fallback: "This is not a prompt my script knows. Be honest: I'm a demo model and cannot really answer; point to the prompts I know and to Settings.",
 };
+
+/** Why the run ends here: a check that printed no verdict has no results to report. */
+function answerReasoning(kind: ScriptKind, p: Progress): string {
+  if (kind !== "tests" || p.facts.check) return ANSWER_REASONING[kind];
+  return p.facts.project === "other"
+    ? "The check is not there to run: this workspace does not hold the sample project my scripts are written for. There are no test results, so say so, and how to get the guided demo, instead of reporting any."
+    : "The check ran, but printed no PASS or FAIL line for the sample's date cases: whatever it checked, it is not the sample project. There are no results I can report, so say so, and how to get the guided demo.";
+}
 
 /** The demo model's reply to a chat request. `requestTokens` is the size it reports for the request. */
 export function decide(req: LLMRequest, requestTokens: number): Reply {
@@ -246,7 +255,7 @@ export function decide(req: LLMRequest, requestTokens: number): Reply {
       return { reasoning: "The listing shows no src/dates.js: this workspace does not hold the sample project my scripts are written for. Say so, and how to get the guided demo, instead of reading files that are not there.", text: noProjectAnswer() };
     case "answer":
       return {
-        reasoning: p.continued && p.answered ? "The conversation was compacted after my answer, and the summary says everything is done. A short closing note, no new work." : ANSWER_REASONING[kind],
+        reasoning: p.continued && p.answered ? "The conversation was compacted after my answer, and the summary says everything is done. A short closing note, no new work." : answerReasoning(kind, p),
         text: answer(kind, p, ctx),
       };
   }

@@ -176,14 +176,36 @@ export function missingToolAnswer(tool: string): string {
   ].join("\n");
 }
 
+/** Where to go from a workspace without the sample project. */
+const ELSEWHERE = [
+  "- To watch the whole run, open the guided demo: **?** (beside Settings, in the sessions panel) → **Restart the tour** starts a session with the sample project.",
+  "- Ask me for the **Python demo**: it writes its own files, so it runs in any workspace.",
+  "- To work on your own files, connect a real model in **Settings**.",
+];
+
 /** The workspace does not hold the sample project (a new session on the demo model starts empty). */
 export function noProjectAnswer(): string {
   return [
     "This workspace doesn't hold the demo's sample project: the listing shows no `src/dates.js`. I'm the scripted demo model, and my scripts only know that little date library, so I stop here rather than pretend.",
     "",
-    "- To watch the whole run, open the guided demo: **?** (beside Settings, in the sessions panel) → **Restart the tour** starts a session with the sample project.",
-    "- Ask me for the **Python demo**: it writes its own files, so it runs in any workspace.",
-    "- To work on your own files, connect a real model in **Settings**.",
+    ...ELSEWHERE,
+  ].join("\n");
+}
+
+/** "Run the tests" where the check printed no verdict on the sample's cases: not there, or not the sample's. */
+export function noTestsAnswer(c: AnswerContext): string {
+  const block = checkBlock(c.facts);
+  const head =
+    c.facts.project === "other"
+      ? `This workspace doesn't hold the demo's sample project: I ran \`${c.checkCommand}\`, but there is no check here to run, so there are no test results to report${block ? ". It printed:" : "."}`
+      : `I ran \`${c.checkCommand}\`, but it did not check the sample project's date cases (no \`PASS\` or \`FAIL\` line for them), so there are no test results I can report: this workspace doesn't seem to hold the demo's sample project${block ? ". It printed:" : "."}`;
+  return [
+    head,
+    ...(block ? ["", block] : []),
+    "",
+    "I'm the scripted demo model, and my scripts only know the sample project, a little date library, so I stop here rather than pretend.",
+    "",
+    ...ELSEWHERE,
   ].join("\n");
 }
 

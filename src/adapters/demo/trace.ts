@@ -33,11 +33,11 @@ export type TraceEvent =
 
 /** What the demo knows about the sample project from what it has seen. */
 export interface Facts {
-  /** From the listing: the workspace holds the sample project (its src/dates.js), or something else (nothing, another project). */
+  /** From the listing (or a check that is not there): the workspace holds the sample project (its src/dates.js), or something else (nothing, another project). */
   project?: "sample" | "other";
   /** From reading src/dates.js: the month line is buggy, fixed, or not the sample's at all. */
   bug?: "present" | "fixed" | "unknown";
-  /** The last check's verdict and output. */
+  /** The last check's verdict on the sample's cases (none when it printed none) and its output. */
   check?: "PASS" | "FAIL";
   checkOutput?: string;
   /** The last `python3 -m unittest` run: OK, FAILED, or python3 is not in this sandbox. */
@@ -193,13 +193,19 @@ export function stepOf(call: TraceCall): StepId | undefined {
   }
 }
 
+/** The check is not there: no scripts/check.sh (bash), no package.json or test script (npm). */
+const CHECK_MISSING = /no such file or directory|ENOENT|Missing script/i;
+
 function learn(facts: Facts, step: StepId, output: string): void {
   if (step === "explore") facts.project = output.includes("dates.js") ? "sample" : "other";
   if (step === "read") facts.bug = output.includes(DEMO_FIXED_LINE.trim()) ? "fixed" : output.includes(DEMO_BUGGY_LINE.trim()) ? "present" : "unknown";
   if (step === "fix") facts.bug = "fixed";
   if (step === "check") {
-    facts.check = /^PASS/m.test(output) ? "PASS" : "FAIL";
+    // Only the sample's check ends with a verdict on its cases: other output holds no results.
+    const verdict = /^(PASS|FAIL): \d+ of \d+ cases$/m.exec(output)?.[1];
+    facts.check = verdict === "PASS" || verdict === "FAIL" ? verdict : undefined;
     facts.checkOutput = output;
+    if (!verdict && CHECK_MISSING.test(output)) facts.project ??= "other";
   }
   if (step === "py-run" || step === "py-rerun") {
     facts.pyTests = !/^Ran \d+ tests? in /m.test(output) ? "missing" : /^OK\b/m.test(output) ? "OK" : "FAILED";
