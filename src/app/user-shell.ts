@@ -4,7 +4,7 @@
  * session so they can be seen again (kept in localStorage, newest 100 per
  * session; output capped). The model never sees them.
  */
-import { z } from "zod";
+import { z } from "../core/zod";
 import { runUserCommand } from "../core/session/user-command";
 import type { AppServices } from "./bootstrap";
 
@@ -15,12 +15,12 @@ const Entry = z.object({
   id: z.string(),
   command: z.string(),
   start: z.number(),
-  end: z.number().optional(),
+  end: z.optional(z.number()),
   status: z.enum(["running", "done", "refused", "error"]),
   output: z.string(),
-  exitCode: z.number().optional(),
+  exitCode: z.optional(z.number()),
   /** Why it did not run (a rule, the person), or what went wrong. */
-  message: z.string().optional(),
+  message: z.optional(z.string()),
 });
 export type ShellEntry = z.infer<typeof Entry>;
 const Log = z.array(Entry);

@@ -3,7 +3,7 @@
  * (`providers.ts`: labels, hints, base URLs), which only Settings and the adapters need:
  * the settings schema is part of the first screen, the presets' text is not.
  */
-import { z } from "zod";
+import { z } from "./zod";
 
 export const ProviderKind = z.enum([
   "demo",

@@ -1,6 +1,6 @@
-import { z } from "zod";
+import { z } from "./zod";
 import type { ModelConfig } from "./ports/llm";
-import { Ruleset } from "./schema/common";
+import { PermissionRule, Ruleset } from "./schema/common";
 import { knownModelIDs, lookupModel } from "./model-table";
 import { ProviderKind } from "./provider-kind";
 
@@ -10,16 +10,16 @@ export { ProviderKind } from "./provider-kind";
 export const SettingsSkillSchema = z.object({ name: z.string(), description: z.string(), body: z.string() });
 
 export const Prices = z.object({
-  input: z.number().nonnegative(),
-  output: z.number().nonnegative(),
-  cacheRead: z.number().nonnegative(),
-  cacheWrite: z.number().nonnegative(),
+  input: z.number().check(z.nonnegative()),
+  output: z.number().check(z.nonnegative()),
+  cacheRead: z.number().check(z.nonnegative()),
+  cacheWrite: z.number().check(z.nonnegative()),
 });
 
 /** Limits and prices of one model (USD per 1M tokens). */
 export const ModelSpec = z.object({
-  contextWindow: z.number().int().positive(),
-  maxOutputTokens: z.number().int().positive(),
+  contextWindow: z.int().check(z.positive()),
+  maxOutputTokens: z.int().check(z.positive()),
   prices: Prices,
 });
 export type ModelSpec = z.infer<typeof ModelSpec>;
@@ -34,7 +34,7 @@ export const Settings = z.object({
   summaryModelID: z.string(),
   /** Limits and prices per model id, prefilled from the built-in table and editable. */
   models: z.record(z.string(), ModelSpec),
-  maxSteps: z.number().int().min(1).max(500),
+  maxSteps: z.int().check(z.gte(1), z.lte(500)),
   sandbox: z.enum(["auto", "webcontainer", "local"]),
   /** Instructions for every session (like a global AGENTS.md). */
   globalRules: z.string(),
@@ -46,9 +46,9 @@ export const Settings = z.object({
     auto: z.boolean(),
     prune: z.boolean(),
     /** Fraction of the usable window at which auto-compaction starts (1 = at the limit). */
-    threshold: z.number().min(0.1).max(1),
+    threshold: z.number().check(z.gte(0.1), z.lte(1)),
     /** Let the provider compact on its side where it can (OpenAI Responses, Anthropic); tabcode's own summary stays the fallback. */
-    provider: z.boolean().optional(),
+    provider: z.optional(z.boolean()),
   }),
 });
 export type Settings = z.infer<typeof Settings>;
@@ -163,7 +163,7 @@ const COMPACTION_LABELS: Record<string, string> = {
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Keeps the valid entries of a stored list, naming the dropped ones. */
-function validItems<T>(raw: unknown, item: z.ZodType<T>, label: (i: number) => string, reset: string[]): T[] | undefined {
+function validItems<T>(raw: unknown, item: z.ZodMiniType<T>, label: (i: number) => string, reset: string[]): T[] | undefined {
   if (!Array.isArray(raw)) return undefined;
   const out: T[] = [];
   raw.forEach((v, i) => {
@@ -207,7 +207,7 @@ export function parseSettingsReport(raw: unknown): ParsedSettings {
       }
     }
     if (key === "permissions") {
-      const rules = validItems(value, Ruleset.element, (i) => `Permission rule ${i + 1}`, reset);
+      const rules = validItems(value, PermissionRule, (i) => `Permission rule ${i + 1}`, reset);
       if (rules) {
         out.permissions = rules;
         continue;

@@ -3,7 +3,7 @@
  * answers each model request with the next recorded provider stream (tests
  * only). Records every request body so tests can check what was sent back.
  */
-import { z } from "zod";
+import { z } from "../core/zod";
 import { createAiSdkLLM } from "../adapters/llm/ai-sdk-llm";
 import type { Clock } from "../core/ports/clock";
 import type { ProviderKind } from "../core/providers";

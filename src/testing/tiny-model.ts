@@ -2,7 +2,7 @@
  * Test support for loop tests that compact (imported by tests only): a tool with outputs of a chosen size
  * and a model with a 4,000-token window, so a few steps reach the compaction point.
  */
-import { z } from "zod";
+import { z } from "../core/zod";
 import { defineTool } from "../core/tools/tool";
 
 /** `big` returns `n` words (an output of a chosen size). */

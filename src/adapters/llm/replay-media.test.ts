@@ -6,7 +6,7 @@
  * carries the media in the provider's own tool-result shape, or a text
  * placeholder (never the base64 as text) where the API or model takes none.
  */
-import { z } from "zod";
+import { z } from "../../core/zod";
 import { describe, expect, it } from "vitest";
 import { mediaPlaceholder } from "../../core/conversation/to-model";
 import { defineTool, type Tool } from "../../core/tools/tool";

@@ -3,13 +3,13 @@
  * skipped, reported once with `console.warn` and kept in a log the UI can show;
  * it never throws, so one bad row cannot hide the rest.
  */
-import type { z } from "zod";
+import type { z } from "../../core/zod";
 import type { CorruptRecord } from "../../core/ports/store";
 
 type Table = CorruptRecord["table"];
 
 /** The first issues of a zod error, in words. */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.core.$ZodError): string {
   const issues = error.issues.slice(0, 3).map((i) => {
     const path = i.path.map(String).join(".");
     return path ? `${path}: ${i.message}` : i.message;
@@ -33,7 +33,7 @@ export class CorruptLog {
   constructor(private readonly warn: (message: string) => void = (m) => console.warn(m)) {}
 
   /** The parsed row, or `undefined` (recorded) when it does not match `schema`. */
-  parse<T>(schema: z.ZodType<T>, table: Table, row: unknown, key?: string): T | undefined {
+  parse<T>(schema: z.ZodMiniType<T>, table: Table, row: unknown, key?: string): T | undefined {
     const result = schema.safeParse(row);
     if (result.success) return result.data;
     const id = field(row, table === "settings" ? "key" : "id") ?? key ?? "(no id)";

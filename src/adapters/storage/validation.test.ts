@@ -24,7 +24,7 @@ describe("DexieStore validation on read", () => {
 
     expect((await store.listSessions()).map((s) => s.id)).toEqual([good2.id, good1.id]);
     expect(store.corrupt()).toEqual([
-      { table: "sessions", id: bad.id, sessionID: bad.id, issue: expect.stringContaining("title") },
+      { table: "sessions", id: bad.id, sessionID: bad.id, issue: "title: Invalid input: expected string, received number" },
     ]);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]?.[0]).toContain(bad.id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "../zod";
 import { bashPatterns } from "../permission/arity";
 import { decideAsk, evaluate } from "../permission/evaluate";
 import type { Ruleset } from "../schema";

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "../zod";
 
 /** A field path as written in error messages: `messages[3].parts[0].state.status`. */
 export function joinPath(prefix: string, path: readonly PropertyKey[]): string {
@@ -75,7 +75,7 @@ function reason(issue: z.core.$ZodIssue, value: unknown): string {
  * `messages[3].parts[0].state.status: expected one of pending|running|completed|error, got "done"`.
  * `input` is the value that was parsed, used to show what was found.
  */
-export function describeIssues(prefix: string, error: z.ZodError, input: unknown): string {
+export function describeIssues(prefix: string, error: z.core.$ZodError, input: unknown): string {
   const [first] = error.issues;
   if (!first) return `${prefix || "file"}: invalid`;
   const where = joinPath(prefix, first.path) || "file";

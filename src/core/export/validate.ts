@@ -1,5 +1,5 @@
 import { isReadableURL, unreadablePlaceholder } from "../conversation/to-model";
-import { z } from "zod";
+import { z } from "../zod";
 import { Message, type MessageWithParts, Part, type Session, Session as SessionSchema } from "../schema";
 import { base64ToBytes } from "./base64";
 import { describeIssues, kindOf, show } from "./issues";

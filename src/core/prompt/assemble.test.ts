@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "../zod";
 import { memoryFS } from "../../testing/memory-fs";
 import { PLAN_AGENT, rulesFor } from "../agents/agents";
 import type { Clock } from "../ports/clock";

@@ -1,14 +1,14 @@
-import { z } from "zod";
+import { z } from "../zod";
 
 /** Token usage of one step (or the totals of a message or session). */
 export const Tokens = z.object({
   /** Input tokens not served from the provider's cache. */
-  input: z.number().nonnegative(),
-  output: z.number().nonnegative(),
-  reasoning: z.number().nonnegative(),
-  cache: z.object({ read: z.number().nonnegative(), write: z.number().nonnegative() }),
+  input: z.number().check(z.nonnegative()),
+  output: z.number().check(z.nonnegative()),
+  reasoning: z.number().check(z.nonnegative()),
+  cache: z.object({ read: z.number().check(z.nonnegative()), write: z.number().check(z.nonnegative()) }),
   /** Provider-reported total, when it reports one. */
-  total: z.number().nonnegative().optional(),
+  total: z.optional(z.number().check(z.nonnegative())),
 });
 export type Tokens = z.infer<typeof Tokens>;
 

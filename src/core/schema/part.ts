@@ -1,33 +1,33 @@
-import { z } from "zod";
+import { z } from "../zod";
 import { NamedErrorSchema, Tokens } from "./common";
 
 const PartBase = z.object({
-  id: z.string().startsWith("prt_"),
-  sessionID: z.string().startsWith("ses_"),
-  messageID: z.string().startsWith("msg_"),
+  id: z.string().check(z.startsWith("prt_")),
+  sessionID: z.string().check(z.startsWith("ses_")),
+  messageID: z.string().check(z.startsWith("msg_")),
   /** Cached exact token count of what this part sends to the model. */
-  tokenCount: z.object({ encoding: z.string(), count: z.number(), size: z.number() }).optional(),
+  tokenCount: z.optional(z.object({ encoding: z.string(), count: z.number(), size: z.number() })),
 });
 
 const Metadata = z.record(z.string(), z.unknown());
-const TimeSpan = z.object({ start: z.number(), end: z.number().optional() });
+const TimeSpan = z.object({ start: z.number(), end: z.optional(z.number()) });
 
-export const TextPart = PartBase.extend({
+export const TextPart = z.extend(PartBase, {
   type: z.literal("text"),
   text: z.string(),
   /** Injected by the system (continue prompts, file contents), not typed by a person. */
-  synthetic: z.boolean().optional(),
+  synthetic: z.optional(z.boolean()),
   /** Not sent to the model. */
-  ignored: z.boolean().optional(),
-  time: TimeSpan.optional(),
-  metadata: Metadata.optional(),
+  ignored: z.optional(z.boolean()),
+  time: z.optional(TimeSpan),
+  metadata: z.optional(Metadata),
 });
 export type TextPart = z.infer<typeof TextPart>;
 
-export const ReasoningPart = PartBase.extend({
+export const ReasoningPart = z.extend(PartBase, {
   type: z.literal("reasoning"),
   text: z.string(),
-  metadata: Metadata.optional(),
+  metadata: z.optional(Metadata),
   time: TimeSpan,
 });
 export type ReasoningPart = z.infer<typeof ReasoningPart>;
@@ -54,18 +54,18 @@ export const FilePartSource = z.discriminatedUnion("type", [
   }),
 ]);
 
-export const FilePart = PartBase.extend({
+export const FilePart = z.extend(PartBase, {
   type: z.literal("file"),
   mime: z.string(),
-  filename: z.string().optional(),
+  filename: z.optional(z.string()),
   /** A data: URL (or file:// for workspace files). */
   url: z.string(),
-  source: FilePartSource.optional(),
+  source: z.optional(FilePartSource),
 });
 export type FilePart = z.infer<typeof FilePart>;
 
 /** Attachments carried by completed tool results (same shape as a file part, without ids). */
-export const Attachment = z.object({ mime: z.string(), filename: z.string().optional(), url: z.string() });
+export const Attachment = z.object({ mime: z.string(), filename: z.optional(z.string()), url: z.string() });
 export type Attachment = z.infer<typeof Attachment>;
 
 export const ToolStatePending = z.object({
@@ -77,8 +77,8 @@ export const ToolStatePending = z.object({
 export const ToolStateRunning = z.object({
   status: z.literal("running"),
   input: z.record(z.string(), z.unknown()),
-  title: z.string().optional(),
-  metadata: Metadata.optional(),
+  title: z.optional(z.string()),
+  metadata: z.optional(Metadata),
   time: z.object({ start: z.number() }),
 });
 export const ToolStateCompleted = z.object({
@@ -88,15 +88,15 @@ export const ToolStateCompleted = z.object({
   title: z.string(),
   metadata: Metadata,
   /** `compacted` set means the output was pruned from what the model sees. */
-  time: z.object({ start: z.number(), end: z.number(), compacted: z.number().optional() }),
-  attachments: z.array(Attachment).optional(),
+  time: z.object({ start: z.number(), end: z.number(), compacted: z.optional(z.number()) }),
+  attachments: z.optional(z.array(Attachment)),
 });
 export const ToolStateError = z.object({
   status: z.literal("error"),
   input: z.record(z.string(), z.unknown()),
   error: z.string(),
   /** `interrupted: true` means the call was aborted. */
-  metadata: Metadata.optional(),
+  metadata: z.optional(Metadata),
   time: z.object({ start: z.number(), end: z.number() }),
 });
 export const ToolState = z.discriminatedUnion("status", [
@@ -108,43 +108,43 @@ export const ToolState = z.discriminatedUnion("status", [
 export type ToolState = z.infer<typeof ToolState>;
 export type ToolStateCompleted = z.infer<typeof ToolStateCompleted>;
 
-export const ToolPart = PartBase.extend({
+export const ToolPart = z.extend(PartBase, {
   type: z.literal("tool"),
   callID: z.string(),
   tool: z.string(),
   state: ToolState,
-  metadata: Metadata.optional(),
+  metadata: z.optional(Metadata),
 });
 export type ToolPart = z.infer<typeof ToolPart>;
 
-export const StepStartPart = PartBase.extend({
+export const StepStartPart = z.extend(PartBase, {
   type: z.literal("step-start"),
-  snapshot: z.string().optional(),
+  snapshot: z.optional(z.string()),
 });
 export type StepStartPart = z.infer<typeof StepStartPart>;
 
-export const StepFinishPart = PartBase.extend({
+export const StepFinishPart = z.extend(PartBase, {
   type: z.literal("step-finish"),
   reason: z.string(),
   /** The provider's own finish word when it says more than `reason` (e.g. `refusal`). */
-  rawReason: z.string().optional(),
+  rawReason: z.optional(z.string()),
   /** Problems the step recovered from (e.g. an unreadable chunk), shown with the answer. */
-  warnings: z.array(z.string()).optional(),
+  warnings: z.optional(z.array(z.string())),
   /** The provider reported no usage: the zero tokens are unknown, not zero. */
-  usageUnknown: z.boolean().optional(),
+  usageUnknown: z.optional(z.boolean()),
   /** The model's prices are unknown: the zero cost is unknown, not free. */
-  priceUnknown: z.boolean().optional(),
-  snapshot: z.string().optional(),
-  cost: z.number().nonnegative(),
+  priceUnknown: z.optional(z.boolean()),
+  snapshot: z.optional(z.string()),
+  cost: z.number().check(z.nonnegative()),
   tokens: Tokens,
 });
 export type StepFinishPart = z.infer<typeof StepFinishPart>;
 
 /** Legacy snapshot marker, kept for imports of old files. */
-export const SnapshotPart = PartBase.extend({ type: z.literal("snapshot"), snapshot: z.string() });
+export const SnapshotPart = z.extend(PartBase, { type: z.literal("snapshot"), snapshot: z.string() });
 export type SnapshotPart = z.infer<typeof SnapshotPart>;
 
-export const PatchPart = PartBase.extend({
+export const PatchPart = z.extend(PartBase, {
   type: z.literal("patch"),
   /** The pre-step snapshot. */
   hash: z.string(),
@@ -154,51 +154,51 @@ export type PatchPart = z.infer<typeof PatchPart>;
 
 const SourceSpan = z.object({ value: z.string(), start: z.number(), end: z.number() });
 
-export const AgentPart = PartBase.extend({
+export const AgentPart = z.extend(PartBase, {
   type: z.literal("agent"),
   name: z.string(),
-  source: SourceSpan.optional(),
+  source: z.optional(SourceSpan),
 });
 
-export const SubtaskPart = PartBase.extend({
+export const SubtaskPart = z.extend(PartBase, {
   type: z.literal("subtask"),
   prompt: z.string(),
   description: z.string(),
   agent: z.string(),
-  model: z.object({ providerID: z.string(), modelID: z.string() }).optional(),
-  command: z.string().optional(),
+  model: z.optional(z.object({ providerID: z.string(), modelID: z.string() })),
+  command: z.optional(z.string()),
 });
 
-export const RetryPart = PartBase.extend({
+export const RetryPart = z.extend(PartBase, {
   type: z.literal("retry"),
-  attempt: z.number().int().positive(),
+  attempt: z.int().check(z.positive()),
   error: NamedErrorSchema,
-  time: z.object({ created: z.number(), next: z.number().optional() }),
+  time: z.object({ created: z.number(), next: z.optional(z.number()) }),
 });
 export type RetryPart = z.infer<typeof RetryPart>;
 
 /** The post-compaction check of the first request after a summary: pins and touched files present, and what had to be re-added. */
 export const CompactionCheck = z.object({
-  pins: z.number().int().nonnegative(),
-  files: z.number().int().nonnegative(),
-  reinjectedPins: z.number().int().nonnegative(),
-  reinjectedFiles: z.number().int().nonnegative(),
+  pins: z.int().check(z.nonnegative()),
+  files: z.int().check(z.nonnegative()),
+  reinjectedPins: z.int().check(z.nonnegative()),
+  reinjectedFiles: z.int().check(z.nonnegative()),
   /** Earlier user messages sent verbatim after the summary, and older ones that did not fit the budget. */
-  userMessages: z.number().int().nonnegative(),
-  droppedUserMessages: z.number().int().nonnegative(),
+  userMessages: z.int().check(z.nonnegative()),
+  droppedUserMessages: z.int().check(z.nonnegative()),
   time: z.number(),
 });
 export type CompactionCheck = z.infer<typeof CompactionCheck>;
 
-export const CompactionPart = PartBase.extend({
+export const CompactionPart = z.extend(PartBase, {
   type: z.literal("compaction"),
   auto: z.boolean(),
-  overflow: z.boolean().optional(),
-  tail_start_id: z.string().optional(),
+  overflow: z.optional(z.boolean()),
+  tail_start_id: z.optional(z.string()),
   /** How to ask for the summary: `cached-prefix` re-sends the next chat request (served from the provider's cache) plus the instructions; `transcript` (default) sends the history as text. */
-  mode: z.enum(["transcript", "cached-prefix"]).optional(),
+  mode: z.optional(z.enum(["transcript", "cached-prefix"])),
   /** Set by the first request after the summary (see core/pins/after-compaction). */
-  check: CompactionCheck.optional(),
+  check: z.optional(CompactionCheck),
 });
 export type CompactionPart = z.infer<typeof CompactionPart>;
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 import { ModelRef, Ruleset, Tokens } from "./common";
 
 /**
@@ -8,21 +8,21 @@ import { ModelRef, Ruleset, Tokens } from "./common";
  * (accepted, edited or dismissed) or adds the user's own.
  */
 export const Pin = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   kind: z.enum(["goal", "constraint"]),
-  text: z.string().min(1).max(2_000),
+  text: z.string().check(z.minLength(1), z.maxLength(2_000)),
   /** `suggested`: found in a user message, in force until dismissed; `accepted`: confirmed or added by the user; `dismissed`: not sent. */
   state: z.enum(["suggested", "accepted", "dismissed"]),
   /** The user message it came from. */
-  messageID: z.string().optional(),
+  messageID: z.optional(z.string()),
   time: z.number(),
 });
 export type Pin = z.infer<typeof Pin>;
 
 /** What a goal may spend: tokens (everything sent and received, cached input included) or US dollars. */
 export const GoalBudget = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("tokens"), limit: z.number().int().positive() }),
-  z.object({ kind: z.literal("cost"), limit: z.number().positive() }),
+  z.object({ kind: z.literal("tokens"), limit: z.int().check(z.positive()) }),
+  z.object({ kind: z.literal("cost"), limit: z.number().check(z.positive()) }),
 ]);
 export type GoalBudget = z.infer<typeof GoalBudget>;
 
@@ -31,30 +31,30 @@ export type GoalBudget = z.infer<typeof GoalBudget>;
  * model declares the stop condition met (`goal_done`) or the budget is spent.
  */
 export const Goal = z.object({
-  objective: z.string().min(1).max(2_000),
+  objective: z.string().check(z.minLength(1), z.maxLength(2_000)),
   /** The stop condition, in the user's words (else: the objective is achieved). */
-  until: z.string().min(1).max(1_000).optional(),
+  until: z.optional(z.string().check(z.minLength(1), z.maxLength(1_000))),
   budget: GoalBudget,
   /** `active` until: `met`/`blocked` (the model's `goal_done`), `spent` (budget), `stopped` (the user). */
   state: z.enum(["active", "met", "blocked", "spent", "stopped"]),
   /** The session's totals when the goal was set: what it used is the difference. */
-  start: z.object({ tokens: z.number().nonnegative(), cost: z.number().nonnegative() }),
+  start: z.object({ tokens: z.number().check(z.nonnegative()), cost: z.number().check(z.nonnegative()) }),
   /** The message that set the goal; only `goal_done` calls after it count. */
   messageID: z.string(),
   /** "Continue toward the goal" messages sent so far. */
-  continues: z.number().int().nonnegative(),
-  time: z.object({ created: z.number(), ended: z.number().optional() }),
+  continues: z.int().check(z.nonnegative()),
+  time: z.object({ created: z.number(), ended: z.optional(z.number()) }),
   /** The model's summary when it called `goal_done`. */
-  result: z.string().max(4_000).optional(),
+  result: z.optional(z.string().check(z.maxLength(4_000))),
 });
 export type Goal = z.infer<typeof Goal>;
 
 /** A conversation: the root record that owns messages and their parts. */
 export const Session = z.object({
-  id: z.string().startsWith("ses_"),
+  id: z.string().check(z.startsWith("ses_")),
   title: z.string(),
   /** Set for child sessions (subagent runs). */
-  parentID: z.string().optional(),
+  parentID: z.optional(z.string()),
   /** The working directory of the session inside the sandbox. */
   directory: z.string(),
   /** The app version that created it. */
@@ -62,49 +62,49 @@ export const Session = z.object({
   time: z.object({
     created: z.number(),
     updated: z.number(),
-    archived: z.number().optional(),
+    archived: z.optional(z.number()),
   }),
   /** Session-level permission rules, appended after the global ones. */
-  permission: Ruleset.optional(),
+  permission: z.optional(Ruleset),
   /** The user's "always" answers in this session (allow rules; never beat a configured deny). Not imported. */
-  approved: Ruleset.optional(),
+  approved: z.optional(Ruleset),
   /** Soft revert state: messages at or after `messageID` are hidden until the next prompt. */
-  revert: z
-    .object({
+  revert: z.optional(
+    z.object({
       messageID: z.string(),
-      partID: z.string().optional(),
-      snapshot: z.string().optional(),
-      diff: z.string().optional(),
-    })
-    .optional(),
-  share: z.object({ url: z.string() }).optional(),
+      partID: z.optional(z.string()),
+      snapshot: z.optional(z.string()),
+      diff: z.optional(z.string()),
+    }),
+  ),
+  share: z.optional(z.object({ url: z.string() })),
   /** Selected branch at each branch point: `prev` key → chosen user message id (default: the newest). */
-  branches: z.record(z.string(), z.string()).optional(),
+  branches: z.optional(z.record(z.string(), z.string())),
   /** Runs on the built-in demo model whatever the settings (the demo and sample sessions). */
-  demo: z.boolean().optional(),
+  demo: z.optional(z.boolean()),
   /** Where this session was forked from. */
-  fork: z.object({ sessionID: z.string(), messageID: z.string() }).optional(),
+  fork: z.optional(z.object({ sessionID: z.string(), messageID: z.string() })),
   /** Running totals over every step of every assistant message. */
   tokens: Tokens,
-  cost: z.number().nonnegative(),
-  agent: z.string().optional(),
-  model: ModelRef.optional(),
+  cost: z.number().check(z.nonnegative()),
+  agent: z.optional(z.string()),
+  model: z.optional(ModelRef),
   /** Pinned goal and constraints the user accepted, edited, dismissed or added (suggestions live in the messages). */
-  pins: z.array(Pin).max(200).optional(),
+  pins: z.optional(z.array(Pin).check(z.maxLength(200))),
   /** The session's `/goal` (an unreadable one is dropped alone, never the session). */
-  goal: Goal.optional().catch(undefined),
+  goal: z.catch(z.optional(Goal), undefined),
   /** Imported from another agent's history: which tool, its version, the session's id there. Re-imports are keyed by `tool` + `id`. */
-  source: z
-    .object({
+  source: z.optional(
+    z.object({
       tool: z.string(),
-      version: z.string().optional(),
+      version: z.optional(z.string()),
       id: z.string(),
       /** The source's own last-update time (ms), to tell an unchanged re-import. */
       updated: z.number(),
       /** When it was imported here (ms). */
       importedAt: z.number(),
-    })
-    .optional(),
+    }),
+  ),
 });
 export type Session = z.infer<typeof Session>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createLocalSandboxForTests } from "../../adapters/sandbox/local/testing";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
-import { z } from "zod";
+import { z } from "../zod";
 import { writeUserFile } from "../snapshot/user-writes";
 import { workspaceTools } from "../tools/index";
 import { defineTool } from "../tools/tool";

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import { z } from "../zod";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
 import { makeTestService } from "../../testing/session-service";
 import { COMPACTION_SYSTEM_PROMPT } from "../compaction/summarize";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "../zod";
 import { createLocalSandboxForTests } from "../../adapters/sandbox/local/testing";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
 import { makeTestService } from "../../testing/session-service";

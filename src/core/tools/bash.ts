@@ -4,7 +4,7 @@
  * printing `$PWD`, reads it back, strips it from the output and stores the
  * new directory in `ctx.state` for the next call.
  */
-import { z } from "zod";
+import { z } from "../zod";
 import type { ExecResult, Sandbox } from "../ports/sandbox";
 import { bashReadOperands } from "../permission/bash-reads";
 import { isInside, joinPath, normalizePath, relativeTo } from "../sandbox-path";
@@ -59,10 +59,10 @@ function readPattern(root: string, cwd: string, operand: string): string {
 }
 
 const parameters = z.object({
-  command: z.string().describe("The command to execute"),
-  timeout: z.number().int().positive().max(MAX_BASH_TIMEOUT_MS).describe("Optional timeout in milliseconds (default 120000)").optional(),
-  workdir: z.string().describe("The directory to run the command in (default: the current directory, which persists across calls)").optional(),
-  description: z.string().describe("Clear, concise description of what this command does in 5-10 words"),
+  command: z.string().check(z.describe("The command to execute")),
+  timeout: z.optional(z.int().check(z.positive(), z.lte(MAX_BASH_TIMEOUT_MS), z.describe("Optional timeout in milliseconds (default 120000)"))),
+  workdir: z.optional(z.string().check(z.describe("The directory to run the command in (default: the current directory, which persists across calls)"))),
+  description: z.string().check(z.describe("Clear, concise description of what this command does in 5-10 words")),
 });
 
 function formatOutput(r: ExecResult, text: string, timeout: number): string {

@@ -5,7 +5,7 @@
  * file's line endings and byte-order mark are kept. Edits and writes of one
  * path run one at a time.
  */
-import { z } from "zod";
+import { z } from "../zod";
 import { defineTool } from "./tool";
 import { withFileLock } from "./file-lock";
 import { replaceText } from "./replace-offload";
@@ -13,10 +13,10 @@ import { decodeTextFile, encodeTextFile, lf } from "./text-file";
 import { assertReadUnchanged, changePolicy, fileDiff, recordRead, requireSandbox, workspacePath } from "./workspace";
 
 const parameters = z.object({
-  filePath: z.string().describe("The path of the file to modify (relative to the workspace root, or absolute inside it)"),
-  oldString: z.string().describe("The text to replace"),
-  newString: z.string().describe("The text to replace it with (must be different from oldString)"),
-  replaceAll: z.boolean().describe("Replace all occurrences of oldString (default false)").optional(),
+  filePath: z.string().check(z.describe("The path of the file to modify (relative to the workspace root, or absolute inside it)")),
+  oldString: z.string().check(z.describe("The text to replace")),
+  newString: z.string().check(z.describe("The text to replace it with (must be different from oldString)")),
+  replaceAll: z.optional(z.boolean().check(z.describe("Replace all occurrences of oldString (default false)"))),
 });
 
 export const editTool = defineTool({

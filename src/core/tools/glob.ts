@@ -3,7 +3,7 @@
  * newest first, at most 100.
  */
 import picomatch from "picomatch";
-import { z } from "zod";
+import { z } from "../zod";
 import { relativeTo } from "../sandbox-path";
 import { defineTool } from "./tool";
 import { DEFAULT_IGNORED_DIRS, requireSandbox, walkFiles, workspacePath } from "./workspace";
@@ -11,8 +11,8 @@ import { DEFAULT_IGNORED_DIRS, requireSandbox, walkFiles, workspacePath } from "
 export const GLOB_LIMIT = 100;
 
 const parameters = z.object({
-  pattern: z.string().describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.test.ts"'),
-  path: z.string().describe("The directory to search in (default the workspace root)").optional(),
+  pattern: z.string().check(z.describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.test.ts"')),
+  path: z.optional(z.string().check(z.describe("The directory to search in (default the workspace root)"))),
 });
 
 /** Ignored directories the pattern does not name explicitly. */

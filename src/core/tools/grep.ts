@@ -4,7 +4,7 @@
  * 100 matches. Runs over the sandbox port, so it works on every backend.
  */
 import picomatch from "picomatch";
-import { z } from "zod";
+import { z } from "../zod";
 import { relativeTo } from "../sandbox-path";
 import { safeRegex } from "../util/safe-regex";
 import { skippedDirs } from "./glob";
@@ -19,9 +19,9 @@ const MAX_FILE_BYTES = 2 * 1024 * 1024;
 const MAX_TESTED_CHARS = 10_000;
 
 const parameters = z.object({
-  pattern: z.string().describe("The regex pattern to search for in file contents"),
-  path: z.string().describe("The directory to search in (default the workspace root)").optional(),
-  include: z.string().describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}"').optional(),
+  pattern: z.string().check(z.describe("The regex pattern to search for in file contents")),
+  path: z.optional(z.string().check(z.describe("The directory to search in (default the workspace root)"))),
+  include: z.optional(z.string().check(z.describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}"'))),
 });
 
 interface Match {

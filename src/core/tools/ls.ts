@@ -3,7 +3,7 @@
  * dependency and build directories and any extra ignore globs.
  */
 import picomatch from "picomatch";
-import { z } from "zod";
+import { z } from "../zod";
 import type { FileEntry } from "../ports/sandbox";
 import { relativeTo } from "../sandbox-path";
 import { defineTool } from "./tool";
@@ -12,8 +12,8 @@ import { DEFAULT_IGNORED_DIRS, requireSandbox, workspacePath } from "./workspace
 export const LIST_LIMIT = 100;
 
 const parameters = z.object({
-  path: z.string().describe("The directory to list (relative to the workspace root, or absolute inside it; default the root)").optional(),
-  ignore: z.array(z.string()).describe("Glob patterns to leave out").optional(),
+  path: z.optional(z.string().check(z.describe("The directory to list (relative to the workspace root, or absolute inside it; default the root)"))),
+  ignore: z.optional(z.array(z.string()).check(z.describe("Glob patterns to leave out"))),
 });
 
 interface Node {

@@ -4,7 +4,7 @@
  * characters per line, 50 KB) and records what was read, which `edit` and
  * `write` require.
  */
-import { z } from "zod";
+import { z } from "../zod";
 import type { SandboxFS } from "../ports/sandbox";
 import { basename, dirname, extname, joinPath } from "../sandbox-path";
 import { defineTool } from "./tool";
@@ -97,9 +97,9 @@ export function formatLines(text: string, offset: number, limit: number): { body
 }
 
 const parameters = z.object({
-  filePath: z.string().describe("The path of the file or directory to read (relative to the workspace root, or absolute inside it)"),
-  offset: z.number().int().describe("The line number to start reading from (1-indexed)").optional(),
-  limit: z.number().int().describe(`The maximum number of lines to read (defaults to ${DEFAULT_READ_LIMIT})`).optional(),
+  filePath: z.string().check(z.describe("The path of the file or directory to read (relative to the workspace root, or absolute inside it)")),
+  offset: z.optional(z.int().check(z.describe("The line number to start reading from (1-indexed)"))),
+  limit: z.optional(z.int().check(z.describe(`The maximum number of lines to read (defaults to ${DEFAULT_READ_LIMIT})`))),
 });
 
 export const readTool = defineTool({

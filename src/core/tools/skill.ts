@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 import type { SandboxFS } from "../ports/sandbox";
 import type { Skill } from "../skills/discover";
 import { escapeXml, locationUrl, skillsMarkdown } from "../skills/block";
@@ -8,7 +8,7 @@ import { defineTool, type Tool, type ToolContext } from "./tool";
 export const SKILL_FILES_LIMIT = 10;
 
 const parameters = z.object({
-  name: z.string().min(1).describe("The name of the skill to load, from the available skills list"),
+  name: z.string().check(z.minLength(1), z.describe("The name of the skill to load, from the available skills list")),
 });
 
 /** Up to `limit` files below a skill's folder (breadth-first, sorted), without its SKILL.md. */

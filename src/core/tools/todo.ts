@@ -1,9 +1,9 @@
-import { z } from "zod";
+import { z } from "../zod";
 import { TodoItem } from "./todo-item";
 import { defineTool } from "./tool";
 
 const parameters = z.object({
-  todos: z.array(TodoItem).describe("The complete, updated todo list (it replaces the previous one)"),
+  todos: z.array(TodoItem).check(z.describe("The complete, updated todo list (it replaces the previous one)")),
 });
 
 function render(todos: TodoItem[]): string {

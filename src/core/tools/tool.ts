@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 import { describeThrown } from "../errors";
 import type { LLMToolSpec } from "../ports/llm";
 import type { Sandbox } from "../ports/sandbox";
@@ -34,7 +34,7 @@ export interface ToolResult {
   attachments?: Attachment[];
 }
 
-export interface ToolDefinition<P extends z.ZodType> {
+export interface ToolDefinition<P extends z.ZodMiniType> {
   id: string;
   description: string;
   parameters: P;
@@ -56,7 +56,7 @@ export interface Tool {
   run(rawInput: unknown, ctx: ToolContext): Promise<ToolOutcome>;
 }
 
-function formatIssues(error: z.ZodError): string {
+function formatIssues(error: z.core.$ZodError): string {
   return error.issues
     .map((i) => `- ${i.path.length ? i.path.join(".") : "(arguments)"}: ${i.message}`)
     .join("\n");
@@ -67,7 +67,7 @@ function asRecord(v: unknown): Record<string, unknown> {
 }
 
 /** Defines a tool: one file per tool, validated centrally. */
-export function defineTool<P extends z.ZodType>(def: ToolDefinition<P>): Tool {
+export function defineTool<P extends z.ZodMiniType>(def: ToolDefinition<P>): Tool {
   let cachedSpec: LLMToolSpec | undefined;
   return {
     id: def.id,

@@ -2,14 +2,14 @@
  * `write`: creates or overwrites a file. Overwriting needs a prior read of
  * the current content (the same rule as `edit`).
  */
-import { z } from "zod";
+import { z } from "../zod";
 import { withFileLock } from "./file-lock";
 import { defineTool } from "./tool";
 import { assertReadUnchanged, changePolicy, fileDiff, recordRead, requireSandbox, workspacePath } from "./workspace";
 
 const parameters = z.object({
-  filePath: z.string().describe("The path of the file to write (relative to the workspace root, or absolute inside it)"),
-  content: z.string().describe("The content to write to the file"),
+  filePath: z.string().check(z.describe("The path of the file to write (relative to the workspace root, or absolute inside it)")),
+  content: z.string().check(z.describe("The content to write to the file")),
 });
 
 export const writeTool = defineTool({

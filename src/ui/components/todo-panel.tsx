@@ -1,5 +1,5 @@
 import type { MessageWithParts } from "../../core/schema";
-import { TodoItem } from "../../core/tools/todo-item";
+import { type TodoItem, TodoList } from "../../core/tools/todo-item";
 
 /** The session's current todo list: the input of its newest successful todowrite call. */
 export function currentTodos(messages: MessageWithParts[]): TodoItem[] | undefined {
@@ -8,7 +8,7 @@ export function currentTodos(messages: MessageWithParts[]): TodoItem[] | undefin
     for (let j = parts.length - 1; j >= 0; j--) {
       const p = parts[j];
       if (p?.type === "tool" && p.tool === "todowrite" && p.state.status === "completed") {
-        const list = TodoItem.array().safeParse(p.state.input.todos);
+        const list = TodoList.safeParse(p.state.input.todos);
         return list.success ? list.data : undefined;
       }
     }

@@ -1,0 +1,11 @@
+/**
+ * The one import of zod for schemas: its mini build (the classic one's chained methods cost the
+ * first screen ~16 KiB gzip more) with English messages, which the mini build does not load by
+ * itself. Tool argument errors, the corrupt-row log and import errors quote them. Type-only
+ * imports may name "zod/mini" directly.
+ */
+import { z } from "zod/mini";
+
+z.config(z.locales.en());
+
+export { z };
