@@ -48,6 +48,18 @@ describe("demo model: compaction", () => {
     expect(await summaryOf()).toBe(text);
   });
 
+  it("says in the summary that the workspace has no sample project, and the run resumed from it does not look for one", async () => {
+    const setup = await setupDemo({ files: {}, settings: NO_AUTO_COMPACTION });
+    const { sessionID, msgs: before } = await run(setup, "Fix the date bug");
+    const text = await compactNow(setup, sessionID);
+    expect(text).toContain("- The workspace does not hold the sample project (no src/dates.js, no scripts/check.sh).");
+    expect(text).not.toContain("tiny date library");
+    await setup.service.ensureRunning(sessionID);
+    const after = (await setup.store.messages(sessionID)).slice(before.length);
+    expect(toolParts(after)).toHaveLength(0);
+    expect(texts(assistants(after).at(-1))).not.toMatch(/src\/dates\.js (is|has)|month line/);
+  });
+
   it("answers the continue message after a finished run with a short text, not a restart", async () => {
     const setup = await setupDemo({ settings: NO_AUTO_COMPACTION });
     const { sessionID, msgs: before } = await run(setup, "Fix the date bug");

@@ -7,7 +7,7 @@
 import type { LLMRequest } from "../../core/ports/llm";
 import { DEMO_BUG_LINE_NUMBER } from "./sample-project";
 import { classify, doneMarker, SCRIPTS, type ScriptKind, todoMarker } from "./steps";
-import { ANSWERED, oneLine, progress, summaryTrace, type TraceCall, type TraceEvent } from "./trace";
+import { ANSWERED, NO_SAMPLE_PROJECT, SAMPLE_PROJECT, oneLine, progress, summaryTrace, type TraceCall, type TraceEvent } from "./trace";
 
 const TITLE_PREFIX = /^\s*Generate a title for this conversation:\s*/;
 
@@ -67,7 +67,8 @@ export function demoSummary(req: LLMRequest): string {
   const prompts = trace.flatMap((e) => (e.kind === "user" ? [`- "${oneLine(e.text)}"`] : []));
 
   const discoveries: string[] = [];
-  if (p.done.has("explore")) discoveries.push("- The workspace holds a tiny date library: src/dates.js, its test src/dates.test.js, and scripts/check.sh (replays the test cases without node).");
+  if (p.facts.project === "other") discoveries.push(`- ${NO_SAMPLE_PROJECT}`);
+  else if (p.done.has("explore")) discoveries.push(`- ${SAMPLE_PROJECT} src/dates.js, its test src/dates.test.js, and scripts/check.sh (replays the test cases without node).`);
   if (p.facts.bug === "present") discoveries.push(`- src/dates.js line ${DEMO_BUG_LINE_NUMBER}: the month line is off by one (\`pad(date.getMonth())\`; getMonth() counts from 0).`);
   if (p.facts.bug === "fixed") discoveries.push(`- src/dates.js line ${DEMO_BUG_LINE_NUMBER}: the month line is correct (\`pad(date.getMonth() + 1)\`).`);
   if (p.facts.bug === "unknown") discoveries.push("- src/dates.js does not contain the sample's month line (the project was changed).");

@@ -193,6 +193,11 @@ export function stepOf(call: TraceCall): StepId | undefined {
   }
 }
 
+/** How a summary's line on the sample project begins. */
+export const SAMPLE_PROJECT = "The workspace holds a tiny date library:";
+/** What a summary says of a workspace without the sample project (and how the next run learns it again). */
+export const NO_SAMPLE_PROJECT = "The workspace does not hold the sample project (no src/dates.js, no scripts/check.sh).";
+
 /** The check is not there: no scripts/check.sh (bash), no package.json or test script (npm). */
 const CHECK_MISSING = /no such file or directory|ENOENT|Missing script/i;
 
@@ -218,6 +223,8 @@ function learn(facts: Facts, step: StepId, output: string): void {
 function fromSummary(text: string): { goal?: string; done: Set<StepId>; facts: Facts; answered: boolean } {
   const done = new Set<StepId>(STEP_IDS.filter((s) => text.includes(doneMarker(s))));
   const facts: Facts = {};
+  if (text.includes(SAMPLE_PROJECT)) facts.project = "sample";
+  if (text.includes(NO_SAMPLE_PROJECT)) facts.project = "other";
   if (text.includes("month line is off by one")) facts.bug = "present";
   if (text.includes("month line is correct")) facts.bug = "fixed";
   const check = /check printed (PASS|FAIL)/.exec(text);
