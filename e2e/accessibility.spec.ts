@@ -51,7 +51,13 @@ test("a new session with the composer, permissions and debug dialogs has no unna
   await perms.getByRole("button", { name: "Add rule" }).click();
   expect(await unnamedControls(page)).toEqual([]);
   await perms.getByRole("button", { name: "Cancel" }).click();
+  // Closing a dialog (its own button or Escape) gives focus back to the control that opened it.
+  await expect(page.getByRole("button", { name: "Permissions" })).toBeFocused();
   await page.getByRole("button", { name: "Debug" }).click();
-  await expect(page.getByRole("dialog", { name: "What the model sees" }).getByRole("region", { name: "Tools" })).toBeVisible();
+  const debug = page.getByRole("dialog", { name: "What the model sees" });
+  await expect(debug.getByRole("region", { name: "Tools" })).toBeVisible();
   expect(await unnamedControls(page)).toEqual([]);
+  await page.keyboard.press("Escape");
+  await expect(debug).toBeHidden();
+  await expect(page.getByRole("button", { name: "Debug" })).toBeFocused();
 });
