@@ -4,7 +4,7 @@ import { expect, test } from "./fixtures";
 test.describe("phone (390×844)", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("sessions and files are drawers: toggle buttons, Esc closes, focus returns; the conversation gets the width", async ({ page }) => {
+  test("sessions and files are modal drawers: toggle buttons, a close control, Esc closes, focus returns; the conversation gets the width", async ({ page }) => {
     await page.goto("/");
     const toggle = page.getByRole("button", { name: "Show sessions" });
     await expect(toggle).toHaveAttribute("aria-expanded", "false");
@@ -13,10 +13,15 @@ test.describe("phone (390×844)", () => {
     await toggle.click();
     const nav = page.getByRole("navigation", { name: "Sessions" });
     await expect(nav).toBeVisible();
-    await expect(page.getByRole("button", { name: "Hide sessions" }).first()).toHaveAttribute("aria-expanded", "true");
+    // Focus goes to the drawer's close control; the page behind is inert.
+    const hideSessions = nav.getByRole("button", { name: "Hide sessions" });
+    await expect(hideSessions).toHaveAttribute("aria-expanded", "true");
+    await expect(hideSessions).toBeFocused();
+    await expect(page.getByRole("main")).toHaveAttribute("inert", "");
     await page.keyboard.press("Escape");
     await expect(nav).toBeHidden();
     await expect(toggle).toBeFocused();
+    await expect(page.getByRole("main")).not.toHaveAttribute("inert", "");
 
     // Picking "New session" in the drawer closes it and opens the session.
     await toggle.click();
@@ -34,18 +39,54 @@ test.describe("phone (390×844)", () => {
     const panel = page.getByRole("complementary", { name: "Files and todos" });
     await expect(panel).toBeVisible();
     await expect(panel.getByRole("heading", { name: "Files" })).toBeVisible();
+    // Its close control has focus (not the Pinned panel's text field, which would raise a phone's keyboard).
+    const hideFiles = page.locator("#files-panel").getByRole("button", { name: "Hide files and todos" });
+    await expect(hideFiles).toBeFocused();
+    const size = await hideFiles.boundingBox();
+    expect(Math.min(size?.width ?? 0, size?.height ?? 0)).toBeGreaterThanOrEqual(44);
     await page.keyboard.press("Escape");
     await expect(panel).toBeHidden();
     await expect(files).toBeFocused();
 
-    // No trap: from inside an open drawer, Tab eventually leaves it.
+    // Modal: Tab goes round the drawer (and the browser's own controls), never to the composer behind the scrim.
     await files.click();
-    let left = false;
-    for (let i = 0; i < 40 && !left; i++) {
+    let rounds = 0;
+    for (let i = 0; i < 40 && rounds < 2; i++) {
       await page.keyboard.press("Tab");
-      left = await page.evaluate(() => !document.getElementById("files-panel")?.contains(document.activeElement));
+      const at = await page.evaluate(() => {
+        const a = document.activeElement;
+        return a === document.body ? "body" : document.getElementById("files-panel")?.contains(a) ? "drawer" : `${a?.tagName} ${a?.getAttribute("aria-label")}`;
+      });
+      expect(at).toMatch(/^(body|drawer)$/);
+      if (await hideFiles.evaluate((b) => b === document.activeElement)) rounds++;
     }
-    expect(left).toBe(true);
+    expect(rounds).toBe(2);
+    // The close control closes it; focus goes back to ▤ and the page is live again.
+    await hideFiles.click();
+    await expect(panel).toBeHidden();
+    await expect(files).toBeFocused();
+    await composer.focus();
+    await expect(composer).toBeFocused();
+
+    // One drawer at a time: Ctrl+B from the files drawer swaps it for the sessions drawer; Esc goes back to ▤.
+    await files.click();
+    await page.keyboard.press("Control+b");
+    await expect(nav).toBeVisible();
+    await expect(panel).toBeHidden();
+    await expect(hideSessions).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(files).toBeFocused();
+
+    // The sessions drawer's close control; a dialog opened in it works and leaves the drawer open.
+    await toggle.click();
+    await nav.getByRole("button", { name: /^Delete / }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete this session?" });
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await expect(confirm).toBeHidden();
+    await expect(nav).toBeVisible();
+    await hideSessions.click();
+    await expect(nav).toBeHidden();
+    await expect(toggle).toBeFocused();
   });
 
   test("the demo's tour popover stays on screen", async ({ page }) => {

@@ -23,7 +23,7 @@ import { PendingSummaryBanner } from "./summary-preview";
 import type { CompactionPreview } from "../../core/compaction/preview";
 import { WorkspacePanel as WorkspacePanelView } from "./workspace/workspace-panel";
 import { TerminalSection } from "./terminal/terminal-section";
-import { SidePanel } from "./layout/side-panel";
+import { PanelToggle, SidePanel } from "./layout/side-panel";
 import { FILES_PANEL, useLayout } from "../hooks/layout";
 
 /*
@@ -340,6 +340,14 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             min={FILES_PANEL.min}
             max={FILES_PANEL.max}
           >
+            {layout.narrow && (
+              <div className="drawer-head">
+                <span className="drawer-title">Files and todos</span>
+                <PanelToggle label="Files and todos" controls={FILES_PANEL.id} panel={layout.files} narrow close>
+                  »
+                </PanelToggle>
+              </div>
+            )}
             <aside className="side-column" aria-label="Files and todos">
               <PinnedPanel session={session} messages={sideView.shown} onError={onError} />
               <TodoPanel messages={sideView.shown} />

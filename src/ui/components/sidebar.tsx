@@ -218,7 +218,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
           >
             ?
           </MenuButton>
-          <PanelToggle label="Sessions" controls={SESSIONS_PANEL.id} panel={layout.sessions} narrow={layout.narrow}>
+          <PanelToggle label="Sessions" controls={SESSIONS_PANEL.id} panel={layout.sessions} narrow={layout.narrow} close>
             «
           </PanelToggle>
         </span>

@@ -1,5 +1,7 @@
 import { type ReactNode, useEffect, useRef } from "react";
+import { useLayout } from "../../hooks/layout";
 import type { Panel } from "../../hooks/use-panel";
+import { inertOutside } from "./inert-outside";
 import { ResizeHandle } from "./resize-handle";
 
 interface Props {
@@ -14,34 +16,49 @@ interface Props {
   children: ReactNode;
 }
 
+/** Each open drawer's box → what had focus before it opened. */
+const openers = new WeakMap<Element, HTMLElement | null>();
+
 /**
  * A side column. Desktop: resizable, collapsible (it is then not rendered; a toggle elsewhere brings it
- * back). Narrow screens: a drawer over the content when open — focus moves into it, Esc or the scrim
- * closes it and focus returns to where it was. Not modal: Tab can leave it (no trap).
+ * back). Narrow screens: a drawer over the content when open, one at a time. It is modal: the rest of the
+ * page is inert, focus moves to its close control (the toggle inside it; never a text field, which would
+ * raise a phone's keyboard), Esc, the close control or the scrim close it and focus returns to where it was.
  */
 export function SidePanel({ side, label, id, panel, narrow, min, max, children }: Props) {
   const box = useRef<HTMLDivElement>(null);
+  const layout = useLayout();
   const open = narrow ? panel.open : !panel.collapsed;
-  const close = useRef(() => panel.setOpen(false));
-  close.current = () => panel.setOpen(false);
+  const other = side === "left" ? layout.files : layout.sessions;
+  const panels = useRef({ panel, other });
+  panels.current = { panel, other };
 
   useEffect(() => {
-    if (!narrow || !open) return;
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const first = box.current?.querySelector<HTMLElement>("button, [href], input, select, textarea, [tabindex]:not([tabindex='-1'])");
-    (first ?? box.current)?.focus();
+    const el = box.current;
+    if (!narrow || !open || !el) return;
+    if (panels.current.other.open) panels.current.other.setOpen(false);
+    // Opened from the other drawer (a shortcut): focus goes back to what that one was opened from.
+    const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const from = active?.closest(".drawer");
+    const before = from && openers.has(from) ? (openers.get(from) ?? null) : active;
+    openers.set(el, before);
+    const restore = inertOutside(el, ".drawer-scrim, .notices");
+    (el.querySelector<HTMLElement>(`[aria-controls="${id}"]`) ?? el).focus();
     // Esc closes the drawer wherever focus is, unless a dialog or menu inside took it.
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== "Escape" || e.defaultPrevented || document.querySelector("dialog[open]")) return;
       e.preventDefault();
-      close.current();
+      panels.current.panel.setOpen(false);
     };
     document.addEventListener("keydown", onKey);
     return () => {
       document.removeEventListener("keydown", onKey);
-      if (before?.isConnected) before.focus();
+      restore();
+      // Only focus the drawer took with it: closing it because the other drawer opened leaves focus there.
+      const now = document.activeElement;
+      if ((!now || now === document.body || el.contains(now)) && before?.isConnected) before.focus();
     };
-  }, [narrow, open]);
+  }, [narrow, open, id]);
 
   if (!open) return null;
   if (narrow)
@@ -62,12 +79,27 @@ export function SidePanel({ side, label, id, panel, narrow, min, max, children }
 }
 
 /** The button that shows or hides a side panel (drawer on narrow screens). */
-export function PanelToggle({ label, controls, panel, narrow, children }: { label: string; controls: string; panel: Panel; narrow: boolean; children: ReactNode }) {
+export function PanelToggle({
+  label,
+  controls,
+  panel,
+  narrow,
+  close,
+  children,
+}: {
+  label: string;
+  controls: string;
+  panel: Panel;
+  narrow: boolean;
+  /** The one inside the panel, which closes its drawer (touch-sized there). */
+  close?: boolean;
+  children: ReactNode;
+}) {
   const open = narrow ? panel.open : !panel.collapsed;
   return (
     <button
       type="button"
-      className="panel-toggle"
+      className={close ? "panel-toggle panel-close" : "panel-toggle"}
       aria-expanded={open}
       aria-controls={open ? controls : undefined}
       aria-label={`${open ? "Hide" : "Show"} ${label.toLowerCase()}`}

@@ -1,0 +1,36 @@
+/** Elements made inert here, with how many open drawers hold each (one drawer can open as the other closes). */
+const held = new Map<Element, number>();
+
+/**
+ * Makes the page outside `box` inert, as a modal dialog does: Tab, clicks and assistive technology stay in
+ * the box. Elements matching `keep` stay live; an element holding a <dialog> is entered rather than made
+ * inert, so its dialog can open over the box (one mounted later under an inert element still works: a
+ * modal dialog escapes its ancestors' inertness). Returns the undo.
+ */
+export function inertOutside(box: Element, keep: string): () => void {
+  const mine: Element[] = [];
+  const hide = (el: Element) => {
+    if (el.matches(`${keep}, dialog, script, noscript, style`)) return;
+    if (el.querySelector("dialog")) {
+      for (const child of el.children) hide(child);
+      return;
+    }
+    const n = held.get(el);
+    if (n === undefined && el.hasAttribute("inert")) return;
+    held.set(el, (n ?? 0) + 1);
+    el.setAttribute("inert", "");
+    mine.push(el);
+  };
+  for (let node = box; node !== document.body && node.parentElement; node = node.parentElement)
+    for (const sibling of node.parentElement.children) if (sibling !== node) hide(sibling);
+  return () => {
+    for (const el of mine) {
+      const n = (held.get(el) ?? 1) - 1;
+      if (n > 0) held.set(el, n);
+      else {
+        held.delete(el);
+        el.removeAttribute("inert");
+      }
+    }
+  };
+}
