@@ -79,6 +79,12 @@ test("export JSON, delete, import: identical content; the export holds no API ke
   await nav.getByLabel("Import").setInputFiles(path);
   await expect(page.getByRole("status").filter({ hasText: "as a copy" })).toBeVisible();
   await expect(nav.locator(".session-link")).toHaveCount(2);
+  // Import history says the same of the copy it makes.
+  await nav.getByRole("button", { name: "Import history" }).click();
+  const history = page.getByRole("dialog", { name: "Import history" });
+  await history.getByLabel("Choose files").setInputFiles({ name: "session.json", mimeType: "application/json", buffer: Buffer.from(text) });
+  await expect(history.getByRole("status")).toHaveText("1 imported (1 as a copy: the original is already here).");
+  await history.getByRole("button", { name: "Close" }).click();
 });
 
 test("imports an OpenCode export file and rejects a broken one with a specific reason", async ({ page }) => {
@@ -90,6 +96,11 @@ test("imports an OpenCode export file and rejects a broken one with a specific r
 
   await nav.getByLabel("Import").setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from('{"info": {"id": 5}, "messages": [') });
   await expect(page.getByRole("alert").filter({ hasText: "Could not import broken.json" })).toBeVisible();
+  // A file that is no export at all is told so, with what Import takes.
+  await nav.getByLabel("Import").setInputFiles({ name: "package.json", mimeType: "application/json", buffer: Buffer.from('{"name": "my-app", "version": "1.0.0"}') });
+  const notExport = page.getByRole("alert").filter({ hasText: "Could not import package.json" });
+  await expect(notExport).toContainText("This file is not a tabcode or OpenCode session export. Import takes tabcode and OpenCode exports;");
+  await expect(notExport).toContainText("use Import history.");
 });
 
 test("a share link opens the session read-only in a fresh browser, with Save a copy", async ({ page, mock, browser }) => {
@@ -152,8 +163,17 @@ test("editing an earlier message makes a branch; switching shows each branch wit
   const id = await conversation(page, mock);
   const bananas = page.getByRole("article", { name: "Your message" }).filter({ hasText: "And bananas?" });
   await bananas.hover();
-  await bananas.getByRole("button", { name: "Edit this message" }).click();
-  await page.getByRole("textbox", { name: "Edited message" }).fill("And cherries instead?");
+  const edit = bananas.getByRole("button", { name: "Edit this message" });
+  await edit.click();
+  // The box takes focus with the caret after the text (one tap on a phone); Esc cancels and gives focus back to Edit.
+  const box = page.getByRole("textbox", { name: "Edited message" });
+  await expect(box).toBeFocused();
+  expect(await box.evaluate((el: HTMLTextAreaElement) => [el.selectionStart, el.selectionEnd, el.value.length])).toEqual([12, 12, 12]);
+  await page.keyboard.press("Escape");
+  await expect(box).toHaveCount(0);
+  await expect(edit).toBeFocused();
+  await edit.click();
+  await box.fill("And cherries instead?");
   mock.setScript([{ text: "Answer about cherries." }]);
   await page.getByRole("button", { name: "Send as a new branch" }).click();
   await expect(page.getByRole("article").filter({ hasText: "Answer about cherries." })).toBeVisible();

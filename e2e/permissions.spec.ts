@@ -34,10 +34,21 @@ test("bash asks: once, always (arity prefix), reject with feedback; a denied rm 
 
   const dialog = page.getByRole("dialog", { name: "Permission needed" });
   await expect(dialog).toContainText("ls");
+  // The tool is named once; focus is on the dialog itself, not in the feedback field (a phone's keyboard
+  // would cover the buttons) nor on a button. Esc leaves the question open, however often it is pressed.
+  await expect(dialog.getByText("Allow bash?", { exact: true })).toBeVisible();
+  await expect(dialog).toBeFocused();
+  for (let i = 0; i < 3; i++) await page.keyboard.press("Escape");
+  await expect(dialog).toBeVisible();
   await dialog.getByRole("button", { name: "Allow once" }).click();
 
   await expect(dialog).toContainText("git status --short");
-  await dialog.getByRole("button", { name: "Always allow" }).click();
+  await expect(dialog).toBeFocused();
+  // What Always allow covers is in view, and is the button's description.
+  const always = dialog.getByRole("button", { name: "Always allow" });
+  await expect(dialog.getByText("Always allow covers “git status *” for the rest of this session.")).toBeVisible();
+  await expect(always).toHaveAccessibleDescription("Always allow covers “git status *” for the rest of this session.");
+  await always.click();
   // "git status" is now allowed by the stored prefix "git status *": no question. Next comes cat.
   await expect(dialog).toContainText("cat keep.txt");
   await dialog.getByRole("textbox", { name: /Feedback for the model/ }).fill("use the read tool instead");
@@ -45,6 +56,9 @@ test("bash asks: once, always (arity prefix), reject with feedback; a denied rm 
 
   await expect(page.getByRole("article").filter({ hasText: "All done." })).toBeVisible();
   await waitIdle(page, id);
+  // Many steps, one question: one Regenerate, under the last step.
+  await expect(page.getByRole("button", { name: "Regenerate" })).toHaveCount(1);
+  await expect(page.getByRole("article").filter({ hasText: "All done." }).getByRole("button", { name: "Regenerate" })).toHaveCount(1);
 
   const tools = (await storedMessages(page, id)).flatMap((m) => m.parts).filter((p) => p.type === "tool");
   expect(tools.map((t) => t.status)).toEqual(["completed", "completed", "completed", "error", "error"]);

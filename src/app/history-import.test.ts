@@ -7,7 +7,9 @@ import type { ImportRows } from "../core/ports/store";
 import { emptyTokens } from "../core/schema";
 import { MemoryStore } from "../testing/memory-store";
 import type { AppServices } from "./bootstrap";
-import { chunkSessions, importDatabase, splitDrop } from "./history-import";
+import { serializeExport } from "../core/export/json";
+import { sampleSession } from "../core/export/test-helpers";
+import { chunkSessions, importDatabase, importTextFiles, splitDrop } from "./history-import";
 
 const s = (id: string, records: number, parentID?: string): DbSessionSummary => ({ sourceID: id, title: id, created: 0, updated: 0, project: "p", records, table: "session", ...(parentID ? { parentID } : {}) });
 
@@ -107,5 +109,16 @@ describe("importing a database", () => {
     const abort = new AbortController();
     const out = await importDatabase(app, db, many, { signal: abort.signal, onProgress: (p) => p.done > 0 && abort.abort() });
     expect(out).toMatchObject({ created: 10, cancelled: true });
+  });
+});
+
+describe("importing an export through Import history", () => {
+  it("counts the sessions that came in as copies (their ids were already here), as the Import button says", async () => {
+    const app = { store: new MemoryStore() } as unknown as AppServices;
+    const { session, messages } = sampleSession();
+    const text = serializeExport({ format: "tabcode-session", version: 1, exportedAt: 1, info: session, messages });
+    const drop = () => [{ path: "mine.json", file: new File([text], "mine.json") }];
+    expect(await importTextFiles(app, drop())).toMatchObject({ created: 1, copied: 0 });
+    expect(await importTextFiles(app, drop())).toMatchObject({ created: 1, copied: 1 });
   });
 });

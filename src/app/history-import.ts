@@ -32,6 +32,8 @@ export interface HistoryOutcome {
   updated: number;
   unchanged: number;
   kept: number;
+  /** Of `created`, sessions of an export whose ids were already here, imported as copies. */
+  copied: number;
   /** The first imported (or updated) session, to open. */
   firstID?: string;
   issues: ImportIssue[];
@@ -49,7 +51,7 @@ interface Options {
 }
 
 function emptyOutcome(): HistoryOutcome {
-  return { created: 0, updated: 0, unchanged: 0, kept: 0, issues: [], unknown: [], cancelled: false, notes: [] };
+  return { created: 0, updated: 0, unchanged: 0, kept: 0, copied: 0, issues: [], unknown: [], cancelled: false, notes: [] };
 }
 
 /** A dropped database with the `-wal` file dropped beside it, if any. */
@@ -213,6 +215,7 @@ async function viaExportImport(app: AppServices, f: DroppedFile, bytes: Uint8Arr
     return;
   }
   out.created += r.value.sessionIDs.length;
+  out.copied += r.value.copied;
   out.firstID ??= r.value.sessionIDs[0];
   out.notes.push(...r.value.warnings);
 }

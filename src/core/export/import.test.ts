@@ -1,8 +1,12 @@
+import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { serializeExport } from "./json";
 import { parseImport, parseImportBytes } from "./import";
 import { sampleSession } from "./test-helpers";
 import { type ExportFile, MAX_IMPORT_DEPTH } from "./types";
+
+/** What a rejected non-export adds: what Import takes, and where other agents' histories go. */
+const TAKES = "Import takes tabcode and OpenCode exports; for Claude Code, Codex CLI, Gemini CLI or an opencode.db, use Import history.";
 
 function fileOf(over: Partial<ExportFile> = {}): ExportFile {
   const s = sampleSession();
@@ -102,10 +106,10 @@ describe("parseImport rejects with the field path and the reason", () => {
   it("wrong envelopes", () => {
     expect(errorOf("")).toBe("The file is empty.");
     expect(errorOf("{not json")).toMatch(/^The file is not valid JSON: it has a syntax error( near character \d+)? or breaks off before its end\.$/);
-    expect(errorOf([1, 2])).toBe("The file is not a session export: expected a JSON object, got an array.");
-    expect(errorOf({ hello: 1 })).toMatch(/^file: not a session export: expected a tabcode export/);
+    expect(errorOf([1, 2])).toBe("This file is not a tabcode or OpenCode session export.");
     expect(errorOf({ ...fileOf(), version: 2 })).toBe("version: unsupported version 2; this app reads version 1");
-    expect(errorOf({ ...fileOf(), format: "zip-bomb" })).toBe('format: unknown format "zip-bomb"; expected "tabcode-session"');
+    expect(errorOf({ ...fileOf(), format: "zip-bomb" })).toBe('This file is not a tabcode or OpenCode session export: its "format" is "zip-bomb", where a tabcode export says "tabcode-session" or "tabcode-archive".');
+    expect(errorOf({ format: "tabcode-archive", version: 1, sessions: [{ ...fileOf(), format: "zip-bomb" }] })).toBe('sessions[0].format: unknown format "zip-bomb"; expected "tabcode-session"');
     expect(errorOf({ ...fileOf(), messages: "none" })).toBe("messages: expected an array of {info, parts}, got a string");
     expect(errorOf({ format: "tabcode-archive", version: 1, sessions: [3] })).toBe("sessions[0]: expected a session export object, got a number");
     expect(errorOf({ ...fileOf(), workspace: { "../etc/passwd": { encoding: "utf8", data: "" } } })).toMatch(/^workspace\["\.\.\/etc\/passwd"\]: not an acceptable file path/);
@@ -119,7 +123,7 @@ describe("parseImport rejects with the field path and the reason", () => {
     expect(errorOf(multibyte)).toMatch(/too large/);
     const deep = `${"[".repeat(MAX_IMPORT_DEPTH + 1)}${"]".repeat(MAX_IMPORT_DEPTH + 1)}`;
     expect(errorOf(deep)).toBe("The file is nested too deeply: more than 64 levels of objects and arrays.");
-    expect(errorOf(`{"a":"${"[".repeat(500)}"}`)).toMatch(/not a session export/); // brackets inside strings do not count
+    expect(errorOf(`{"a":"${"[".repeat(500)}"}`)).toMatch(/not a tabcode or OpenCode session export/); // brackets inside strings do not count
     const f = mutable();
     const others = f.messages.slice(1).reduce((n, m) => n + m.parts.length, 0);
     const first = f.messages[0];
@@ -127,9 +131,31 @@ describe("parseImport rejects with the field path and the reason", () => {
     expect(errorOf(f)).toBe("The file has too many parts: 200,001 (at most 200,000 can be imported).");
   });
 
+  it("files that are no export at all say so and what Import takes; a cut export keeps the parser's words", () => {
+    const fileError = (text: string) => {
+      const r = parseImportBytes(strToU8(text));
+      return r.ok ? "accepted" : r.error;
+    };
+    // A package.json, a text file: the user learns what the file is not and where other histories go.
+    expect(fileError(JSON.stringify({ name: "my-app", version: "1.0.0", scripts: { test: "vitest" } }))).toBe(`This file is not a tabcode or OpenCode session export. ${TAKES}`);
+    expect(fileError("Meeting notes\n- ship it\n")).toBe(`This file is not a tabcode or OpenCode session export: it is not JSON. ${TAKES}`);
+    expect(fileError("{ not json, just braces }")).toBe(`This file is not a tabcode or OpenCode session export: it is not JSON. ${TAKES}`);
+    expect(fileError('{"format": "prettier"}')).toMatch(/^This file is not a tabcode or OpenCode session export: its "format" is "prettier".*use Import history\.$/);
+    // An export cut short (or broken by hand) is still told where its JSON breaks, and a broken field is named.
+    const cut = serializeExport(fileOf()).slice(0, 300);
+    expect(fileError(cut)).toMatch(/^The file is not valid JSON: it has a syntax error( near character \d+)? or breaks off before its end\.$/);
+    expect(fileError('{"info": {"id": 5}, "messages": [')).toMatch(/^The file is not valid JSON/);
+    expect(fileError(JSON.stringify({ ...fileOf(), messages: "none" }))).toBe("messages: expected an array of {info, parts}, got a string");
+    expect(fileError("")).toBe("The file is empty.");
+    // In a zip or an archive, the entry is named.
+    expect(errorOf({ format: "tabcode-archive", version: 1, sessions: [{ hello: 1 }] })).toMatch(/^sessions\[0\]: not a tabcode or OpenCode session export \(no "format"/);
+    const z = parseImportBytes(zipSync({ "notes.json": strToU8('{"hello": 1}') }));
+    expect(z.ok ? "" : z.error).toMatch(/^notes\.json: not a tabcode or OpenCode session export/);
+  });
+
   it("bytes that are neither UTF-8 nor a zip, and damaged zips", () => {
     const r = parseImportBytes(new Uint8Array([0xff, 0xfe, 0x00, 0xc3]));
-    expect(r).toEqual({ ok: false, error: "The file is not UTF-8 text (nor a zip made by this app)." });
+    expect(r).toEqual({ ok: false, error: `This file is not a tabcode or OpenCode session export: it is not text, nor a zip made by tabcode. ${TAKES}` });
     const z = parseImportBytes(new Uint8Array([0x50, 0x4b, 3, 4, 1, 2, 3]));
     expect(z.ok ? "" : z.error).toMatch(/^The zip file is damaged/);
   });

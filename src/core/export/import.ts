@@ -5,7 +5,7 @@
  * why; nothing is written until {@link importBundle} is called.
  */
 import { strFromU8, unzipSync } from "fflate";
-import { guardedParse } from "./guards";
+import { checkDepth, checkSize, guardedParse } from "./guards";
 import { kindOf, show } from "./issues";
 import { isObject } from "./opencode";
 import { ARCHIVE_FORMAT, FORMAT_VERSION, type ImportBundle, type ImportedSession, MAX_IMPORT_BYTES, MAX_IMPORT_PARTS, type Result, SESSION_FORMAT } from "./types";
@@ -19,11 +19,39 @@ function fail(error: string): { ok: false; error: string } {
   return { ok: false, error };
 }
 
+/** How a file that is no export at all (not a broken one, whose field is named) is told apart. */
+const NOT_AN_EXPORT = "This file is not a tabcode or OpenCode session export";
+
+/** What Import takes, added for a picked file that is none of it. */
+const IMPORT_TAKES = "Import takes tabcode and OpenCode exports; for Claude Code, Codex CLI, Gemini CLI or an opencode.db, use Import history.";
+
+function notAnExport(why = ""): string {
+  return `${NOT_AN_EXPORT}${why}.`;
+}
+
+/** Whether text that failed to parse began as an export (cut off or damaged), judged by its start. */
+function beganAsExport(text: string): boolean {
+  const head = text.slice(0, 4096);
+  return /^\s*\{/.test(head) && /"(format|info)"\s*:/.test(head);
+}
+
 /** Parses and validates the text of an import file. Never throws. */
 export function parseImport(text: string): Result<ImportBundle> {
   const json = guardedParse(text);
   if (!json.ok) return json;
   return parseImportValue(json.value);
+}
+
+/** A picked file's text: as {@link parseImport}, but a file that is no export at all is told so, with what Import takes. */
+function parseFileText(text: string): Result<ImportBundle> {
+  const json = guardedParse(text);
+  if (!json.ok) {
+    // A cut or damaged export keeps the parser's words; any other text is simply not an export.
+    if (text.trim() === "" || checkSize(text) || checkDepth(text) || beganAsExport(text)) return json;
+    return fail(`${notAnExport(": it is not JSON")} ${IMPORT_TAKES}`);
+  }
+  const r = parseImportValue(json.value);
+  return !r.ok && r.error.startsWith(NOT_AN_EXPORT) ? fail(`${r.error} ${IMPORT_TAKES}`) : r;
 }
 
 function checkVersion(v: Record<string, unknown>, prefix = ""): string | undefined {
@@ -49,16 +77,18 @@ function checkCounts(sessions: unknown[]): string | undefined {
 type Kind = "tabcode" | "opencode";
 
 function sessionKind(v: unknown, prefix: string): Result<Kind> {
-  if (!isObject(v)) return fail(`${prefix || "file"}: expected a session export object, got ${kindOf(v)}`);
+  if (!isObject(v)) return fail(prefix ? `${prefix}: expected a session export object, got ${kindOf(v)}` : notAnExport());
   if (v.format === SESSION_FORMAT) {
     const bad = checkVersion(v, prefix ? `${prefix}.` : "");
     return bad ? fail(bad) : { ok: true, value: "tabcode" };
   }
-  if (v.format !== undefined) return fail(`${prefix ? `${prefix}.` : ""}format: unknown format ${show(v.format)}; expected "${SESSION_FORMAT}"`);
+  if (v.format !== undefined) {
+    if (!prefix) return fail(notAnExport(`: its "format" is ${show(v.format)}, where a tabcode export says "${SESSION_FORMAT}" or "${ARCHIVE_FORMAT}"`));
+    return fail(`${prefix}.format: unknown format ${show(v.format)}; expected "${SESSION_FORMAT}"`);
+  }
   if ("info" in v && "messages" in v) return { ok: true, value: "opencode" };
-  return fail(
-    `${prefix || "file"}: not a session export: expected a tabcode export (format "${SESSION_FORMAT}" or "${ARCHIVE_FORMAT}") or an OpenCode export ({info, messages})`,
-  );
+  if (!prefix) return fail(notAnExport());
+  return fail(`${prefix}: not a tabcode or OpenCode session export (no "format", nor OpenCode's "info" and "messages")`);
 }
 
 function validateAll(items: { raw: unknown; prefix: string; kind: Kind }[], source: ImportBundle["source"]): Result<ImportBundle> {
@@ -76,7 +106,7 @@ function validateAll(items: { raw: unknown; prefix: string; kind: Kind }[], sour
 
 /** Validates an already-parsed JSON value (our export, our archive, or OpenCode's export). */
 export function parseImportValue(value: unknown): Result<ImportBundle> {
-  if (!isObject(value)) return fail(`The file is not a session export: expected a JSON object, got ${kindOf(value)}.`);
+  if (!isObject(value)) return fail(notAnExport());
   if (value.format === ARCHIVE_FORMAT) {
     const bad = checkVersion(value);
     if (bad) return fail(bad);
@@ -112,9 +142,9 @@ export function parseImportBytes(bytes: Uint8Array): Result<ImportBundle> {
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    return fail("The file is not UTF-8 text (nor a zip made by this app).");
+    return fail(`${notAnExport(": it is not text, nor a zip made by tabcode")} ${IMPORT_TAKES}`);
   }
-  return parseImport(text);
+  return parseFileText(text);
 }
 
 function parseZip(bytes: Uint8Array): Result<ImportBundle> {

@@ -23,7 +23,8 @@ function fmtDate(ms: number): string {
 }
 
 function summaryLine(o: HistoryOutcome): string {
-  const parts = [`${o.created} imported`];
+  // The Import button's words: an export whose sessions are already here comes in as copies.
+  const parts = [`${o.created} imported${o.copied ? ` (${o.copied} as a copy: the original is already here)` : ""}`];
   if (o.updated) parts.push(`${o.updated} updated`);
   if (o.unchanged) parts.push(`${o.unchanged} already here (unchanged)`);
   if (o.kept) parts.push(`${o.kept} continued here kept beside their update`);
@@ -32,7 +33,7 @@ function summaryLine(o: HistoryOutcome): string {
 
 function merge(a: HistoryOutcome | undefined, b: HistoryOutcome): HistoryOutcome {
   if (!a) return b;
-  const out: HistoryOutcome = { ...b, created: a.created + b.created, updated: a.updated + b.updated, unchanged: a.unchanged + b.unchanged, kept: a.kept + b.kept, issues: [...a.issues, ...b.issues], unknown: [...a.unknown, ...b.unknown], notes: [...a.notes, ...b.notes], cancelled: a.cancelled || b.cancelled };
+  const out: HistoryOutcome = { ...b, created: a.created + b.created, updated: a.updated + b.updated, unchanged: a.unchanged + b.unchanged, kept: a.kept + b.kept, copied: a.copied + b.copied, issues: [...a.issues, ...b.issues], unknown: [...a.unknown, ...b.unknown], notes: [...a.notes, ...b.notes], cancelled: a.cancelled || b.cancelled };
   const first = a.firstID ?? b.firstID;
   if (first) out.firstID = first;
   const error = a.error ?? b.error;
@@ -68,14 +69,14 @@ export function ImportHistoryDialog({ initial, onClose, onOpen }: { initial?: Dr
       setStep({ name: "reading", what: db.wal ? `${db.path} and ${db.wal.path}` : db.path });
       const opened = await openDatabase(db);
       if (!opened.ok) {
-        setStep({ name: "done", outcome: merge(outcome, { created: 0, updated: 0, unchanged: 0, kept: 0, issues: [{ at: db.path, problem: opened.error }], unknown: [], cancelled: false, notes: [] }) });
+        setStep({ name: "done", outcome: merge(outcome, { created: 0, updated: 0, unchanged: 0, kept: 0, copied: 0, issues: [{ at: db.path, problem: opened.error }], unknown: [], cancelled: false, notes: [] }) });
         return;
       }
       dbRef.current = opened.value;
       setStep({ name: "pick", db: opened.value, file: db.path, selected: new Set(opened.value.sessions.map((s) => s.sourceID)) });
       return;
     }
-    setStep({ name: "done", outcome: outcome ?? { created: 0, updated: 0, unchanged: 0, kept: 0, issues: [], unknown: files.map((f) => f.path), cancelled: false, notes: [] } });
+    setStep({ name: "done", outcome: outcome ?? { created: 0, updated: 0, unchanged: 0, kept: 0, copied: 0, issues: [], unknown: files.map((f) => f.path), cancelled: false, notes: [] } });
   };
 
   useEffect(() => {

@@ -2,6 +2,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { MessageWithParts } from "../../core/schema";
 import { MessageView } from "./message-view";
+import { stepPlace } from "./turn-steps";
 
 /** A row's height before it is measured (px). */
 const ESTIMATE = 120;
@@ -99,11 +100,10 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
           {items.map((row) => {
             const m = messages[row.index];
             if (!m) return null;
-            const prev = messages[row.index - 1];
-            const continued = m.info.role === "assistant" && prev?.info.role === "assistant" && !m.info.summary && !(prev.info.role === "assistant" && prev.info.summary);
+            const { continued, last } = stepPlace(messages, row.index);
             return (
               <div key={row.key} data-index={row.index} ref={virt.measureElement}>
-                <MessageView message={m} continued={continued} highlighted={m.info.id === focusMessageID} />
+                <MessageView message={m} continued={continued} lastStep={last} highlighted={m.info.id === focusMessageID} />
               </div>
             );
           })}

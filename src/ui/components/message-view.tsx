@@ -1,4 +1,4 @@
-import { memo, useState } from "react";
+import { memo, useLayoutEffect, useRef, useState } from "react";
 import type { MessageWithParts, TextPart } from "../../core/schema";
 import { formatCost, formatTime } from "../format";
 import { useMessageActions } from "../hooks/message-actions";
@@ -26,26 +26,73 @@ function FinishNotice({ message, onContinue }: { message: MessageWithParts; onCo
   );
 }
 
-/** One message as an article; consecutive assistant steps of a turn share one header. */
-export const MessageView = memo(function MessageView({ message, continued, highlighted }: { message: MessageWithParts; continued: boolean; highlighted?: boolean }) {
+/**
+ * One message as an article; consecutive assistant steps of a turn share one header, and only the last
+ * step (`lastStep`) offers Regenerate: every step would ask the same question again.
+ */
+export const MessageView = memo(function MessageView({ message, continued, lastStep, highlighted }: { message: MessageWithParts; continued: boolean; lastStep: boolean; highlighted?: boolean }) {
   const kind = systemEventKind(message);
   if (kind) return <SystemEventView message={message} kind={kind} />;
-  return <ChatMessage message={message} continued={continued} highlighted={highlighted} />;
+  return <ChatMessage message={message} continued={continued} lastStep={lastStep} highlighted={highlighted} />;
 });
 
 /** Errors after which the model can pick up from what it already wrote. */
 const cutError = (name: string) => name === "MessageOutputLengthError" || name === "MessageAbortedError" || name === "StreamError";
 
-function ChatMessage({ message, continued, highlighted }: { message: MessageWithParts; continued: boolean; highlighted?: boolean }) {
+/**
+ * Edit-and-resend of a message, or the correction of a summary. It opens focused, with the caret at the end
+ * of the text (a layout effect: still in the click's task, so one tap on a phone is enough); Escape cancels.
+ */
+function EditForm({ initial, summary, onSave, onCancel }: { initial: string; summary: boolean; onSave: (text: string) => void; onCancel: () => void }) {
+  const [text, setText] = useState(initial);
+  const box = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, []);
+  return (
+    <form
+      className="edit-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (text.trim()) onSave(text.trim());
+      }}
+      onKeyDown={(e) => {
+        // Shift+Esc stays the composer's shortcut; a handled Esc stops no run and closes no drawer.
+        if (e.key !== "Escape" || e.shiftKey || e.nativeEvent.isComposing) return;
+        e.preventDefault();
+        onCancel();
+      }}
+    >
+      <textarea ref={box} aria-label={summary ? "Edited summary" : "Edited message"} value={text} rows={summary ? 10 : 3} onChange={(e) => setText(e.target.value)} />
+      <div className="dialog-actions">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={!text.trim()}>
+          {summary ? "Save summary" : "Send as a new branch"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ChatMessage({ message, continued, lastStep, highlighted }: { message: MessageWithParts; continued: boolean; lastStep: boolean; highlighted?: boolean }) {
   const info = message.info;
   const isUser = info.role === "user";
   const label = isUser ? "Your message" : info.summary ? "Summary" : "Assistant message";
   const actions = useMessageActions();
+  // The text an open edit form started from (null: no form).
   const [editing, setEditing] = useState<string | null>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
   const isSummary = info.role === "assistant" && info.summary === true;
   const summaryText = isSummary ? (message.parts.filter((p): p is TextPart => p.type === "text" && !p.ignored).at(-1)?.text ?? "") : "";
   const branch = isUser ? actions?.branch(info.id) : undefined;
   const steps = stepsShown(message);
+  // Once per answer, under its last step: the steps before it would ask the same question again.
+  const regenerate = Boolean(actions && lastStep && info.role === "assistant" && !info.summary && info.finish && !info.error);
   const userText = message.parts.map((p) => (p.type === "text" && !p.synthetic ? p.text : "")).join("");
   const copyText = message.parts
     .filter((p): p is TextPart => p.type === "text" && !p.ignored && !p.synthetic)
@@ -69,12 +116,12 @@ function ChatMessage({ message, continued, highlighted }: { message: MessageWith
                 Fork
               </button>
               {isSummary && info.role === "assistant" && info.finish && !info.error && (
-                <button type="button" className="link" disabled={actions.busy} onClick={() => setEditing(summaryText)} aria-label="Edit this summary" title="Correct the summary before the conversation continues: the model sees your version">
+                <button ref={editButton} type="button" className="link" disabled={actions.busy} onClick={() => setEditing(summaryText)} aria-label="Edit this summary" title="Correct the summary before the conversation continues: the model sees your version">
                   Edit summary
                 </button>
               )}
               {isUser && userText && (
-                <button type="button" className="link" disabled={actions.busy} onClick={() => setEditing(userText)} aria-label="Edit this message" title="Change this message and send it again as a new branch (the old one is kept)">
+                <button ref={editButton} type="button" className="link" disabled={actions.busy} onClick={() => setEditing(userText)} aria-label="Edit this message" title="Change this message and send it again as a new branch (the old one is kept)">
                   Edit
                 </button>
               )}
@@ -115,27 +162,20 @@ function ChatMessage({ message, continued, highlighted }: { message: MessageWith
         </nav>
       )}
       {editing !== null && actions ? (
-        <form
-          className="edit-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (editing.trim()) {
-              if (isSummary) actions.editSummary(info.id, editing.trim());
-              else actions.edit(info.id, editing.trim());
-            }
+        <EditForm
+          initial={editing}
+          summary={isSummary}
+          onSave={(text) => {
+            if (isSummary) actions.editSummary(info.id, text);
+            else actions.edit(info.id, text);
             setEditing(null);
           }}
-        >
-          <textarea aria-label={isSummary ? "Edited summary" : "Edited message"} value={editing} rows={isSummary ? 10 : 3} onChange={(e) => setEditing(e.target.value)} />
-          <div className="dialog-actions">
-            <button type="button" onClick={() => setEditing(null)}>
-              Cancel
-            </button>
-            <button type="submit" className="primary" disabled={!editing.trim()}>
-              {isSummary ? "Save summary" : "Send as a new branch"}
-            </button>
-          </div>
-        </form>
+          onCancel={() => {
+            setEditing(null);
+            // Back to the control that opened the form (the form's own buttons are about to go).
+            editButton.current?.focus();
+          }}
+        />
       ) : (
         <div className="parts">
           {message.parts.map((p) => (
@@ -143,10 +183,10 @@ function ChatMessage({ message, continued, highlighted }: { message: MessageWith
           ))}
         </div>
       )}
-      {(copyText || (!isUser && info.role === "assistant" && info.finish && !info.summary)) && editing === null && (
+      {(copyText || regenerate) && editing === null && (
         <div className="message-foot">
           {copyText && <CopyButton text={() => copyText} label={isUser ? "Copy your message" : "Copy answer"} />}
-          {actions && info.role === "assistant" && !info.summary && info.finish && !info.error && (
+          {regenerate && actions && (
             <button type="button" className="link" disabled={actions.busy} onClick={() => actions.regenerate(info.id)} title="Ask the same question again; the new answer is a new branch and this one stays">
               Regenerate
             </button>

@@ -1,6 +1,7 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useServices } from "../hooks/services";
+import { alwaysScope, permissionQuestion } from "./permission-words";
 
 /** Asks the user about the oldest pending permission request, with the exact command or path. */
 export function PermissionDialog() {
@@ -19,17 +20,28 @@ export function PermissionDialog() {
     if (!d) return;
     if (req && !d.open) d.showModal();
     if (!req && d.open) d.close();
+    // Each question starts on the dialog itself, not in the feedback field (a phone's keyboard would cover
+    // the buttons) nor on a button (an Enter meant for something else, or for the last question, would answer it).
+    if (req) d.focus();
     setFeedback("");
   }, [req]);
 
   if (!req) return <dialog ref={ref} className="dialog" aria-label="Permission request" />;
   const reply = (type: "once" | "always" | "reject") =>
     permissions.reply(req.id, type === "reject" ? { type, feedback: feedback.trim() || undefined } : { type });
-  const question = req.permission === "doom_loop" ? `The model called ${req.patterns.join(", ")} three times in a row with the same input. Let it continue?` : `Allow ${req.title} (${req.permission})?`;
+  const scope = alwaysScope(req);
+  // Esc does nothing: the question needs an answer. Chromium closes a dialog anyway on a second Esc without
+  // a click or key in between (it may not cancel twice): the question stays pending, so it comes back.
+  const reopen = () => {
+    const d = ref.current;
+    if (!d || d.open || permissions.pending().length === 0) return;
+    d.showModal();
+    d.focus();
+  };
   return (
-    <dialog ref={ref} className="dialog permission" aria-labelledby="perm-title" onCancel={(e) => e.preventDefault()}>
+    <dialog ref={ref} className="dialog permission" aria-labelledby="perm-title" aria-describedby="perm-question" tabIndex={-1} onCancel={(e) => e.preventDefault()} onClose={reopen}>
       <h2 id="perm-title">Permission needed</h2>
-      <p>{question}</p>
+      <p id="perm-question">{permissionQuestion(req)}</p>
       {sessionTitle && <p className="hint">In session “{sessionTitle}”.</p>}
       <pre className="perm-patterns">{req.permission === "bash" && typeof req.metadata?.command === "string" ? req.metadata.command : req.patterns.join("\n")}</pre>
       {req.mustAsk && <p className="hint">{req.mustAsk}</p>}
@@ -41,8 +53,8 @@ export function PermissionDialog() {
         <button type="button" className="danger" onClick={() => reply("reject")}>
           {feedback.trim() ? "Reject with feedback" : "Reject"}
         </button>
-        {req.always.length > 0 && (
-          <button type="button" onClick={() => reply("always")} title={`Always allow in this session: ${req.always.join(", ")}`}>
+        {scope && (
+          <button type="button" onClick={() => reply("always")} aria-describedby="perm-always">
             Always allow
           </button>
         )}
@@ -50,6 +62,11 @@ export function PermissionDialog() {
           Allow once
         </button>
       </div>
+      {scope && (
+        <p id="perm-always" className="hint perm-always">
+          {scope}
+        </p>
+      )}
     </dialog>
   );
 }
