@@ -76,6 +76,14 @@ test.describe("phone (390×844)", () => {
     await expect(hideSessions).toBeFocused();
     await page.keyboard.press("Escape");
     await expect(files).toBeFocused();
+    // And back: Ctrl+Alt+B from the sessions drawer swaps it for the files drawer, whose close control takes focus.
+    await toggle.click();
+    await page.keyboard.press("Control+Alt+b");
+    await expect(panel).toBeVisible();
+    await expect(nav).toBeHidden();
+    await expect(hideFiles).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(toggle).toBeFocused();
 
     // The sessions drawer's close control; a dialog opened in it works and leaves the drawer open.
     await toggle.click();

@@ -33,14 +33,31 @@ export function SidePanel({ side, label, id, panel, narrow, min, max, children }
   const panels = useRef({ panel, other });
   panels.current = { panel, other };
 
+  // What had focus when this drawer was asked to open (kept while the other drawer closes first).
+  const opener = useRef<HTMLElement | null | undefined>(undefined);
+  // This drawer is the one on screen (inert applied); a drawer opening over it closes it, not the reverse.
+  const settled = useRef(false);
+  const otherOpen = narrow && other.open;
   useEffect(() => {
     const el = box.current;
-    if (!narrow || !open || !el) return;
-    if (panels.current.other.open) panels.current.other.setOpen(false);
-    // Opened from the other drawer (a shortcut): focus goes back to what that one was opened from.
-    const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const from = active?.closest(".drawer");
-    const before = from && openers.has(from) ? (openers.get(from) ?? null) : active;
+    if (!narrow || !open || !el) {
+      opener.current = undefined;
+      settled.current = false;
+      return;
+    }
+    if (opener.current === undefined) {
+      // Opened from the other drawer (a shortcut): focus goes back to what that one was opened from.
+      const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      const from = active?.closest(".drawer");
+      opener.current = from && openers.has(from) ? (openers.get(from) ?? null) : active;
+    }
+    // One drawer at a time: the other closes first (its page is inert, focus could not move), then this runs again.
+    if (otherOpen) {
+      if (!settled.current) panels.current.other.setOpen(false);
+      return;
+    }
+    settled.current = true;
+    const before = opener.current;
     openers.set(el, before);
     const restore = inertOutside(el, ".drawer-scrim, .notices");
     (el.querySelector<HTMLElement>(`[aria-controls="${id}"]`) ?? el).focus();
@@ -58,7 +75,7 @@ export function SidePanel({ side, label, id, panel, narrow, min, max, children }
       const now = document.activeElement;
       if ((!now || now === document.body || el.contains(now)) && before?.isConnected) before.focus();
     };
-  }, [narrow, open, id]);
+  }, [narrow, open, id, otherOpen]);
 
   if (!open) return null;
   if (narrow)
