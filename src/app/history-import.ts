@@ -209,7 +209,8 @@ export async function importTextFiles(app: AppServices, files: readonly DroppedF
 }
 
 async function viaExportImport(app: AppServices, f: DroppedFile, bytes: Uint8Array, out: HistoryOutcome): Promise<void> {
-  const r = await importFile(app, bytes);
+  // Import history is where other agents' files go: its issues do not point back to it.
+  const r = await importFile(app, bytes, { hint: false });
   if (!r.ok) {
     out.issues.push({ at: f.path, problem: r.error });
     return;

@@ -124,10 +124,10 @@ export async function isHistoryExport(file: File): Promise<boolean> {
 export async function importFile(
   app: AppServices,
   bytes: Uint8Array,
-  opts: { trusted?: boolean } = {},
+  opts: { trusted?: boolean; hint?: boolean } = {},
 ): Promise<{ ok: true; value: ImportOutcome } | { ok: false; error: string }> {
   const { importBundle, parseImportBytes } = await exporter();
-  const parsed = parseImportBytes(bytes);
+  const parsed = parseImportBytes(bytes, { hint: opts.hint });
   if (!parsed.ok) return parsed;
   const written = await importBundle(app.store, parsed.value, { trusted: opts.trusted });
   if (!written.ok) return written;

@@ -154,8 +154,12 @@ describe("parseImport rejects with the field path and the reason", () => {
   });
 
   it("bytes that are neither UTF-8 nor a zip, and damaged zips", () => {
-    const r = parseImportBytes(new Uint8Array([0xff, 0xfe, 0x00, 0xc3]));
+    const r = parseImportBytes(new Uint8Array([0xc3, 0x28, 0xa0, 0xa1]));
     expect(r).toEqual({ ok: false, error: `This file is not a tabcode or OpenCode session export: it is not text, nor a zip made by tabcode. ${TAKES}` });
+    // Through Import history (which is where other agents' files go), without the pointer to it.
+    expect(parseImportBytes(new Uint8Array([0xc3, 0x28]), { hint: false })).toEqual({ ok: false, error: "This file is not a tabcode or OpenCode session export: it is not text, nor a zip made by tabcode." });
+    const prettier = parseImportBytes(strToU8('{"format": "prettier"}'), { hint: false });
+    expect(prettier.ok ? "" : prettier.error).not.toContain("Import history");
     const z = parseImportBytes(new Uint8Array([0x50, 0x4b, 3, 4, 1, 2, 3]));
     expect(z.ok ? "" : z.error).toMatch(/^The zip file is damaged/);
   });

@@ -42,16 +42,22 @@ export function parseImport(text: string): Result<ImportBundle> {
   return parseImportValue(json.value);
 }
 
-/** A picked file's text: as {@link parseImport}, but a file that is no export at all is told so, with what Import takes. */
-function parseFileText(text: string): Result<ImportBundle> {
+/**
+ * A picked file's text: as {@link parseImport}, but a file that is no export at all is told so, with what
+ * Import takes (`hint`: not where the file came through Import history). Text before the JSON is dropped:
+ * `opencode export` on Windows writes an "Exporting session: …" line first.
+ */
+function parseFileText(raw: string, hint: boolean): Result<ImportBundle> {
+  const text = raw.replace(/^[^{[]*(?=[{[])/, "");
+  const takes = hint ? ` ${IMPORT_TAKES}` : "";
   const json = guardedParse(text);
   if (!json.ok) {
     // A cut or damaged export keeps the parser's words; any other text is simply not an export.
     if (text.trim() === "" || checkSize(text) || checkDepth(text) || beganAsExport(text)) return json;
-    return fail(`${notAnExport(": it is not JSON")} ${IMPORT_TAKES}`);
+    return fail(`${notAnExport(": it is not JSON")}${takes}`);
   }
   const r = parseImportValue(json.value);
-  return !r.ok && r.error.startsWith(NOT_AN_EXPORT) ? fail(`${r.error} ${IMPORT_TAKES}`) : r;
+  return !r.ok && r.error.startsWith(NOT_AN_EXPORT) ? fail(`${r.error}${takes}`) : r;
 }
 
 function checkVersion(v: Record<string, unknown>, prefix = ""): string | undefined {
@@ -87,6 +93,8 @@ function sessionKind(v: unknown, prefix: string): Result<Kind> {
     return fail(`${prefix}.format: unknown format ${show(v.format)}; expected "${SESSION_FORMAT}"`);
   }
   if ("info" in v && "messages" in v) return { ok: true, value: "opencode" };
+  // One of the two: an OpenCode export with a part missing, not some other JSON.
+  if ("info" in v || "messages" in v) return fail(`${prefix ? `${prefix}.` : ""}${"info" in v ? "messages" : "info"}: required field is missing (an OpenCode export has both "info" and "messages")`);
   if (!prefix) return fail(notAnExport());
   return fail(`${prefix}: not a tabcode or OpenCode session export (no "format", nor OpenCode's "info" and "messages")`);
 }
@@ -131,20 +139,30 @@ function isZip(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5) && (bytes[3] === 4 || bytes[3] === 6);
 }
 
+/** The text encoding a byte-order mark names (PowerShell 5 writes `>` redirects as UTF-16 LE), else UTF-8. */
+function encodingOf(bytes: Uint8Array): "utf-8" | "utf-16le" | "utf-16be" {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  return "utf-8";
+}
+
 /**
  * Parses the bytes of a picked file: a zip made by `exportAllZip` (one session
- * export per `.json` entry), or UTF-8 JSON text. Never throws.
+ * export per `.json` entry), or JSON text (UTF-8, or UTF-16 with its byte-order
+ * mark). `hint: false` leaves out what Import takes (for files that came through
+ * Import history, which says it itself). Never throws.
  */
-export function parseImportBytes(bytes: Uint8Array): Result<ImportBundle> {
+export function parseImportBytes(bytes: Uint8Array, opts: { hint?: boolean } = {}): Result<ImportBundle> {
+  const takes = opts.hint === false ? "" : ` ${IMPORT_TAKES}`;
   if (bytes.length > MAX_IMPORT_BYTES) return fail(`The file is too large: more than ${MAX_IMPORT_BYTES / (1024 * 1024)} MB (the import limit).`);
   if (isZip(bytes)) return parseZip(bytes);
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    text = new TextDecoder(encodingOf(bytes), { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    return fail(`${notAnExport(": it is not text, nor a zip made by tabcode")} ${IMPORT_TAKES}`);
+    return fail(`${notAnExport(": it is not text, nor a zip made by tabcode")}${takes}`);
   }
-  return parseFileText(text);
+  return parseFileText(text, opts.hint !== false);
 }
 
 function parseZip(bytes: Uint8Array): Result<ImportBundle> {

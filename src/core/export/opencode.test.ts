@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fixture from "../../../e2e/fixtures/opencode-export.json?raw";
 import { isTabcodeId } from "../ids";
 import { MemoryStore } from "../../testing/memory-store";
-import { importBundle, parseImport } from "./import";
+import { importBundle, parseImport, parseImportBytes } from "./import";
 
 const SESSION = "ses_4f1c2a9b7ffeQz8Kp2LmN4vXyA";
 
@@ -77,6 +77,27 @@ describe("OpenCode export files", () => {
     expect(s?.messages[1]?.info).toMatchObject({ agent: "build" });
     expect(s?.messages[1]?.parts).toHaveLength(6);
     expect(r.value.warnings).toEqual(['messages[1].parts[2]: dropped a part of a type this app does not know ("hologram").']);
+  });
+
+  it("reads the file as `opencode export` writes it on Windows: an \"Exporting session\" line first, or UTF-16 from PowerShell's >", () => {
+    const prefixed = parseImportBytes(new TextEncoder().encode(`Exporting session: ${SESSION}\r\n${fixture}`));
+    expect(prefixed.ok && prefixed.value.source).toBe("opencode");
+    const text = `\uFEFF${fixture}`;
+    const utf16 = new Uint8Array(text.length * 2);
+    for (let i = 0; i < text.length; i++) {
+      utf16[2 * i] = text.charCodeAt(i) & 0xff;
+      utf16[2 * i + 1] = text.charCodeAt(i) >> 8;
+    }
+    const r = parseImportBytes(utf16);
+    expect(r.ok && r.value.sessions[0]?.messages.length).toBe(parseImport(fixture).ok ? JSON.parse(fixture).messages.length : -1);
+  });
+
+  it("names the missing half of an OpenCode export with only its info or only its messages", () => {
+    const f = JSON.parse(fixture);
+    const noMessages = parseImport(JSON.stringify({ info: f.info }));
+    expect(noMessages.ok ? "" : noMessages.error).toBe('messages: required field is missing (an OpenCode export has both "info" and "messages")');
+    const noInfo = parseImport(JSON.stringify({ messages: f.messages }));
+    expect(noInfo.ok ? "" : noInfo.error).toBe('info: required field is missing (an OpenCode export has both "info" and "messages")');
   });
 
   it("rejects OpenCode files with broken rows, naming the field", () => {
