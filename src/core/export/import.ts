@@ -44,12 +44,11 @@ export function parseImport(text: string): Result<ImportBundle> {
 
 /**
  * A picked file's text: as {@link parseImport}, but a file that is no export at all is told so, with what
- * Import takes (`hint`: not where the file came through Import history). Text before the JSON is dropped:
+ * Import takes (`takes`: empty where the file came through Import history). Text before the JSON is dropped:
  * `opencode export` on Windows writes an "Exporting session: …" line first.
  */
-function parseFileText(raw: string, hint: boolean): Result<ImportBundle> {
+function parseFileText(raw: string, takes: string): Result<ImportBundle> {
   const text = raw.replace(/^[^{[]*(?=[{[])/, "");
-  const takes = hint ? ` ${IMPORT_TAKES}` : "";
   const json = guardedParse(text);
   if (!json.ok) {
     // A cut or damaged export keeps the parser's words; any other text is simply not an export.
@@ -162,7 +161,7 @@ export function parseImportBytes(bytes: Uint8Array, opts: { hint?: boolean } = {
   } catch {
     return fail(`${notAnExport(": it is not text, nor a zip made by tabcode")}${takes}`);
   }
-  return parseFileText(text, opts.hint !== false);
+  return parseFileText(text, takes);
 }
 
 function parseZip(bytes: Uint8Array): Result<ImportBundle> {

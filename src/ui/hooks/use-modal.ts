@@ -1,4 +1,5 @@
 import { type RefObject, useEffect, useRef } from "react";
+import { returnFocus } from "../return-focus";
 
 /**
  * A native <dialog> opened as a modal when it mounts (focus trap and Esc come with it). When it goes
@@ -13,12 +14,7 @@ export function useModal(): RefObject<HTMLDialogElement | null> {
     const active = document.activeElement;
     if (!opener.current && active instanceof HTMLElement && active !== document.body && !d?.contains(active)) opener.current = active;
     if (d && !d.open) d.showModal();
-    return () => {
-      const now = document.activeElement;
-      const lost = !now || now === document.body || !!d?.contains(now);
-      // Only when focus was left nowhere: a dialog that sent focus somewhere on purpose keeps it there.
-      if (lost && opener.current?.isConnected) opener.current.focus({ preventScroll: true });
-    };
+    return () => returnFocus(opener.current, d);
   }, []);
   return ref;
 }

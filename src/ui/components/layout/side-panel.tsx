@@ -2,6 +2,7 @@ import { type ReactNode, useEffect, useRef } from "react";
 import { useLayout } from "../../hooks/layout";
 import type { Panel } from "../../hooks/use-panel";
 import { inertOutside } from "./inert-outside";
+import { returnFocus } from "../../return-focus";
 import { ResizeHandle } from "./resize-handle";
 
 interface Props {
@@ -72,8 +73,7 @@ export function SidePanel({ side, label, id, panel, narrow, min, max, children }
       document.removeEventListener("keydown", onKey);
       restore();
       // Only focus the drawer took with it: closing it because the other drawer opened leaves focus there.
-      const now = document.activeElement;
-      if ((!now || now === document.body || el.contains(now)) && before?.isConnected) before.focus();
+      returnFocus(before, el);
     };
   }, [narrow, open, id, otherOpen]);
 
