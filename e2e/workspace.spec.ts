@@ -135,3 +135,27 @@ test("files follow branches: an edited message starts from the files before it, 
   await content("second A");
   await expect(ws.getByRole("button", { name: "only-a.txt", exact: true })).toBeVisible({ timeout: 15_000 });
 });
+
+test("a tool's output: wrapped on a phone by default, Wrap off lines columns up and scrolls sideways, Copy copies it", async ({ page, context, mock }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const command = "printf 'name  size  path\\nalpha 12 /workspace/src/a/rather/long/path/to/module/alpha.ts\\n'";
+  mock.setScript([{ toolCalls: [{ name: "bash", args: { command, description: "table" } }] }, { text: "Listed." }]);
+  await send(page, "show a table");
+  await waitIdle(page, id);
+  const bash = page.getByRole("region", { name: "Tool bash: done" });
+  await bash.getByRole("button", { name: /^bash table/ }).click();
+  const wrap = bash.getByRole("button", { name: "Wrap" });
+  await expect(wrap).toHaveAttribute("aria-pressed", "true");
+  const output = bash.locator("pre").filter({ hasText: /^name {2}size/ });
+  const overflows = () => output.evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+  expect(await overflows()).toBe(false);
+  await wrap.click();
+  await expect(wrap).toHaveAttribute("aria-pressed", "false");
+  expect(await overflows()).toBe(true);
+  await bash.getByRole("button", { name: "Copy the output of bash" }).click();
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain("alpha 12 /workspace/src/a/rather/long/path/to/module/alpha.ts");
+});

@@ -10,6 +10,7 @@ import { SearchBox } from "./search-box";
 import { PanelToggle } from "./layout/side-panel";
 import { MenuButton } from "./menu-button";
 import { BrandLink } from "./brand-link";
+import { ArchiveIcon, CopyIcon, ForkIcon, PinIcon } from "./icons";
 import { emit } from "../app-events";
 import { SESSIONS_PANEL, useLayout } from "../hooks/layout";
 
@@ -30,25 +31,6 @@ interface Props {
 }
 
 /** An archive box (with an arrow out of it for "unarchive"): not a download arrow. */
-function ArchiveIcon({ out }: { out: boolean }) {
-  return (
-    <svg width="15" height="15" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5">
-      <rect x="1.5" y="2" width="13" height="3.5" rx="1" />
-      <path d="M2.5 5.5v7.5a1 1 0 0 0 1 1h9a1 1 0 0 0 1-1V5.5" />
-      {out ? <path d="M8 12.5V8M6 10l2-2 2 2" /> : <path d="M6 8.5h4" />}
-    </svg>
-  );
-}
-
-function PinIcon() {
-  return (
-    <svg width="15" height="15" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5">
-      <path d="M6 2h4l-.5 4 2.5 2.5H4L6.5 6z" />
-      <path d="M8 8.5V14" />
-    </svg>
-  );
-}
-
 interface ItemProps {
   session: Session;
   current: boolean;
@@ -116,16 +98,16 @@ const SessionItem = memo(function SessionItem({ session, current, busy, pinned, 
           <span className="session-name">
             {pinned && (
               <span className="session-mark" role="img" aria-label="pinned">
-                📌
+                <PinIcon size={12} />
               </span>
             )}
             {session.fork ? (
               <span className="session-mark" role="img" aria-label="fork">
-                ⑂
+                <ForkIcon />
               </span>
             ) : / \(copy\)$/.test(session.title) ? (
               <span className="session-mark" role="img" aria-label="imported copy">
-                ⧉
+                <CopyIcon />
               </span>
             ) : null}
             {session.title}

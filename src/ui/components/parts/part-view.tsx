@@ -6,6 +6,7 @@ import { Markdown } from "../../lazy-markdown";
 import { useMessageActions } from "../../hooks/message-actions";
 import { PatchStrip } from "./patch-strip";
 import { ToolPartView } from "./tool-part";
+import { AttachIcon } from "../icons";
 import { providerCompactionOf } from "../../../core/conversation/provider-compaction";
 
 function Countdown({ until }: { until: number }) {
@@ -89,7 +90,15 @@ export function PartView({ part, role }: { part: Part; role: "user" | "assistant
           <figcaption>{part.filename}</figcaption>
         </figure>
       ) : (
-        <div className="file-part">{part.source?.type === "file" ? `@${part.source.path}` : `📎 ${part.filename ?? "file"} (${part.mime})`}</div>
+        <div className="file-part">
+          {part.source?.type === "file" ? (
+            `@${part.source.path}`
+          ) : (
+            <>
+              <AttachIcon /> {`${part.filename ?? "file"} (${part.mime})`}
+            </>
+          )}
+        </div>
       );
     case "tool":
       return <ToolPartView part={part} />;

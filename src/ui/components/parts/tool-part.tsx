@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import type { ToolPart } from "../../../core/schema";
 import { formatDuration } from "../../format";
 import { PatchDiff } from "../../diff/lazy-diff";
+import { CopyButton } from "../../markdown/copy-button";
 
 const STATUS_LABEL = { pending: "preparing", running: "running", completed: "done", error: "failed" } as const;
 
@@ -25,6 +26,33 @@ function stringify(v: unknown): string {
   } catch {
     return String(v);
   }
+}
+
+/** A line long enough to wrap in a phone-width card. */
+const LONG_LINE = /[^\n]{48}/;
+
+/**
+ * A tool's output or error with its label, Copy, and Wrap: lines wrap by default (nothing hides
+ * past the edge on a phone); unwrapped, columns such as `ls -l` or a test table line up and the
+ * box scrolls sideways.
+ */
+function ToolText({ label, copy, text, error }: { label: string; copy: string; text: string; error?: boolean }) {
+  const [wrap, setWrap] = useState(true);
+  const classes = [error ? "error-text" : "", wrap ? "" : "nowrap"].filter(Boolean).join(" ");
+  return (
+    <>
+      <div className="tool-label-row">
+        <span className="tool-label">{label}</span>
+        {LONG_LINE.test(text) && (
+          <button type="button" className="link" aria-pressed={wrap} onClick={() => setWrap(!wrap)} title="Wrap long lines">
+            Wrap
+          </button>
+        )}
+        <CopyButton text={() => text} label={copy} />
+      </div>
+      <pre className={classes || undefined}>{text}</pre>
+    </>
+  );
 }
 
 /** A tool call as a card: name, status, input, output or error. */
@@ -66,14 +94,12 @@ export function ToolPartView({ part }: { part: ToolPart }) {
           <pre>{stringify(s.input)}</pre>
           {s.status === "completed" && (
             <>
-              <div className="tool-label">Output{pruned ? " (pruned from the model's context; kept here)" : ""}</div>
-              <pre>{s.output}</pre>
+              <ToolText label={`Output${pruned ? " (pruned from the model's context; kept here)" : ""}`} copy={`Copy the output of ${part.tool}`} text={s.output} />
             </>
           )}
           {s.status === "error" && (
             <>
-              <div className="tool-label">Error{s.metadata?.interrupted ? " (interrupted)" : ""}</div>
-              <pre className="error-text">{s.error}</pre>
+              <ToolText label={`Error${s.metadata?.interrupted ? " (interrupted)" : ""}`} copy={`Copy the error of ${part.tool}`} text={s.error} error />
             </>
           )}
         </div>
