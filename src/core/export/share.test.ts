@@ -96,7 +96,17 @@ describe("share links", () => {
     // Links made before the checksum (data alone) still open.
     expect(decodeShare(data.split(".")[0] ?? "").ok).toBe(true);
     const notJson = bytesToBase64Url(deflateSync(strToU8("not json")));
-    expect(decodeShare(notJson)).toEqual({ ok: false, error: expect.stringMatching(/^The shared session is not valid: The file is not valid JSON/) });
+    expect(decodeShare(notJson)).toEqual({ ok: false, error: expect.stringMatching(/^The link's data is not valid JSON: it has a syntax error/) });
+    // A link whose data is JSON but no session export says so about the link, never "file".
+    const notExport = decodeShare(bytesToBase64Url(deflateSync(strToU8(JSON.stringify({ name: "pkg", version: "1.0.0" })))));
+    expect(notExport).toEqual({ ok: false, error: expect.stringMatching(/^The link's data is not a tabcode or OpenCode session export/) });
+    expect(notExport.ok ? "" : notExport.error).not.toMatch(/file/i);
+    // A field error keeps its place in the session.
+    const badField = { ...fileOf(), info: { ...fileOf().info, title: 5 } };
+    expect(decodeShare(bytesToBase64Url(deflateSync(strToU8(JSON.stringify(badField)))))).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^The shared session is not valid: .*title/),
+    });
     const archive = { format: "tabcode-archive", version: 1, exportedAt: 1, sessions: [fileOf(), fileOf()] };
     expect(decodeShare(bytesToBase64Url(deflateSync(strToU8(JSON.stringify(archive)))))).toEqual({
       ok: false,
@@ -109,6 +119,6 @@ describe("share links", () => {
     expect(bomb.length).toBeLessThan(8_000);
     expect(decodeShare(bomb, { maxBytes: 1024 * 1024 })).toEqual({ ok: false, error: "The shared session is too large to open." });
     // Under the limit, the same data is merely not a session.
-    expect(decodeShare(bomb, { maxBytes: 8 * 1024 * 1024 })).toEqual({ ok: false, error: expect.stringMatching(/^The shared session is not valid/) });
+    expect(decodeShare(bomb, { maxBytes: 8 * 1024 * 1024 })).toEqual({ ok: false, error: expect.stringMatching(/^The link's data is not valid JSON/) });
   });
 });

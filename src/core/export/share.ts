@@ -157,9 +157,19 @@ function decodeDeflated(bytes: Uint8Array, opts: { maxBytes?: number }, sum?: st
     return { ok: false, error: "The share link is damaged: its data is not text." };
   }
   const parsed = parseImport(text);
-  if (!parsed.ok) return { ok: false, error: `The shared session is not valid: ${parsed.error}` };
+  if (!parsed.ok) return { ok: false, error: linkWords(parsed.error) };
   if (parsed.value.sessions.length !== 1) return { ok: false, error: "A share link must hold exactly one session." };
   return parsed;
+}
+
+/**
+ * An import error told about a link: the parser speaks of "the file", which a link is not. Its whole-input
+ * errors ("The file is not valid JSON…", "This file is not a tabcode or OpenCode session export…") are about
+ * the link's data; a field error (`messages[1].parts[3]: …`) follows "The shared session is not valid:".
+ */
+function linkWords(error: string): string {
+  const whole = /^(?:The|This) file\b/;
+  return whole.test(error) ? error.replace(whole, "The link's data") : `The shared session is not valid: ${error}`;
 }
 
 /** A share link, or why there is none: the link would be longer than `maxLength` characters. */
