@@ -1,4 +1,4 @@
-import { storedMessages, waitIdle } from "./app";
+import { send, storedMessages, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 
 const SHOTS = process.env.TABCODE_SCREENSHOTS;
@@ -28,10 +28,17 @@ test("the Python demo, from the start page with no key: tests fail, the fix pass
   }, id);
   expect(log.stdout).toMatch(/^[0-9a-f]{7} Add temperature conversions with tests\nOK\n$/);
 
+  // "Run the tests" in this workspace runs the Python tests (there is no date check here) and reports what they printed.
+  const end = page.getByRole("button", { name: "End tour" });
+  if (await end.isVisible()) await end.click();
+  await send(page, "Run the tests");
+  const report = page.getByRole("article").filter({ hasText: "all 3 tests pass" });
+  await expect(report).toBeVisible({ timeout: 60_000 });
+  await waitIdle(page, id);
+  const ran = (await storedMessages(page, id)).flatMap((m) => m.parts).filter((p) => p.type === "tool");
+  expect(ran.slice(7).map((t) => [t.tool, t.status])).toEqual([["bash", "completed"]]);
+
   if (SHOTS) {
-    // Close the tour so the shots show the session itself.
-    const end = page.getByRole("button", { name: "End tour" });
-    if (await end.isVisible()) await end.click();
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.screenshot({ path: `${SHOTS}/python-demo-1400.png` });
     await page.getByRole("region", { name: "Tool bash: done" }).first().getByRole("button").first().click();

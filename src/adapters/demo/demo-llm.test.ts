@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { LLMEvent, LLMRequest } from "../../core/ports/llm";
 import { DEFAULT_RULES } from "../../core/permission/evaluate";
+import type { LLMEvent, LLMRequest } from "../../core/ports/llm";
 import { generateTitle } from "../../core/session/title";
 import { defaultSettings, modelConfig } from "../../core/settings";
 import { bashTool, listTool, readTool } from "../../core/tools/index";
@@ -177,11 +177,12 @@ describe("demo model: failures and limits", () => {
     }
   });
 
-  it("runs the tests in a workspace without the sample project and reports no results it did not get", async () => {
+  it("runs the tests in a workspace without the sample project, looks for other tests, and reports no results it did not get", async () => {
     for (const files of [{}, { "app.py": "print('hi')\n", "README.md": "# My app\n" }] as Record<string, string>[]) {
       const { msgs } = await run(await setupDemo({ files }), "Run the tests");
       const tools = toolParts(msgs);
-      expect(tools.map((t) => [t.tool, t.state.status])).toEqual([["bash", "completed"]]);
+      // The check is not there: a listing before the answer (no Python demo tests either).
+      expect(tools.map((t) => [t.tool, t.state.status])).toEqual([["bash", "completed"], ["list", "completed"]]);
       expect(tools[0]?.state.status === "completed" && tools[0].state.output).toContain("scripts/check.sh: No such file or directory");
       const final = assistants(msgs).at(-1);
       expect(final?.info.finish).toBe("stop");
@@ -190,6 +191,7 @@ describe("demo model: failures and limits", () => {
       expect(text).toContain("No such file or directory");
       expect(text).toContain("doesn't hold the demo's sample project");
       expect(text).toContain("no test results");
+      expect(text).toContain("I also listed the files: there are no tests of the Python demo");
       expect(text).toContain("Restart the tour");
       expect(text).not.toMatch(/\*\*fails\*\*|formatDate|Nothing to fix/);
       expect(reasoning(final)).not.toContain("Report what it printed");
@@ -207,6 +209,9 @@ describe("demo model: failures and limits", () => {
           { role: "user", content: [{ type: "text", text: "Run the tests" }] },
           { role: "assistant", content: [{ type: "tool-call", callID: "c1", tool: "bash", input: { command: "npm test", description: "Run the date tests with node" } }] },
           { role: "tool", content: [{ type: "tool-result", callID: "c1", tool: "bash", output: npm }] },
+          // The check was not there, so the demo looked before answering.
+          { role: "assistant", content: [{ type: "tool-call", callID: "c2", tool: "list", input: { path: "/home/project" } }] },
+          { role: "tool", content: [{ type: "tool-result", callID: "c2", tool: "list", output: "/home/project/\n  README.md" }] },
         ],
       }),
     );

@@ -8,7 +8,8 @@
  */
 import { namedError } from "../../core/errors";
 import type { LLM, LLMEvent, LLMRequest, LLMUsage } from "../../core/ports/llm";
-import { decide, type Reply } from "./script";
+import type { Reply } from "./env";
+import { decide } from "./script";
 import { demoSummary, demoTitle } from "./summary";
 
 /** Milliseconds between streamed events by default: a realistic reading pace. */

@@ -102,6 +102,50 @@ function quoted(output: string | undefined, max: number): string {
   return lines.length ? ["```text", ...lines.slice(0, max), "```"].join("\n") : "";
 }
 
+/** The lines of a unittest run worth quoting: each test's result, the errors raised, the verdict. */
+function unittestBlock(output: string): string {
+  const lines = output
+    .split("\n")
+    .filter((l) => / \.\.\. (ok|FAIL|ERROR|skipped|expected failure|unexpected success)\b/.test(l) || /^[A-Z]\w*(Error|Exception)\b/.test(l) || /^(OK|FAILED|NO TESTS RAN)\b/.test(l));
+  return lines.length ? ["```text", ...lines.slice(0, 12), "```"].join("\n") : quoted(output, 6);
+}
+
+/** A sandbox's words for "there is no python3 here". */
+const PY_UNAVAILABLE = /\bpython3?\b.*\b(not found|needs|not available|not installed)\b/i;
+
+const plural = (n: number) => (n === 1 ? "test" : "tests");
+
+/**
+ * What `python3 -m unittest` showed, as the output says it and no more: the
+ * tests passed, which failed, none were found, or none ran (python3 missing).
+ * `intro` opens the sentence ("I ran"); `ran`: false when this sandbox offers
+ * no python3, so the command was never run.
+ */
+export function pyTestsReport(facts: Facts, ran: boolean, intro: string): string[] {
+  const command = `\`${PY_TEST_COMMAND}\``;
+  if (!ran)
+    return [`\`python3\` is not available in this sandbox, so I could not run the Python tests (${command}). They run in the **local sandbox** (Settings → Sandbox), where Python runs in the tab.`];
+  const output = facts.pyOutput ?? "";
+  // After a compaction the summary keeps the verdict, not the output.
+  const block = output ? unittestBlock(output) : "";
+  const end = block ? ":" : ".";
+  const n = Number(/^Ran (\d+) tests? in /m.exec(output)?.[1] ?? Number.NaN);
+  let head: string;
+  let next: string | undefined;
+  if (facts.pyTests === "OK") {
+    head = `${intro} ${command}: ${Number.isNaN(n) ? "the tests pass" : n === 1 ? "its one test passes" : `all ${n} tests pass`}${end}`;
+    next = "Nothing to fix.";
+  } else if (facts.pyTests === "FAILED") {
+    const names = [...new Set([...output.matchAll(/^(?:FAIL|ERROR): (\w+)/gm)].map((m) => `\`${m[1]}\``))];
+    const count = names.length && !Number.isNaN(n) ? `${names.length} of ${n} ${plural(n)} ${names.length === 1 ? "fails" : "fail"}` : "the tests fail";
+    head = `${intro} ${command}: **${count}**${names.length ? `: ${names.join(", ")}` : ""}${end}`;
+    next = names.length ? "The error lines show what each failing test got and what it expected." : undefined;
+  } else if (facts.pyTests === "none") head = `${intro} ${command}, but it found no tests to run${end}`;
+  else if (PY_UNAVAILABLE.test(output)) head = `\`python3\` is not available in this sandbox: ${command} printed${end}`;
+  else head = `${intro} ${command}, but it stopped before running any test${end}`;
+  return [head, ...(block ? ["", block] : []), ...(next ? ["", next] : [])];
+}
+
 /** The answer at the end of the Python demo. */
 export function pythonAnswer(facts: Facts, fixed: boolean): string {
   if (facts.pyTests === "missing")
@@ -113,7 +157,12 @@ export function pythonAnswer(facts: Facts, fixed: boolean): string {
   // After a compaction the summary keeps the verdict, not the output.
   const block = quoted(facts.pyOutput, 6);
   const end = block ? ":" : ".";
-  const tests = facts.pyTests === "OK" ? `\`${PY_TEST_COMMAND}\` now passes all three tests${end}` : `\`${PY_TEST_COMMAND}\` still fails${end}`;
+  const tests =
+    facts.pyTests === "OK"
+      ? `\`${PY_TEST_COMMAND}\` now passes all three tests${end}`
+      : facts.pyTests === "none"
+        ? `\`${PY_TEST_COMMAND}\` found no tests to run${end}`
+        : `\`${PY_TEST_COMMAND}\` still fails${end}`;
   const commit =
     facts.pyCommit === "done"
       ? `Committed as **${PY_COMMIT_MESSAGE}**: the last tool card shows it in \`git log --oneline\`.`

@@ -5,11 +5,15 @@
  * next tool call or the final text — like a real model, without memory.
  */
 import type { LLMRequest } from "../../core/ports/llm";
-import { DEMO_BUG_LINE_NUMBER as line, DEMO_BUGGY_LINE, DEMO_FIXED_LINE } from "./sample-project";
+import { abs, checkCommand, type DemoEnv, envOf, lookInput, lookTool, type Reply } from "./env";
 import { isPythonStep, type PythonStep, pythonAnswer, pythonStep } from "./python-script";
-import { classify, OPTIONAL_STEPS, SCRIPTS, type ScriptKind, STEP_TOOLS, type StepId, stepLabel } from "./steps";
+import { DEMO_BUGGY_LINE, DEMO_FIXED_LINE, DEMO_BUG_LINE_NUMBER as line } from "./sample-project";
+import { classify, type Next, OPTIONAL_STEPS, SCRIPTS, type ScriptKind, STEP_TOOLS, type StepId, stepLabel } from "./steps";
+import { runTestsAnswer, scriptSteps, testsNext, testsReasoning, testsStep } from "./tests-script";
 import {
   type AnswerContext,
+  COMPACTED_NOTE,
+  cannotLookAnswer,
   errorAnswer,
   explainAnswer,
   fallbackAnswer,
@@ -17,54 +21,12 @@ import {
   helpAnswer,
   missingToolAnswer,
   noProjectAnswer,
-  noTestsAnswer,
-  COMPACTED_NOTE,
   resumedAnswer,
   STEP_NOTES,
-  testsAnswer,
   unknownFileAnswer,
   wrapUpAnswer,
 } from "./texts";
 import { chatTrace, type Progress, progress } from "./trace";
-
-/** One step of the demo model: optional narration, then a tool call or (without one) the answer. */
-export interface Reply {
-  reasoning: string;
-  text: string;
-  call?: { tool: string; input: Record<string, unknown> };
-}
-
-/** What the request says about the environment. */
-export interface DemoEnv {
-  root: string;
-  webcontainer: boolean;
-  tools: ReadonlySet<string>;
-  /** The project's AGENTS.md is part of the system prompt. */
-  rules: boolean;
-  /** The sandbox lists python3 among its programs. */
-  python: boolean;
-}
-
-export function envOf(req: LLMRequest): DemoEnv {
-  const system = req.system.join("\n");
-  const root = /Working directory: (\/\S*)/.exec(system)?.[1] ?? "/workspace";
-  return {
-    root: root.replace(/\/+$/, "") || "/",
-    webcontainer: /Sandbox: webcontainer/.test(system),
-    tools: new Set(req.tools.map((t) => t.name)),
-    rules: system.includes("bash scripts/check.sh"),
-    python: /Programs: .*\bpython3\b/.test(system),
-  };
-}
-
-function abs(env: DemoEnv, rel: string): string {
-  return env.root === "/" ? `/${rel}` : `${env.root}/${rel}`;
-}
-
-/** The check command for the sandbox: node where there is node, else the shell replay. */
-export function checkCommand(env: DemoEnv): string {
-  return env.webcontainer ? "npm test" : "bash scripts/check.sh";
-}
 
 const PLAN = [
   "Look around the project: code, tests, scripts",
@@ -73,9 +35,9 @@ const PLAN = [
   "Run the project's check and confirm it passes",
 ];
 
-/** The plan closed early: the look around was done, the rest cannot run (the sample project is not there). */
-function closedTodos() {
-  return todos(false).map((t, i) => ({ ...t, status: i === 0 ? "completed" : "cancelled" }));
+/** The plan closed early: the rest cannot run (the sample project is not there, or the workspace cannot be seen); `looked`: the look around was done. */
+function closedTodos(looked: boolean) {
+  return todos(false).map((t, i) => ({ ...t, status: i === 0 && looked ? "completed" : "cancelled" }));
 }
 
 function todos(allDone: boolean) {
@@ -88,8 +50,13 @@ function todos(allDone: boolean) {
 }
 
 /** The tool call, narration and reasoning of one scripted step, with its demo note. */
-function stepReply(step: StepId, tool: string, env: DemoEnv, p: Progress): Reply {
-  const reply = isPythonStep(step) ? pythonStep(step, tool, (rel) => abs(env, rel), p.facts) : scriptedStep(step, tool, env, p);
+function stepReply(kind: ScriptKind, step: StepId, tool: string, env: DemoEnv, p: Progress): Reply {
+  const reply =
+    kind === "tests" && (step === "explore" || step === "py-run")
+      ? testsStep(step, tool, env, p)
+      : isPythonStep(step)
+        ? pythonStep(step, tool, (rel) => abs(env, rel), p.facts)
+        : scriptedStep(step, tool, env, p);
   const note = STEP_NOTES[step];
   return note ? { ...reply, text: `${reply.text}\n\n*${note}*` } : reply;
 }
@@ -108,7 +75,7 @@ function scriptedStep(step: Exclude<StepId, PythonStep>, tool: string, env: Demo
       return {
         reasoning: why,
         text: "First, a look at the files in the workspace.",
-        call: tool === "list" ? { tool, input: { path: env.root } } : { tool, input: { pattern: "**/*", path: env.root } },
+        call: { tool, input: lookInput(tool, env) },
       };
     }
     case "readme":
@@ -155,9 +122,12 @@ function scriptedStep(step: Exclude<StepId, PythonStep>, tool: string, env: Demo
   }
 }
 
-type Next = { type: "step"; step: StepId; tool: string } | { type: "missing"; tool: string } | { type: "unknown-file" } | { type: "no-project" } | { type: "answer" };
-
 function next(kind: ScriptKind, p: Progress, env: DemoEnv): Next {
+  if (kind === "tests") return testsNext(p, env);
+  // The scripts that look around do nothing before the look: without a tool to look with (or when the listing failed), they stop instead of going on blind.
+  if (SCRIPTS[kind].includes("explore") && p.facts.project === undefined) {
+    if (p.facts.lookFailed !== undefined || (!p.done.has("explore") && !lookTool(env))) return { type: "cannot-look" };
+  }
   for (const step of SCRIPTS[kind]) {
     if (p.done.has(step)) continue;
     if (step === "fix" && p.facts.bug === "fixed") continue;
@@ -167,7 +137,7 @@ function next(kind: ScriptKind, p: Progress, env: DemoEnv): Next {
     if (step === "done" && !p.done.has("plan")) continue;
     // Tests that pass at once need no fix; without python3 (or git) there is nothing to go on with.
     if ((step === "py-fix" || step === "py-rerun") && p.facts.pyTests === "OK") continue;
-    if (isPythonStep(step) && (p.facts.pyTests === "missing" || p.facts.pyCommit === "missing")) return { type: "answer" };
+    if (isPythonStep(step) && (p.facts.pyTests === "missing" || p.facts.pyTests === "none" || p.facts.pyCommit === "missing")) return { type: "answer" };
     const tool = STEP_TOOLS[step].find((t) => env.tools.has(t));
     if (tool) return { type: "step", step, tool };
     if (!OPTIONAL_STEPS.has(step)) return { type: "missing", tool: STEP_TOOLS[step][0] ?? step };
@@ -175,20 +145,20 @@ function next(kind: ScriptKind, p: Progress, env: DemoEnv): Next {
   return { type: "answer" };
 }
 
-function answer(kind: ScriptKind, p: Progress, ctx: AnswerContext): string {
+function answer(kind: ScriptKind, p: Progress, ctx: AnswerContext, env: DemoEnv): string {
   if (p.continued && p.answered) return resumedAnswer(ctx);
   const note = p.continued ? `${COMPACTED_NOTE}\n\n` : "";
-  return note + scriptAnswer(kind, p, ctx);
+  return note + scriptAnswer(kind, p, ctx, env);
 }
 
-function scriptAnswer(kind: ScriptKind, p: Progress, ctx: AnswerContext): string {
+function scriptAnswer(kind: ScriptKind, p: Progress, ctx: AnswerContext, env: DemoEnv): string {
   switch (kind) {
     case "fix":
       return fixAnswer(ctx, p.done.has("fix"));
     case "explain":
       return explainAnswer();
     case "tests":
-      return p.facts.check ? testsAnswer(ctx) : noTestsAnswer(ctx);
+      return runTestsAnswer(p, ctx, env);
     case "python":
       return pythonAnswer(p.facts, p.done.has("py-fix"));
     case "help":
@@ -198,21 +168,22 @@ function scriptAnswer(kind: ScriptKind, p: Progress, ctx: AnswerContext): string
   }
 }
 
-const ANSWER_REASONING: Record<ScriptKind, string> = {
+const ANSWER_REASONING: Record<Exclude<ScriptKind, "tests">, string> = {
   fix: "Every step is done. Now a clear answer: what was wrong, what changed, how it was checked, and what the user just watched.",
   explain: "I have the file list and the README. Enough for a short tour of the project.",
-  tests: "The check has run. Report what it printed, and what to do about it.",
   python: "Module, tests, fix, commit: all done. Say what was built, what the tests caught, and what ran where.",
   help: "The user asks what I can do. I'm the scripted demo model: say so, list the prompts I know, and how to connect a real model.",
   fallback: "This is not a prompt my script knows. Be honest: I'm a demo model and cannot really answer; point to the prompts I know and to Settings.",
 };
 
-/** Why the run ends here: a check that printed no verdict has no results to report. */
-function answerReasoning(kind: ScriptKind, p: Progress): string {
-  if (kind !== "tests" || p.facts.check) return ANSWER_REASONING[kind];
-  return p.facts.project === "other"
-    ? "The check is not there to run: this workspace does not hold the sample project my scripts are written for. There are no test results, so say so, and how to get the guided demo, instead of reporting any."
-    : "The check ran, but printed no PASS or FAIL line for the sample's date cases: whatever it checked, it is not the sample project. There are no results I can report, so say so, and how to get the guided demo.";
+/** Why the run ends here ("Run the tests" says which results it has, if any). */
+function answerReasoning(kind: ScriptKind, p: Progress, env: DemoEnv): string {
+  return kind === "tests" ? testsReasoning(p, env.rules) : ANSWER_REASONING[kind];
+}
+
+/** A todo list this run made is still open (and can be closed). */
+function planOpen(p: Progress, env: DemoEnv): boolean {
+  return p.done.has("plan") && !p.done.has("done") && env.tools.has("todowrite");
 }
 
 /** The demo model's reply to a chat request. `requestTokens` is the size it reports for the request. */
@@ -225,7 +196,7 @@ export function decide(req: LLMRequest, requestTokens: number): Reply {
     return { reasoning: `The ${p.lastError.tool} call returned an error. I'm scripted, so I should not improvise: report it and stop.`, text: errorAnswer(p.lastError.tool, p.lastError.output) };
   }
   if (p.wrapUp) {
-    const steps = SCRIPTS[kind];
+    const steps = scriptSteps(kind, p, env.rules);
     return {
       reasoning: "The step limit is reached: no more tool calls. Summarise what was done and what is left.",
       text: wrapUpAnswer(steps.filter((s) => p.done.has(s)).map(stepLabel), steps.filter((s) => !p.done.has(s)).map(stepLabel)),
@@ -239,24 +210,38 @@ export function decide(req: LLMRequest, requestTokens: number): Reply {
   const n = next(kind, p, env);
   switch (n.type) {
     case "step":
-      return stepReply(n.step, n.tool, env, p);
+      return stepReply(kind, n.step, n.tool, env, p);
     case "missing":
       return { reasoning: `The next step needs the ${n.tool} tool, which this request does not offer.`, text: missingToolAnswer(n.tool) };
     case "unknown-file":
       return { reasoning: "src/dates.js does not contain the month line of the sample project. Do not guess an edit.", text: unknownFileAnswer() };
     case "no-project":
       // An open plan is closed first, so the todo panel does not show work that will never happen.
-      if (p.done.has("plan") && !p.done.has("done") && env.tools.has("todowrite"))
+      if (planOpen(p, env))
         return {
           reasoning: "The listing shows no src/dates.js: the sample project my plan was written for is not in this workspace, so the plan cannot go on. Close the todo list first (the look around is done, the rest cancelled), then say why.",
           text: "There is no sample project here, so the rest of the plan cannot run. Closing the todo list.",
-          call: { tool: "todowrite", input: { todos: closedTodos() } },
+          call: { tool: "todowrite", input: { todos: closedTodos(true) } },
         };
       return { reasoning: "The listing shows no src/dates.js: this workspace does not hold the sample project my scripts are written for. Say so, and how to get the guided demo, instead of reading files that are not there.", text: noProjectAnswer() };
+    case "cannot-look": {
+      const failed = p.facts.lookFailed;
+      const why = failed === undefined ? "None of the tools I list files with (list, glob, bash) is offered" : "The listing failed";
+      if (planOpen(p, env))
+        return {
+          reasoning: `${why}: I cannot see the workspace, so the plan cannot go on. Close the todo list first (nothing of it was done), then say why.`,
+          text: "I can't see the files here, so the plan cannot run. Closing the todo list.",
+          call: { tool: "todowrite", input: { todos: closedTodos(false) } },
+        };
+      return {
+        reasoning: `${why}: I cannot see what this workspace holds. Reading or editing files I have not seen would be guessing, so say so plainly, and what the user can change.`,
+        text: cannotLookAnswer(failed),
+      };
+    }
     case "answer":
       return {
-        reasoning: p.continued && p.answered ? "The conversation was compacted after my answer, and the summary says everything is done. A short closing note, no new work." : answerReasoning(kind, p),
-        text: answer(kind, p, ctx),
+        reasoning: p.continued && p.answered ? "The conversation was compacted after my answer, and the summary says everything is done. A short closing note, no new work." : answerReasoning(kind, p, env),
+        text: answer(kind, p, ctx, env),
       };
   }
 }

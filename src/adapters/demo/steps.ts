@@ -2,6 +2,7 @@
  * The demo model's scripts: which prompt runs which steps, in what order.
  * A step is one tool call; the run ends with a text answer.
  */
+import { LOOK_TOOLS } from "./env";
 
 export const STEP_IDS = ["plan", "explore", "readme", "read", "fix", "check", "done", "py-module", "py-test", "py-run", "py-fix", "py-rerun", "py-commit", "py-log"] as const;
 /** One scripted tool call. */
@@ -10,7 +11,7 @@ export type StepId = (typeof STEP_IDS)[number];
 /** What the prompt asked for. */
 export type ScriptKind = "fix" | "explain" | "tests" | "python" | "help" | "fallback";
 
-/** The steps of each script, in order (help and fallback answer in text only). */
+/** The steps of each script, in order (help and fallback answer in text only; "Run the tests" chooses its own: `tests-script.ts`). */
 export const SCRIPTS: Record<ScriptKind, readonly StepId[]> = {
   fix: ["plan", "explore", "read", "fix", "check", "done"],
   explain: ["explore", "readme"],
@@ -56,7 +57,7 @@ export function todoMarker(step: StepId): string {
 /** Tools a step can use, preferred first. */
 export const STEP_TOOLS: Record<StepId, readonly string[]> = {
   plan: ["todowrite"],
-  explore: ["list", "glob"],
+  explore: LOOK_TOOLS,
   readme: ["read"],
   read: ["read"],
   fix: ["edit"],
@@ -71,8 +72,17 @@ export const STEP_TOOLS: Record<StepId, readonly string[]> = {
   "py-log": ["bash"],
 };
 
-/** Steps that are skipped (not refused) when their tool is not offered. */
-export const OPTIONAL_STEPS: ReadonlySet<StepId> = new Set(["plan", "explore", "done"]);
+/** What a script does next: a step with the tool it uses, or a stop (a tool not offered, no way to look, no sample project…), or its answer. */
+export type Next =
+  | { type: "step"; step: StepId; tool: string }
+  | { type: "missing"; tool: string }
+  | { type: "unknown-file" }
+  | { type: "no-project" }
+  | { type: "cannot-look" }
+  | { type: "answer" };
+
+/** Steps that are skipped (not refused) when their tool is not offered. The look around is not one: without it the demo would go on blind. */
+export const OPTIONAL_STEPS: ReadonlySet<StepId> = new Set(["plan", "done"]);
 
 const has = (text: string, re: RegExp) => re.test(text);
 

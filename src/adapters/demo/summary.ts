@@ -5,9 +5,12 @@
  * the demo reads back when it resumes after the compaction.
  */
 import type { LLMRequest } from "../../core/ports/llm";
+import { envOf } from "./env";
+import { NO_SAMPLE_PROJECT, PYTHON_TESTS_LISTED, SAMPLE_PROJECT } from "./known";
 import { DEMO_BUG_LINE_NUMBER } from "./sample-project";
-import { classify, doneMarker, SCRIPTS, type ScriptKind, todoMarker } from "./steps";
-import { ANSWERED, NO_SAMPLE_PROJECT, SAMPLE_PROJECT, oneLine, progress, summaryTrace, type TraceCall, type TraceEvent } from "./trace";
+import { classify, doneMarker, type ScriptKind, todoMarker } from "./steps";
+import { scriptSteps } from "./tests-script";
+import { ANSWERED, oneLine, progress, summaryTrace, type TraceCall, type TraceEvent } from "./trace";
 
 const TITLE_PREFIX = /^\s*Generate a title for this conversation:\s*/;
 
@@ -29,7 +32,7 @@ export function demoTitle(req: LLMRequest): string {
 const GOALS: Record<ScriptKind, string> = {
   fix: "Find and fix the date bug in the sample project, and prove the fix with the project's check.",
   explain: "Get an overview of the sample project.",
-  tests: "Run the project's check and report the result.",
+  tests: "Run the workspace's tests (the date sample's check, the Python demo's unittest) and report what they print.",
   python: "Write a Python module and its unittest, make the tests pass, commit with git.",
   help: "Learn what the demo model can do.",
   fallback: "A question outside the demo's script (answered honestly: the demo model cannot answer it).",
@@ -68,7 +71,8 @@ export function demoSummary(req: LLMRequest): string {
 
   const discoveries: string[] = [];
   if (p.facts.project === "other") discoveries.push(`- ${NO_SAMPLE_PROJECT}`);
-  else if (p.done.has("explore")) discoveries.push(`- ${SAMPLE_PROJECT} src/dates.js, its test src/dates.test.js, and scripts/check.sh (replays the test cases without node).`);
+  else if (p.done.has("explore") && p.facts.project === "sample") discoveries.push(`- ${SAMPLE_PROJECT} src/dates.js, its test src/dates.test.js, and scripts/check.sh (replays the test cases without node).`);
+  if (p.facts.pyProject) discoveries.push(`- ${PYTHON_TESTS_LISTED}`);
   if (p.facts.bug === "present") discoveries.push(`- src/dates.js line ${DEMO_BUG_LINE_NUMBER}: the month line is off by one (\`pad(date.getMonth())\`; getMonth() counts from 0).`);
   if (p.facts.bug === "fixed") discoveries.push(`- src/dates.js line ${DEMO_BUG_LINE_NUMBER}: the month line is correct (\`pad(date.getMonth() + 1)\`).`);
   if (p.facts.bug === "unknown") discoveries.push("- src/dates.js does not contain the sample's month line (the project was changed).");
@@ -77,7 +81,7 @@ export function demoSummary(req: LLMRequest): string {
   if (p.facts.pyCommit === "done") discoveries.push("- The git commit was made.");
   const failed = calls.filter((c) => !c.ok).map((c) => `- The ${c.tool} call failed: ${oneLine(c.output)}`);
 
-  const steps = SCRIPTS[kind];
+  const steps = scriptSteps(kind, p, envOf(req).rules);
   const done = steps.filter((s) => p.done.has(s) || (s === "fix" && p.facts.bug === "fixed"));
   const left = steps.filter((s) => !done.includes(s));
 

@@ -2,8 +2,9 @@
  * The demo model's written answers (Markdown). Everything here is
  * deterministic: the same history gives the same words.
  */
-import { DEMO_BUG_LINE_NUMBER, DEMO_FIXED_LINE } from "./sample-project";
+import { PY_TEST } from "./python-project";
 import { PY_STEP_NOTES } from "./python-script";
+import { DEMO_BUG_LINE_NUMBER, DEMO_FIXED_LINE } from "./sample-project";
 import type { StepId } from "./steps";
 import type { Facts } from "./trace";
 
@@ -100,8 +101,11 @@ export function explainAnswer(): string {
   ].join("\n");
 }
 
-/** The answer after "Run the tests". */
-export function testsAnswer(c: AnswerContext): string {
+/** How an answer after a scripted run ends. */
+export const SCRIPTED_RUN = "(I'm the built-in demo model: this run is scripted.)";
+
+/** What the sample's check printed, and what to do about it (the sample's verdict is in `c.facts.check`). */
+export function checkReport(c: AnswerContext): string[] {
   const block = checkBlock(c.facts);
   const end = block ? ":" : ".";
   const verdict =
@@ -111,7 +115,12 @@ export function testsAnswer(c: AnswerContext): string {
         ? `The check **fails**: every date comes out one month early (January even becomes month \`00\`)${end}`
         : `The check **fails**${end}`;
   const next = c.facts.check === "PASS" ? "Nothing to fix." : "The cause is in `formatDate` (`src/dates.js`). Ask me to **fix the date bug** and I'll show the whole loop.";
-  return [`I ran \`${c.checkCommand}\`. ${verdict}`, ...(block ? ["", block] : []), "", next, "", "(I'm the built-in demo model: this run is scripted.)"].join("\n");
+  return [`I ran \`${c.checkCommand}\`. ${verdict}`, ...(block ? ["", block] : []), "", next];
+}
+
+/** The answer after "Run the tests" in the sample project. */
+export function testsAnswer(c: AnswerContext): string {
+  return [...checkReport(c), "", SCRIPTED_RUN].join("\n");
 }
 
 /** The answer to "What can you do?". */
@@ -121,7 +130,7 @@ export function helpAnswer(c: AnswerContext): string {
     "",
     "- **Fix the date bug**: plan with a todo list, list the files, read `src/dates.js`, edit it, run the check, close the list (six tool calls, about a minute to watch).",
     "- **Explain the project**: list the files and read the README.",
-    "- **Run the tests**: run the check script and report what it prints.",
+    "- **Run the tests**: run the project's tests (the date check, or the Python demo's `unittest`) and report what they print.",
     "- **Write a Python module with tests and commit it**: write `temperature.py` and its `unittest`, run them with real Python in the tab (they fail), fix, run again, then `git init`, `git commit` and `git log`.",
     "",
     `Watch the context meter while I work: my window is deliberately small (${n(c.contextWindow)} tokens), so a long session shows compaction.`,
@@ -156,12 +165,16 @@ export function resumedAnswer(c: AnswerContext): string {
   ].join("\n");
 }
 
+/** An error's first line, at most 300 characters. */
+function firstLine(error: string): string {
+  const first = error.split("\n").find((l) => l.trim()) ?? "unknown error";
+  return first.length > 300 ? `${first.slice(0, 297)}…` : first;
+}
+
 /** A tool call failed: say so and stop. */
 export function errorAnswer(tool: string, error: string): string {
-  const first = error.split("\n").find((l) => l.trim()) ?? "unknown error";
-  const cut = first.length > 300 ? `${first.slice(0, 297)}…` : first;
   return [
-    `The \`${tool}\` call failed: *${cut}*`,
+    `The \`${tool}\` call failed: *${firstLine(error)}*`,
     "",
     "A real model would read that error and try another way. I'm the scripted demo model, so I stop here instead of guessing. Send a new prompt (for example **Fix the date bug**) to start over.",
   ].join("\n");
@@ -192,8 +205,8 @@ export function noProjectAnswer(): string {
   ].join("\n");
 }
 
-/** "Run the tests" where the check printed no verdict on the sample's cases: not there, or not the sample's. */
-export function noTestsAnswer(c: AnswerContext): string {
+/** "Run the tests" where the check printed no verdict on the sample's cases: not there, or not the sample's. `looked`: a listing then showed no Python demo tests either. */
+export function noTestsAnswer(c: AnswerContext, looked = false): string {
   const block = checkBlock(c.facts);
   const head =
     c.facts.project === "other"
@@ -202,10 +215,24 @@ export function noTestsAnswer(c: AnswerContext): string {
   return [
     head,
     ...(block ? ["", block] : []),
+    ...(looked ? ["", `I also listed the files: there are no tests of the Python demo (\`${PY_TEST}\`) either.`] : []),
     "",
     "I'm the scripted demo model, and my scripts only know the sample project, a little date library, so I stop here rather than pretend.",
     "",
     ...ELSEWHERE,
+  ].join("\n");
+}
+
+/** The workspace cannot be seen: no tool to list it is offered, or the listing failed (`failed`: its output). */
+export function cannotLookAnswer(failed?: string): string {
+  const head =
+    failed === undefined
+      ? "I can't look at the files in this workspace: this session offers none of the tools I list them with (`list`, `glob` or `bash`; the agent or a `deny` permission rule removed them)."
+      : `I tried to list the files in this workspace, but the listing failed: *${firstLine(failed)}*`;
+  return [
+    `${head} I'm the scripted demo model, and I won't read or change files I haven't seen, so I stop here.`,
+    "",
+    "Allow `list` (or `glob`) in Settings → permissions, or switch to the **build** agent, and ask again.",
   ].join("\n");
 }
 

@@ -6,10 +6,12 @@
  * run has come: the model keeps no state between calls.
  */
 import { CONTINUE_PROMPT } from "../../core/compaction/process";
-import type { LLMMessage, LLMRequest } from "../../core/ports/llm";
-import { COMPACTION_QUESTION } from "../../core/conversation/to-model";
+import { CLEARED_TOOL_OUTPUT, COMPACTION_QUESTION } from "../../core/conversation/to-model";
 import { isAfterSummaryText } from "../../core/pins/after-compaction";
+import type { LLMMessage, LLMRequest } from "../../core/ports/llm";
 import { MAX_STEPS_PROMPT } from "../../core/session/turn";
+import { LS_COMMAND } from "./env";
+import { CHECK_MISSING, checkVerdict, type Known, listingFailed, NO_SAMPLE_PROJECT, noteCall, noteSummary, SAMPLE_PROJECT, testsRan } from "./known";
 import { PY_MODULE, PY_TEST } from "./python-project";
 import { DEMO_BUGGY_LINE, DEMO_FIXED_LINE } from "./sample-project";
 import { doneMarker, STEP_IDS, type StepId } from "./steps";
@@ -37,11 +39,15 @@ export interface Facts {
   project?: "sample" | "other";
   /** From reading src/dates.js: the month line is buggy, fixed, or not the sample's at all. */
   bug?: "present" | "fixed" | "unknown";
+  /** The listing showed the Python demo's tests. */
+  pyProject?: boolean;
+  /** The output of a `bash` listing that failed: the workspace is still unseen. */
+  lookFailed?: string;
   /** The last check's verdict on the sample's cases (none when it printed none) and its output. */
   check?: "PASS" | "FAIL";
   checkOutput?: string;
-  /** The last `python3 -m unittest` run: OK, FAILED, or python3 is not in this sandbox. */
-  pyTests?: "OK" | "FAILED" | "missing";
+  /** The last `python3 -m unittest` run: OK, FAILED, no tests found, or no test run at all (python3 is not in this sandbox). */
+  pyTests?: "OK" | "FAILED" | "none" | "missing";
   pyOutput?: string;
   /** `git commit` made a commit, or the sandbox has no git. */
   pyCommit?: "done" | "missing";
@@ -53,6 +59,8 @@ export interface Progress {
   /** Script steps done since that prompt (a summary carries them across a compaction). */
   done: Set<StepId>;
   facts: Facts;
+  /** What the session had seen of the workspace when that prompt came (earlier prompts, summaries). */
+  known: Known;
   /** The run was resumed by a compaction's "continue" message. */
   continued: boolean;
   /** The run already ended with a text answer (told by the history or by a summary). */
@@ -186,6 +194,7 @@ export function stepOf(call: TraceCall): StepId | undefined {
       if (command.includes("-m unittest")) return "py-run";
       if (command.includes("git commit")) return "py-commit";
       if (command.includes("git log")) return "py-log";
+      if (command.startsWith(`${LS_COMMAND} `)) return "explore";
       return command.includes("check.sh") || command.includes("npm test") ? "check" : undefined;
     }
     default:
@@ -193,27 +202,26 @@ export function stepOf(call: TraceCall): StepId | undefined {
   }
 }
 
-/** How a summary's line on the sample project begins. */
-export const SAMPLE_PROJECT = "The workspace holds a tiny date library:";
-/** What a summary says of a workspace without the sample project (and how the next run learns it again). */
-export const NO_SAMPLE_PROJECT = "The workspace does not hold the sample project (no src/dates.js, no scripts/check.sh).";
-
-/** The check is not there: no scripts/check.sh (bash), no package.json or test script (npm). */
-const CHECK_MISSING = /no such file or directory|ENOENT|Missing script/i;
-
-function learn(facts: Facts, step: StepId, output: string): void {
-  if (step === "explore") facts.project = output.includes("dates.js") ? "sample" : "other";
+function learn(facts: Facts, step: StepId, { tool, output }: TraceCall): void {
+  if (step === "explore") {
+    if (listingFailed(tool, output)) facts.lookFailed = output;
+    else {
+      facts.project = output.includes("dates.js") ? "sample" : "other";
+      facts.pyProject = output.includes(PY_TEST);
+    }
+  }
   if (step === "read") facts.bug = output.includes(DEMO_FIXED_LINE.trim()) ? "fixed" : output.includes(DEMO_BUGGY_LINE.trim()) ? "present" : "unknown";
   if (step === "fix") facts.bug = "fixed";
   if (step === "check") {
     // Only the sample's check ends with a verdict on its cases: other output holds no results.
-    const verdict = /^(PASS|FAIL): \d+ of \d+ cases$/m.exec(output)?.[1];
-    facts.check = verdict === "PASS" || verdict === "FAIL" ? verdict : undefined;
+    const verdict = checkVerdict(output);
+    facts.check = verdict;
     facts.checkOutput = output;
     if (!verdict && CHECK_MISSING.test(output)) facts.project ??= "other";
   }
   if (step === "py-run" || step === "py-rerun") {
-    facts.pyTests = !/^Ran \d+ tests? in /m.test(output) ? "missing" : /^OK\b/m.test(output) ? "OK" : "FAILED";
+    const ran = testsRan(output);
+    facts.pyTests = ran === undefined ? "missing" : ran === 0 ? "none" : /^OK\b/m.test(output) ? "OK" : "FAILED";
     facts.pyOutput = output;
   }
   if (step === "py-commit") facts.pyCommit = /^\[\S+ (\(root-commit\) )?[0-9a-f]{7}\]/m.test(output) ? "done" : "missing";
@@ -242,17 +250,20 @@ function fromSummary(text: string): { goal?: string; done: Set<StepId>; facts: F
  * the summary's progress still holds.
  */
 export function progress(trace: TraceEvent[], messages: LLMMessage[] = []): Progress {
-  const p: Progress = { goal: "", done: new Set(), facts: {}, continued: false, answered: false, wrapUp: false };
+  const p: Progress = { goal: "", done: new Set(), facts: {}, known: {}, continued: false, answered: false, wrapUp: false };
+  // What the whole history shows of the workspace; each new prompt starts from a copy.
+  const seen: Known = {};
   let prev: TraceEvent | undefined;
   for (const ev of trace) {
     if (ev.kind === "user") {
       const replay = prev?.kind === "summary" && fromSummary(prev.text).goal === oneLine(ev.text);
       if (replay) p.continued = true;
-      else Object.assign(p, { goal: ev.text, done: new Set(), facts: {}, continued: false, answered: false });
+      else Object.assign(p, { goal: ev.text, done: new Set(), facts: {}, known: { ...seen }, continued: false, answered: false });
     } else if (ev.kind === "continue") p.continued = true;
     else if (ev.kind === "summary") {
       const s = fromSummary(ev.text);
-      Object.assign(p, { goal: s.goal ?? p.goal, done: s.done, facts: s.facts, answered: s.answered });
+      noteSummary(seen, ev.text);
+      Object.assign(p, { goal: s.goal ?? p.goal, done: s.done, facts: s.facts, known: { ...seen }, answered: s.answered });
     } else if (ev.kind === "answer") p.answered = true;
     else if (ev.kind === "call") {
       p.answered = false;
@@ -261,7 +272,10 @@ export function progress(trace: TraceEvent[], messages: LLMMessage[] = []): Prog
       if (step === "py-run" && p.done.has("py-fix")) step = "py-rerun";
       if (step) {
         p.done.add(step);
-        learn(p.facts, step, ev.call.output);
+        // An output pruned from the request shows nothing of the workspace.
+        const cleared = ev.call.output === CLEARED_TOOL_OUTPUT;
+        if (!cleared) learn(p.facts, step, ev.call);
+        noteCall(seen, step, ev.call.tool, cleared ? undefined : ev.call.output);
       }
     }
     prev = ev;
