@@ -53,7 +53,7 @@ async function xrayTokens(page: Page, shot?: string): Promise<number> {
   return n;
 }
 
-async function replayTokens(page: Page, shot?: string): Promise<{ next: number; step: number }> {
+async function replayTokens(page: Page, shot?: string, shows?: string): Promise<{ next: number; step: number }> {
   await action(page, "Replay");
   const position = page.getByRole("slider", { name: "Replay position" });
   const max = Number(await position.getAttribute("max"));
@@ -62,6 +62,8 @@ async function replayTokens(page: Page, shot?: string): Promise<{ next: number; 
   await expect(aside.getByRole("list", { name: "Context sections" })).toContainText("System prompt");
   const next = Number(await aside.getByTestId("replay-next-total").getAttribute("data-tokens"));
   const step = Number(await aside.getByTestId("xray-total").getAttribute("data-tokens"));
+  // The replayed conversation is on screen next to (on a phone: above) what the model saw.
+  if (shows) await expect(page.getByRole("article").filter({ hasText: shows })).toBeInViewport({ ratio: 0.9 });
   if (shot) {
     await shoot(page, shot);
     expect(await seriousAxe(page)).toEqual([]);
@@ -127,12 +129,12 @@ test("phone: the header, X-ray and Replay agree; light and dark", async ({ page,
   const header = await settledHeader(page);
   await shoot(page, "context-header-phone");
   expect(await xrayTokens(page, "context-xray-phone")).toBe(header);
-  expect((await replayTokens(page, "context-replay-phone")).next).toBe(header);
+  expect((await replayTokens(page, "context-replay-phone", "Short answer.")).next).toBe(header);
   await page.emulateMedia({ colorScheme: "dark" });
   expect(await xrayTokens(page, "context-xray-phone-dark")).toBe(header);
   await page.setViewportSize({ width: 1400, height: 900 });
   expect(await xrayTokens(page, "context-xray-desktop-dark")).toBe(header);
-  expect((await replayTokens(page, "context-replay-desktop-dark")).next).toBe(header);
+  expect((await replayTokens(page, "context-replay-desktop-dark", "Short answer.")).next).toBe(header);
 });
 
 test("the header never shows a size without the system prompt and tools: '…' until they are counted", async ({ page, mock }) => {
