@@ -144,6 +144,32 @@ test.describe("phone (390×844)", () => {
     expect(r ? r.x + r.width : 1000).toBeLessThanOrEqual(391);
   });
 
+  test("a message's ⋯ menu just above the composer opens upwards: every item is on screen and none is under the composer", async ({ page, mock }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "New session" }).waitFor();
+    await configure(page, mock, "openai-compatible");
+    await page.getByRole("button", { name: "New session" }).click();
+    await expect(page).toHaveURL(/#\/s\/ses_/);
+    // Answers long enough to fill the screen: the list then sits scrolled to its end, the last ⋯ just above the composer.
+    const long = (n: number) => Array.from({ length: 6 }, (_, i) => `Paragraph ${i + 1} of answer ${n}, long enough to wrap over a few lines on a phone.`).join("\n\n");
+    mock.setScript([{ text: long(1) }, { text: long(2) }, { text: "Both are in place." }]);
+    for (const question of ["First question", "Second question", "Anything else left?"]) {
+      await send(page, question);
+      await waitIdle(page, new URL(page.url()).hash.replace("#/s/", ""));
+    }
+    const last = page.getByRole("article", { name: "Assistant message" }).last();
+    await last.getByRole("button", { name: "More actions for this message" }).click();
+    const menu = page.getByRole("menu", { name: "Message actions" });
+    const composer = await page.getByRole("textbox", { name: "Message" }).boundingBox();
+    for (const item of await menu.getByRole("menuitem").all()) {
+      await expect(item).toBeInViewport({ ratio: 1 });
+      const box = await item.boundingBox();
+      expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(composer?.y ?? 0);
+    }
+    await page.keyboard.press("Escape");
+    await expect(menu).toHaveCount(0);
+  });
+
   test("the message box is about two lines when empty and grows with its text, up to 30 % of the screen", async ({ page }) => {
     await page.goto("/");
     await page.getByRole("button", { name: "New session" }).click();

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
 
 export interface MenuItem {
   label: string;
@@ -15,6 +15,18 @@ export function MenuButton({ label, items, children, className, buttonLabel }: {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
+
+  // A menu near the bottom of its scrolling box (a message's ⋯ just above the composer) opens upwards, when
+  // there is more room above: opening down, its items were cut off by the box's edge.
+  const [up, setUp] = useState(false);
+  useLayoutEffect(() => {
+    const menu = root.current?.querySelector<HTMLElement>('[role="menu"]');
+    if (!open || !menu || !button.current) return setUp(false);
+    const box = clippingBox(root.current);
+    const b = button.current.getBoundingClientRect();
+    const h = menu.getBoundingClientRect().height;
+    setUp(b.bottom + h + 4 > box.bottom && b.top - box.top > box.bottom - b.bottom);
+  }, [open]);
 
   useEffect(() => {
     if (!open) return;
@@ -49,7 +61,7 @@ export function MenuButton({ label, items, children, className, buttonLabel }: {
         {children ?? label}
       </button>
       {open && (
-        <div role="menu" aria-label={label}>
+        <div role="menu" aria-label={label} className={up ? "menu-up" : undefined}>
           {items.map((it) => (
             <button
               key={it.label}
@@ -70,4 +82,15 @@ export function MenuButton({ label, items, children, className, buttonLabel }: {
       )}
     </div>
   );
+}
+
+/** The edges a menu inside `el` is clipped to: its nearest scrolling ancestor's, else the window's. */
+function clippingBox(el: HTMLElement | null): { top: number; bottom: number } {
+  for (let a = el?.parentElement; a; a = a.parentElement) {
+    if (/(auto|scroll|hidden)/.test(getComputedStyle(a).overflowY)) {
+      const r = a.getBoundingClientRect();
+      return { top: Math.max(r.top, 0), bottom: Math.min(r.bottom, window.innerHeight) };
+    }
+  }
+  return { top: 0, bottom: window.innerHeight };
 }
