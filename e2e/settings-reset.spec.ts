@@ -17,3 +17,37 @@ test("one invalid stored setting is reset alone, and the user is told which", as
   await expect(dialog.getByLabel("API key", { exact: true })).toHaveValue("sk-kept-after-reset");
   await expect(dialog.getByLabel("Model", { exact: true })).toHaveValue("my-model");
 });
+
+test("number fields keep what you type: no jump to a clamped value on the way to a number; out of range is brought into range on leaving the field", async ({ page }) => {
+  await openApp(page);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByLabel("Provider").selectOption({ label: "OpenAI-compatible" });
+  await dialog.getByText("Sandbox and context").click();
+  const threshold = dialog.getByLabel("Compaction threshold (% of the usable window)");
+  await threshold.selectText();
+  await threshold.pressSequentially("70");
+  await expect(threshold).toHaveValue("70");
+  const window = dialog.getByLabel("Context window", { exact: true });
+  await window.fill("");
+  await expect(window).toHaveValue("");
+  await window.pressSequentially("32000");
+  await expect(window).toHaveValue("32000");
+  const steps = dialog.getByLabel("Max steps per turn");
+  await steps.fill("");
+  await steps.blur();
+  await expect(steps).not.toHaveValue("");
+  await steps.fill("900");
+  await steps.blur();
+  await expect(steps).toHaveValue("500");
+  await threshold.fill("5");
+  await threshold.blur();
+  await expect(threshold).toHaveValue("10");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  const saved = await page.evaluate(async () => {
+    const t = (globalThis as unknown as { __tabcode: { db: { table(n: string): { get(k: string): Promise<{ value: { maxSteps: number; compaction: { threshold: number } } }> } } } }).__tabcode;
+    return (await t.db.table("settings").get("settings")).value;
+  });
+  expect(saved.maxSteps).toBe(500);
+  expect(saved.compaction.threshold).toBeCloseTo(0.1);
+});

@@ -2,6 +2,7 @@ import { hasProviderCompaction, presetOf } from "../../core/providers";
 import type { Settings } from "../../core/settings";
 import { OfflineEngines } from "./offline-engines";
 import { RulesEditor } from "./rules-editor";
+import { NumberInput } from "./number-input";
 
 interface Props {
   draft: Settings;
@@ -48,13 +49,13 @@ export function SettingsAdvanced({ draft, set }: Props) {
         </label>
         <div className="field">
           <label htmlFor="set-threshold">Compaction threshold (% of the usable window)</label>
-          <input
+          <NumberInput
             id="set-threshold"
-            type="number"
+            integer
             min={10}
             max={100}
             value={Math.round(draft.compaction.threshold * 100)}
-            onChange={(e) => set({ compaction: { ...draft.compaction, threshold: Math.min(1, Math.max(0.1, Number(e.target.value) / 100 || 1)) } })}
+            onValue={(n) => set({ compaction: { ...draft.compaction, threshold: n / 100 } })}
           />
         </div>
       </details>

@@ -9,6 +9,7 @@ import { ErrorBox } from "./error-box";
 import { SettingsAdvanced } from "./settings-advanced";
 import { NotifySetting } from "../notifications/notify-setting";
 import { useModal } from "../hooks/use-modal";
+import { NumberInput } from "./number-input";
 
 const PROVIDERS: { value: ProviderKind; label: string }[] = [
   { value: "demo", label: "Demo (no key)" },
@@ -55,7 +56,6 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const set = (patch: Partial<Settings>) => setDraft((d) => ({ ...d, ...patch }));
   const setSpec = (patch: Partial<typeof spec>) => setDraft((d) => ({ ...d, models: { ...d.models, [d.modelID]: { ...specFor(d, d.modelID), ...patch } } }));
   const setPrice = (key: keyof typeof spec.prices, v: number) => setSpec({ prices: { ...spec.prices, [key]: v } });
-  const num = (v: string) => (Number.isFinite(Number(v)) ? Number(v) : 0);
 
   const onProvider = (p: ProviderKind) => {
     setModels({ state: "idle" });
@@ -161,18 +161,18 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
           {(id) => <input id={id} type="password" autoComplete="off" value={draft.apiKey} disabled={draft.provider === "demo"} onChange={(e) => set({ apiKey: e.target.value })} />}
         </Field>
         <div className="field-row">
-          <Field label="Context window">{(id) => <input id={id} type="number" min={1} value={spec.contextWindow} onChange={(e) => setSpec({ contextWindow: Math.max(1, Math.round(num(e.target.value))) })} />}</Field>
-          <Field label="Max output tokens">{(id) => <input id={id} type="number" min={1} value={spec.maxOutputTokens} onChange={(e) => setSpec({ maxOutputTokens: Math.max(1, Math.round(num(e.target.value))) })} />}</Field>
+          <Field label="Context window">{(id) => <NumberInput id={id} integer min={1} value={spec.contextWindow} onValue={(n) => setSpec({ contextWindow: n })} />}</Field>
+          <Field label="Max output tokens">{(id) => <NumberInput id={id} integer min={1} value={spec.maxOutputTokens} onValue={(n) => setSpec({ maxOutputTokens: n })} />}</Field>
         </div>
         <fieldset className="prices">
           <legend>Prices (USD per 1M tokens)</legend>
-          <Field label="Input price">{(id) => <input id={id} type="number" min={0} step="any" value={spec.prices.input} onChange={(e) => setPrice("input", num(e.target.value))} />}</Field>
-          <Field label="Output price">{(id) => <input id={id} type="number" min={0} step="any" value={spec.prices.output} onChange={(e) => setPrice("output", num(e.target.value))} />}</Field>
-          <Field label="Cached input price">{(id) => <input id={id} type="number" min={0} step="any" value={spec.prices.cacheRead} onChange={(e) => setPrice("cacheRead", num(e.target.value))} />}</Field>
-          <Field label="Cache write price">{(id) => <input id={id} type="number" min={0} step="any" value={spec.prices.cacheWrite} onChange={(e) => setPrice("cacheWrite", num(e.target.value))} />}</Field>
+          <Field label="Input price">{(id) => <NumberInput id={id} min={0} value={spec.prices.input} onValue={(n) => setPrice("input", n)} />}</Field>
+          <Field label="Output price">{(id) => <NumberInput id={id} min={0} value={spec.prices.output} onValue={(n) => setPrice("output", n)} />}</Field>
+          <Field label="Cached input price">{(id) => <NumberInput id={id} min={0} value={spec.prices.cacheRead} onValue={(n) => setPrice("cacheRead", n)} />}</Field>
+          <Field label="Cache write price">{(id) => <NumberInput id={id} min={0} value={spec.prices.cacheWrite} onValue={(n) => setPrice("cacheWrite", n)} />}</Field>
         </fieldset>
         <div className="field-row">
-          <Field label="Max steps per turn">{(id) => <input id={id} type="number" min={1} max={500} value={draft.maxSteps} onChange={(e) => set({ maxSteps: Math.min(500, Math.max(1, Math.round(num(e.target.value)))) })} />}</Field>
+          <Field label="Max steps per turn">{(id) => <NumberInput id={id} integer min={1} max={500} value={draft.maxSteps} onValue={(n) => set({ maxSteps: n })} />}</Field>
         </div>
         <NotifySetting />
         <SettingsAdvanced draft={draft} set={set} />
