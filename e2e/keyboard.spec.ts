@@ -38,6 +38,12 @@ test("the ? cheat sheet, Ctrl+K search, new session and panel toggles by keyboar
   await expect(sheet).toBeVisible();
   await expect(sheet).toContainText("Ctrl/⌘ + K");
   await expect(sheet).toContainText("/compact");
+  // It opens at its top (its title on screen), and every description has room: none squeezed to a word per line.
+  await expect(sheet.getByRole("heading", { name: "Keyboard shortcuts" })).toBeInViewport();
+  const narrowest = await sheet.locator("td:nth-child(2)").evaluateAll((cells) => Math.min(...cells.map((c) => c.getBoundingClientRect().width)));
+  expect(narrowest).toBeGreaterThan(200);
+  await page.keyboard.press("Tab");
+  await expect(sheet.getByRole("button", { name: "Close" })).toBeFocused();
   await page.keyboard.press("Escape");
   await expect(sheet).toBeHidden();
 

@@ -4,7 +4,7 @@ import { SHORTCUTS, STOP_SHORTCUT } from "../shortcuts";
 
 /** The `?` cheat sheet: every keyboard shortcut and slash command. */
 export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
-  const ref = useModal();
+  const ref = useModal({ startAtTop: true });
   return (
     <dialog ref={ref} className="dialog" aria-labelledby="shortcuts-title" onClose={onClose} onCancel={onClose}>
       <h2 id="shortcuts-title">Keyboard shortcuts</h2>
