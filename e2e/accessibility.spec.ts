@@ -51,6 +51,8 @@ test("a new session with the composer, permissions and debug dialogs has no unna
   await perms.getByRole("button", { name: "Add rule" }).click();
   expect(await unnamedControls(page)).toEqual([]);
   await perms.getByRole("button", { name: "Cancel" }).click();
+  // A rule was added and not saved: Cancel asks first.
+  await perms.getByRole("alertdialog").getByRole("button", { name: "Discard changes" }).click();
   // Closing a dialog (its own button or Escape) gives focus back to the control that opened it.
   await expect(page.getByRole("button", { name: "Permissions" })).toBeFocused();
   await page.getByRole("button", { name: "Debug" }).click();

@@ -219,8 +219,9 @@ test("Test connection reports success, and the provider's own words on failure",
   await expect(alert).toContainText("The provider rejected the API key");
   await expect(alert).toContainText("Incorrect API key provided");
   await expect(alert).not.toContainText("sk-wrong-key-000000");
-  // Cancel keeps the old settings.
+  // Cancel keeps the old settings (after asking: the changes are not saved).
   await dialog.getByRole("button", { name: "Cancel" }).click();
+  await dialog.getByRole("alertdialog", { name: "You have unsaved changes to the settings." }).getByRole("button", { name: "Discard changes" }).click();
   await page.getByRole("button", { name: "Settings" }).click();
   await expect(page.getByRole("dialog", { name: "Settings" }).getByLabel("Provider", { exact: true })).toHaveValue("demo");
 });

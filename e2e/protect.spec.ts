@@ -58,3 +58,25 @@ test("a protect rule stops sed -i, mv, > file, a Python script and the write too
   // The rm inside the script was refused at run time, and logged with its rule.
   await expect(panel.getByRole("row").filter({ hasText: "rm keep.txt" }).filter({ hasText: "“rm *” → deny" })).toHaveCount(1);
 });
+
+test("session rules: a protect rule added in the editor is listed at once; Esc with rules not saved asks before throwing them away", async ({ page }) => {
+  await openApp(page);
+  await newSession(page);
+  await page.getByRole("button", { name: "Permissions" }).click();
+  const panel = page.getByRole("dialog", { name: "Permissions of this session" });
+  await expect(panel).toContainText("No protect rules.");
+  await panel.getByRole("button", { name: "Add protect rule" }).click();
+  await panel.getByRole("textbox", { name: "Rule 1 pattern" }).fill("config/**");
+  await expect(panel.getByRole("listitem").filter({ hasText: "config/**" })).toBeVisible();
+  await expect(panel).not.toContainText("No protect rules.");
+  await page.keyboard.press("Escape");
+  const guard = panel.getByRole("alertdialog", { name: "You have unsaved changes to this session's rules." });
+  await expect(guard.getByRole("button", { name: "Keep editing" })).toBeFocused();
+  await guard.getByRole("button", { name: "Keep editing" }).click();
+  await panel.getByRole("button", { name: "Save rules" }).click();
+  await expect(panel).toBeHidden();
+  await page.getByRole("button", { name: "Permissions" }).click();
+  await expect(panel.getByRole("textbox", { name: "Rule 1 pattern" })).toHaveValue("config/**");
+  await page.keyboard.press("Escape");
+  await expect(panel).toBeHidden();
+});

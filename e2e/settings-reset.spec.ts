@@ -51,3 +51,30 @@ test("number fields keep what you type: no jump to a clamped value on the way to
   expect(saved.maxSteps).toBe(500);
   expect(saved.compaction.threshold).toBeCloseTo(0.1);
 });
+
+test("Esc or Cancel with unsaved settings asks first; Keep editing keeps them, Discard closes; unchanged settings close at once", async ({ page }) => {
+  await openApp(page);
+  const open = async () => {
+    await page.getByRole("button", { name: "Settings" }).click();
+    const d = page.getByRole("dialog", { name: "Settings" });
+    await expect(d).toBeVisible();
+    return d;
+  };
+  let dialog = await open();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  dialog = await open();
+  await dialog.getByLabel("Provider").selectOption({ label: "OpenAI-compatible" });
+  await dialog.getByLabel("API key", { exact: true }).fill("sk-typed-not-saved");
+  await page.keyboard.press("Escape");
+  const guard = dialog.getByRole("alertdialog", { name: "You have unsaved changes to the settings." });
+  await expect(guard).toBeVisible();
+  await expect(guard.getByRole("button", { name: "Keep editing" })).toBeFocused();
+  await guard.getByRole("button", { name: "Keep editing" }).click();
+  await expect(dialog.getByLabel("API key", { exact: true })).toHaveValue("sk-typed-not-saved");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await guard.getByRole("button", { name: "Discard changes" }).click();
+  await expect(dialog).toBeHidden();
+  dialog = await open();
+  await expect(dialog.getByLabel("API key", { exact: true })).toHaveValue("");
+});

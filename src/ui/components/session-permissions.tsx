@@ -3,27 +3,45 @@ import type { Ruleset, Session } from "../../core/schema";
 import { useServices } from "../hooks/services";
 import { RulesEditor } from "./rules-editor";
 import { useModal } from "../hooks/use-modal";
+import { UnsavedGuard } from "./unsaved-guard";
 
 /** A session's own rules, and the log of every permission decision with what decided it. */
 export function SessionPermissions({ session, onClose }: { session: Session; onClose: () => void }) {
   const { permissions, sessions } = useServices();
   const ref = useModal();
   const [rules, setRules] = useState<Ruleset>(session.permission ?? []);
+  const [guard, setGuard] = useState(false);
+  const dirty = JSON.stringify(rules) !== JSON.stringify(session.permission ?? []);
+  // Esc or Close with rules not saved asks first.
+  const requestClose = () => (dirty ? setGuard(true) : onClose());
   useSyncExternalStore(
     (l) => permissions.subscribe(l),
     () => permissions.pending(),
   );
   const log = permissions.decisions(session.id);
-  const protects = permissions
+  // The protect rules in force once these rules are saved: the other rules' and this draft's (the list
+  // follows the editor, not only what was saved).
+  const saved = new Set((session.permission ?? []).map((r) => JSON.stringify(r)));
+  const others = permissions
     .rulesFor(session.id)
     .flat()
-    .filter((r) => r.permission === "protect" && r.action === "deny");
+    .filter((r) => !saved.has(JSON.stringify(r)));
+  const protects = [...others, ...rules].filter((r, i, all) => r.permission === "protect" && r.action === "deny" && all.findIndex((o) => o.permission === r.permission && o.pattern === r.pattern && o.action === r.action) === i);
   const save = async () => {
     await sessions.setRules(session.id, rules);
     onClose();
   };
   return (
-    <dialog ref={ref} className="dialog wide" aria-labelledby="perm-log-title" onClose={onClose} onCancel={onClose}>
+    <dialog
+      ref={ref}
+      className="dialog wide"
+      aria-labelledby="perm-log-title"
+      onClose={onClose}
+      onCancel={(e) => {
+        e.preventDefault();
+        requestClose();
+      }}
+    >
       <h2 id="perm-log-title">Permissions of this session</h2>
       <RulesEditor label="Session rules (after your global rules)" rules={rules} onChange={setRules} />
       <h3>Protected paths</h3>
@@ -80,8 +98,9 @@ export function SessionPermissions({ session, onClose }: { session: Session; onC
           </tbody>
         </table>
       )}
+      {guard && <UnsavedGuard what="this session's rules" onKeep={() => setGuard(false)} onDiscard={onClose} />}
       <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
+        <button type="button" onClick={requestClose}>
           Cancel
         </button>
         <button type="button" className="primary" onClick={() => void save()}>

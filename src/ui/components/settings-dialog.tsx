@@ -10,6 +10,7 @@ import { SettingsAdvanced } from "./settings-advanced";
 import { NotifySetting } from "../notifications/notify-setting";
 import { useModal } from "../hooks/use-modal";
 import { NumberInput } from "./number-input";
+import { UnsavedGuard } from "./unsaved-guard";
 
 const PROVIDERS: { value: ProviderKind; label: string }[] = [
   { value: "demo", label: "Demo (no key)" },
@@ -51,6 +52,11 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   };
   const ref = useModal();
   const spec = specFor(draft, draft.modelID);
+  // Esc or Cancel with changes not saved asks first (a key typed in, a provider chosen).
+  const [guard, setGuard] = useState(false);
+  const [opened] = useState(current);
+  const dirty = draft !== opened && JSON.stringify(draft) !== JSON.stringify(opened);
+  const requestClose = () => (dirty ? setGuard(true) : onClose());
 
 
   const set = (patch: Partial<Settings>) => setDraft((d) => ({ ...d, ...patch }));
@@ -95,7 +101,15 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <dialog ref={ref} className="dialog settings" aria-labelledby="settings-title" onCancel={onClose}>
+    <dialog
+      ref={ref}
+      className="dialog settings"
+      aria-labelledby="settings-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        requestClose();
+      }}
+    >
       <form onSubmit={save}>
         <h2 id="settings-title">Settings</h2>
         <Field label="Provider">
@@ -186,8 +200,9 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
           </div>
         </div>
         {saveError && <p className="error-text" role="alert">{saveError}</p>}
+        {guard && <UnsavedGuard what="the settings" onKeep={() => setGuard(false)} onDiscard={onClose} />}
         <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
+          <button type="button" onClick={requestClose}>
             Cancel
           </button>
           <button type="submit" className="primary">

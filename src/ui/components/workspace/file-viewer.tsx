@@ -4,6 +4,7 @@ import type { Ruleset } from "../../../core/schema";
 import { saveUserFile } from "../../../core/snapshot/save-user-file";
 import { useModal } from "../../hooks/use-modal";
 import { download } from "./workspace-io";
+import { UnsavedGuard } from "../unsaved-guard";
 
 const MAX_SHOWN = 512 * 1024;
 const BOM = "\uFEFF";
@@ -132,25 +133,15 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved }: Props) {
         </p>
       )}
       {guard && (
-        <div role="alertdialog" aria-labelledby="unsaved-title" className="unsaved-guard">
-          <p id="unsaved-title">You have unsaved changes to {rel}.</p>
-          <div className="dialog-actions">
-            <button type="button" onClick={() => setGuard(null)}>
-              Keep editing
-            </button>
-            <button
-              type="button"
-              className="danger"
-              onClick={() => {
-                const then = guard;
-                leaveEditing();
-                if (then === "close") onClose();
-              }}
-            >
-              Discard changes
-            </button>
-          </div>
-        </div>
+        <UnsavedGuard
+          what={rel}
+          onKeep={() => setGuard(null)}
+          onDiscard={() => {
+            const then = guard;
+            leaveEditing();
+            if (then === "close") onClose();
+          }}
+        />
       )}
       <div className="dialog-actions">
         {draft === null && bytes && (
