@@ -39,7 +39,20 @@ export function PermissionDialog() {
     d.focus();
   };
   return (
-    <dialog ref={ref} className="dialog permission" aria-labelledby="perm-title" aria-describedby="perm-question" tabIndex={-1} onCancel={(e) => e.preventDefault()} onClose={reopen}>
+    <dialog
+      ref={ref}
+      className="dialog permission"
+      aria-labelledby="perm-title"
+      aria-describedby="perm-question"
+      tabIndex={-1}
+      // Esc is refused where it is pressed: Chromium otherwise closes the dialog on a second Esc (a cancel
+      // may not be refused twice), and an Esc arriving before the reopen reached the composer and stopped the run.
+      onKeyDown={(e) => {
+        if (e.key === "Escape") e.preventDefault();
+      }}
+      onCancel={(e) => e.preventDefault()}
+      onClose={reopen}
+    >
       <h2 id="perm-title">Permission needed</h2>
       <p id="perm-question">{permissionQuestion(req)}</p>
       {sessionTitle && <p className="hint">In session “{sessionTitle}”.</p>}
