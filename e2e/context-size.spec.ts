@@ -55,6 +55,13 @@ async function xrayTokens(page: Page, shot?: string): Promise<number> {
 
 async function replayTokens(page: Page, shot?: string, shows?: string): Promise<{ next: number; step: number }> {
   await action(page, "Replay");
+  // Replay starts on Play: Space plays and pauses (once per press).
+  const play = page.getByRole("button", { name: "Play", exact: true });
+  await expect(play).toBeFocused();
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("button", { name: "Pause" })).toBeFocused();
+  await page.keyboard.press("Space");
+  await expect(play).toBeVisible();
   const position = page.getByRole("slider", { name: "Replay position" });
   const max = Number(await position.getAttribute("max"));
   await position.fill(String(max));

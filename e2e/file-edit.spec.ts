@@ -34,6 +34,8 @@ for (const size of SIZES) {
     await viewer.getByRole("button", { name: "Edit" }).click();
     const box = viewer.getByRole("textbox", { name: "Contents of notes.txt" });
     await expect(box).toHaveValue("first line\nsecond line\n");
+    // Edit puts the caret in the text.
+    await expect(box).toBeFocused();
     await box.fill("first line\nsecond line, edited\nthird line\n");
 
     // Cancel with changes asks; keeping them goes back to the text.

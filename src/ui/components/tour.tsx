@@ -22,7 +22,7 @@ const TIPS: Tip[] = [
   { id: "meter", title: "Context meter", text: "Every step records its tokens and cost (the small line under it). The meter in the header shows how full the model's context window is.", when: (m) => parts(m).filter((p) => p.type === "step-finish").length >= 2 },
   { id: "xray", title: "Context X-ray", text: "Open “Context X-ray” in the header to see exactly what the model gets on the next call, section by section.", when: (m) => parts(m).filter((p) => p.type === "step-finish").length >= 4 },
   { id: "compaction", title: "Compaction boundary", text: "The window filled up: tabcode asked the model for a summary (“What did we do so far?”). From now on the model sees the summary instead of the older messages — the X-ray shows the boundary.", when: (m) => m.some((x) => x.info.role === "assistant" && x.info.summary === true) },
-  { id: "fork", title: "Fork, revert, replay", text: "Hover a message to fork the session from it (files included) or revert its turn. “Replay” steps through the whole session — handy in class.", when: (m, s) => s.type === "idle" && m.length > 2 },
+  { id: "fork", title: "Fork, revert, replay", text: "Each message has Fork (a new session from that point, files included) and Revert (undo its turn, files too); with a mouse they show when you point at the message. “Replay” steps through the whole session — handy in class.", when: (m, s) => s.type === "idle" && m.length > 2 },
 ];
 
 const samePlace = (a: TourPlacement | undefined, b: TourPlacement) =>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { MessageWithParts, Session } from "../../../core/schema";
 import { conversationView } from "../../../core/conversation/view";
 import { sessionModelConfig } from "../../../core/settings";
@@ -29,6 +29,11 @@ export function ReplayView({ session, messages: all, onExit }: { session: Sessio
   const [count, setCount] = useState(1);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
+  // Entering Replay puts focus on Play (it was left on <body>): Space or Enter starts it.
+  const play = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    play.current?.focus({ preventScroll: true });
+  }, []);
 
   useEffect(() => {
     if (!playing) return;
@@ -79,7 +84,7 @@ export function ReplayView({ session, messages: all, onExit }: { session: Sessio
           <button type="button" onClick={() => setCount((c) => Math.max(1, c - 1))} disabled={count <= 1}>
             <span aria-hidden="true">◂ </span>Previous step
           </button>
-          <button type="button" className="primary" onClick={() => setPlaying(!playing)} disabled={frames.length === 0}>
+          <button ref={play} type="button" className="primary" onClick={() => setPlaying(!playing)} disabled={frames.length === 0}>
             {playing ? "Pause" : "Play"}
           </button>
           <button type="button" onClick={() => setCount((c) => Math.min(frames.length, c + 1))} disabled={count >= frames.length}>

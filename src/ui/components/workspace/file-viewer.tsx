@@ -122,7 +122,8 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved }: Props) {
         </p>
       )}
       {draft !== null ? (
-        <textarea className="file-editor" aria-label={`Contents of ${rel}`} value={draft} spellCheck={false} onChange={(e) => setDraft(e.target.value)} />
+        // biome-ignore lint/a11y/noAutofocus: the user pressed Edit; the text is what they came to change
+        <textarea autoFocus className="file-editor" aria-label={`Contents of ${rel}`} value={draft} spellCheck={false} onChange={(e) => setDraft(e.target.value)} />
       ) : (
         text !== null && <pre className="file-content">{text}</pre>
       )}
