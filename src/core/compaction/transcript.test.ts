@@ -74,6 +74,20 @@ describe("tool log", () => {
     );
   });
 
+  it("lists the files a step's patch shows changed by a command, unless an edit or write already named them", () => {
+    const h = new History();
+    const patch = (files: string[]) => (ids: { id: string; sessionID: string; messageID: string }) => ({ ...ids, type: "patch" as const, hash: "h0", files });
+    h.assistant([tool("read", { filePath: "/workspace/src/a.ts" }, "x"), tool("bash", { command: "sed -i s/1/2/ src/a.ts && touch new.txt" }, "ok"), patch(["src/a.ts", "new.txt", ".git/index", "node_modules/x/index.js", "__pycache__/a.pyc"])]);
+    h.assistant([tool("edit", { filePath: "/workspace/src/b.ts", oldString: "1", newString: "2" }, "ok"), patch(["src/b.ts"])]);
+    expect([...toolLog(h.msgs).files].map(([path, actions]) => [path, [...actions]])).toEqual([
+      ["/workspace/src/a.ts", ["read", "changed"]],
+      ["/workspace/new.txt", ["changed"]],
+      ["/workspace/src/b.ts", ["edited"]],
+    ]);
+    // Another working directory.
+    expect([...toolLog(h.msgs, undefined, "/home/me/").files.keys()]).toContain("/home/me/new.txt");
+  });
+
   it("renders (none) for empty lists and round-trips through splitSummary", () => {
     expect(renderToolLog({ files: new Map(), commands: [] })).toBe("## Relevant files\n(none)\n\n## Commands run\n(none)");
     const log = toolLog([]);

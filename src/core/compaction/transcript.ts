@@ -65,10 +65,13 @@ export function mediaOf(msgs: MessageWithParts[]): { mime: string; url: string; 
 
 /** Files touched and commands run, in first-seen order. */
 export interface ToolLog {
-  /** Path → actions (`read`, `edited`, `written`, `searched`). */
+  /** Path → actions (`read`, `edited`, `written`, `searched`, `changed`: by a command, as the step's patch shows). */
   files: Map<string, Set<string>>;
   commands: string[];
 }
+
+/** Files a patch may show that nobody works on by hand: git's own store, installed packages, bytecode caches. */
+const MACHINERY = /(^|\/)(\.git|node_modules|__pycache__)\//;
 
 const FILE_ACTIONS: Record<string, string> = { read: "read", edit: "edited", write: "written", glob: "searched", grep: "searched" };
 
@@ -76,10 +79,24 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" && v.trim() ? v.trim() : undefined;
 }
 
-/** Reads the tool calls of `msgs` (including failed ones, which still show intent). */
-export function toolLog(msgs: MessageWithParts[], into: ToolLog = { files: new Map(), commands: [] }): ToolLog {
+/**
+ * Reads the tool calls of `msgs` (including failed ones, which still show intent), and the files each step
+ * changed (its `patch` part, paths relative to the workspace `root`): a file a command or script changed
+ * is listed as `changed` unless a tool call already named it.
+ */
+export function toolLog(msgs: MessageWithParts[], into: ToolLog = { files: new Map(), commands: [] }, root = "/workspace"): ToolLog {
   for (const m of msgs) {
     for (const p of m.parts) {
+      if (p.type === "patch") {
+        for (const f of p.files) {
+          if (MACHINERY.test(f)) continue;
+          const path = `${root.replace(/\/+$/, "")}/${f}`;
+          const set = into.files.get(path);
+          if (!set) into.files.set(path, new Set(["changed"]));
+          else if (!set.has("edited") && !set.has("written")) set.add("changed");
+        }
+        continue;
+      }
       if (p.type !== "tool" || p.state.status === "pending") continue;
       const input = p.state.input;
       const action = FILE_ACTIONS[p.tool];

@@ -82,7 +82,7 @@ export function PinnedPanel({ session, messages, onError }: { session: Session; 
   const { sessions } = useServices();
   const [draft, setDraft] = useState("");
   const pins = useMemo(() => effectivePins(session.pins, messages), [session.pins, messages]);
-  const log = useMemo(() => toolLog(messages), [messages]);
+  const log = useMemo(() => toolLog(messages, undefined, session.directory), [messages, session.directory]);
   const goal = pins.find((p) => p.kind === "goal" && p.state !== "dismissed");
   const rules = pins.filter((p) => p.kind === "constraint" && p.state !== "dismissed");
   const dismissed = pins.filter((p) => p.state === "dismissed");
