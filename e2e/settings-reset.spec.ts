@@ -70,6 +70,10 @@ test("Esc or Cancel with unsaved settings asks first; Keep editing keeps them, D
   const guard = dialog.getByRole("alertdialog", { name: "You have unsaved changes to the settings." });
   await expect(guard).toBeVisible();
   await expect(guard.getByRole("button", { name: "Keep editing" })).toBeFocused();
+  // A second Esc does not throw the changes away either (Chromium closes a dialog on a repeated Esc by itself).
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeVisible();
+  await expect(guard).toBeVisible();
   await guard.getByRole("button", { name: "Keep editing" }).click();
   await expect(dialog.getByLabel("API key", { exact: true })).toHaveValue("sk-typed-not-saved");
   await dialog.getByRole("button", { name: "Cancel" }).click();

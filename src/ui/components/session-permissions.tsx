@@ -3,7 +3,7 @@ import type { Ruleset, Session } from "../../core/schema";
 import { useServices } from "../hooks/services";
 import { RulesEditor } from "./rules-editor";
 import { useModal } from "../hooks/use-modal";
-import { UnsavedGuard } from "./unsaved-guard";
+import { onEscape, UnsavedGuard } from "./unsaved-guard";
 
 /** A session's own rules, and the log of every permission decision with what decided it. */
 export function SessionPermissions({ session, onClose }: { session: Session; onClose: () => void }) {
@@ -37,6 +37,7 @@ export function SessionPermissions({ session, onClose }: { session: Session; onC
       className="dialog wide"
       aria-labelledby="perm-log-title"
       onClose={onClose}
+      onKeyDown={onEscape(requestClose)}
       onCancel={(e) => {
         e.preventDefault();
         requestClose();

@@ -10,7 +10,7 @@ import { SettingsAdvanced } from "./settings-advanced";
 import { NotifySetting } from "../notifications/notify-setting";
 import { useModal } from "../hooks/use-modal";
 import { NumberInput } from "./number-input";
-import { UnsavedGuard } from "./unsaved-guard";
+import { onEscape, UnsavedGuard } from "./unsaved-guard";
 
 const PROVIDERS: { value: ProviderKind; label: string }[] = [
   { value: "demo", label: "Demo (no key)" },
@@ -105,10 +105,12 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
       ref={ref}
       className="dialog settings"
       aria-labelledby="settings-title"
+      onKeyDown={onEscape(requestClose)}
       onCancel={(e) => {
         e.preventDefault();
         requestClose();
       }}
+      onClose={onClose}
     >
       <form onSubmit={save}>
         <h2 id="settings-title">Settings</h2>

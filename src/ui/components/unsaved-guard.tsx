@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { type KeyboardEvent, useEffect, useRef } from "react";
 
 /**
  * "You have unsaved changes": shown inside a dialog when Esc, Cancel or Close would throw edits away.
@@ -23,4 +23,17 @@ export function UnsavedGuard({ what, onKeep, onDiscard }: { what: string; onKeep
       </div>
     </div>
   );
+}
+
+/**
+ * A dialog's Esc, handled on keydown: `run` (close, or ask first) instead of the browser's cancel. Chromium
+ * closes a dialog by itself on a second Esc when the first cancel was refused with no click or key between
+ * (the guard refuses it): the dialog would vanish with the changes and stay mounted, hidden.
+ */
+export function onEscape(run: () => void): (e: KeyboardEvent) => void {
+  return (e) => {
+    if (e.key !== "Escape" || e.defaultPrevented) return;
+    e.preventDefault();
+    run();
+  };
 }

@@ -4,7 +4,7 @@ import type { Ruleset } from "../../../core/schema";
 import { saveUserFile } from "../../../core/snapshot/save-user-file";
 import { useModal } from "../../hooks/use-modal";
 import { download } from "./workspace-io";
-import { UnsavedGuard } from "../unsaved-guard";
+import { onEscape, UnsavedGuard } from "../unsaved-guard";
 
 const MAX_SHOWN = 512 * 1024;
 const BOM = "\uFEFF";
@@ -105,6 +105,7 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved }: Props) {
       className="dialog viewer"
       aria-label={`File ${rel}`}
       onClose={onClose}
+      onKeyDown={onEscape(requestClose)}
       onCancel={(e) => {
         // Esc with unsaved changes asks instead of throwing them away.
         if (dirty) {
@@ -122,7 +123,7 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved }: Props) {
         </p>
       )}
       {draft !== null ? (
-        // biome-ignore lint/a11y/noAutofocus: the user pressed Edit; the text is what they came to change
+        // The user pressed Edit: the caret goes into the text they came to change.
         <textarea autoFocus className="file-editor" aria-label={`Contents of ${rel}`} value={draft} spellCheck={false} onChange={(e) => setDraft(e.target.value)} />
       ) : (
         text !== null && <pre className="file-content">{text}</pre>
