@@ -3,7 +3,7 @@ import type { Ruleset, Session } from "../../core/schema";
 import { useServices } from "../hooks/services";
 import { RulesEditor } from "./rules-editor";
 import { useModal } from "../hooks/use-modal";
-import { onEscape, UnsavedGuard } from "./unsaved-guard";
+import { escapeTo, UnsavedGuard } from "./unsaved-guard";
 
 /** A session's own rules, and the log of every permission decision with what decided it. */
 export function SessionPermissions({ session, onClose }: { session: Session; onClose: () => void }) {
@@ -26,7 +26,7 @@ export function SessionPermissions({ session, onClose }: { session: Session; onC
     .rulesFor(session.id)
     .flat()
     .filter((r) => !saved.has(JSON.stringify(r)));
-  const protects = [...others, ...rules].filter((r, i, all) => r.permission === "protect" && r.action === "deny" && all.findIndex((o) => o.permission === r.permission && o.pattern === r.pattern && o.action === r.action) === i);
+  const protects = [...new Map([...others, ...rules].filter((r) => r.permission === "protect" && r.action === "deny").map((r) => [r.pattern, r])).values()];
   const save = async () => {
     await sessions.setRules(session.id, rules);
     onClose();
@@ -37,11 +37,7 @@ export function SessionPermissions({ session, onClose }: { session: Session; onC
       className="dialog wide"
       aria-labelledby="perm-log-title"
       onClose={onClose}
-      onKeyDown={onEscape(requestClose)}
-      onCancel={(e) => {
-        e.preventDefault();
-        requestClose();
-      }}
+      {...escapeTo(requestClose)}
     >
       <h2 id="perm-log-title">Permissions of this session</h2>
       <RulesEditor label="Session rules (after your global rules)" rules={rules} onChange={setRules} />

@@ -10,7 +10,7 @@ import { SettingsAdvanced } from "./settings-advanced";
 import { NotifySetting } from "../notifications/notify-setting";
 import { useModal } from "../hooks/use-modal";
 import { NumberInput } from "./number-input";
-import { onEscape, UnsavedGuard } from "./unsaved-guard";
+import { escapeTo, UnsavedGuard } from "./unsaved-guard";
 
 const PROVIDERS: { value: ProviderKind; label: string }[] = [
   { value: "demo", label: "Demo (no key)" },
@@ -105,11 +105,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
       ref={ref}
       className="dialog settings"
       aria-labelledby="settings-title"
-      onKeyDown={onEscape(requestClose)}
-      onCancel={(e) => {
-        e.preventDefault();
-        requestClose();
-      }}
+      {...escapeTo(requestClose)}
       onClose={onClose}
     >
       <form onSubmit={save}>

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useRef } from "react";
+import { type KeyboardEvent, type SyntheticEvent, useEffect, useRef } from "react";
 
 /**
  * "You have unsaved changes": shown inside a dialog when Esc, Cancel or Close would throw edits away.
@@ -26,14 +26,20 @@ export function UnsavedGuard({ what, onKeep, onDiscard }: { what: string; onKeep
 }
 
 /**
- * A dialog's Esc, handled on keydown: `run` (close, or ask first) instead of the browser's cancel. Chromium
- * closes a dialog by itself on a second Esc when the first cancel was refused with no click or key between
- * (the guard refuses it): the dialog would vanish with the changes and stay mounted, hidden.
+ * A dialog's Esc, and the browser's cancel (its fallback), both running `run` (close, or ask first). Esc is
+ * taken on keydown: Chromium closes a dialog by itself on a second Esc when the first cancel was refused with
+ * no click or key between (the guard refuses it), and the dialog would vanish with the changes.
  */
-export function onEscape(run: () => void): (e: KeyboardEvent) => void {
-  return (e) => {
-    if (e.key !== "Escape" || e.defaultPrevented) return;
-    e.preventDefault();
-    run();
+export function escapeTo(run: () => void): { onKeyDown: (e: KeyboardEvent) => void; onCancel: (e: SyntheticEvent) => void } {
+  return {
+    onKeyDown: (e) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      e.preventDefault();
+      run();
+    },
+    onCancel: (e) => {
+      e.preventDefault();
+      run();
+    },
   };
 }

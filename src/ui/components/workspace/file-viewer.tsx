@@ -4,7 +4,7 @@ import type { Ruleset } from "../../../core/schema";
 import { saveUserFile } from "../../../core/snapshot/save-user-file";
 import { useModal } from "../../hooks/use-modal";
 import { download } from "./workspace-io";
-import { onEscape, UnsavedGuard } from "../unsaved-guard";
+import { escapeTo, UnsavedGuard } from "../unsaved-guard";
 
 const MAX_SHOWN = 512 * 1024;
 const BOM = "\uFEFF";
@@ -105,14 +105,8 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved }: Props) {
       className="dialog viewer"
       aria-label={`File ${rel}`}
       onClose={onClose}
-      onKeyDown={onEscape(requestClose)}
-      onCancel={(e) => {
-        // Esc with unsaved changes asks instead of throwing them away.
-        if (dirty) {
-          e.preventDefault();
-          setGuard("close");
-        }
-      }}
+      // Esc with unsaved changes asks instead of throwing them away.
+      {...escapeTo(requestClose)}
     >
       <h2>{rel}</h2>
       {error && <p className="error-text">{error}</p>}
