@@ -44,7 +44,7 @@ test("a constraint from the first message survives two automatic summaries: in t
   await send(page, `Tidy up the notes in big.txt. ${RULE}`);
   const pending = page.getByRole("status").filter({ hasText: "about to summarise" });
   // (The first exact count waits for the tokenizer to load.)
-  await expect(pending).toContainText(/about to summarise \d+ messages? \([\d.]+k tokens\) into ~/, { timeout: 30_000 });
+  await expect(pending).toContainText(/about to summarise \d+ messages? \([\d.]+k tokens\) into a summary of about [\d.]+k? tokens/, { timeout: 30_000 });
   await pending.getByRole("button", { name: "Summarise now" }).click();
   await waitIdle(page, id);
   expect(mock.summaryRequests).toBe(1);
@@ -148,7 +148,7 @@ test("Compact now and Summarise up to here show what they fold first, and Cancel
 
   await page.getByRole("button", { name: "Compact now" }).click();
   const dialog = page.getByRole("dialog", { name: "Summarise the conversation?" });
-  await expect(dialog).toContainText(/About to summarise 4 messages \(\d+ tokens\) into ~\d+/);
+  await expect(dialog).toContainText(/About to summarise 4 messages \(\d+ tokens\) into a summary of about \d+ tokens/);
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
   expect(mock.summaryRequests).toBe(0);
@@ -168,11 +168,22 @@ test("Compact now and Summarise up to here show what they fold first, and Cancel
   await expect(page.getByRole("article").filter({ hasText: "Second answer." })).toBeVisible();
   const divider = page.getByRole("article", { name: "System event" }).filter({ hasText: "Compacted" });
   await expect(divider).toContainText("pins checked on the next request");
+  // The preview, the divider and the banner count the same two messages.
+  await expect(divider).toContainText("Compacted: 2 messages → summary");
+  // Read in order: the summary stands where it folded, before the turn it kept.
+  const order = async () => (await page.getByRole("article").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label") + (e.textContent?.includes("Second answer.") ? " (second)" : "")))).filter((l) => l !== "Your message");
+  expect(await order()).toEqual(["System event", "Summary", "Assistant message (second)"]);
   // The next request checks the pins (the rule and the goal, both in the system prompt): the divider says so.
   mock.setScript([{ text: "Third answer." }]);
   await send(page, "Third question.");
   await waitIdle(page, id);
   await expect(divider).toContainText("pins checked 2/2");
+  expect(await order()).toEqual(["System event", "Summary", "Assistant message (second)", "Assistant message"]);
+  // Unfolded, what the summary replaced comes before it.
+  await page.getByRole("button", { name: "Show what the summary replaced" }).click();
+  expect((await order())[0]).toBe("Assistant message");
+  expect(await order()).toEqual(["Assistant message", "System event", "Summary", "Assistant message (second)", "Assistant message"]);
+  await page.getByRole("button", { name: "Hide what the summary replaced" }).click();
   await page.setViewportSize({ width: 390, height: 844 });
   // On a phone the banner over the conversation keeps to one short line; its button keeps its whole name.
   const banner = page.getByRole("note").filter({ hasText: "2 earlier messages were summarised" });

@@ -1,3 +1,4 @@
+import { isConversationMessage, systemEventKind } from "../conversation/system-event";
 import type { MessageWithParts } from "../schema";
 import { messageTokens } from "../tokens/part-text";
 
@@ -13,8 +14,6 @@ export interface CompactionPreview {
   tailStartID?: string;
 }
 
-const isSystemMessage = (m: MessageWithParts) => m.info.role === "user" && (m.parts.some((p) => p.type === "compaction") || (m.parts.length > 0 && m.parts.every((p) => p.type === "text" && p.synthetic)));
-
 /**
  * The first message of the turn after `messageID` in `sent` (the next user
  * message a person sent), so "Summarise up to here" folds whole turns; undefined
@@ -23,10 +22,10 @@ const isSystemMessage = (m: MessageWithParts) => m.info.role === "user" && (m.pa
 export function turnAfter(sent: readonly MessageWithParts[], messageID: string): string | undefined {
   const at = sent.findIndex((m) => m.info.id === messageID);
   if (at < 0) return undefined;
-  return sent.slice(at + 1).find((m) => m.info.role === "user" && !isSystemMessage(m))?.info.id;
+  return sent.slice(at + 1).find((m) => m.info.role === "user" && systemEventKind(m) === undefined)?.info.id;
 }
 
-/** The preview of summarising `sent` (what the model is sent now), up to `tailStartID` when given. */
+/** The preview of summarising `sent` (messages counted as the dividers count them, `foldedCounts`) (what the model is sent now), up to `tailStartID` when given. */
 export function compactionPreview(sent: readonly MessageWithParts[], encoding: string, tailStartID?: string): CompactionPreview {
   const end = tailStartID ? sent.findIndex((m) => m.info.id === tailStartID) : -1;
   const head = end > 0 ? sent.slice(0, end) : sent;
@@ -34,8 +33,7 @@ export function compactionPreview(sent: readonly MessageWithParts[], encoding: s
   let tokens = 0;
   for (const m of head) {
     tokens += messageTokens(m, encoding).tokens;
-    if (isSystemMessage(m) || (m.info.role === "assistant" && m.info.summary)) continue;
-    messages++;
+    if (isConversationMessage(m)) messages++;
   }
   return { messages, tokens, target: Math.min(SUMMARY_TARGET_TOKENS, Math.max(200, Math.round(tokens / 4))), ...(end > 0 ? { tailStartID } : {}) };
 }

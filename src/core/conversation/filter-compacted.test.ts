@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { namedError } from "../errors";
 import { toModelMessages } from "./to-model";
-import { filterCompacted } from "./view";
+import { foldedCounts } from "./system-event";
+import { filterCompacted, readingOrder } from "./view";
 import { compaction, History, text } from "../compaction/test-fixtures";
 
 const texts = (h: History, ids: string[]) => ids.map((id) => h.msgs.find((m) => m.info.id === id)?.parts.map((p) => (p.type === "text" ? p.text : p.type)).join("|"));
@@ -65,5 +66,66 @@ describe("filterCompacted", () => {
     h.assistant([text("S2")], { summary: true, parent: c2.info.id });
     h.turn("three", [text("a3")]);
     expect(texts(h, filterCompacted(h.msgs).map((m) => m.info.id))).toEqual(["compaction", "S2", "three", "a3"]);
+  });
+
+  it("a second summary kept a tail inside the first one's tail: the first summary is folded, not sent again", () => {
+    const h = new History();
+    h.turn("one", [text("a1")]);
+    const two = h.user(text("two"));
+    h.assistant([text("a2")]);
+    const three = h.user(text("three"));
+    h.assistant([text("a3")]);
+    const c1 = h.user(compaction(false, { tail_start_id: two.info.id }));
+    h.assistant([text("S1")], { summary: true, parent: c1.info.id });
+    h.turn("four", [text("a4")]);
+    // "Summarise up to here" on a2: the tail starts at "three", a message older than the first request.
+    const c2 = h.user(compaction(false, { tail_start_id: three.info.id }));
+    h.assistant([text("S2")], { summary: true, parent: c2.info.id });
+    expect(texts(h, filterCompacted(h.msgs).map((m) => m.info.id))).toEqual(["compaction", "S2", "three", "a3", "four", "a4"]);
+  });
+});
+
+describe("readingOrder", () => {
+  it("shows a summary that kept a tail where it stands: before the turns it kept, and counts what each folded", () => {
+    const h = new History();
+    h.turn("one", [text("a1")]);
+    const two = h.user(text("two"));
+    h.assistant([text("a2")]);
+    const three = h.user(text("three"));
+    h.assistant([text("a3")]);
+    const c1 = h.user(compaction(false, { tail_start_id: two.info.id }));
+    h.assistant([text("S1")], { summary: true, parent: c1.info.id });
+    h.turn("four", [text("a4")]);
+    const c2 = h.user(compaction(false, { tail_start_id: three.info.id }));
+    h.assistant([text("S2")], { summary: true, parent: c2.info.id });
+    const reading = readingOrder(h.msgs, "started");
+    expect(texts(h, reading.map((m) => m.info.id))).toEqual(["one", "a1", "compaction", "S1", "two", "a2", "compaction", "S2", "three", "a3", "four", "a4"]);
+    const sent = new Set(filterCompacted(h.msgs).map((m) => m.info.id));
+    // The first summary folded one turn, the second one more (the first summary itself is not a message).
+    const folded = foldedCounts(reading, sent);
+    expect([folded.byRequest.get(c1.info.id), folded.byRequest.get(c2.info.id), folded.total]).toEqual([2, 2, 4]);
+  });
+
+  it("moves a summary still being written for the screen, not for the model; a failed one stays where it happened", () => {
+    const h = new History();
+    h.turn("one", [text("a1")]);
+    const two = h.user(text("two"));
+    h.assistant([text("a2")]);
+    const c = h.user(compaction(false, { tail_start_id: two.info.id }));
+    const s = h.assistant([text("partial")], { summary: true, parent: c.info.id });
+    delete s.info.finish;
+    expect(texts(h, readingOrder(h.msgs, "started").map((m) => m.info.id))).toEqual(["one", "a1", "compaction", "partial", "two", "a2"]);
+    expect(readingOrder(h.msgs, "finished")).toBe(h.msgs);
+    expect(filterCompacted(h.msgs)).toHaveLength(6);
+    s.info.error = namedError("ContextOverflowError", { message: "too large" });
+    expect(readingOrder(h.msgs, "started")).toBe(h.msgs);
+  });
+
+  it("leaves a history without a kept tail as it is (the same array)", () => {
+    const h = new History();
+    h.turn("one", [text("a1")]);
+    const c = h.user(compaction(true));
+    h.assistant([text("SUMMARY")], { summary: true, parent: c.info.id });
+    expect(readingOrder(h.msgs, "started")).toBe(h.msgs);
   });
 });

@@ -16,63 +16,73 @@ export function applyRevert(msgs: MessageWithParts[], revertMessageID: string | 
   return msgs.filter((m) => m.info.id < revertMessageID);
 }
 
+/** Whether a summary answer stands: finished without an error (what the model is sent), or also still streaming (what is shown). */
+type SummaryState = "finished" | "started";
+
+function summaryStands(m: MessageWithParts, state: SummaryState): boolean {
+  const info = m.info;
+  return info.role === "assistant" && info.summary === true && !info.error && (state === "started" || info.finish !== undefined);
+}
+
 /**
- * The history visible after the last completed summary (spec §3.5).
- * Input and output are chronological.
+ * The conversation in reading order: a summary that kept a tail of recent turns verbatim ("Summarise up to
+ * here", or an automatic summary's kept tail) is read where it stands in the conversation, before the turns it
+ * kept, not at the end where its id sorts. Each such compaction request and its summary answers move, oldest
+ * first, to just before the tail's first message (when that message is gone, before the next one). Only
+ * summaries in the given state move; a failed one stays where it happened. Returns `msgs` itself when nothing
+ * moves. Input chronological (id order).
+ */
+export function readingOrder(msgs: MessageWithParts[], state: SummaryState): MessageWithParts[] {
+  const moves: { request: MessageWithParts; answers: MessageWithParts[]; tailStart: string }[] = [];
+  for (const m of msgs) {
+    if (m.info.role !== "user") continue;
+    const part = m.parts.find((p) => p.type === "compaction");
+    const tailStart = part?.type === "compaction" ? part.tail_start_id : undefined;
+    if (tailStart === undefined || tailStart >= m.info.id) continue;
+    const id = m.info.id;
+    const answers = msgs.filter((a) => a.info.role === "assistant" && a.info.parentID === id);
+    if (!answers.some((a) => summaryStands(a, state))) continue;
+    moves.push({ request: m, answers, tailStart });
+  }
+  if (moves.length === 0) return msgs;
+  const moved = new Set(moves.flatMap((x) => [x.request.info.id, ...x.answers.map((a) => a.info.id)]));
+  const out = msgs.filter((m) => !moved.has(m.info.id));
+  for (const x of moves) {
+    let at = out.findIndex((m) => m.info.id === x.tailStart);
+    if (at < 0) {
+      // The tail's first message is gone: before the message that followed it (the unmoved keep their order).
+      let next: string | undefined;
+      for (const m of msgs) if (!moved.has(m.info.id) && m.info.id > x.tailStart) { next = m.info.id; break; }
+      at = next === undefined ? out.length : out.findIndex((m) => m.info.id === next);
+    }
+    out.splice(at, 0, x.request, ...x.answers);
+  }
+  return out;
+}
+
+/**
+ * What the model is sent after the last completed summary (spec §3.5): the compaction request, its summary
+ * and what follows them in reading order (a kept tail, then everything newer). A compaction by the provider
+ * newer than any summary of ours ends the history at the prompt it answered instead. Input chronological.
  */
 export function filterCompacted(msgs: MessageWithParts[]): MessageWithParts[] {
-  const out: MessageWithParts[] = [];
-  let summaryParent: string | undefined;
-  let tailStart: string | undefined;
-  let tailKept = false;
-  /** The prompt answered by the newest message the provider compacted (it ignores what came before). */
-  let providerParent: string | undefined;
   for (let i = msgs.length - 1; i >= 0; i--) {
     const m = msgs[i];
-    if (!m) continue;
-    out.push(m);
+    if (!m || m.info.role !== "assistant") continue;
     const info = m.info;
-    if (providerParent !== undefined) {
-      if (info.id <= providerParent) {
-        if (info.id < providerParent) out.pop();
-        break;
-      }
-      continue;
+    if (compactedByProvider(m)) {
+      // The provider ignores what came before the prompt this answer continued.
+      const parent = info.parentID;
+      let from = i;
+      while (from > 0 && (msgs[from - 1]?.info.id ?? "") >= parent) from--;
+      return msgs.slice(from);
     }
-    // The newest boundary wins: a provider compaction newer than any summary of ours.
-    if (!summaryParent && tailStart === undefined && compactedByProvider(m) && info.role === "assistant") {
-      providerParent = info.parentID;
-      continue;
-    }
-    if (info.role === "assistant" && info.summary && info.finish && !info.error && !summaryParent) summaryParent = info.parentID;
-    if (tailStart !== undefined) {
-      if (info.id <= tailStart) {
-        // Ids sort chronologically: passing below the tail start (its message was deleted) ends the tail too.
-        if (info.id < tailStart) out.pop();
-        tailKept = true;
-        break;
-      }
-      continue;
-    }
-    if (summaryParent && info.id === summaryParent) {
-      const compaction = m.parts.find((p) => p.type === "compaction");
-      if (compaction) {
-        if (compaction.tail_start_id && compaction.tail_start_id < info.id) {
-          tailStart = compaction.tail_start_id;
-          continue;
-        }
-        break;
-      }
-    }
+    if (!summaryStands(m, "finished")) continue;
+    const order = readingOrder(msgs, "finished");
+    const at = order.findIndex((x) => x.info.id === info.parentID);
+    return order.slice(at >= 0 ? at : order.indexOf(m));
   }
-  out.reverse();
-  if (!tailKept || !summaryParent) return out;
-  // Reorder: [compaction-user, summary, …tail…, …newer…]
-  const cIdx = out.findIndex((m) => m.info.id === summaryParent);
-  const sIdx = out.findIndex((m) => m.info.role === "assistant" && m.info.summary && m.info.parentID === summaryParent);
-  const head = [out[cIdx], out[sIdx]].filter((m): m is MessageWithParts => m !== undefined);
-  const rest = out.filter((_, i) => i !== cIdx && i !== sIdx);
-  return [...head, ...rest];
+  return msgs;
 }
 
 export interface Latest {

@@ -6,7 +6,7 @@ import { finishNotice } from "../../core/session/finish-notice";
 import { ErrorBox } from "./error-box";
 import { CopyButton } from "../markdown/copy-button";
 import { PartView } from "./parts/part-view";
-import { systemEventKind } from "./system-event";
+import { systemEventKind } from "../../core/conversation/system-event";
 import { SystemEventView } from "./system-event-view";
 import { MenuButton } from "./menu-button";
 

@@ -7,14 +7,15 @@ import { glanceShowing } from "../glance/keeper";
 import { dismissGlance } from "../glance/dismiss";
 import type { MessageWithParts, Session } from "../../core/schema";
 import { type BranchTree, branchTree, siblingsIn } from "../../core/conversation/branches";
-import { conversationView } from "../../core/conversation/view";
+import { foldedCounts, systemEventKind } from "../../core/conversation/system-event";
+import { conversationView, readingOrder } from "../../core/conversation/view";
 import { MessageActionsContext, type MessageActions } from "../hooks/message-actions";
 import { useServices, useSessionStatus } from "../hooks/services";
 import { useMessages } from "../hooks/use-messages";
 import { GoalBar as GoalBarView, PinnedPanel as PinnedPanelView, SummaryPreviewDialog, Tour } from "../lazy";
 import { Composer as ComposerView } from "./composer";
 import { drafts } from "../app-events";
-import { compactedCounts, systemEventKind } from "./system-event";
+
 import { MessageList } from "./message-list";
 import { SessionHeader as SessionHeaderView } from "./session-header";
 import { TodoPanel as TodoPanelView } from "./todo-panel";
@@ -111,7 +112,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   // long session is not walked again on every streamed frame; the streamed text is laid over the shown ones.
   const view = useMemo(() => (stored ? conversationView({ branches, revert: session?.revert }, stored) : undefined), [stored, branches, session?.revert]);
   const streamed = loaded?.streamed;
-  const storedShown = view?.shown;
+  // In reading order: a summary that kept later turns verbatim is read before them, where it stands.
+  const storedShown = useMemo(() => (view ? readingOrder(view.shown, "started") : undefined), [view]);
   const messages = useMemo(() => (storedShown && streamed?.size ? storedShown.map((m) => streamed.get(m.info.id) ?? m) : storedShown), [storedShown, streamed]);
   const hidden = view?.reverted ?? 0;
   // The side column (pins suggested from every message, todos, the files' version) follows the conversation in a
@@ -122,12 +124,15 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   // "Summarise up to here": the preview waiting for the user's yes.
   const [upTo, setUpTo] = useState<{ messageID: string; preview: CompactionPreview } | null>(null);
   const sent = useMemo(() => new Set(view?.sent.map((m) => m.info.id)), [view]);
-  const replacedCount = messages ? messages.filter((m) => !sent.has(m.info.id)).length : 0;
-  // Kept stable across streamed frames (by value): the actions below must not change on every frame.
-  const compactedKey = useMemo(() => JSON.stringify(storedShown ? [...compactedCounts(storedShown, sent)] : []), [storedShown, sent]);
+  // What the summaries folded, counted as their previews and dividers count it. Kept stable across streamed
+  // frames (by value): the actions below must not change on every frame.
+  const folded = useMemo(() => (storedShown ? foldedCounts(storedShown, sent) : undefined), [storedShown, sent]);
+  const replacedCount = folded?.total ?? 0;
+  const hiddenCount = messages ? messages.filter((m) => !sent.has(m.info.id)).length : 0;
+  const compactedKey = JSON.stringify(folded ? [...folded.byRequest] : []);
   const compacted = useMemo(() => new Map<string, number>(JSON.parse(compactedKey) as [string, number][]), [compactedKey]);
   const focusReplaced = focusMessageID !== undefined && messages?.some((m) => m.info.id === focusMessageID) === true && !sent.has(focusMessageID);
-  const shown = messages && replacedCount > 0 && !showReplaced && !focusReplaced ? messages.filter((m) => sent.has(m.info.id)) : messages;
+  const shown = messages && hiddenCount > 0 && !showReplaced && !focusReplaced ? messages.filter((m) => sent.has(m.info.id)) : messages;
 
   // The messages are on screen once everything the list waits for is there (see the early return below); the
   // messages alone came 20-55 ms before the session row, and start-up work then ran ahead of the first paint.
@@ -302,10 +307,11 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             }}
           />
         )}
-        {replacedCount > 0 && (
+        {hiddenCount > 0 && (
           <div className="banner replaced" role="note">
             <span>
-              {replacedCount} earlier message{replacedCount === 1 ? " was" : "s were"} summarised<span className="banner-more">: the model sees the summary instead</span>.
+              {replacedCount > 0 ? `${replacedCount} earlier message${replacedCount === 1 ? " was" : "s were"} summarised` : "An earlier summary was folded into the newest one"}
+              <span className="banner-more">: the model sees the summary instead</span>.
             </span>
             {/* On a phone the button reads "Show"/"Hide" (its name stays whole), so the banner keeps to one line. */}
             <button

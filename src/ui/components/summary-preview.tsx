@@ -3,9 +3,9 @@ import type { CompactionPreview } from "../../core/compaction/preview";
 import { formatTokens } from "../format";
 import { useServices } from "../hooks/services";
 
-/** "34 messages (61k tokens) into ~2k". */
+/** "34 messages (61k tokens) into a summary of about 2k tokens". */
 export function previewText(p: CompactionPreview): string {
-  return `${p.messages} message${p.messages === 1 ? "" : "s"} (${formatTokens(p.tokens)} tokens) into ~${formatTokens(p.target)}`;
+  return `${p.messages} message${p.messages === 1 ? "" : "s"} (${formatTokens(p.tokens)} tokens) into a summary of about ${formatTokens(p.target)} tokens`;
 }
 
 /** An automatic summary about to start: the preview, a countdown, Summarise now and Cancel. */

@@ -1,7 +1,8 @@
 import type { MessageWithParts } from "../../core/schema";
 import { formatTime } from "../format";
 import { useMessageActions } from "../hooks/message-actions";
-import { checkText, type SystemEventKind } from "./system-event";
+import type { SystemEventKind } from "../../core/conversation/system-event";
+import { checkText } from "./system-event";
 
 /** The line of a goal message that starts with `prefix` (the objective), without it. */
 function goalLine(text: string, prefix: string): string {
