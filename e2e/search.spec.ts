@@ -3,7 +3,7 @@ import { expect, test } from "./fixtures";
 
 test("search finds titles and content across sessions and jumps to the message", async ({ page, mock }) => {
   mock.setScript([
-    { text: "The flamingo module parses dates.", toolCalls: [{ name: "todowrite", args: { todos: [{ id: "1", content: "inspect walrus config", status: "pending", priority: "low" }] } }] },
+    { text: "## Notes\n\nThe **flamingo** module parses `dates` (see [the docs](https://example.com/flamingo)).", toolCalls: [{ name: "todowrite", args: { todos: [{ id: "1", content: "inspect walrus config", status: "pending", priority: "low" }] } }] },
     { text: "Done looking." },
     { text: "Unrelated answer about penguins." },
   ]);
@@ -22,10 +22,23 @@ test("search finds titles and content across sessions and jumps to the message",
   await expect(results.getByRole("button")).not.toHaveCount(0);
   await expect(results).toContainText("flamingo");
   await expect(results).not.toContainText("penguins");
+  // The snippet reads as the message does (no markdown marks, no link target), the searched word marked.
+  await expect(results).toContainText("Notes · The flamingo module parses dates (see the docs).");
+  await expect(results).not.toContainText("**");
+  await expect(results).not.toContainText("example.com");
+  await expect(results.locator("mark").first()).toHaveText(/^flaming$/i);
+  await page.screenshot({ path: test.info().outputPath("search-1400.png") });
+  // How many were found is announced; ↓ goes into the results, ↑ back to the box.
+  await expect(page.getByRole("status").filter({ hasText: /^\d+ results?\. Press Down/ })).toBeAttached();
+  await search.press("ArrowDown");
+  await expect(results.getByRole("button").first()).toBeFocused();
+  await page.keyboard.press("ArrowUp");
+  await expect(search).toBeFocused();
 
   // A tool input is searchable too.
   await search.fill("walrus");
   await expect(results.getByRole("button")).toHaveCount(1);
+  await expect(page.getByRole("status").filter({ hasText: /^1 result\. / })).toBeAttached();
   await search.fill("flamingo module parses");
   // The click goes to this query's result: the list still shows the last query's for a moment (a click then
   // can land as the list is replaced, and no click event reaches either button).
@@ -54,4 +67,12 @@ test("search finds titles and content across sessions and jumps to the message",
 
   await search.fill("zzzznothing");
   await expect(results).toContainText("Nothing found");
+  await expect(page.getByRole("status").filter({ hasText: "Nothing found." })).toBeAttached();
+
+  // Enter in the box opens the first result.
+  await search.fill("walrus");
+  await expect(results.getByRole("button")).toHaveCount(1);
+  await search.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`#/s/${first}/m/msg_`));
+  await expect(search).toHaveValue("");
 });

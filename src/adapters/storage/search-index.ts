@@ -14,7 +14,7 @@
  */
 import type { Table, Transaction } from "dexie";
 import type { Part } from "../../core/schema";
-import { matchesAll, partWords, searchableText, snippet, words } from "../../core/search/terms";
+import { firstMatch, matchesAll, partWords, searchableText, snippet, words } from "../../core/search/terms";
 
 /** One row of the `terms` table. */
 /** The tables the index reads and writes (the database's, or a transaction's). */
@@ -160,6 +160,12 @@ export async function searchParts(db: TermsTables, query: string, limit = 50): P
   for (const r of found) if (r.block) for (const id of blockHits(r, q)) if (!where.has(id)) where.set(id, { sessionID: r.sessionID, fromBlock: true });
   const ids = [...where.keys()].sort((a, b) => (a < b ? 1 : -1));
   const hits: SearchHit[] = [];
+  // A message's snippet reads as the message does on screen (its markdown parsed; loaded with the first hit).
+  const readable = ids.length > 0 ? await import("./readable-text") : undefined;
+  const excerpt = (p: Part) => {
+    const text = searchableText(p);
+    return snippet(p.type === "text" && readable ? readable.readableAround(text, firstMatch(text, q)) : text, q);
+  };
   for (let i = 0; i < ids.length && hits.length < limit; i += limit) {
     const batch = ids.slice(i, i + limit);
     const parts = await db.parts.bulkGet(batch);
@@ -169,7 +175,7 @@ export async function searchParts(db: TermsTables, query: string, limit = 50): P
       if (!p || !w || hits.length >= limit) return;
       // A block is written once; the part may have changed since.
       if (w.fromBlock && !matchesAll(partWords(p), q)) return;
-      hits.push({ sessionID: p.sessionID, messageID: p.messageID, partID: id, snippet: snippet(searchableText(p), q) });
+      hits.push({ sessionID: p.sessionID, messageID: p.messageID, partID: id, snippet: excerpt(p) });
     });
   }
   return hits;

@@ -49,14 +49,20 @@ export function matchesAll(indexed: readonly string[], query: readonly string[])
   return query.every((q) => indexed.some((w) => w.startsWith(q)));
 }
 
-/** A short excerpt around the first query word found (plain text; the UI escapes it). */
-export function snippet(text: string, query: readonly string[], width = 140): string {
+/** Where the first query word is found in `text` (lower-case query words), or -1. */
+export function firstMatch(text: string, query: readonly string[]): number {
   const lower = text.toLowerCase();
   let at = -1;
   for (const q of query) {
     const i = lower.indexOf(q);
     if (i >= 0 && (at < 0 || i < at)) at = i;
   }
+  return at;
+}
+
+/** A short excerpt around the first query word found (plain text; the UI escapes it). */
+export function snippet(text: string, query: readonly string[], width = 140): string {
+  const at = firstMatch(text, query);
   const start = Math.max(0, at - Math.floor(width / 3));
   const cut = text.slice(start, start + width).replace(/\s+/g, " ").trim();
   return `${start > 0 ? "…" : ""}${cut}${start + width < text.length ? "…" : ""}`;

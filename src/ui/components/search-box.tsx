@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from "react";
 import type { SearchHit } from "../../adapters/storage/search-index";
 import { useServices } from "../hooks/services";
 
@@ -62,9 +62,60 @@ export function SearchBox({ onOpen }: { onOpen: (sessionID: string, messageID?: 
     };
   }, [query, store, show]);
 
+  const countID = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const open = (r: Result) => {
+    held.current = undefined;
+    onOpen(r.sessionID, r.messageID || undefined);
+    setQuery("");
+  };
+  const rows = () => [...(list.current?.querySelectorAll<HTMLButtonElement>(":scope > li > button") ?? [])];
+  /** ↑ and ↓ move between the results (↑ from the first goes back to the box), Home and End jump, Esc goes back. */
+  const onResultKey = (e: KeyboardEvent<HTMLElement>) => {
+    const all = rows();
+    const at = all.indexOf(e.target as HTMLButtonElement);
+    if (at < 0) return;
+    const to = e.key === "ArrowDown" ? Math.min(all.length - 1, at + 1) : e.key === "ArrowUp" ? at - 1 : e.key === "Home" ? 0 : e.key === "End" ? all.length - 1 : undefined;
+    if (e.key === "Escape") {
+      e.preventDefault();
+      input.current?.focus();
+      return;
+    }
+    if (to === undefined) return;
+    e.preventDefault();
+    if (to < 0) input.current?.focus();
+    else all[to]?.focus();
+  };
+  const terms = query.trim().toLowerCase().split(/\s+/).filter((w) => w.length >= 2);
+  const count = results === null ? "" : results.length === 0 ? "Nothing found." : `${results.length} result${results.length === 1 ? "" : "s"}. Press Down to go through them, Enter to open the first.`;
+
   return (
     <div className="search">
-      <input type="search" aria-label="Search sessions" placeholder="Search all sessions…" value={query} onChange={(e) => setQuery(e.target.value)} onKeyDown={(e) => e.key === "Escape" && setQuery("")} />
+      <input
+        ref={input}
+        type="search"
+        aria-label="Search sessions"
+        aria-describedby={countID}
+        placeholder="Search all sessions…"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Escape") setQuery("");
+          const first = results?.[0];
+          if (e.key === "ArrowDown" && first) {
+            e.preventDefault();
+            rows()[0]?.focus();
+          }
+          if (e.key === "Enter" && first) {
+            e.preventDefault();
+            open(first);
+          }
+        }}
+      />
+      <p id={countID} className="visually-hidden" role="status">
+        {count}
+      </p>
       {results && (
         <section
           className="search-results"
@@ -76,19 +127,18 @@ export function SearchBox({ onOpen }: { onOpen: (sessionID: string, messageID?: 
           {results.length === 0 ? (
             <p className="list-empty">Nothing found.</p>
           ) : (
-            <ul>
+            <ul ref={list} onKeyDown={onResultKey}>
               {results.map((r) => (
                 <li key={`${r.sessionID}:${r.partID}`}>
-                  <button
-                    type="button"
-                    onClick={() => {
-                      held.current = undefined;
-                      onOpen(r.sessionID, r.messageID || undefined);
-                      setQuery("");
-                    }}
-                  >
-                    <span className="session-name">{r.title}</span>
-                    {r.snippet && <span className="snippet">{r.snippet}</span>}
+                  <button type="button" onClick={() => open(r)}>
+                    <span className="session-name">
+                      <Marked text={r.title} terms={terms} />
+                    </span>
+                    {r.snippet && (
+                      <span className="snippet">
+                        <Marked text={r.snippet} terms={terms} />
+                      </span>
+                    )}
                   </button>
                 </li>
               ))}
@@ -98,4 +148,14 @@ export function SearchBox({ onOpen }: { onOpen: (sessionID: string, messageID?: 
       )}
     </div>
   );
+}
+
+/** `text` with the searched words marked (text nodes only: results are never HTML). */
+function Marked({ text, terms }: { text: string; terms: readonly string[] }) {
+  if (terms.length === 0) return <>{text}</>;
+  const pattern = new RegExp(`(${terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`, "gi");
+  const pieces = text.split(pattern);
+  // split with one capturing group: odd indexes are the matches (the pieces never move, so their index is their key).
+  // biome-ignore lint/suspicious/noArrayIndexKey: see above
+  return <>{pieces.map((piece, i) => (i % 2 === 1 ? <mark key={i}>{piece}</mark> : piece))}</>;
 }

@@ -1,0 +1,47 @@
+import type { Nodes } from "mdast";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { toString as textOf } from "mdast-util-to-string";
+import { gfm } from "micromark-extension-gfm";
+
+/**
+ * A message's markdown as it reads on screen, for search snippets: no heading marks, emphasis, backticks, link
+ * targets, fences or table rules; blocks and table cells separated. Loaded with the first search (the parser
+ * is the markdown pipeline's own, so it is usually fetched already).
+ */
+
+/** Blocks whose text is read as one run; cells and list items are blocks too, so their words never run together. */
+const LEAF = new Set(["paragraph", "heading", "code", "html", "tableCell", "definition"]);
+
+/** About this many characters around a match are parsed: a snippet never needs more, and a 30 KB answer is not parsed whole. */
+const WINDOW = 1_500;
+
+function readable(markdown: string): string {
+  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const out: string[] = [];
+  const walk = (n: Nodes) => {
+    if (LEAF.has(n.type)) {
+      const t = textOf(n).trim();
+      if (t) out.push(t);
+    } else if ("children" in n) for (const c of n.children) walk(c as Nodes);
+  };
+  walk(tree);
+  return out.join(" · ").replace(/\s+/g, " ");
+}
+
+/**
+ * The readable text around `at` (an offset into `markdown`): the lines from a blank line before it, parsed as
+ * markdown. When the window starts inside a code fence, it is parsed as code, as it is shown.
+ */
+export function readableAround(markdown: string, at: number): string {
+  if (markdown.length <= WINDOW * 2) return readable(markdown);
+  let start = Math.max(0, at - WINDOW);
+  const blank = markdown.lastIndexOf("\n\n", at);
+  if (blank >= start) start = blank + 2;
+  else start = markdown.lastIndexOf("\n", start) + 1;
+  let end = Math.min(markdown.length, Math.max(at, start) + WINDOW);
+  const nl = markdown.indexOf("\n", end);
+  end = nl < 0 ? markdown.length : nl;
+  const fences = markdown.slice(0, start).match(/^ {0,3}(```|~~~)/gm)?.length ?? 0;
+  return readable(`${fences % 2 === 1 ? "```\n" : ""}${markdown.slice(start, end)}`);
+}
