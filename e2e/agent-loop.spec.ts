@@ -213,10 +213,15 @@ test("Test connection reports success, and the provider's own words on failure",
   await dialog.getByLabel("API key", { exact: true }).fill("sk-wrong-key-000000");
   mock.setScript([{ text: "OK" }, { error: { status: 401 } }]);
   await dialog.getByRole("button", { name: "Test connection" }).click();
-  await expect(dialog.getByText("Connected. The model answered: “OK”")).toBeVisible();
+  // The answer shows right under the button, without scrolling the dialog.
+  await expect(dialog.getByText("Connected. The model answered: “OK”")).toBeInViewport();
   await dialog.getByRole("button", { name: "Test connection" }).click();
   const alert = dialog.getByRole("alert");
   await expect(alert).toContainText("The provider rejected the API key");
+  await expect(alert).toBeInViewport({ ratio: 0.5 });
+  // The advice points at the fields above, not at the Settings the user is in.
+  await expect(alert).toContainText("Check it above.");
+  await expect(alert).not.toContainText("in Settings");
   await expect(alert).toContainText("Incorrect API key provided");
   await expect(alert).not.toContainText("sk-wrong-key-000000");
   // Cancel keeps the old settings (after asking: the changes are not saved).

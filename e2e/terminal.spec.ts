@@ -57,6 +57,8 @@ for (const size of SIZES) {
     await expect(mine).toContainText("echo hello > note.txt");
     await expect(mine).toContainText("hello");
     await expect(mine).toContainText("exit 0");
+    // The log grew; the command line is still in sight, and was when the terminal opened.
+    await expect(page.getByRole("textbox", { name: "Command to run in the sandbox" })).toBeInViewport();
     await expect(page.getByRole("region", { name: "Workspace" }).getByRole("button", { name: "note.txt", exact: true })).toBeVisible();
 
     // A deny rule refuses it in words; nothing is removed.

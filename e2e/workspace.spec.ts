@@ -15,7 +15,7 @@ test("the model reads, edits and runs commands on real files; the tree shows it;
   const ws = page.getByRole("region", { name: "Workspace" });
 
   // "Automatic" is the local sandbox: nothing third-party is contacted (the network fence fails the test otherwise).
-  await expect(ws.getByRole("status")).toContainText("Local sandbox — automatic: WebContainer, which contacts stackblitz.com, runs only when you choose it in Settings");
+  await expect(ws.getByRole("status")).toContainText("Local sandbox — chosen automatically; it runs in this tab. WebContainer (Node.js, loaded from stackblitz.com) starts only if you choose it in Settings");
 
   await ws.getByLabel("Upload files").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello world\nsecond line\n") });
   await expect(ws.getByRole("button", { name: "notes.txt", exact: true })).toBeVisible();

@@ -84,14 +84,14 @@ describe("chooseSandbox", () => {
   it("on auto uses the local sandbox and never probes or boots WebContainer", async () => {
     let contacted = 0;
     const c = await choose("auto", env({ probe: async () => void contacted++, boot: async () => { contacted++; return new FakeWebContainer(); } }));
-    expect(c).toMatchObject({ kind: "local", reason: expect.stringContaining("runs only when you choose it in Settings") });
+    expect(c).toMatchObject({ kind: "local", reason: expect.stringContaining("starts only if you choose it in Settings") });
     expect(contacted).toBe(0);
     expect(getWebContainerState()).toEqual({ status: "idle" });
   });
 
   it("uses the local sandbox when forced in Settings", async () => {
     const c = await choose("local", env({}));
-    expect(c).toMatchObject({ kind: "local", reason: "Local sandbox: forced in Settings" });
+    expect(c).toMatchObject({ kind: "local", reason: "chosen in Settings; it runs in this tab" });
     expect(getWebContainerState()).toEqual({ status: "idle" });
   });
 });
@@ -135,6 +135,8 @@ describe("automatic mode and commands that need Node.js", () => {
     expect(npm.combined.endsWith(WEBCONTAINER_OFFER)).toBe(true);
     expect(live.at(-1)).toBe(WEBCONTAINER_OFFER);
     expect(WEBCONTAINER_OFFER).toContain("stackblitz.com");
+    // The command's own message names the backend; the offer adds what choosing it means, without saying it twice.
+    expect(npm.stderr.split("Settings → Sandbox")).toHaveLength(2);
     const script = await sb.exec("node app.js");
     expect(script.stderr).toContain("Cannot find module 'express'");
     expect(script.stderr).toContain(WEBCONTAINER_OFFER);

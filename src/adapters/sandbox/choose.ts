@@ -38,18 +38,18 @@ const defaults: Required<ChooseDependencies> = {
 export async function chooseSandbox(pref: SandboxPreference, deps: ChooseDependencies = {}): Promise<SandboxChoice> {
   const d = { ...defaults, ...deps };
   const local = (reason: string): SandboxChoice => ({ kind: "local", reason, open: d.openLocal });
-  if (pref === "local") return local("Local sandbox: forced in Settings");
+  if (pref === "local") return local("chosen in Settings; it runs in this tab");
   if (pref === "auto")
     return {
       kind: "local",
-      reason: "automatic: WebContainer, which contacts stackblitz.com, runs only when you choose it in Settings (a command that needs Node.js offers it)",
+      reason: "chosen automatically; it runs in this tab. WebContainer (Node.js, loaded from stackblitz.com) starts only if you choose it in Settings, and a command that needs Node.js offers it",
       open: async (sessionID) => withWebContainerOffer(await d.openLocal(sessionID)),
     };
   try {
     const wc = await d.boot();
     return {
       kind: "webcontainer",
-      reason: "WebContainer: chosen in Settings; the runtime booted from stackblitz.com",
+      reason: "chosen in Settings; its runtime was loaded from stackblitz.com",
       open: (sessionID) => d.openWebContainer(sessionID, wc),
       licenceNote: WEBCONTAINER_LICENCE_NOTE,
     };

@@ -8,8 +8,9 @@
 import type { ExecOptions, ExecResult, Sandbox } from "../../core/ports/sandbox";
 import { NEEDS_FULL_NODE } from "./local/missing-commands";
 
+/** What the line before it (the command's own message, which names the WebContainer backend) does not say: what choosing it means. */
 export const WEBCONTAINER_OFFER =
-  'tabcode: this needs full Node.js. The sandbox is on "Automatic", which stays local and contacts no one; to run it, choose Settings → Sandbox → WebContainer (it loads StackBlitz\'s runtime from stackblitz.com) and reload.\n';
+  'tabcode: the sandbox is on "Automatic", which stays in this tab and contacts no one. Choosing WebContainer loads StackBlitz\'s runtime from stackblitz.com; the page then reloads.\n';
 
 export function needsFullNode(r: Pick<ExecResult, "stdout" | "stderr">): boolean {
   return r.stderr.includes(NEEDS_FULL_NODE) || r.stdout.includes(NEEDS_FULL_NODE);

@@ -38,9 +38,11 @@ export function errorHeadline(e: NamedErrorData): string {
   }
 }
 
-export function ErrorBox({ error, onRetry, onContinue }: { error: NamedErrorData; onRetry?: () => void; onContinue?: () => void }) {
+export function ErrorBox({ error, onRetry, onContinue, inSettings }: { error: NamedErrorData; onRetry?: () => void; onContinue?: () => void; inSettings?: boolean }) {
   const message = typeof error.data.message === "string" ? error.data.message : "";
-  const hint = typeof error.data.hint === "string" ? error.data.hint : "";
+  const given = typeof error.data.hint === "string" ? error.data.hint : "";
+  // Shown in Settings (Test connection), advice to look "in Settings" points at the fields above instead.
+  const hint = inSettings ? given.replace(/ in Settings\b/g, " above") : given;
   if (error.name === "MessageAbortedError")
     return (
       <div className="notice-aborted" role="note">

@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { listModels } from "../../adapters/llm/list-models";
 import { pageMove } from "../../app/isolation";
 import { testConnection } from "../../adapters/llm/test-connection";
@@ -94,6 +94,11 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
     }
   };
 
+  // The answer is brought into sight (on a short window the dialog scrolls).
+  const testResult = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (test.state === "ok" || test.state === "failed") testResult.current?.scrollIntoView({ block: "nearest" });
+  }, [test]);
   const runTest = async () => {
     setTest({ state: "running" });
     const result = await testConnection(modelConfig(draft), llm, AbortSignal.timeout(30_000));
@@ -172,6 +177,16 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         <Field label="API key" hint="Kept only in this browser and sent only to the provider above. Optional for local servers.">
           {(id) => <input id={id} type="password" autoComplete="off" value={draft.apiKey} disabled={draft.provider === "demo"} onChange={(e) => set({ apiKey: e.target.value })} />}
         </Field>
+        {/* Right under what it tests (provider, model, key), so its answer shows where the user is looking. */}
+        <div className="test-connection">
+          <button type="button" onClick={() => void runTest()} disabled={test.state === "running"}>
+            {test.state === "running" ? "Testing…" : "Test connection"}
+          </button>
+          <div aria-live="polite" ref={testResult}>
+            {test.state === "ok" && <span className="ok">Connected. The model answered: “{test.text}”</span>}
+            {test.state === "failed" && !test.result.ok && <ErrorBox error={test.result.error} inSettings />}
+          </div>
+        </div>
         <div className="field-row">
           <Field label="Context window">{(id) => <NumberInput id={id} integer min={1} value={spec.contextWindow} onValue={(n) => setSpec({ contextWindow: n })} />}</Field>
           <Field label="Max output tokens">{(id) => <NumberInput id={id} integer min={1} value={spec.maxOutputTokens} onValue={(n) => setSpec({ maxOutputTokens: n })} />}</Field>
@@ -188,15 +203,6 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         </div>
         <NotifySetting />
         <SettingsAdvanced draft={draft} set={set} />
-        <div className="test-connection">
-          <button type="button" onClick={() => void runTest()} disabled={test.state === "running"}>
-            {test.state === "running" ? "Testing…" : "Test connection"}
-          </button>
-          <div aria-live="polite">
-            {test.state === "ok" && <span className="ok">Connected. The model answered: “{test.text}”</span>}
-            {test.state === "failed" && !test.result.ok && <ErrorBox error={test.result.error} />}
-          </div>
-        </div>
         {saveError && <p className="error-text" role="alert">{saveError}</p>}
         {guard && <UnsavedGuard what="the settings" onKeep={() => setGuard(false)} onDiscard={onClose} />}
         <div className="dialog-actions">

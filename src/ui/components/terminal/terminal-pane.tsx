@@ -93,9 +93,12 @@ function fromEntry(e: ShellEntry): Line {
 export function TerminalPane({
   sessionID,
   messages,
+  reveal,
 }: {
   sessionID: string;
   messages: MessageWithParts[];
+  /** Opened by the user just now (not restored open with the page): scrolled into sight. */
+  reveal?: boolean;
 }) {
   const app = useServices();
   const shell = userShell(app);
@@ -110,6 +113,8 @@ export function TerminalPane({
   const agentRunning = useSessionStatus(sessionID).type !== "idle";
   const [command, setCommand] = useState("");
   const logRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
   const stick = useRef(true);
 
   const lines = useMemo(() => {
@@ -126,11 +131,17 @@ export function TerminalPane({
 
   const last = lines.at(-1);
   const grown = `${lines.length}|${last?.output.length ?? 0}|${last?.status ?? ""}`;
-  // Follows the output while the view is at the bottom; scrolling up stops following.
+  // Follows the output while the view is at the bottom; scrolling up stops following. The log grows taller
+  // (up to 40% of the window) as it fills: while you type here, the command line stays in sight.
   useEffect(() => {
     const el = logRef.current;
     if (grown && el && stick.current) el.scrollTop = el.scrollHeight;
+    if (grown && document.activeElement === inputRef.current) formRef.current?.scrollIntoView({ block: "nearest" });
   }, [grown]);
+  // Opened by its toggle: the whole pane is brought into sight (it opens at the foot of the side column).
+  useEffect(() => {
+    if (reveal) formRef.current?.scrollIntoView({ block: "nearest" });
+  }, [reveal]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -173,11 +184,12 @@ export function TerminalPane({
           </div>
         ))}
       </div>
-      <form className="terminal-input" onSubmit={submit}>
+      <form ref={formRef} className="terminal-input" onSubmit={submit}>
         <span aria-hidden="true" className="terminal-prompt">
           $
         </span>
         <input
+          ref={inputRef}
           type="text"
           aria-label="Command to run in the sandbox"
           placeholder="Run a command in the sandbox…"

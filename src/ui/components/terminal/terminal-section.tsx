@@ -15,8 +15,10 @@ function storedOpen(): boolean {
 /** The Terminal section of the Files panel: a toggle (remembered) and, when open, the lazily loaded pane. */
 export function TerminalSection({ sessionID, messages }: { sessionID: string; messages: MessageWithParts[] }) {
   const [open, setOpen] = useState(storedOpen);
+  const [opened, setOpened] = useState(false);
   const toggle = () => {
     setOpen(!open);
+    setOpened(!open);
     try {
       localStorage.setItem(OPEN_KEY, open ? "0" : "1");
     } catch {
@@ -31,7 +33,7 @@ export function TerminalSection({ sessionID, messages }: { sessionID: string; me
         </button>
       </h2>
       <div id="terminal-pane" hidden={!open}>
-        {open && <TerminalPane sessionID={sessionID} messages={messages} />}
+        {open && <TerminalPane sessionID={sessionID} messages={messages} reveal={opened} />}
       </div>
     </section>
   );
