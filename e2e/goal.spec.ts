@@ -9,21 +9,24 @@ async function storedGoal(page: import("@playwright/test").Page, id: string) {
   }, id);
 }
 
-test("/goal with a budget keeps working across turns and stops at the budget", async ({ page, mock }) => {
-  // 1,000 in + 100 out = 1,100 tokens a turn: 1.1k, 2.2k, then 3.3k ≥ 2.5k stops. Turns four and five are never asked for.
+test("/goal with a budget keeps working across turns and stops within the budget", async ({ page, mock }) => {
+  // 1,000 in + 100 out = 1,100 tokens a turn: 1.1k, 2.2k, 3.3k, and a fourth would reach 4.4k > 3.5k: it stops
+  // under its budget. Turns four and five are never asked for.
   mock.setScript(Array.from({ length: 5 }, (_, i) => ({ text: `Step ${i + 1} of the work.`, usage: { input: 1000, output: 100 }, chunkDelayMs: 30 })));
   await openApp(page);
   await configure(page, mock, "openai-compatible");
   const id = await newSession(page);
-  await send(page, "/goal write the changelog until every release has an entry budget 2500 tokens");
+  await send(page, "/goal write the changelog until every release has an entry budget 3500 tokens");
 
   const bar = page.getByRole("region", { name: "Goal" });
   await expect(bar).toContainText("write the changelog");
   await expect(bar).toContainText("until every release has an entry");
-  await expect(bar).toContainText("Goal stopped: budget spent", { timeout: 20_000 });
-  await expect(bar.getByRole("progressbar", { name: "Goal budget used" })).toHaveAttribute("aria-valuetext", "3.3k of 2.5k tokens");
+  await expect(bar).toContainText("Goal stopped: no room in the budget for another step", { timeout: 20_000 });
+  await expect(bar.getByRole("progressbar", { name: "Goal budget used" })).toHaveAttribute("aria-valuetext", "3.3k of 3.5k tokens");
   await waitIdle(page, id);
   expect(mock.modelRequests()).toHaveLength(3);
+  // The objective is the session's pinned goal too: one meaning of "goal".
+  await expect(page.getByRole("region", { name: /Pinned/ })).toContainText("write the changelog");
   expect(await storedGoal(page, id)).toMatchObject({ state: "spent", continues: 2 });
 
   // The goal and the continue messages are system events, never "You".
@@ -34,7 +37,7 @@ test("/goal with a budget keeps working across turns and stops at the budget", a
   const [first, , third] = mock.modelRequests();
   expect(first?.rawBody).toContain("Stop when: every release has an entry.");
   expect(first?.rawBody).toContain("goal_done");
-  expect(third?.rawBody).toContain("Used so far: 2,200 tokens of 2,500 tokens.");
+  expect(third?.rawBody).toContain("Used so far: 2,200 tokens of 3,500 tokens.");
 
   for (const [w, h] of [
     [1400, 900],

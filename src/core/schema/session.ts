@@ -39,6 +39,8 @@ export const Goal = z.object({
   state: z.enum(["active", "met", "blocked", "spent", "stopped"]),
   /** The session's totals when the goal was set: what it used is the difference. */
   start: z.object({ tokens: z.number().check(z.nonnegative()), cost: z.number().check(z.nonnegative()) }),
+  /** The session's totals when the goal ended: what it used stays that after the session goes on without it. */
+  end: z.optional(z.object({ tokens: z.number().check(z.nonnegative()), cost: z.number().check(z.nonnegative()) })),
   /** The message that set the goal; only `goal_done` calls after it count. */
   messageID: z.string(),
   /** "Continue toward the goal" messages sent so far. */

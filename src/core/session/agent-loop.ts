@@ -1,3 +1,4 @@
+import { lastStep, type StepUse } from "./goal";
 import { applyCacheMarkers } from "../compaction/cache-markers";
 import { providerCompactionRequest } from "../compaction/provider-policy";
 import { compactionPreview } from "../compaction/preview";
@@ -48,7 +49,7 @@ export class AgentLoop {
     private readonly mirror: MirrorStore | undefined,
     private readonly sandboxOf: (sessionID: string) => Promise<Sandbox | undefined>,
     /** True when the session must not send another step (its `/goal` budget is spent). */
-    private readonly overBudget: (session: Session) => Promise<boolean> = async () => false,
+    private readonly overBudget: (session: Session, last: StepUse | undefined) => Promise<boolean> = async () => false,
     /** The pause before an automatic summary (Cancel / Summarise now). */
     private readonly grace: CompactionGrace = new CompactionGrace(deps.clock, () => undefined),
   ) {}
@@ -170,7 +171,7 @@ export class AgentLoop {
       if (move.kind !== "send") continue;
       // Stopped while measuring or building the request: nothing was asked, so nothing is recorded.
       if (signal.aborted) break;
-      if (await this.overBudget(session)) break;
+      if (await this.overBudget(session, lastStep(view.shown))) break;
       const result = await this.sendStep(session, model, view, req, turn.step(), signal, size, extra.messages);
       if (result === "compact") {
         // Reactive: the provider said the request was too large. Summarise, then replay the last prompt — capped per prompt.

@@ -4,7 +4,7 @@ import { makeTestService } from "../../testing/session-service";
 import type { MessageWithParts } from "../schema";
 import { GOAL_DONE_TOOL } from "./goal";
 import { goalDoneTool } from "../tools/goal-done";
-import { parseGoal } from "./goal";
+import { goalUsage, parseGoal } from "./goal";
 
 const spec = (arg: string) => {
   const r = parseGoal(arg);
@@ -19,25 +19,32 @@ const goalTexts = (msgs: MessageWithParts[], kind: "start" | "continue") =>
   msgs.filter((m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && p.synthetic && p.metadata?.goal === kind));
 
 describe("/goal in the loop", () => {
-  it("keeps working across turns and stops once the token budget is spent", async () => {
+  it("keeps working across turns and stops before a step would go past the token budget", async () => {
     const llm = new FakeLLM(turns(10));
-    const { store, service } = makeTestService({ llm, tools: [goalDoneTool] });
+    const { store, service, bus } = makeTestService({ llm, tools: [goalDoneTool] });
+    const notices: string[] = [];
+    bus.subscribe((ev) => {
+      if (ev.type === "session.notice") notices.push(ev.message);
+    });
     const s = await service.createSession();
     await service.setGoal(s.id, spec("count to ten until you reach ten budget 300 tokens"));
     await service.ensureRunning(s.id);
-    // 120 → 240 → 360 ≥ 300: three turns, two "continue" messages in between.
-    expect(llm.requests).toHaveLength(3);
+    // 120 → 240, and a third step of about 120 would reach 360 > 300: two turns, one "continue" message.
+    expect(llm.requests).toHaveLength(2);
+    expect(notices).toEqual(["Goal stopped within its budget of 300 tokens: 240 tokens used, and a step takes about 120 tokens."]);
     const session = await store.getSession(s.id);
     expect(session?.goal).toMatchObject({
       state: "spent",
-      continues: 2,
+      continues: 1,
       objective: "count to ten",
       until: "you reach ten",
     });
     expect(session?.goal?.time.ended).toBeTypeOf("number");
+    // The objective is the session's pinned goal as well: "goal" means one thing.
+    expect(session?.pins?.filter((p) => p.kind === "goal").map((p) => [p.text, p.state])).toEqual([["count to ten", "accepted"]]);
     const msgs = await store.messages(s.id);
     expect(goalTexts(msgs, "start")).toHaveLength(1);
-    expect(goalTexts(msgs, "continue")).toHaveLength(2);
+    expect(goalTexts(msgs, "continue")).toHaveLength(1);
     // The model is told the goal, the stop condition and the budget (the app offers goal_done: prompt-wiring.test.ts).
     const first = llm.requests[0];
     const firstText = first?.messages[0]?.role === "user" && first.messages[0].content[0]?.type === "text" ? first.messages[0].content[0].text : "";
@@ -48,16 +55,23 @@ describe("/goal in the loop", () => {
     const cont = llm.requests[1]?.messages.at(-1);
     expect(cont?.role === "user" && cont.content[0]?.type === "text" && cont.content[0].text).toContain("Used so far: 120 tokens of 300 tokens.");
     expect(service.goals.isArmed(s.id)).toBe(false);
+    // What the goal used stays what it used when it ended, as the session goes on.
+    await service.prompt(s.id, { text: "thanks" });
+    await service.ensureRunning(s.id);
+    const later = await store.getSession(s.id);
+    if (!later?.goal) throw new Error("no goal");
+    expect(goalUsage(later, later.goal).tokens).toBe(240);
   });
 
-  it("a cost budget stops at the cost", async () => {
+  it("a cost budget stops before a step would go past it", async () => {
     const llm = new FakeLLM(Array.from({ length: 10 }, () => textTurn("step", { inputTokens: 100_000, outputTokens: 0 })));
     // gpt-4o-mini: $0.15 per 1M input → $0.015 per turn.
     const { store, service } = makeTestService({ llm, tools: [goalDoneTool] });
     const s = await service.createSession();
     await service.setGoal(s.id, spec("do it budget $0.04"));
     await service.ensureRunning(s.id);
-    expect(llm.requests).toHaveLength(3);
+    // $0.015, $0.030, and a third would reach $0.045 > $0.04.
+    expect(llm.requests).toHaveLength(2);
     expect((await store.getSession(s.id))?.goal?.state).toBe("spent");
   });
 
@@ -110,8 +124,8 @@ describe("/goal in the loop", () => {
 
     await reloaded.service.resumeGoal(s.id);
     await reloaded.service.ensureRunning(s.id);
-    // 120 (the prompt's turn) + 120 per goal turn: 1080 ≥ 1000 after 8 more turns.
-    expect(llm.requests).toHaveLength(9);
+    // 120 (the prompt's turn) + 120 per goal turn: 960 after 7 more, and one more would reach 1080 > 1000.
+    expect(llm.requests).toHaveLength(8);
     expect((await reloaded.store.getSession(s.id))?.goal?.state).toBe("spent");
     await expect(reloaded.service.resumeGoal(s.id)).rejects.toThrow("There is no goal to resume.");
   });

@@ -3,7 +3,7 @@ import { conversationView } from "../conversation/view";
 import type { Clock } from "../ports/clock";
 import type { Store } from "../ports/store";
 import type { Goal, Session, UserMessage } from "../schema";
-import { budgetSpent, formatBudget, goalContinueText, goalDoneCall, type GoalSpec, goalStartText, goalUsage, tokenTotal } from "./goal";
+import { budgetSpent, budgetWouldPass, formatBudget, goalContinueText, goalDoneCall, type GoalSpec, goalStartText, goalUsage, lastStep, type StepUse, tokenTotal } from "./goal";
 
 export interface GoalRunnerDeps {
   store: Store;
@@ -53,6 +53,9 @@ export class GoalRunner {
       time: { created: clock.now() },
     };
     await store.updateSession(sessionID, (s) => ({ ...s, goal }));
+    // One meaning of "goal": the objective becomes the session's pinned goal too (kept through every summary).
+    const { addPin } = await import("./pin-edits");
+    await addPin(store, sessionID, { kind: "goal", text: spec.objective, messageID: message.id, now: clock.now() });
     this.arm(sessionID, true);
     return goal;
   }
@@ -86,11 +89,11 @@ export class GoalRunner {
     }));
   }
 
-  /** Before a step: true when the armed goal's budget is spent (the run stops there). */
-  async overBudget(session: Session): Promise<boolean> {
+  /** Before a step: true when the armed goal's budget is spent or the step would go past it (the run stops there). */
+  async overBudget(session: Session, last?: StepUse): Promise<boolean> {
     const goal = session.goal;
-    if (!this.armed.has(session.id) || goal?.state !== "active" || !budgetSpent(session, goal)) return false;
-    await this.end(session, goal, "spent");
+    if (!this.armed.has(session.id) || goal?.state !== "active" || !budgetWouldPass(session, goal, last)) return false;
+    await this.end(session, goal, "spent", undefined, last);
     return true;
   }
 
@@ -113,13 +116,14 @@ export class GoalRunner {
       await this.end(session, goal, done.outcome, done.summary);
       return false;
     }
-    if (budgetSpent(session, goal)) {
-      await this.end(session, goal, "spent");
+    const last = lastStep(shown);
+    if (budgetWouldPass(session, goal, last)) {
+      await this.end(session, goal, "spent", undefined, last);
       return false;
     }
     // A turn that failed (or never got an answer) is the user's to look at first.
-    const last = shown.at(-1)?.info;
-    if (last?.role !== "assistant" || last.error) {
+    const newest = shown.at(-1)?.info;
+    if (newest?.role !== "assistant" || newest.error) {
       this.arm(sessionID, false);
       return false;
     }
@@ -132,25 +136,29 @@ export class GoalRunner {
     await this.deps.store.updateSession(session.id, (s) => (s.goal?.messageID === goal.messageID ? { ...s, goal: { ...s.goal, continues: s.goal.continues + 1 } } : s));
   }
 
-  private async end(session: Session, goal: Goal, state: Goal["state"], result?: string): Promise<void> {
+  private async end(session: Session, goal: Goal, state: Goal["state"], result?: string, last?: StepUse): Promise<void> {
     const { store, clock, bus } = this.deps;
     this.arm(session.id, false);
     const ended: Goal = {
       ...goal,
       state,
+      end: { tokens: tokenTotal(session.tokens), cost: session.cost },
       time: { ...goal.time, ended: clock.now() },
       ...(result ? { result } : {}),
     };
     await store.updateSession(session.id, (s) => (s.goal?.messageID === goal.messageID ? { ...s, goal: ended } : s));
     const used = goalUsage(session, goal);
-    const spent = goal.budget.kind === "cost" ? `$${used.cost.toFixed(2)}` : `${used.tokens.toLocaleString("en-US")} tokens`;
+    const amount = (tokens: number, cost: number) => (goal.budget.kind === "cost" ? `$${cost.toFixed(2)}` : `${tokens.toLocaleString("en-US")} tokens`);
+    const spent = amount(used.tokens, used.cost);
     const message =
       state === "met"
         ? `Goal met: ${result || goal.objective}`
         : state === "blocked"
           ? `Goal paused: the model needs you. ${result ?? ""}`.trim()
           : state === "spent"
-            ? `Goal stopped: its budget of ${formatBudget(goal.budget)} is spent (${spent} used).`
+            ? used.fraction < 1 && last
+              ? `Goal stopped within its budget of ${formatBudget(goal.budget)}: ${spent} used, and a step takes about ${amount(tokenTotal(last.tokens), last.cost)}.`
+              : `Goal stopped: its budget of ${formatBudget(goal.budget)} is spent (${spent} used).`
             : "Goal stopped.";
     bus.publish({ type: "session.notice", sessionID: session.id, message });
   }

@@ -1,4 +1,4 @@
-import type { Goal, GoalBudget, MessageWithParts, Session, Tokens } from "../schema";
+import type { AssistantMessage, Goal, GoalBudget, MessageWithParts, Session, Tokens } from "../schema";
 import { GOAL_DONE_TOOL, GoalDoneInput } from "../tools/goal-done-input";
 import type { GoalSpec } from "./goal-syntax";
 
@@ -18,16 +18,40 @@ export function tokenTotal(t: Tokens): number {
   return t.input + t.output + t.reasoning + t.cache.read + t.cache.write;
 }
 
-/** What the goal has used so far, and the fraction of its budget (may exceed 1). */
+/** What the goal has used so far (until it ended), and the fraction of its budget (may exceed 1). */
 export function goalUsage(session: Pick<Session, "tokens" | "cost">, goal: Goal): { tokens: number; cost: number; fraction: number } {
-  const tokens = Math.max(0, tokenTotal(session.tokens) - goal.start.tokens);
-  const cost = Math.max(0, session.cost - goal.start.cost);
+  const tokens = Math.max(0, (goal.end?.tokens ?? tokenTotal(session.tokens)) - goal.start.tokens);
+  const cost = Math.max(0, (goal.end?.cost ?? session.cost) - goal.start.cost);
   const fraction = goal.budget.kind === "tokens" ? tokens / goal.budget.limit : cost / goal.budget.limit;
   return { tokens, cost, fraction };
 }
 
 export function budgetSpent(session: Pick<Session, "tokens" | "cost">, goal: Goal): boolean {
   return goalUsage(session, goal).fraction >= 1;
+}
+
+/** What one step used: the newest finished answer's tokens and cost. */
+export type StepUse = Pick<AssistantMessage, "tokens" | "cost">;
+
+/**
+ * Whether the goal must stop before the next step: its budget is spent, or the next step would go past it.
+ * A step costs about what the last one did (a conversation's requests only grow), so the goal stops under its
+ * budget rather than a step over it.
+ */
+export function budgetWouldPass(session: Pick<Session, "tokens" | "cost">, goal: Goal, last: StepUse | undefined): boolean {
+  const used = goalUsage(session, goal);
+  if (used.fraction >= 1) return true;
+  if (!last) return false;
+  return goal.budget.kind === "tokens" ? used.tokens + tokenTotal(last.tokens) > goal.budget.limit : used.cost + last.cost > goal.budget.limit;
+}
+
+/** The newest finished answer of a conversation (the step a next one is judged by). */
+export function lastStep(msgs: readonly MessageWithParts[]): StepUse | undefined {
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const info = msgs[i]?.info;
+    if (info?.role === "assistant" && info.finish && !info.summary) return info;
+  }
+  return undefined;
 }
 
 export function formatBudget(b: GoalBudget): string {

@@ -71,7 +71,7 @@ export class SessionService {
       write: (sessionID, text, kind) => this.writePrompt(sessionID, { text, goal: kind }).then((w) => w.user),
       changed: () => this.notify(),
     });
-    this.agentLoop = new AgentLoop(deps, this.store, this.guard, this.mirror, (id) => this.sandboxOf(id), (session) => this.goals.overBudget(session), this.grace);
+    this.agentLoop = new AgentLoop(deps, this.store, this.guard, this.mirror, (id) => this.sandboxOf(id), (session, last) => this.goals.overBudget(session, last), this.grace);
     deps.bus.subscribe((ev) => {
       if (ev.type === "session.status") this.setStatus(ev.sessionID, ev.status);
     });

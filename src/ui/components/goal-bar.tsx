@@ -24,7 +24,8 @@ export function GoalBar({ session, busy, onError }: { session: Session; busy: bo
   const active = goal.state === "active";
   const waiting = active && !armed;
   const run = (what: string, job: () => Promise<void>) => () => void job().catch((e: unknown) => onError(`${what}: ${e instanceof Error ? e.message : String(e)}`));
-  const label = goal.state === "active" ? (armed ? "Working on the goal" : "Goal paused") : ENDED[goal.state];
+  const label =
+    goal.state === "active" ? (armed ? "Working on the goal" : "Goal paused") : goal.state === "spent" && used.fraction < 1 ? "Goal stopped: no room in the budget for another step" : ENDED[goal.state];
   return (
     <section className={`goal-bar goal-${goal.state}`} aria-label="Goal">
       <div className="goal-text">
