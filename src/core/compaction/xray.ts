@@ -109,7 +109,7 @@ function boundaryOf(sent: MessageWithParts[]): Xray["boundary"] {
 export function contextXray(input: XrayInput): Xray {
   const sections: XraySection[] = [];
   (input.system ?? []).forEach((s, i) => {
-    if (s.length > 0) sections.push(plainSection("system", `system:${i}`, i === 0 ? "System prompt (stable header)" : `System prompt ${i + 1}`, [s], input));
+    if (s.length > 0) sections.push(plainSection("system", `system:${i}`, i === 0 ? "System prompt (stable header)" : i === 1 ? "System prompt: environment, rules, pins, skills" : `System prompt ${i + 1}`, [s], input));
   });
   const tools = input.tools ?? [];
   if (tools.length) sections.push(plainSection("tools", "tools", `Tools (${tools.length})`, tools.map(toolSpecText), input));

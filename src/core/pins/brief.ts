@@ -41,9 +41,9 @@ export function freshBrief(parent: Pick<Session, "id" | "title">, shown: Message
   const links = history
     .filter((m) => m.info.role === "user" && userText(m))
     .slice(-12)
-    .map((m) => `- [${oneLine(userText(m), 70)}](#/s/${parent.id}/m/${m.info.id})`);
+    .map((m) => `- [${oneLine(userText(m), 70).replace(/[[\]]/g, "")}](#/s/${parent.id}/m/${m.info.id})`);
   return [
-    `Continuing from the session “${oneLine(parent.title, 80)}” (#/s/${parent.id}/m/${upTo}), with a fresh context.`,
+    `Continuing from the session [“${oneLine(parent.title, 80).replace(/[[\]]/g, "")}”](#/s/${parent.id}/m/${upTo}), with a fresh context.`,
     "",
     "## Goal",
     goal ?? "(none)",

@@ -8,7 +8,7 @@ import { conversationView } from "../conversation/view";
 /**
  * "Start fresh from here": a child session (linked by `parentID`, and by
  * `fork` to the message it starts from) with no messages, carrying the
- * parent's pins in force as its own accepted pins, and the brief the user
+ * parent's pins in force as its own (accepted or still suggested, as they were), and the brief the user
  * edits before sending it. The parent is not touched.
  */
 export async function startFresh(store: Store, input: { sessionID: string; messageID: string; now: number }): Promise<{ session: Session; brief: string }> {
@@ -21,7 +21,8 @@ export async function startFresh(store: Store, input: { sessionID: string; messa
   const pins = activePins(effectivePins(parent.pins, upTo));
   const now = input.now;
   const id = descendingId("ses", now);
-  const own: Pin[] = pins.map((p, i) => ({ id: `pin_${id.slice(4)}_${i}`, kind: p.kind, text: p.text, state: "accepted", time: now }));
+  // Each pin keeps its standing: a suggestion the user never accepted is still a suggestion in the child.
+  const own: Pin[] = pins.map((p, i) => ({ id: `pin_${id.slice(4)}_${i}`, kind: p.kind, text: p.text, state: p.state === "accepted" ? "accepted" : "suggested", time: now }));
   const session: Session = {
     id,
     title: `${parent.title.replace(/ \(fresh\)$/, "")} (fresh)`,

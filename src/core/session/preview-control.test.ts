@@ -153,19 +153,23 @@ describe("Start fresh from here", () => {
     const s = await service.createSession({ title: "Parser work" });
     await service.prompt(s.id, { text: "Fix the CSV parser. Never touch config/." });
     await service.ensureRunning(s.id);
+    const added = await service.addPin(s.id, { kind: "constraint", text: "Answer in English." });
+    if (!added.ok) throw new Error(added.error);
     const msgs = await store.messages(s.id);
     const last = msgs.at(-1);
     if (!last) throw new Error("no messages");
     const { session: child, brief } = await service.startFresh(s.id, last.info.id);
     expect(child).toMatchObject({ parentID: s.id, fork: { sessionID: s.id, messageID: last.info.id }, title: "Parser work (fresh)" });
+    // What the parent only suggested stays a suggestion; what the user accepted stays accepted.
     expect(child.pins?.map((p) => [p.kind, p.text, p.state])).toEqual([
-      ["goal", "Fix the CSV parser.", "accepted"],
-      ["constraint", "Never touch config/.", "accepted"],
+      ["goal", "Fix the CSV parser.", "suggested"],
+      ["constraint", "Never touch config/.", "suggested"],
+      ["constraint", "Answer in English.", "accepted"],
     ]);
     expect(await store.messages(child.id)).toEqual([]);
-    expect(brief).toContain(`(#/s/${s.id}/m/${last.info.id})`);
+    expect(brief).toContain(`Continuing from the session [“Parser work”](#/s/${s.id}/m/${last.info.id})`);
     expect(brief).toContain("## Goal\nFix the CSV parser.");
-    expect(brief).toContain("## Constraints\n- Never touch config/.");
+    expect(brief).toContain("## Constraints\n- Never touch config/.\n- Answer in English.");
     expect(brief).toContain(`- [Fix the CSV parser. Never touch config/.](#/s/${s.id}/m/${msgs[0]?.info.id})`);
     expect(await store.getSession(s.id)).toMatchObject({ id: s.id, title: "Parser work" });
   });

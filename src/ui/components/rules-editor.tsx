@@ -14,6 +14,15 @@ export function RulesEditor({ rules, onChange, label }: { rules: Ruleset; onChan
         action deny (for example “config/**”) means no tool and no command may change, move, delete or link those paths.
       </p>
       {rules.length === 0 && <p className="list-empty">No rules: the defaults apply.</p>}
+      {rules.length > 0 && (
+        // What each column is, for the eye (each field names itself for assistive technology).
+        <div className="rule-row rule-head" aria-hidden="true">
+          <span>Permission (tool)</span>
+          <span>Pattern</span>
+          <span>Action</span>
+          <span />
+        </div>
+      )}
       {rules.map((r, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional by nature
         <div className="rule-row" key={i}>

@@ -255,8 +255,8 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
         })}
       </div>
       <div className="sidebar-footer">
-        <label className="button-like">
-          Import
+        <label className="button-like" title="Open a session file: a tabcode or OpenCode export (.json, or a .zip with its files)">
+          Import file
           <input
             type="file"
             className="visually-hidden"
@@ -268,10 +268,10 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
             }}
           />
         </label>
-        <button type="button" onClick={onImportHistory}>
+        <button type="button" onClick={onImportHistory} title="Bring in the sessions of other coding agents on this computer: OpenCode, Claude Code, Codex, Gemini CLI">
           Import history
         </button>
-        <button type="button" onClick={onExportAll}>
+        <button type="button" onClick={onExportAll} title="Download every session's conversation as one .zip, a session file each (a session's own Export can take its files too)">
           Export all
         </button>
       </div>

@@ -3,8 +3,11 @@
 export const SHEET_BELOW = 600;
 const GAP = 10;
 const MARGIN = 8;
+/** How far a popover beside an element may reach over its edge (a message's side padding is 24 px, plus the gap). */
+export const TOUR_EDGE = 40;
+const EDGE = TOUR_EDGE;
 
-export type TourPlacement = { kind: "sheet" } | { kind: "popover"; top: number; left: number; side: "below" | "above" | "over" };
+export type TourPlacement = { kind: "sheet" } | { kind: "popover"; top: number; left: number; side: "below" | "above" | "right" | "left" | "over" };
 
 interface Box {
   top: number;
@@ -13,7 +16,10 @@ interface Box {
   right: number;
 }
 
-/** Below the element when it fits, else above, else over its top edge; always within the viewport. */
+/**
+ * Below the element when it fits, else above, else beside it (right, then left: a tall message stays readable),
+ * else over its lower part (its start stays visible); always within the viewport.
+ */
 export function placeTour(anchor: Box | undefined, size: { width: number; height: number }, viewport: { width: number; height: number }): TourPlacement {
   if (viewport.width < SHEET_BELOW) return { kind: "sheet" };
   const clampLeft = (x: number) => Math.max(MARGIN, Math.min(x, viewport.width - size.width - MARGIN));
@@ -22,7 +28,11 @@ export function placeTour(anchor: Box | undefined, size: { width: number; height
   const left = clampLeft(anchor.left);
   if (anchor.bottom + GAP + size.height <= viewport.height - MARGIN) return { kind: "popover", side: "below", top: Math.max(MARGIN, anchor.bottom + GAP), left };
   if (anchor.top - GAP - size.height >= MARGIN) return { kind: "popover", side: "above", top: anchor.top - GAP - size.height, left };
-  return { kind: "popover", side: "over", top: clampTop(anchor.top + GAP), left };
+  const top = clampTop(anchor.top);
+  // Beside it, over at most its edge (a message's padding: its text stays clear).
+  if (anchor.right + GAP + size.width - EDGE <= viewport.width - MARGIN) return { kind: "popover", side: "right", top, left: Math.min(anchor.right + GAP, viewport.width - MARGIN - size.width) };
+  if (anchor.left - GAP - size.width + EDGE >= MARGIN) return { kind: "popover", side: "left", top, left: Math.max(MARGIN, anchor.left - GAP - size.width) };
+  return { kind: "popover", side: "over", top: clampTop(anchor.bottom - GAP - size.height), left };
 }
 
 const last = (selector: string): HTMLElement | null => {

@@ -9,7 +9,7 @@ function msg(role: "user" | "assistant", summary = false): MessageWithParts {
 }
 
 describe("steps of an answer", () => {
-  it("a three-step answer: one header, one last step; a summary starts its own block", () => {
+  it("a three-step answer: one header, one last step; a summary starts its own block but does not end the answer", () => {
     const list = [msg("user"), msg("assistant"), msg("assistant"), msg("assistant"), msg("user"), msg("assistant"), msg("assistant", true), msg("assistant")];
     expect(list.map((_, i) => stepPlace(list, i))).toEqual([
       { continued: false, last: false },
@@ -17,10 +17,19 @@ describe("steps of an answer", () => {
       { continued: true, last: false },
       { continued: true, last: true },
       { continued: false, last: false },
-      { continued: false, last: true },
-      { continued: false, last: true },
+      // Answered on after the summary: Regenerate is offered once, at the answer's real end.
+      { continued: false, last: false },
+      { continued: false, last: false },
       { continued: false, last: true },
     ]);
     expect(stepPlace(list, 99)).toEqual({ continued: false, last: false });
+  });
+
+  it("tabcode's own messages (a compaction request, the continue prompt) do not end an answer; a person's message does", () => {
+    const user = (parts: unknown[]) => ({ ...msg("user"), parts }) as unknown as MessageWithParts;
+    const compaction = user([{ type: "compaction", auto: true }]);
+    const cont = user([{ type: "text", text: "Continue if you have next steps.", synthetic: true, metadata: { compaction_continue: true } }]);
+    const list = [user([{ type: "text", text: "Do it." }]), msg("assistant"), compaction, msg("assistant", true), cont, msg("assistant"), user([{ type: "text", text: "Next." }]), msg("assistant")];
+    expect(list.map((_, i) => stepPlace(list, i).last)).toEqual([false, false, false, false, false, true, false, true]);
   });
 });

@@ -1,3 +1,4 @@
+import { systemEventKind } from "../../core/conversation/system-event";
 import type { MessageWithParts } from "../../core/schema";
 
 /** Whether `m` is a further step of the answer `prev` belongs to (it shares that answer's header). */
@@ -12,6 +13,20 @@ export function continuesAnswer(m: MessageWithParts, prev: MessageWithParts | un
 export function stepPlace(messages: readonly MessageWithParts[], i: number): { continued: boolean; last: boolean } {
   const m = messages[i];
   if (!m) return { continued: false, last: false };
-  const next = messages[i + 1];
-  return { continued: continuesAnswer(m, messages[i - 1]), last: m.info.role === "assistant" && !(next && continuesAnswer(next, m)) };
+  return { continued: continuesAnswer(m, messages[i - 1]), last: m.info.role === "assistant" && !answerGoesOn(messages, i) };
+}
+
+/**
+ * Whether the answer goes on after the message at `i`: a later step comes before the next message a person sent,
+ * past a summary and tabcode's own messages (a summary in the middle of an answer does not end it).
+ */
+function answerGoesOn(messages: readonly MessageWithParts[], i: number): boolean {
+  for (let j = i + 1; j < messages.length; j++) {
+    const n = messages[j];
+    if (!n) break;
+    if (n.info.role === "assistant") {
+      if (!n.info.summary) return true;
+    } else if (systemEventKind(n) === undefined) return false;
+  }
+  return false;
 }

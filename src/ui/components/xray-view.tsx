@@ -61,7 +61,7 @@ export function XrayView(props: Props) {
   return (
     <div className="xray">
       <p className="xray-summary" role="status">
-        {props.past ? "This step was sent" : "Next request"} ≈ <strong data-testid="xray-total" data-tokens={x.total}>{formatTokens(x.total)}</strong> tokens{x.exact ? "" : " (partly estimated)"} of {formatTokens(x.usable)} usable ({Math.round(x.fraction * 100)}%); auto-compaction at {formatTokens(x.overflowAt)}; window {formatTokens(x.contextWindow)}.
+        {props.past ? "This step was sent" : "Next request"} ≈ <strong data-testid="xray-total" data-tokens={x.total}>{formatTokens(x.total)}</strong> tokens{x.exact ? "" : " (partly estimated: text not yet counted by the tokenizer)"} of {formatTokens(x.usable)} usable ({Math.round(x.fraction * 100)}%); auto-compaction at {formatTokens(x.overflowAt)}; window {formatTokens(x.contextWindow)}.
         {cachedTokens > 0 && ` About ${formatTokens(cachedTokens)} of it is a prefix the provider can serve from its cache.`}
         {cost !== undefined && ` Estimated input cost: ${formatCost(cost)}.`}
       </p>

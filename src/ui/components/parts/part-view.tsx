@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { UserText } from "./user-text";
 import type { Part, StepFinishPart } from "../../../core/schema";
 import { assertNever } from "../../../core/util/assert";
 import { formatCost, formatTokens } from "../../format";
@@ -73,7 +74,7 @@ export function PartView({ part, role }: { part: Part; role: "user" | "assistant
       // An attached file's text goes to the model; the person sees the file's chip.
       if (role === "user" && part.synthetic && part.metadata?.attachment === true) return null;
       if (providerCompactionOf(part)) return <ProviderCompactionView text={part.text} />;
-      if (role === "user") return <div className={`user-text${part.synthetic ? " synthetic" : ""}`}>{part.text}</div>;
+      if (role === "user") return <UserText className={`user-text${part.synthetic ? " synthetic" : ""}`} text={part.text} />;
       return <Markdown text={part.text} streaming={streaming && part.time !== undefined && part.time.end === undefined} />;
     case "reasoning":
       return (
