@@ -18,8 +18,17 @@ test.describe("phone (390×844)", () => {
     await expect(hideSessions).toHaveAttribute("aria-expanded", "true");
     await expect(hideSessions).toBeFocused();
     await expect(page.getByRole("main")).toHaveAttribute("inert", "");
+    // What appears behind the open drawer (here: a button added beside the main area) is inert too.
+    await page.evaluate(() => {
+      const late = document.createElement("button");
+      late.textContent = "Added behind the drawer";
+      document.querySelector("main")?.after(late);
+    });
+    await expect(page.getByRole("button", { name: "Added behind the drawer", includeHidden: true })).toHaveAttribute("inert", "");
     await page.keyboard.press("Escape");
     await expect(nav).toBeHidden();
+    await expect(page.getByRole("button", { name: "Added behind the drawer" })).not.toHaveAttribute("inert", "");
+    await page.evaluate(() => document.querySelectorAll("button").forEach((b) => b.textContent === "Added behind the drawer" && b.remove()));
     await expect(toggle).toBeFocused();
     await expect(page.getByRole("main")).not.toHaveAttribute("inert", "");
 
