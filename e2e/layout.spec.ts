@@ -28,7 +28,9 @@ test.describe("phone (390×844)", () => {
     await page.keyboard.press("Escape");
     await expect(nav).toBeHidden();
     await expect(page.getByRole("button", { name: "Added behind the drawer" })).not.toHaveAttribute("inert", "");
-    await page.evaluate(() => document.querySelectorAll("button").forEach((b) => b.textContent === "Added behind the drawer" && b.remove()));
+    await page.evaluate(() => {
+      for (const b of document.querySelectorAll("button")) if (b.textContent === "Added behind the drawer") b.remove();
+    });
     await expect(toggle).toBeFocused();
     await expect(page.getByRole("main")).not.toHaveAttribute("inert", "");
 
