@@ -34,15 +34,18 @@ test("python3 runs a failing unittest, the fix passes, git commits; files, histo
   const bodies = mock.modelRequests().map((r) => r.rawBody);
   expect(lastToolOutput(bodies[3] ?? "")).toContain("FAILED (failures=1)");
   expect(lastToolOutput(bodies[3] ?? "")).toContain("Exit code: 1");
+  // On screen the failed run says so on its closed card; the passing one says done.
+  await expect(page.getByRole("region", { name: "Tool bash: finished with exit code 1" })).toContainText("exit 1");
+  await expect(page.getByRole("region", { name: "Tool bash: done" })).toHaveCount(3);
   expect(lastToolOutput(bodies[5] ?? "")).toContain("test_add (test_calc.AddTest.test_add) ... ok");
   expect(lastToolOutput(bodies[5] ?? "")).toContain("Exit code: 0");
   expect(lastToolOutput(bodies[6] ?? "")).toMatch(/Initialized empty Git repository in \/workspace\/\.git\/.*\[main \(root-commit\) [0-9a-f]{7}\] Add calc with tests/s);
   expect(lastToolOutput(bodies[7] ?? "")).toMatch(/[0-9a-f]{7} Add calc with tests/);
 
-  // The tool card shows the test run's output.
-  const cards = page.getByRole("region", { name: "Tool bash: done" });
-  await cards.first().getByRole("button").first().click();
-  await expect(cards.first()).toContainText("FAILED (failures=1)");
+  // The failed run's card shows the test run's output.
+  const failed = page.getByRole("region", { name: "Tool bash: finished with exit code 1" });
+  await failed.getByRole("button").first().click();
+  await expect(failed).toContainText("FAILED (failures=1)");
 
   // Files panel: the module and its test (the repository itself is hidden).
   await expect(ws.getByRole("button", { name: "calc.py", exact: true })).toBeVisible();

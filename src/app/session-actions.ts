@@ -183,11 +183,16 @@ export async function startFresh(app: AppServices, sessionID: string, messageID:
   return fresh;
 }
 
-export async function revert(app: AppServices, sessionID: string, messageID: string): Promise<void> {
+/** Reverts a turn; `filesKept` when its files' earlier versions are not in this browser (the messages are reverted all the same). */
+export async function revert(app: AppServices, sessionID: string, messageID: string): Promise<{ filesKept: boolean }> {
   await app.sessions.assertIdleEverywhere(sessionID);
   const sandbox = await app.sandbox.sandboxFor(sessionID).catch(() => undefined);
   const { revertSession } = await import("../core/session/revert");
-  await revertSession(app.store, sandbox, sessionID, messageID);
+  let filesKept = false;
+  await revertSession(app.store, sandbox, sessionID, messageID, () => {
+    filesKept = true;
+  });
+  return { filesKept };
 }
 
 export async function unrevert(app: AppServices, sessionID: string): Promise<void> {

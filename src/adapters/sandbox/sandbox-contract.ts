@@ -279,7 +279,7 @@ export function sandboxContract(name: string, make: () => Promise<ContractSubjec
       });
 
       it("rejects an unknown snapshot hash", async () => {
-        await expect(sb.restore("0".repeat(64))).rejects.toThrow(/Unknown snapshot/);
+        await expect(sb.restore("0".repeat(64))).rejects.toThrow(/^The files from that point are not in this browser/);
       });
     });
   });

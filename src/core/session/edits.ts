@@ -1,4 +1,5 @@
 import { ascendingId } from "../ids";
+import { isMissingSnapshot } from "../snapshot/store";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import type { MessageWithParts, Ruleset, Session } from "../schema";
@@ -65,9 +66,18 @@ export function snapshotBefore(all: MessageWithParts[], userID: string): string 
   return undefined;
 }
 
-/** Restores the workspace a branch stands at (when known). */
+/**
+ * Restores the workspace a branch stands at (when known). A state this browser never held (an imported or
+ * shared session's: its workspace starts empty here) leaves the files as they are rather than refusing the edit
+ * or the switch.
+ */
 export async function enterBranch(sandbox: Sandbox | undefined, snapshot: string | undefined): Promise<void> {
-  if (sandbox && snapshot) await sandbox.restore(snapshot);
+  if (!sandbox || !snapshot) return;
+  try {
+    await sandbox.restore(snapshot);
+  } catch (e) {
+    if (!isMissingSnapshot(e)) throw e;
+  }
 }
 
 export class BranchSwitchError extends Error {

@@ -45,6 +45,23 @@ describe("revert and unrevert", () => {
     expect(await sandbox.fs.readText("/workspace/new.txt")).toBe("made by bash\n");
   });
 
+  it("an imported session's earlier files are not here: the messages are reverted, the files left, and the caller told", async () => {
+    const llm = new FakeLLM([toolTurn([{ tool: "bash", input: { command: "echo later > app.txt", description: "change it" } }]), textTurn("done")]);
+    const { store, sandbox, service } = await setup(llm);
+    const s = await service.createSession();
+    const user = await service.prompt(s.id, { text: "change it" });
+    await service.ensureRunning(s.id);
+    // As after an import into another browser: the patch names a workspace state this one never held.
+    for (const m of await store.messages(s.id)) for (const p of m.parts) if (p.type === "patch") await store.upsertPart({ ...p, hash: "f".repeat(40) });
+    let told = 0;
+    const reverted = await revertSession(store, sandbox, s.id, user.id, () => told++);
+    expect(told).toBe(1);
+    expect(reverted?.revert?.messageID).toBe(user.id);
+    expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("later\n");
+    await unrevertSession(store, sandbox, s.id);
+    expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("later\n");
+  });
+
   it("restores a binary file byte for byte", async () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80]);
     const llm = new FakeLLM([

@@ -3,6 +3,7 @@ import type { Store } from "../ports/store";
 import type { MessageWithParts, PatchPart, Session } from "../schema";
 import { branchTree } from "../conversation/branches";
 import { conversationView } from "../conversation/view";
+import { isMissingSnapshot } from "../snapshot/store";
 
 /** The user message a revert of `messageID` starts at: the message itself, or the user message before it. */
 export function revertPoint(msgs: MessageWithParts[], messageID: string): string | undefined {
@@ -26,16 +27,24 @@ export function patchesFrom(msgs: MessageWithParts[], fromID: string): PatchPart
  * files are snapshotted first, so `unrevert` can bring them back. Messages are
  * deleted only when the next prompt commits the revert.
  */
-export async function revertSession(store: Store, sandbox: Sandbox | undefined, sessionID: string, messageID: string): Promise<Session | undefined> {
+export async function revertSession(
+  store: Store,
+  sandbox: Sandbox | undefined,
+  sessionID: string,
+  messageID: string,
+  /** Told when the files could not go back (their earlier states are not in this browser): the messages still are reverted. */
+  onFilesMissing?: () => void,
+): Promise<Session | undefined> {
   const session = await store.getSession(sessionID);
   if (!session) return undefined;
   const { path: msgs, shown } = conversationView(session, await store.messages(sessionID));
   const point = revertPoint(shown, messageID);
   if (!point) return session;
   let snapshot = session.revert?.snapshot;
-  if (sandbox) {
+  const patches = patchesFrom(msgs, point).reverse();
+  if (sandbox && !(await beforeStatesHere(sandbox, patches))) onFilesMissing?.();
+  else if (sandbox) {
     snapshot ??= await sandbox.snapshot();
-    const patches = patchesFrom(msgs, point).reverse();
     for (const patch of patches) {
       for (const file of patch.files) {
         const before = await sandbox.readAt(patch.hash, file);
@@ -46,6 +55,21 @@ export async function revertSession(store: Store, sandbox: Sandbox | undefined, 
     }
   }
   return store.updateSession(sessionID, (s) => ({ ...s, revert: { messageID: point, ...(snapshot ? { snapshot } : {}) } }));
+}
+
+/** Whether this browser holds the state before each patch (an imported session's steps name states it never had). */
+async function beforeStatesHere(sandbox: Sandbox, patches: readonly PatchPart[]): Promise<boolean> {
+  for (const patch of patches) {
+    const file = patch.files[0];
+    if (file === undefined) continue;
+    try {
+      await sandbox.readAt(patch.hash, file);
+    } catch (e) {
+      if (isMissingSnapshot(e)) return false;
+      throw e;
+    }
+  }
+  return true;
 }
 
 /** Undoes a soft revert: the files come back as they were, and so do the hidden messages. */

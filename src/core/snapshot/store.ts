@@ -60,10 +60,21 @@ export class MemorySnapshotStore implements SnapshotStore {
   }
 }
 
-/** Loads a tree or throws a clear error (an unknown hash is a bug or a deleted store). */
+/**
+ * The start of the error for a snapshot this browser does not hold: an imported or shared session names the
+ * workspace states of the browser it came from (an export without its files carries none of them).
+ */
+export const MISSING_FILES = "The files from that point are not in this browser";
+
+/** Whether an error (also one that crossed a Worker boundary as plain text) says a snapshot is not here. */
+export function isMissingSnapshot(e: unknown): boolean {
+  return (e instanceof Error ? e.message : String(e)).startsWith(MISSING_FILES);
+}
+
+/** Loads a tree or throws a clear error (`isMissingSnapshot`; its text is for people, the hash is not). */
 export async function requireTree(store: SnapshotStore, hash: string): Promise<SnapshotTree> {
   const tree = await store.getTree(hash);
-  if (!tree) throw new Error(`Unknown snapshot ${hash}`);
+  if (!tree) throw new Error(`${MISSING_FILES}: the session came from an export or a share without them.`);
   return tree;
 }
 

@@ -109,6 +109,15 @@ function normalizeEol(s: string): string {
   return s.replace(/\r\n/g, "\n");
 }
 
+/**
+ * A hunk's `@@` line as unified diffs write it: a side with no lines names the line before it ("-0,0" for a new
+ * file), where jsdiff's hunk objects hold the line after (and its `parsePatch` reads it back that way).
+ */
+export function hunkHeader(h: { oldStart: number; oldLines: number; newStart: number; newLines: number }): string {
+  const start = (at: number, lines: number) => (lines === 0 ? at - 1 : at);
+  return `@@ -${start(h.oldStart, h.oldLines)},${h.oldLines} +${start(h.newStart, h.newLines)},${h.newLines} @@`;
+}
+
 /** Unified diff of one file (line endings normalised) with added/removed line counts. */
 export function fileDiff(rel: string, before: string, after: string): FileDiff {
   const patch = structuredPatch(rel, rel, normalizeEol(before), normalizeEol(after), undefined, undefined, { context: 3 });
@@ -116,7 +125,7 @@ export function fileDiff(rel: string, before: string, after: string): FileDiff {
   let deletions = 0;
   const out = [`Index: ${rel}`, "===================================================================", `--- ${rel}`, `+++ ${rel}`];
   for (const h of patch.hunks) {
-    out.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
+    out.push(hunkHeader(h));
     for (const line of h.lines) {
       if (line.startsWith("+")) additions++;
       else if (line.startsWith("-")) deletions++;

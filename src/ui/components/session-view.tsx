@@ -16,6 +16,7 @@ import { GoalBar as GoalBarView, PinnedPanel as PinnedPanelView, SummaryPreviewD
 import { Composer as ComposerView } from "./composer";
 import { drafts } from "../app-events";
 
+import { continuesAnswer } from "./turn-steps";
 import { MessageList } from "./message-list";
 import { SessionHeader as SessionHeaderView } from "./session-header";
 import { TodoPanel as TodoPanelView } from "./todo-panel";
@@ -115,7 +116,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   // In reading order: a summary that kept later turns verbatim is read before them, where it stands.
   const storedShown = useMemo(() => (view ? readingOrder(view.shown, "started") : undefined), [view]);
   const messages = useMemo(() => (storedShown && streamed?.size ? storedShown.map((m) => streamed.get(m.info.id) ?? m) : storedShown), [storedShown, streamed]);
-  const hidden = view?.reverted ?? 0;
+  // What a revert hid, counted as a person counts it: their messages (each with its answer), not the answer's steps.
+  const hiddenTurns = useMemo(() => (view ? view.path.slice(view.shown.length).filter((m) => m.info.role === "user" && systemEventKind(m) === undefined).length : 0), [view]);
   // The side column (pins suggested from every message, todos, the files' version) follows the conversation in a
   // render of its own, after the messages: on a long session each costs a pass over all of it.
   const side = useDeferredValue(view);
@@ -179,7 +181,12 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         // Forking from your own prompt: the fork stops before it and its text waits in the fork's composer.
         const m = latest.current.all?.find((x) => x.info.id === messageID);
         const own = m?.info.role === "user" ? m.parts.map((p) => (p.type === "text" && !p.synthetic && !p.ignored ? p.text : "")).join("") : "";
-        fork(app, sessionID, messageID, own ? "before" : "through").then(
+        // Forking from an answer: through its last step (the header that offers Fork is on its first).
+        const list = latest.current.messages ?? [];
+        let at = list.findIndex((x) => x.info.id === messageID);
+        while (at >= 0 && m?.info.role === "assistant" && list[at + 1] && continuesAnswer(list[at + 1] as MessageWithParts, list[at] as MessageWithParts)) at++;
+        const through = at >= 0 ? (list[at]?.info.id ?? messageID) : messageID;
+        fork(app, sessionID, own ? messageID : through, own ? "before" : "through").then(
           (s) => {
             if (own) drafts.set(s.id, own);
             onOpenSession(s.id);
@@ -188,7 +195,12 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         );
       },
       revert: (messageID) => {
-        revert(app, sessionID, messageID).catch((e: unknown) => onError(`Could not revert: ${e instanceof Error ? e.message : String(e)}`));
+        revert(app, sessionID, messageID).then(
+          ({ filesKept }) => {
+            if (filesKept) onError("Reverted the messages. The files were left as they are: their earlier versions are not in this browser (the session came from an export or a share without its files).");
+          },
+          (e: unknown) => onError(`Could not revert: ${e instanceof Error ? e.message : String(e)}`),
+        );
       },
       edit: (messageID, text) => {
         sessions
@@ -283,7 +295,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         {revertID && (
           <div className="banner revert" role="status">
             <span>
-              {hidden} message{hidden === 1 ? "" : "s"} reverted and files restored. Sending a new message makes this permanent.
+              {hiddenTurns <= 1 ? "Your last message and its answer were reverted" : `Your last ${hiddenTurns} messages and their answers were reverted`}
+              {session?.revert?.snapshot ? ", and the files restored" : ""}. Sending a new message makes this permanent.
             </span>
             <button
               type="button"

@@ -35,6 +35,14 @@ describe("diff rows", () => {
     expect(d.hunks[0]?.header).toMatch(/^@@ -1,\d+ \+1,\d+ @@$/);
   });
 
+  it("writes a new file's hunk as unified diffs do (-0,0), in the tool's patch and in the viewer alike", () => {
+    const patch = fileDiff("new.txt", "", "one line\n").diff;
+    expect(patch).toContain("@@ -0,0 +1,1 @@");
+    expect(diffFromPatch(patch).hunks[0]?.header).toBe("@@ -0,0 +1,1 @@");
+    expect(diffTexts(undefined, "one line\n").hunks[0]?.header).toBe("@@ -0,0 +1,1 @@");
+    expect(diffTexts("gone\n", "").hunks[0]?.header).toBe("@@ -1,1 +0,0 @@");
+  });
+
   it("puts removals beside the additions that replace them, context on both sides", () => {
     const rows = diffTexts("a\nb\nc\nd\n", "a\nB\nc\nd\ne\nf\n").hunks.flatMap((h) => h.rows);
     const split = splitRows(rows);

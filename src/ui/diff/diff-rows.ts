@@ -1,3 +1,4 @@
+import { hunkHeader } from "../../core/tools/workspace";
 import { diffWordsWithSpace, parsePatch, type StructuredPatchHunk, structuredPatch } from "diff";
 
 /**
@@ -90,7 +91,7 @@ function hunkRows(h: StructuredPatchHunk): DiffHunk {
     // "\ No newline at end of file" is not a line of either file.
   }
   pairWords(rows);
-  return { header: `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, rows };
+  return { header: hunkHeader(h), rows };
 }
 
 function fromHunks(hunks: StructuredPatchHunk[]): FileDiffRows {

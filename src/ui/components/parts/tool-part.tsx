@@ -63,15 +63,17 @@ export function ToolPartView({ part }: { part: ToolPart }) {
   useEffect(() => {
     if (s.status === "error") setOpen(true);
   }, [s.status]);
-  const label = STATUS_LABEL[s.status];
+  // A command that ran but failed (a non-zero exit) says so on the card, closed as well: "done" would read as success.
+  const exit = s.status === "completed" && typeof s.metadata?.exit === "number" && s.metadata.exit !== 0 ? s.metadata.exit : undefined;
+  const label = exit !== undefined ? `exit ${exit}` : STATUS_LABEL[s.status];
   const duration = s.status === "completed" || s.status === "error" ? formatDuration(s.time.end - s.time.start) : undefined;
   const liveOutput = s.status === "running" && typeof s.metadata?.output === "string" ? s.metadata.output : undefined;
   const diff = s.status === "completed" && typeof s.metadata.diff === "string" ? s.metadata.diff : undefined;
   const pruned = s.status === "completed" && s.time.compacted !== undefined;
   return (
-    <section className={`tool-card tool-${s.status}`} aria-label={`Tool ${part.tool}: ${label}`}>
+    <section className={`tool-card tool-${s.status}${exit !== undefined ? " tool-failed" : ""}`} aria-label={`Tool ${part.tool}: ${exit !== undefined ? `finished with exit code ${exit}` : label}`}>
       <button type="button" className="tool-head" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <span className={`tool-dot dot-${s.status}`} aria-hidden="true" />
+        <span className={`tool-dot dot-${exit !== undefined ? "error" : s.status}`} aria-hidden="true" />
         <span className="tool-name">{part.tool}</span>
         <span className="tool-summary">{summary(part)}</span>
         <span className="tool-status">
