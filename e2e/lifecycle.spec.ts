@@ -18,6 +18,23 @@ async function conversation(page: import("@playwright/test").Page, mock: import(
   return id;
 }
 
+test("fork from an answer that used tools takes the whole answer, its last words included", async ({ page, mock }) => {
+  mock.setScript([{ toolCalls: [{ name: "bash", args: { command: "echo first > a.txt", description: "write" } }] }, { text: "Wrote first." }]);
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  await send(page, "Write a file");
+  await expect(page.getByRole("article").filter({ hasText: "Wrote first." })).toBeVisible();
+  await waitIdle(page, id);
+  // The answer's header (and its Fork) is on its first step, the tool call.
+  const first = page.getByRole("article", { name: "Assistant message" }).filter({ has: page.getByRole("region", { name: /Tool bash/ }) });
+  await first.hover();
+  await first.getByRole("button", { name: "Fork from this message" }).click();
+  await expect(page).not.toHaveURL(new RegExp(id));
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("(fork #1)");
+  await expect(page.getByRole("article").filter({ hasText: "Wrote first." })).toBeVisible();
+});
+
 test("fork from an assistant message, then continue both sessions", async ({ page, mock }) => {
   const original = await conversation(page, mock);
   const answer = page.getByRole("article", { name: "Assistant message" }).filter({ hasText: "apples" });
