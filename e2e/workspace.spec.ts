@@ -60,16 +60,19 @@ test("the model reads, edits and runs commands on real files; the tree shows it;
   // Revert the turn: files restored, messages hidden.
   await page.getByRole("article", { name: "Your message" }).hover();
   await page.getByRole("button", { name: "Revert this turn" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "reverted" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Your last message and its answer were reverted, and the files restored." })).toBeVisible();
   await expect(page.getByRole("article")).toHaveCount(0);
+  // The button it was pressed on is gone with its message: the keyboard is on Unrevert.
+  await expect(page.getByRole("button", { name: "Unrevert" })).toBeFocused();
   await expect(ws.getByRole("button", { name: "made.txt", exact: true })).toHaveCount(0);
   viewer = await openFile(page, "notes.txt");
   await expect(viewer).toContainText("hello world");
   await viewer.getByRole("button", { name: "Close" }).click();
 
-  // Unrevert brings both back.
+  // Unrevert brings both back (and the keyboard to the message box).
   await page.getByRole("button", { name: "Unrevert" }).click();
   await expect(page.getByRole("article").filter({ hasText: "Edited notes.txt" })).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeFocused();
   await expect(ws.getByRole("button", { name: "made.txt", exact: true })).toBeVisible();
   viewer = await openFile(page, "notes.txt");
   await expect(viewer).toContainText("hello tabcode");

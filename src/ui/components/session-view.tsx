@@ -43,6 +43,11 @@ const Composer = memo(ComposerView);
 const GoalBar = memo(GoalBarView);
 
 /** Finished tool calls per message object (a message that changes is a new object, so each is counted once). */
+/** Puts the keyboard in the message box (after the control it was on went away). */
+function focusComposer(): void {
+  document.getElementById("composer-input")?.focus({ preventScroll: true });
+}
+
 const finishedTools = new WeakMap<MessageWithParts, number>();
 function finishedToolsOf(m: MessageWithParts): number {
   let n = finishedTools.get(m);
@@ -166,6 +171,14 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
     };
   }, [sessions, sessionID]);
 
+  // Where the keyboard goes after an action removed the control it was on.
+  const focusUnrevert = useRef(false);
+  const unrevertButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (revertID && focusUnrevert.current) unrevertButton.current?.focus();
+    focusUnrevert.current = false;
+  }, [revertID]);
+
   // The actions read the newest messages through a ref, so the context does not change on every streamed
   // frame (that would re-render every message on screen); any stored change re-renders the messages anyway.
   const latest = useRef({ all, messages, revertID, stored });
@@ -197,6 +210,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
       revert: (messageID) => {
         revert(app, sessionID, messageID).then(
           ({ filesKept }) => {
+            // The reverted message (and the menu it was chosen from) is gone: focus goes to Unrevert.
+            focusUnrevert.current = true;
             if (filesKept) onError("Reverted the messages. The files were left as they are: their earlier versions are not in this browser (the session came from an export or a share without its files).");
           },
           (e: unknown) => onError(`Could not revert: ${e instanceof Error ? e.message : String(e)}`),
@@ -217,6 +232,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         sessions
           .prompt(sessionID, { text: q.text, editOf: q.id })
           .catch((e: unknown) => onError(`Could not regenerate: ${e instanceof Error ? e.message : String(e)}`));
+        // The button goes away with the answer it was on: the keyboard goes on from the message box (Esc stops).
+        focusComposer();
       },
       branch: (messageID) => {
         const of = latest.current.stored;
@@ -301,7 +318,10 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             <button
               type="button"
               disabled={busy}
-              onClick={() => unrevert(app, sessionID).catch((e: unknown) => onError(`Could not unrevert: ${e instanceof Error ? e.message : String(e)}`))}
+              ref={unrevertButton}
+              onClick={() =>
+                unrevert(app, sessionID).then(focusComposer, (e: unknown) => onError(`Could not unrevert: ${e instanceof Error ? e.message : String(e)}`))
+              }
             >
               Unrevert
             </button>
