@@ -56,7 +56,7 @@ test("a new session with the composer, permissions and debug dialogs has no unna
   // Closing a dialog (its own button or Escape) gives focus back to the control that opened it.
   await expect(page.getByRole("button", { name: "Permissions" })).toBeFocused();
   await page.getByRole("button", { name: "Debug" }).click();
-  const debug = page.getByRole("dialog", { name: "What the model sees" });
+  const debug = page.getByRole("dialog", { name: "Debug: what the model sees" });
   await expect(debug.getByRole("region", { name: "Tools" })).toBeVisible();
   expect(await unnamedControls(page)).toEqual([]);
   await page.keyboard.press("Escape");

@@ -100,7 +100,7 @@ test("AGENTS.md appears in the debug view; a listed skill is loaded by the skill
 
   await expect(page.getByText("Rules: AGENTS.md · 1 skill")).toBeVisible();
   await page.getByRole("button", { name: "Debug" }).click();
-  const debug = page.getByRole("dialog", { name: "What the model sees" });
+  const debug = page.getByRole("dialog", { name: "Debug: what the model sees" });
   await expect(debug.getByRole("region", { name: "System prompt" })).toContainText("Always answer in haiku.");
   await expect(debug.getByRole("region", { name: "Tools" })).toContainText("skill");
 });

@@ -16,8 +16,12 @@ test("a passphrase share opens only with the passphrase, and a secret the user c
   const dialog = page.getByRole("dialog", { name: "Share this session" });
   const finding = dialog.getByRole("checkbox", { name: /Remove OpenAI-style API key sk-p… \(44 characters\)/ });
   await expect(finding).toBeChecked();
-  await dialog.getByLabel("Passphrase (optional)").fill("correct horse battery");
-  await dialog.getByRole("button", { name: "Create link" }).click();
+  // The keyboard is in the passphrase once the check is done; Enter there creates the link.
+  const passphrase = dialog.getByLabel("Passphrase (optional)");
+  await expect(passphrase).toBeFocused();
+  await passphrase.fill("correct horse battery");
+  await passphrase.press("Enter");
+  await expect(dialog.getByRole("button", { name: "Copy link" })).toBeFocused();
   const url = await dialog.getByRole("textbox", { name: "Share link" }).inputValue();
   expect(url).toContain("/#/share/p1.");
   await expect(dialog).toContainText("opens only with the passphrase");
@@ -27,6 +31,7 @@ test("a passphrase share opens only with the passphrase, and a secret the user c
   await other.goto(url);
   await expect(other.getByRole("heading", { name: "This shared session is protected" })).toBeVisible();
   await expect(other.getByText("March 3rd")).toHaveCount(0);
+  await expect(other.getByLabel("Passphrase")).toBeFocused();
   await other.getByLabel("Passphrase").fill("wrong horse");
   await other.getByRole("button", { name: "Open" }).click();
   await expect(other.getByRole("alert")).toContainText("Wrong passphrase");

@@ -35,6 +35,12 @@ describe("pins", () => {
     expect(suggestPins(h.msgs)).toEqual(pins);
   });
 
+  it("a goal cut at a semicolon does not keep it", () => {
+    const h = new History();
+    h.turn("Tidy up the parser; keep the API as it is.", []);
+    expect(suggestPins(h.msgs)[0]).toMatchObject({ kind: "goal", text: "Tidy up the parser" });
+  });
+
   it("stored records override suggestions; dismissed ones are not sent; the user's own are added", () => {
     const h = session();
     const [goal, rule] = suggestPins(h.msgs);

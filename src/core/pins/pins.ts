@@ -69,7 +69,7 @@ export function suggestPins(history: MessageWithParts[]): Pin[] {
     const { rules, first } = words;
     if (!goal) {
       goal = true;
-      if (first && !rules.includes(first)) out.push({ id: suggestionID(m.info.id, 0), kind: "goal", text: first.slice(0, MAX_GOAL), state: "suggested", messageID: m.info.id, time: m.info.time.created });
+      if (first && !rules.includes(first)) out.push({ id: suggestionID(m.info.id, 0), kind: "goal", text: first.replace(/\s*[;,:]+$/, "").slice(0, MAX_GOAL), state: "suggested", messageID: m.info.id, time: m.info.time.created });
     }
     rules.forEach((r, i) => {
       out.push({ id: suggestionID(m.info.id, i + 1), kind: "constraint", text: r, state: "suggested", messageID: m.info.id, time: m.info.time.created });

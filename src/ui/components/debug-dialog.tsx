@@ -28,7 +28,7 @@ export function DebugDialog({ session, onClose }: { session: Session; onClose: (
 
   return (
     <dialog ref={ref} className="dialog wide" aria-labelledby="debug-title" onClose={onClose} onCancel={onClose}>
-      <h2 id="debug-title">What the model sees</h2>
+      <h2 id="debug-title">Debug: what the model sees</h2>
       {!view ? (
         <p>Assembling…</p>
       ) : (

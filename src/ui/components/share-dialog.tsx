@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { exportOne, secretsIn, share } from "../../app/session-actions";
 import { appRoot } from "../../app/isolation";
 import type { Finding } from "../../core/export";
@@ -31,6 +31,13 @@ export function ShareDialog({ sessionID, onClose }: { sessionID: string; onClose
   const [state, setState] = useState<State>({ s: "checking" });
   const [remove, setRemove] = useState<Set<string>>(new Set());
   const [passphrase, setPassphrase] = useState("");
+  // The keyboard follows the dialog's steps: into the passphrase once the check is done, then to Copy link.
+  const passphraseField = useRef<HTMLInputElement>(null);
+  const copyButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (state.s === "review") passphraseField.current?.focus();
+    if (state.s === "link") copyButton.current?.focus();
+  }, [state.s]);
   const [copied, setCopied] = useState(false);
   const [findingsForFile, setFindingsForFile] = useState<Finding[]>([]);
 
@@ -72,16 +79,24 @@ export function ShareDialog({ sessionID, onClose }: { sessionID: string; onClose
       {state.s === "review" && (
         <>
           <RedactionReview findings={state.findings} remove={remove} onChange={setRemove} target="the link" />
-          <div className="field">
-            <label htmlFor="share-passphrase">Passphrase (optional)</label>
-            <input id="share-passphrase" type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
-            <small>With a passphrase the link is encrypted (AES-GCM); it opens only for someone who also has the passphrase. Send it separately.</small>
-          </div>
-          <div className="dialog-actions">
-            <button type="button" onClick={() => create(state.findings)}>
-              Create link
-            </button>
-          </div>
+          {/* A form: Enter in the passphrase creates the link. */}
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              create(state.findings);
+            }}
+          >
+            <div className="field">
+              <label htmlFor="share-passphrase">Passphrase (optional)</label>
+              <input ref={passphraseField} id="share-passphrase" type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
+              <small>With a passphrase the link is encrypted (AES-GCM); it opens only for someone who also has the passphrase. Send it separately.</small>
+            </div>
+            <div className="dialog-actions">
+              <button type="submit" className="primary">
+                Create link
+              </button>
+            </div>
+          </form>
         </>
       )}
       {state.s === "link" && (
@@ -95,7 +110,7 @@ export function ShareDialog({ sessionID, onClose }: { sessionID: string; onClose
           <input className="share-url" readOnly aria-label="Share link" value={state.url} onFocus={(e) => e.currentTarget.select()} />
           <div className="dialog-actions">
             <span aria-live="polite">{copied ? "Copied." : ""}</span>
-            <button type="button" onClick={() => void copy(state.url)}>
+            <button ref={copyButton} type="button" onClick={() => void copy(state.url)}>
               Copy link
             </button>
           </div>

@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { decodeProtectedShare, decodeShare, type ImportBundle, importBundle, isProtectedShare, type Result } from "../../core/export";
 import { useServices } from "../hooks/services";
 import { MessageList } from "./message-list";
@@ -9,6 +9,9 @@ function Unlock({ data, onSaved }: { data: string; onSaved: (id: string) => void
   const [passphrase, setPassphrase] = useState("");
   const [opened, setOpened] = useState<Result<ImportBundle>>();
   const [busy, setBusy] = useState(false);
+  // The one thing to do here is type the passphrase: the keyboard starts there.
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
   if (opened?.ok) return <SharedSession decoded={opened} onSaved={onSaved} />;
   const submit = async () => {
     setBusy(true);
@@ -16,7 +19,7 @@ function Unlock({ data, onSaved }: { data: string; onSaved: (id: string) => void
     setBusy(false);
   };
   return (
-    <div className="empty-state">
+    <div className="empty-state unlock">
       <h1>This shared session is protected</h1>
       <form
         onSubmit={(e) => {
@@ -26,7 +29,7 @@ function Unlock({ data, onSaved }: { data: string; onSaved: (id: string) => void
       >
         <div className="field">
           <label htmlFor="unlock-passphrase">Passphrase</label>
-          <input id="unlock-passphrase" type="password" autoComplete="off" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
+          <input ref={field} id="unlock-passphrase" type="password" autoComplete="off" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
         </div>
         <button type="submit" className="primary" disabled={busy || passphrase === ""}>
           Open
