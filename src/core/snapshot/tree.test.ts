@@ -46,6 +46,6 @@ describe("snapshot trees", () => {
     expect(new TextDecoder().decode(await readAtSnapshot(store, h, "./x.txt"))).toBe("hello");
     expect(await readAtSnapshot(store, h, "y.txt")).toBeUndefined();
     expect(await changedBetween(store, h, h)).toEqual([]);
-    await expect(readAtSnapshot(store, "nope", "x.txt")).rejects.toThrow(/Unknown snapshot/);
+    await expect(readAtSnapshot(store, "nope", "x.txt")).rejects.toThrow(/^The files from that point are not in this browser: the session came from an export or a share without them\.$/);
   });
 });
