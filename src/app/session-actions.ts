@@ -61,7 +61,7 @@ export async function exportOne(app: AppServices, sessionID: string, kind: Expor
   switch (kind) {
     case "json":
     case "json-files":
-      return { name: exportFileName(file.info, "json"), data: serializeExport(file), mime: "application/json" };
+      return { name: exportFileName(file.info, "json", kind === "json-files" ? "with-files" : undefined), data: serializeExport(file), mime: "application/json" };
     case "markdown":
       return {
         name: exportFileName(file.info, "md"),
@@ -70,7 +70,7 @@ export async function exportOne(app: AppServices, sessionID: string, kind: Expor
       };
     case "markdown-brief":
       return {
-        name: exportFileName(file.info, "md"),
+        name: exportFileName(file.info, "md", "conversation"),
         data: sessionMarkdown(file, { thinking: false, toolDetails: false, assistantMetadata: false }),
         mime: "text/markdown",
       };

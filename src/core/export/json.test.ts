@@ -88,5 +88,7 @@ describe("exportFileName", () => {
     const id = ascendingId("ses");
     expect(exportFileName({ id, title: "Fix <the> Ümlaut bug!" }, "md")).toBe(`fix-the-umlaut-bug-${id}.md`);
     expect(exportFileName({ id, title: "???" }, "json")).toBe(`${id}.json`);
+    // Two exports of one format never share a name.
+    expect(exportFileName({ id, title: "Notes" }, "json", "with-files")).toBe(`notes-${id}.with-files.json`);
   });
 });

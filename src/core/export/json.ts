@@ -89,8 +89,11 @@ export function serializeExport(file: ExportFile | ArchiveFile): string {
   return JSON.stringify(file, null, 2);
 }
 
-/** A download name for a session's export: a slug of its title plus its id. */
-export function exportFileName(info: Pick<Session, "id" | "title">, ext: "json" | "md" | "html"): string {
+/**
+ * A download name for a session's export: a slug of its title plus its id, and the variant when one format has
+ * two ("with-files", "conversation"), so two exports of one session never take the same name.
+ */
+export function exportFileName(info: Pick<Session, "id" | "title">, ext: "json" | "md" | "html", variant?: string): string {
   const slug = info.title
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -98,5 +101,5 @@ export function exportFileName(info: Pick<Session, "id" | "title">, ext: "json" 
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 60);
-  return `${slug ? `${slug}-` : ""}${info.id}.${ext}`;
+  return `${slug ? `${slug}-` : ""}${info.id}${variant ? `.${variant}` : ""}.${ext}`;
 }
