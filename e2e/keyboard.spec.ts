@@ -73,8 +73,11 @@ test("the ? cheat sheet, Ctrl+K search, new session and panel toggles by keyboar
   await page.keyboard.press("Control+Alt+b");
   await expect(page.getByRole("complementary", { name: "Files and todos" })).toBeVisible();
 
-  // The help menu opens the same cheat sheet.
-  await page.getByRole("button", { name: "Help" }).click();
+  // The help menu opens the same cheat sheet; ↓ on its button opens it too, its first item focused.
+  await page.getByRole("button", { name: "Help" }).focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("menu")).toBeVisible();
+  await expect(page.getByRole("menuitem").first()).toBeFocused();
   await page.getByRole("menuitem", { name: "Keyboard shortcuts" }).click();
   await expect(sheet).toBeVisible();
   await sheet.getByRole("button", { name: "Close" }).click();

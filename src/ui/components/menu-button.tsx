@@ -49,6 +49,12 @@ export function MenuButton({ label, items, children, className, buttonLabel }: {
           setOpen(false);
           button.current?.focus();
         }
+        // On the closed button, ↓ or ↑ opens the menu (its first item takes the focus), as Enter and Space do.
+        if (!open && e.target === button.current && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
+          e.preventDefault();
+          setOpen(true);
+          return;
+        }
         if (open && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
           const all = [...(root.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]:not(:disabled)') ?? [])];
           const i = document.activeElement instanceof HTMLButtonElement ? all.indexOf(document.activeElement) : -1;
