@@ -174,30 +174,42 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             {preset.keyHint} {preset.corsHint}
           </p>
         )}
-        <Field label="API key" hint="Kept only in this browser and sent only to the provider above. Optional for local servers.">
-          {(id) => <input id={id} type="password" autoComplete="off" value={draft.apiKey} disabled={draft.provider === "demo"} onChange={(e) => set({ apiKey: e.target.value })} />}
-        </Field>
-        {/* Right under what it tests (provider, model, key), so its answer shows where the user is looking. */}
-        <div className="test-connection">
-          <button type="button" onClick={() => void runTest()} disabled={test.state === "running"}>
-            {test.state === "running" ? "Testing…" : "Test connection"}
-          </button>
-          <div aria-live="polite" ref={testResult}>
-            {test.state === "ok" && <span className="ok">Connected. The model answered: “{test.text}”</span>}
-            {test.state === "failed" && !test.result.ok && <ErrorBox error={test.result.error} inSettings />}
-          </div>
-        </div>
+        {draft.provider === "demo" && (
+          <p className="hint provider-notes" data-testid="provider-notes">
+            The demo model is built into tabcode: no key, no network, no cost. Choose a provider above to use a real model.
+          </p>
+        )}
+        {/* A key, a connection test and prices mean nothing for the built-in demo model. */}
+        {draft.provider !== "demo" && (
+          <>
+            <Field label="API key" hint="Kept only in this browser and sent only to the provider above. Optional for local servers.">
+              {(id) => <input id={id} type="password" autoComplete="off" value={draft.apiKey} onChange={(e) => set({ apiKey: e.target.value })} />}
+            </Field>
+            {/* Right under what it tests (provider, model, key), so its answer shows where the user is looking. */}
+            <div className="test-connection">
+              <button type="button" onClick={() => void runTest()} disabled={test.state === "running"}>
+                {test.state === "running" ? "Testing…" : "Test connection"}
+              </button>
+              <div aria-live="polite" ref={testResult}>
+                {test.state === "ok" && <span className="ok">Connected. The model answered: “{test.text}”</span>}
+                {test.state === "failed" && !test.result.ok && <ErrorBox error={test.result.error} inSettings />}
+              </div>
+            </div>
+          </>
+        )}
         <div className="field-row">
           <Field label="Context window">{(id) => <NumberInput id={id} integer min={1} value={spec.contextWindow} onValue={(n) => setSpec({ contextWindow: n })} />}</Field>
           <Field label="Max output tokens">{(id) => <NumberInput id={id} integer min={1} value={spec.maxOutputTokens} onValue={(n) => setSpec({ maxOutputTokens: n })} />}</Field>
         </div>
-        <fieldset className="prices">
-          <legend>Prices (USD per 1M tokens)</legend>
-          <Field label="Input price">{(id) => <NumberInput id={id} min={0} value={spec.prices.input} onValue={(n) => setPrice("input", n)} />}</Field>
-          <Field label="Output price">{(id) => <NumberInput id={id} min={0} value={spec.prices.output} onValue={(n) => setPrice("output", n)} />}</Field>
-          <Field label="Cached input price">{(id) => <NumberInput id={id} min={0} value={spec.prices.cacheRead} onValue={(n) => setPrice("cacheRead", n)} />}</Field>
-          <Field label="Cache write price">{(id) => <NumberInput id={id} min={0} value={spec.prices.cacheWrite} onValue={(n) => setPrice("cacheWrite", n)} />}</Field>
-        </fieldset>
+        {draft.provider !== "demo" && (
+          <fieldset className="prices">
+            <legend>Prices (USD per 1M tokens)</legend>
+            <Field label="Input price">{(id) => <NumberInput id={id} min={0} value={spec.prices.input} onValue={(n) => setPrice("input", n)} />}</Field>
+            <Field label="Output price">{(id) => <NumberInput id={id} min={0} value={spec.prices.output} onValue={(n) => setPrice("output", n)} />}</Field>
+            <Field label="Cached input price">{(id) => <NumberInput id={id} min={0} value={spec.prices.cacheRead} onValue={(n) => setPrice("cacheRead", n)} />}</Field>
+            <Field label="Cache write price">{(id) => <NumberInput id={id} min={0} value={spec.prices.cacheWrite} onValue={(n) => setPrice("cacheWrite", n)} />}</Field>
+          </fieldset>
+        )}
         <div className="field-row">
           <Field label="Max steps per turn">{(id) => <NumberInput id={id} integer min={1} max={500} value={draft.maxSteps} onValue={(n) => set({ maxSteps: n })} />}</Field>
         </div>
