@@ -31,7 +31,7 @@ test("choosing WebContainer loads the app again on its cross-origin isolated pag
   expect(await isolated(page)).toBe(false);
   const id = await newSession(page);
   const status = page.getByRole("region", { name: "Workspace" }).getByRole("status");
-  await expect(status).toContainText("Local sandbox — automatic");
+  await expect(status).toContainText("Local sandbox — chosen automatically");
   await cacheApp(page);
 
   await chooseSandbox(page, "webcontainer", new RegExp(`/isolated/#/s/${id}$`));

@@ -206,6 +206,9 @@ test("editing an earlier message makes a branch; switching shows each branch wit
   await branches.getByRole("button", { name: "Previous branch" }).click();
   await expect(branches).toContainText("1/2");
   await expect(page.getByRole("article").filter({ hasText: "Second answer about bananas." })).toBeVisible();
+  // The switch pressed went away with its message; the sibling's switch has the keyboard (Previous is disabled
+  // at 1/2, so Next).
+  await expect(branches.getByRole("button", { name: "Next branch" })).toBeFocused();
   await expect(page.getByRole("article").filter({ hasText: "Answer about cherries." })).toHaveCount(0);
 
   // Continue the first branch; the second keeps its own continuation.

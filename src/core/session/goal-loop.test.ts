@@ -4,7 +4,7 @@ import { makeTestService } from "../../testing/session-service";
 import type { MessageWithParts } from "../schema";
 import { GOAL_DONE_TOOL } from "./goal";
 import { goalDoneTool } from "../tools/goal-done";
-import { goalUsage, parseGoal } from "./goal";
+import { goalUsage, lastStep, parseGoal } from "./goal";
 
 const spec = (arg: string) => {
   const r = parseGoal(arg);
@@ -61,6 +61,13 @@ describe("/goal in the loop", () => {
     const later = await store.getSession(s.id);
     if (!later?.goal) throw new Error("no goal");
     expect(goalUsage(later, later.goal).tokens).toBe(240);
+  });
+
+  it("a step before a summary does not judge the one after it", () => {
+    const step = (id: string, extra: Record<string, unknown> = {}) => ({ info: { id, role: "assistant", finish: "stop", tokens: { input: 9, output: 1, reasoning: 0, cache: { read: 0, write: 0 } }, cost: 0, ...extra }, parts: [] }) as unknown as MessageWithParts;
+    expect(lastStep([step("msg_1")])?.tokens.input).toBe(9);
+    expect(lastStep([step("msg_1"), step("msg_2", { summary: true })])).toBeUndefined();
+    expect(lastStep([step("msg_1"), step("msg_2", { summary: true }), step("msg_3", { tokens: { input: 2, output: 1, reasoning: 0, cache: { read: 0, write: 0 } } })])?.tokens.input).toBe(2);
   });
 
   it("a cost budget stops before a step would go past it", async () => {

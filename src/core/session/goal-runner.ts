@@ -3,7 +3,7 @@ import { conversationView } from "../conversation/view";
 import type { Clock } from "../ports/clock";
 import type { Store } from "../ports/store";
 import type { Goal, Session, UserMessage } from "../schema";
-import { budgetSpent, budgetWouldPass, formatBudget, goalContinueText, goalDoneCall, type GoalSpec, goalStartText, goalUsage, lastStep, type StepUse, tokenTotal } from "./goal";
+import { budgetWouldPass, formatBudget, goalContinueText, goalDoneCall, type GoalSpec, goalStartText, goalUsage, lastStep, type StepUse, tokenTotal } from "./goal";
 
 export interface GoalRunnerDeps {
   store: Store;
@@ -65,9 +65,11 @@ export class GoalRunner {
     const session = await this.deps.store.getSession(sessionID);
     const goal = session?.goal;
     if (!session || goal?.state !== "active") throw new Error("There is no goal to resume.");
-    if (budgetSpent(session, goal)) {
-      await this.end(session, goal, "spent");
-      throw new Error(`The goal's budget (${formatBudget(goal.budget)}) is already spent.`);
+    // The same rule as before each step: resuming must not write a "continue" the next step would refuse.
+    const last = lastStep(conversationView(session, await this.deps.store.messages(sessionID)).shown);
+    if (budgetWouldPass(session, goal, last)) {
+      await this.end(session, goal, "spent", undefined, last);
+      throw new Error(`The goal's budget (${formatBudget(goal.budget)}) has no room for another step.`);
     }
     await this.continueWith(session, goal);
     this.arm(sessionID, true);

@@ -26,10 +26,6 @@ export function goalUsage(session: Pick<Session, "tokens" | "cost">, goal: Goal)
   return { tokens, cost, fraction };
 }
 
-export function budgetSpent(session: Pick<Session, "tokens" | "cost">, goal: Goal): boolean {
-  return goalUsage(session, goal).fraction >= 1;
-}
-
 /** What one step used: the newest finished answer's tokens and cost. */
 export type StepUse = Pick<AssistantMessage, "tokens" | "cost">;
 
@@ -45,11 +41,16 @@ export function budgetWouldPass(session: Pick<Session, "tokens" | "cost">, goal:
   return goal.budget.kind === "tokens" ? used.tokens + tokenTotal(last.tokens) > goal.budget.limit : used.cost + last.cost > goal.budget.limit;
 }
 
-/** The newest finished answer of a conversation (the step a next one is judged by). */
+/**
+ * The newest finished answer of a conversation (the step a next one is judged by); none when a summary came
+ * after it (the requests shrank: the step before a summary says nothing about the one after).
+ */
 export function lastStep(msgs: readonly MessageWithParts[]): StepUse | undefined {
   for (let i = msgs.length - 1; i >= 0; i--) {
     const info = msgs[i]?.info;
-    if (info?.role === "assistant" && info.finish && !info.summary) return info;
+    if (info?.role !== "assistant") continue;
+    if (info.summary) return undefined;
+    if (info.finish) return info;
   }
   return undefined;
 }

@@ -2,6 +2,7 @@
  * Helpers shared by the workspace tools: the sandbox requirement, path
  * confinement, read-before-write tracking, directory walks and diffs.
  */
+import { hunkHeader } from "./hunk-header";
 import { structuredPatch } from "diff";
 import type { FileEntry, Sandbox, SandboxFS } from "../ports/sandbox";
 import { confinePath } from "../sandbox-path";
@@ -107,15 +108,6 @@ export interface FileDiff {
 
 function normalizeEol(s: string): string {
   return s.replace(/\r\n/g, "\n");
-}
-
-/**
- * A hunk's `@@` line as unified diffs write it: a side with no lines names the line before it ("-0,0" for a new
- * file), where jsdiff's hunk objects hold the line after (and its `parsePatch` reads it back that way).
- */
-export function hunkHeader(h: { oldStart: number; oldLines: number; newStart: number; newLines: number }): string {
-  const start = (at: number, lines: number) => (lines === 0 ? at - 1 : at);
-  return `@@ -${start(h.oldStart, h.oldLines)},${h.oldLines} +${start(h.newStart, h.newLines)},${h.newLines} @@`;
 }
 
 /** Unified diff of one file (line endings normalised) with added/removed line counts. */

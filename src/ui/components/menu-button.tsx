@@ -19,6 +19,7 @@ export function MenuButton({ label, items, children, className, buttonLabel }: {
   // A menu near the bottom of its scrolling box (a message's ⋯ just above the composer) opens upwards, when
   // there is more room above: opening down, its items were cut off by the box's edge.
   const [up, setUp] = useState(false);
+  const openAtLast = useRef(false);
   useLayoutEffect(() => {
     const menu = root.current?.querySelector<HTMLElement>('[role="menu"]');
     if (!open || !menu || !button.current) return setUp(false);
@@ -30,7 +31,9 @@ export function MenuButton({ label, items, children, className, buttonLabel }: {
 
   useEffect(() => {
     if (!open) return;
-    root.current?.querySelector<HTMLButtonElement>('[role="menuitem"]:not(:disabled)')?.focus();
+    const items = root.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]:not(:disabled)');
+    (openAtLast.current ? items?.[items.length - 1] : items?.[0])?.focus();
+    openAtLast.current = false;
     const close = (e: MouseEvent) => {
       if (!(e.target instanceof Node) || !root.current?.contains(e.target)) setOpen(false);
     };
@@ -49,9 +52,10 @@ export function MenuButton({ label, items, children, className, buttonLabel }: {
           setOpen(false);
           button.current?.focus();
         }
-        // On the closed button, ↓ or ↑ opens the menu (its first item takes the focus), as Enter and Space do.
+        // On the closed button, ↓ opens the menu at its first item and ↑ at its last (the menu button pattern).
         if (!open && e.target === button.current && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
           e.preventDefault();
+          openAtLast.current = e.key === "ArrowUp";
           setOpen(true);
           return;
         }

@@ -1,4 +1,4 @@
-import { memo, useLayoutEffect, useRef, useState } from "react";
+import { memo, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { MessageWithParts, TextPart } from "../../core/schema";
 import { formatCost, formatTime } from "../format";
 import { useMessageActions } from "../hooks/message-actions";
@@ -148,19 +148,7 @@ function ChatMessage({ message, continued, lastStep, highlighted }: { message: M
           )}
         </header>
       )}
-      {branch && actions && (
-        <nav className="branch-switch" aria-label="Branches of this message">
-          <button type="button" className="icon" aria-label="Previous branch" disabled={branch.index === 0 || actions.busy} onClick={() => actions.switchBranch(info.id, -1)}>
-            ◂
-          </button>
-          <span>
-            {branch.index + 1}/{branch.count}
-          </span>
-          <button type="button" className="icon" aria-label="Next branch" disabled={branch.index === branch.count - 1 || actions.busy} onClick={() => actions.switchBranch(info.id, 1)}>
-            ▸
-          </button>
-        </nav>
-      )}
+      {branch && actions && <BranchSwitch at={info.role === "user" ? (info.prev ?? "") : ""} index={branch.index} count={branch.count} busy={actions.busy} onStep={(step) => actions.switchBranch(info.id, step)} />}
       {editing !== null && actions ? (
         <EditForm
           initial={editing}
@@ -215,4 +203,39 @@ function stepsShown(message: MessageWithParts): number {
   let n = 0;
   for (const p of message.parts) if (p.type === "step-finish") n++;
   return n;
+}
+
+/**
+ * The branch switch pressed last: the message it was on is replaced by its sibling, so the sibling's switch
+ * (the same branch point) takes the keyboard back, on the same button while it can still be pressed.
+ */
+let switchedAt: { at: string; step: -1 | 1 } | undefined;
+
+function BranchSwitch({ at, index, count, busy, onStep }: { at: string; index: number; count: number; busy: boolean; onStep: (step: -1 | 1) => void }) {
+  const prev = useRef<HTMLButtonElement>(null);
+  const next = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const s = switchedAt;
+    if (!s || s.at !== at) return;
+    switchedAt = undefined;
+    const same = s.step < 0 ? prev.current : next.current;
+    (same && !same.disabled ? same : s.step < 0 ? next.current : prev.current)?.focus();
+  }, [at]);
+  const step = (by: -1 | 1) => {
+    switchedAt = { at, step: by };
+    onStep(by);
+  };
+  return (
+    <nav className="branch-switch" aria-label="Branches of this message">
+      <button ref={prev} type="button" className="icon" aria-label="Previous branch" disabled={index === 0 || busy} onClick={() => step(-1)}>
+        ◂
+      </button>
+      <span>
+        {index + 1}/{count}
+      </span>
+      <button ref={next} type="button" className="icon" aria-label="Next branch" disabled={index === count - 1 || busy} onClick={() => step(1)}>
+        ▸
+      </button>
+    </nav>
+  );
 }

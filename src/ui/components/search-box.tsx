@@ -14,6 +14,8 @@ export function SearchBox({ onOpen }: { onOpen: (sessionID: string, messageID?: 
   // The list does not change under a pressed pointer: results of a query typed meanwhile wait for the
   // release (a press on a row that was replaced before the release would reach no row at all).
   const pressed = useRef(false);
+  /** The query the results on screen answer. */
+  const shownFor = useRef("");
   const held = useRef<{ results: Result[] | null } | undefined>(undefined);
   const show = useCallback((next: Result[] | null) => {
     if (pressed.current) held.current = { results: next };
@@ -54,7 +56,10 @@ export function SearchBox({ onOpen }: { onOpen: (sessionID: string, messageID?: 
         .slice(0, 10)
         .map((s) => ({ sessionID: s.id, messageID: "", partID: "", snippet: "", title: s.title }));
       const contentHits = hits.filter((h) => byID.has(h.sessionID)).map((h) => ({ ...h, title: byID.get(h.sessionID)?.title ?? "" }));
-      if (!cancelled) show([...titleHits, ...contentHits]);
+      if (!cancelled) {
+        shownFor.current = q;
+        show([...titleHits, ...contentHits]);
+      }
     }, 120);
     return () => {
       cancelled = true;
@@ -107,7 +112,9 @@ export function SearchBox({ onOpen }: { onOpen: (sessionID: string, messageID?: 
             e.preventDefault();
             rows()[0]?.focus();
           }
-          if (e.key === "Enter" && first) {
+          // Enter opens the first result of what is typed now (not the last query's, still shown for a moment), and
+          // never ends an IME composition by opening something.
+          if (e.key === "Enter" && first && !e.nativeEvent.isComposing && shownFor.current === query.trim()) {
             e.preventDefault();
             open(first);
           }

@@ -15,7 +15,6 @@ import { useMessages } from "../hooks/use-messages";
 import { GoalBar as GoalBarView, PinnedPanel as PinnedPanelView, SummaryPreviewDialog, Tour } from "../lazy";
 import { Composer as ComposerView } from "./composer";
 import { drafts } from "../app-events";
-
 import { continuesAnswer } from "./turn-steps";
 import { MessageList } from "./message-list";
 import { SessionHeader as SessionHeaderView } from "./session-header";
@@ -43,11 +42,6 @@ const Composer = memo(ComposerView);
 const GoalBar = memo(GoalBarView);
 
 /** Finished tool calls per message object (a message that changes is a new object, so each is counted once). */
-/** Puts the keyboard in the message box (after the control it was on went away). */
-function focusComposer(): void {
-  document.getElementById("composer-input")?.focus({ preventScroll: true });
-}
-
 const finishedTools = new WeakMap<MessageWithParts, number>();
 function finishedToolsOf(m: MessageWithParts): number {
   let n = finishedTools.get(m);
@@ -64,6 +58,11 @@ function workspaceVersion(messages: MessageWithParts[], status: string, revertID
   let n = (status === "idle" ? 0 : 1) + (revertID ? 7 : 0);
   for (const m of messages) n += 2 * finishedToolsOf(m);
   return n;
+}
+
+/** Puts the keyboard in the message box (after the control it was on went away). */
+function focusComposer(): void {
+  document.getElementById("composer-input")?.focus({ preventScroll: true });
 }
 
 /** The user's own question an answer belongs to (skipping system events such as the continue prompt). */

@@ -3,7 +3,7 @@
 export const SHEET_BELOW = 600;
 const GAP = 10;
 const MARGIN = 8;
-/** How far a popover beside an element may reach over its edge (a message's side padding is 24 px, plus the gap). */
+/** How far a popover beside an element may reach over its edge: a message's 24 px padding and a few pixels of its widest lines. */
 export const TOUR_EDGE = 40;
 const EDGE = TOUR_EDGE;
 

@@ -1,4 +1,4 @@
-import { hunkHeader } from "../../core/tools/workspace";
+import { hunkHeader } from "../../core/tools/hunk-header";
 import { diffWordsWithSpace, parsePatch, type StructuredPatchHunk, structuredPatch } from "diff";
 
 /**

@@ -13,10 +13,13 @@ export function inertOutside(box: Element, keep: string): () => void {
   /** The box and its ancestors: never made inert. */
   const path = new Set<Element>();
   const watched: Element[] = [];
+  let observer: MutationObserver | undefined;
   const hide = (el: Element) => {
     if (path.has(el) || el.matches(`${keep}, dialog, script, noscript, style`)) return;
     if (el.querySelector("dialog")) {
       watched.push(el);
+      // Entered after the box opened: watched from now on too.
+      observer?.observe(el, { childList: true });
       for (const child of el.children) hide(child);
       return;
     }
@@ -31,12 +34,12 @@ export function inertOutside(box: Element, keep: string): () => void {
     watched.push(node.parentElement);
   }
   for (const parent of [...watched]) for (const child of parent.children) hide(child);
-  const observer = new MutationObserver((records) => {
+  observer = new MutationObserver((records) => {
     for (const r of records) for (const n of r.addedNodes) if (n instanceof Element) hide(n);
   });
   for (const el of watched) observer.observe(el, { childList: true });
   return () => {
-    observer.disconnect();
+    observer?.disconnect();
     for (const el of mine) {
       const n = (held.get(el) ?? 1) - 1;
       if (n > 0) held.set(el, n);
