@@ -80,5 +80,9 @@ test("Esc or Cancel with unsaved settings asks first; Keep editing keeps them, D
   await guard.getByRole("button", { name: "Discard changes" }).click();
   await expect(dialog).toBeHidden();
   dialog = await open();
+  // Nothing was saved: still the demo (which asks for no key), and no key kept for the other provider.
+  await expect(dialog.getByLabel("Provider")).toHaveValue("demo");
+  await expect(dialog.getByLabel("API key", { exact: true })).toHaveCount(0);
+  await dialog.getByLabel("Provider").selectOption({ label: "OpenAI-compatible" });
   await expect(dialog.getByLabel("API key", { exact: true })).toHaveValue("");
 });
