@@ -7,6 +7,25 @@ import { compaction, History, text } from "../compaction/test-fixtures";
 
 const texts = (h: History, ids: string[]) => ids.map((id) => h.msgs.find((m) => m.info.id === id)?.parts.map((p) => (p.type === "text" ? p.text : p.type)).join("|"));
 
+/**
+ * Two summaries that kept tails, the second ("Summarise up to here" on a2) inside the first one's tail: its tail
+ * starts at "three", a message older than the first request.
+ */
+function nestedTails() {
+  const h = new History();
+  h.turn("one", [text("a1")]);
+  const two = h.user(text("two"));
+  h.assistant([text("a2")]);
+  const three = h.user(text("three"));
+  h.assistant([text("a3")]);
+  const c1 = h.user(compaction(false, { tail_start_id: two.info.id }));
+  h.assistant([text("S1")], { summary: true, parent: c1.info.id });
+  h.turn("four", [text("a4")]);
+  const c2 = h.user(compaction(false, { tail_start_id: three.info.id }));
+  h.assistant([text("S2")], { summary: true, parent: c2.info.id });
+  return { h, c1, c2 };
+}
+
 describe("filterCompacted", () => {
   it("without a tail: the compaction request, its summary and everything newer", () => {
     const h = new History();
@@ -69,35 +88,14 @@ describe("filterCompacted", () => {
   });
 
   it("a second summary kept a tail inside the first one's tail: the first summary is folded, not sent again", () => {
-    const h = new History();
-    h.turn("one", [text("a1")]);
-    const two = h.user(text("two"));
-    h.assistant([text("a2")]);
-    const three = h.user(text("three"));
-    h.assistant([text("a3")]);
-    const c1 = h.user(compaction(false, { tail_start_id: two.info.id }));
-    h.assistant([text("S1")], { summary: true, parent: c1.info.id });
-    h.turn("four", [text("a4")]);
-    // "Summarise up to here" on a2: the tail starts at "three", a message older than the first request.
-    const c2 = h.user(compaction(false, { tail_start_id: three.info.id }));
-    h.assistant([text("S2")], { summary: true, parent: c2.info.id });
+    const { h } = nestedTails();
     expect(texts(h, filterCompacted(h.msgs).map((m) => m.info.id))).toEqual(["compaction", "S2", "three", "a3", "four", "a4"]);
   });
 });
 
 describe("readingOrder", () => {
   it("shows a summary that kept a tail where it stands: before the turns it kept, and counts what each folded", () => {
-    const h = new History();
-    h.turn("one", [text("a1")]);
-    const two = h.user(text("two"));
-    h.assistant([text("a2")]);
-    const three = h.user(text("three"));
-    h.assistant([text("a3")]);
-    const c1 = h.user(compaction(false, { tail_start_id: two.info.id }));
-    h.assistant([text("S1")], { summary: true, parent: c1.info.id });
-    h.turn("four", [text("a4")]);
-    const c2 = h.user(compaction(false, { tail_start_id: three.info.id }));
-    h.assistant([text("S2")], { summary: true, parent: c2.info.id });
+    const { h, c1, c2 } = nestedTails();
     const reading = readingOrder(h.msgs, "started");
     expect(texts(h, reading.map((m) => m.info.id))).toEqual(["one", "a1", "compaction", "S1", "two", "a2", "compaction", "S2", "three", "a3", "four", "a4"]);
     const sent = new Set(filterCompacted(h.msgs).map((m) => m.info.id));

@@ -28,9 +28,10 @@ function summaryStands(m: MessageWithParts, state: SummaryState): boolean {
  * The conversation in reading order: a summary that kept a tail of recent turns verbatim ("Summarise up to
  * here", or an automatic summary's kept tail) is read where it stands in the conversation, before the turns it
  * kept, not at the end where its id sorts. Each such compaction request and its summary answers move, oldest
- * first, to just before the tail's first message (when that message is gone, before the next one). Only
- * summaries in the given state move; a failed one stays where it happened. Returns `msgs` itself when nothing
- * moves. Input chronological (id order).
+ * first, to just before the tail's first message (when that message is gone, before the next one). A request
+ * moves when one of its summary answers is in the given state (a failed attempt beside it moves with it); one
+ * with only a failed summary stays where it happened. Returns `msgs` itself when nothing moves. Input
+ * chronological (id order).
  */
 export function readingOrder(msgs: MessageWithParts[], state: SummaryState): MessageWithParts[] {
   const moves: { request: MessageWithParts; answers: MessageWithParts[]; tailStart: string }[] = [];

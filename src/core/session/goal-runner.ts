@@ -3,6 +3,7 @@ import { conversationView } from "../conversation/view";
 import type { Clock } from "../ports/clock";
 import type { Store } from "../ports/store";
 import type { Goal, Session, UserMessage } from "../schema";
+import { messagesToRead } from "./read-messages";
 import { budgetWouldPass, formatBudget, goalContinueText, goalDoneCall, type GoalSpec, goalStartText, goalUsage, lastStep, type StepUse, tokenTotal } from "./goal";
 
 export interface GoalRunnerDeps {
@@ -66,7 +67,7 @@ export class GoalRunner {
     const goal = session?.goal;
     if (!session || goal?.state !== "active") throw new Error("There is no goal to resume.");
     // The same rule as before each step: resuming must not write a "continue" the next step would refuse.
-    const last = lastStep(conversationView(session, await this.deps.store.messages(sessionID)).shown);
+    const last = lastStep(conversationView(session, await messagesToRead(this.deps.store, sessionID)).shown);
     if (budgetWouldPass(session, goal, last)) {
       await this.end(session, goal, "spent", undefined, last);
       throw new Error(`The goal's budget (${formatBudget(goal.budget)}) has no room for another step.`);

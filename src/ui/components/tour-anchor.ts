@@ -4,8 +4,7 @@ export const SHEET_BELOW = 600;
 const GAP = 10;
 const MARGIN = 8;
 /** How far a popover beside an element may reach over its edge: a message's 24 px padding and a few pixels of its widest lines. */
-export const TOUR_EDGE = 40;
-const EDGE = TOUR_EDGE;
+const EDGE = 40;
 
 export type TourPlacement = { kind: "sheet" } | { kind: "popover"; top: number; left: number; side: "below" | "above" | "right" | "left" | "over" };
 
