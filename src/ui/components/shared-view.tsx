@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { decodeProtectedShare, decodeShare, type ImportBundle, importBundle, isProtectedShare, type Result } from "../../core/export";
+import { DetachedContext } from "../hooks/detached";
 import { useServices } from "../hooks/services";
 import { MessageList } from "./message-list";
 import { ReplayView } from "./replay/replay-view";
@@ -66,7 +67,12 @@ function SharedSession({ decoded, onSaved }: { decoded: Result<ImportBundle>; on
   const bundle = decoded.value;
   const s = bundle.sessions[0];
   if (!s) return null;
-  if (replaying) return <ReplayView session={s.info} messages={s.messages} onExit={() => setReplaying(false)} />;
+  if (replaying)
+    return (
+      <DetachedContext.Provider value={s.messages}>
+        <ReplayView session={s.info} messages={s.messages} onExit={() => setReplaying(false)} />
+      </DetachedContext.Provider>
+    );
   const save = async () => {
     const r = await importBundle(store, bundle);
     if (r.ok && r.value.sessionIDs[0]) onSaved(r.value.sessionIDs[0]);
@@ -94,7 +100,9 @@ function SharedSession({ decoded, onSaved }: { decoded: Result<ImportBundle>; on
         )}
       </header>
       <div className="session-body">
-        <MessageList messages={s.messages} />
+        <DetachedContext.Provider value={s.messages}>
+          <MessageList messages={s.messages} />
+        </DetachedContext.Provider>
       </div>
     </div>
   );

@@ -3,9 +3,11 @@ import type { Sandbox } from "../../core/ports/sandbox";
 import type { MessageWithParts } from "../../core/schema";
 import { useServices } from "../hooks/services";
 import { useModal } from "../hooks/use-modal";
-import { diffTexts, type FileDiffRows } from "./diff-rows";
+import { isMissingSnapshot } from "../../core/snapshot/store";
+import { useDetached } from "../hooks/detached";
+import { diffFromPatches, diffTexts, type FileDiffRows } from "./diff-rows";
 import { DiffView } from "./diff-view";
-import { type ChangeSet, changesOf } from "./turn-changes";
+import { type ChangeSet, changesOf, recordedEdits, stepsOf } from "./turn-changes";
 
 type Loaded = { ok: true; diff: FileDiffRows; note?: string } | { ok: false; message: string };
 
@@ -21,7 +23,21 @@ function asText(bytes: Uint8Array | undefined): string | undefined | null {
   }
 }
 
-async function loadDiff(sandbox: Sandbox, set: ChangeSet, file: string): Promise<Loaded> {
+/** Where the file versions come from: this browser's workspace snapshots, or only what the conversation recorded. */
+type Source = { sandbox: Sandbox } | { shared: true };
+
+/** A file's changes from what the edit and write tools recorded, when its versions are not here. */
+function fromRecord(steps: MessageWithParts[], file: string, shared: boolean, root?: string): Loaded {
+  const why = shared ? "A shared session carries no files" : "The files of this point are not in this browser (the session came from an export or a share)";
+  const patches = recordedEdits(steps, file, root);
+  if (patches.length === 0) return { ok: false, message: `${why}, and no edit in the conversation records this file's lines: a command changed it.` };
+  const n = patches.length;
+  return { ok: true, diff: diffFromPatches(patches), note: `${why}: shown from ${n === 1 ? "the edit" : `the ${n} edits, one after another,`} recorded in the conversation.` };
+}
+
+async function loadDiff(source: Source, steps: MessageWithParts[], set: ChangeSet, file: string): Promise<Loaded> {
+  if (!("sandbox" in source)) return fromRecord(steps, file, true);
+  const { sandbox } = source;
   try {
     const before = asText(await sandbox.readAt(set.from, file));
     const afterBytes = set.to ? await sandbox.readAt(set.to, file) : await sandbox.fs.readFile(`${sandbox.root}/${file}`).catch(() => undefined);
@@ -30,6 +46,7 @@ async function loadDiff(sandbox: Sandbox, set: ChangeSet, file: string): Promise
     const note = before === undefined ? "New file." : after === undefined ? "Deleted." : set.to ? undefined : "Compared with the file as it is now (this step recorded no snapshot after it).";
     return { ok: true, diff: diffTexts(before, after), note };
   } catch (e) {
+    if (isMissingSnapshot(e)) return fromRecord(steps, file, false, sandbox.root);
     return { ok: false, message: `Could not read this file's versions: ${e instanceof Error ? e.message : String(e)}` };
   }
 }
@@ -48,36 +65,40 @@ interface Props {
 /** The diffs of the files a step (or a whole turn) changed, from the workspace snapshots before and after. */
 export function ChangesDialog({ sessionID, messageID, scope, file, onClose }: Props) {
   const { store, sandbox: sandboxes } = useServices();
+  // A shared link's conversation is not in the store and has no workspace: its own messages are all there is.
+  const detached = useDetached();
   const ref = useModal();
-  const [messages, setMessages] = useState<MessageWithParts[]>();
-  const [sandbox, setSandbox] = useState<Sandbox>();
+  const [messages, setMessages] = useState<MessageWithParts[] | undefined>(detached ?? undefined);
+  const [source, setSource] = useState<Source | undefined>(detached ? { shared: true } : undefined);
   const [error, setError] = useState<string>();
   const [current, setCurrent] = useState<string | undefined>(file);
   const [diffs, setDiffs] = useState<Record<string, Loaded>>({});
   useEffect(() => {
+    if (detached) return;
     let live = true;
     Promise.all([store.messages(sessionID), sandboxes.sandboxFor(sessionID)]).then(
-      ([m, sb]) => {
+      ([m, sandbox]) => {
         if (!live) return;
         setMessages(m);
-        setSandbox(sb);
+        setSource({ sandbox });
       },
       (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
     );
     return () => {
       live = false;
     };
-  }, [store, sandboxes, sessionID]);
+  }, [store, sandboxes, sessionID, detached]);
   const set = useMemo(() => (messages ? changesOf(messages, messageID, scope) : undefined), [messages, messageID, scope]);
+  const steps = useMemo(() => (messages ? stepsOf(messages, messageID, scope) : []), [messages, messageID, scope]);
   const shown = current ?? set?.files[0];
   useEffect(() => {
-    if (!sandbox || !set || !shown || diffs[shown]) return;
+    if (!source || !set || !shown || diffs[shown]) return;
     let live = true;
-    void loadDiff(sandbox, set, shown).then((d) => live && setDiffs((old) => ({ ...old, [shown]: d })));
+    void loadDiff(source, steps, set, shown).then((d) => live && setDiffs((old) => ({ ...old, [shown]: d })));
     return () => {
       live = false;
     };
-  }, [sandbox, set, shown, diffs]);
+  }, [source, steps, set, shown, diffs]);
   const title = scope === "turn" ? "Changes of this turn" : "Changes of this step";
   const loaded = shown ? diffs[shown] : undefined;
   return (

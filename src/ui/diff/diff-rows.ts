@@ -123,6 +123,16 @@ export function diffFromPatch(patch: string): FileDiffRows {
   }
 }
 
+/** Several patches of one file, one after the other (each hunk keeps its own header and line numbers). */
+export function diffFromPatches(patches: string[]): FileDiffRows {
+  const all = patches.map(diffFromPatch);
+  return {
+    hunks: all.flatMap((d) => d.hunks),
+    additions: all.reduce((n, d) => n + d.additions, 0),
+    deletions: all.reduce((n, d) => n + d.deletions, 0),
+  };
+}
+
 /** One row of the side-by-side view: the old line on the left, the new one on the right. */
 export interface SplitRow {
   left?: DiffRow;
