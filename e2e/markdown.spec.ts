@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { configure, newSession, openApp, send, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 
@@ -12,6 +13,12 @@ const ANSWER = [
   "  return;",
   "}",
   "```",
+  "",
+  "## Summary",
+  "",
+  "| file | change |",
+  "|---|---|",
+  "| save.ts | returns early |",
   "",
   "Done.",
 ].join("\n");
@@ -51,4 +58,22 @@ test("model text: HTML-looking text shows literally, unsafe links open nothing, 
   await answer.hover();
   await answer.getByRole("button", { name: "Copy answer" }).click();
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(ANSWER);
+
+  // The HTML export reads as the screen does: rendered markdown under the message's own heading, the same rules.
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  const [d] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "HTML", exact: true }).click()]);
+  const exported = await context.newPage();
+  await exported.setContent(readFileSync(await d.path(), "utf8"));
+  const article = exported.getByRole("article").filter({ hasText: "Done." });
+  await expect(article.getByRole("heading", { level: 3, name: "Summary" })).toBeVisible();
+  await expect(article.getByRole("heading", { level: 2 })).toHaveText(["Assistant"]);
+  await expect(article).toContainText('The function returns Promise<void> and the markup was <div class="card">.');
+  await expect(article.locator("div.card")).toHaveCount(0);
+  await expect(article.getByRole("link")).toHaveCount(0);
+  await expect(article.getByRole("cell", { name: "returns early" })).toBeVisible();
+  await expect(article.locator("pre code")).toContainText("export async function save(): Promise<void> {");
+  await exported.setViewportSize({ width: 900, height: 900 });
+  await article.scrollIntoViewIfNeeded();
+  await exported.screenshot({ path: "test-results/screens/export-html.png" });
+  await exported.close();
 });

@@ -29,5 +29,19 @@ details.reasoning .text { color: var(--muted); font-style: italic; }
 .status-error .status, .error { color: var(--err); }
 .file, .note { color: var(--muted); font-size: .9rem; }
 img.attachment { max-width: 100%; border-radius: 6px; border: 1px solid var(--line); }
+.md { overflow-wrap: anywhere; margin: 8px 0; }
+.md > :first-child { margin-top: 0; }
+.md h3, .md h4, .md h5, .md h6 { text-transform: none; letter-spacing: normal; color: var(--fg); font-size: 1rem; margin: 14px 0 6px; }
+.md h3 { font-size: 1.1rem; }
+.md p, .md ul, .md ol, .md blockquote, .md table { margin: 8px 0; }
+.md code { font: 13px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: var(--card); border-radius: 4px; padding: 0 3px; }
+.md pre code { background: none; padding: 0; }
+.md pre { white-space: pre; max-height: none; }
+.md blockquote { border-left: 3px solid var(--line); padding-left: 12px; color: var(--muted); }
+.md table { border-collapse: collapse; display: block; overflow-x: auto; }
+.md th, .md td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; }
+.md a { color: var(--accent); }
+.md .blocked { color: var(--muted); }
+.md img { max-width: 100%; }
 footer { color: var(--muted); font-size: .8rem; padding: 24px 20px 40px; }
 `;

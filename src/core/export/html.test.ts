@@ -74,12 +74,68 @@ describe("sessionHtml", () => {
     expect(sessionHtml({ info: s.session, messages: s.messages }, { thinking: false })).not.toContain("Thinking");
   });
 
-  it("shows markdown as escaped preformatted text, never as HTML", () => {
+  it("renders an answer's markdown as the app shows it: raw HTML as text, no unsafe link, no remote image, headings under the message's", () => {
     const s = sampleSession();
     const t = s.messages[2]?.parts[1];
-    if (t?.type === "text") t.text = "# Title\n\n**bold** [link](javascript:alert(1)) <b>x</b>";
+    if (t?.type !== "text" || s.messages[2]?.info.role !== "assistant") throw new Error("fixture: message 2 is an answer with text");
+    t.text = [
+      "# Plan",
+      "",
+      "**bold** and `a < b` [docs](https://example.com/docs) [bad](javascript:alert(1)) <b>x</b> <img src=x onerror=alert(1)>",
+      "",
+      "## Steps",
+      "",
+      "| a | b |",
+      "|---|---|",
+      "| 1 | 2 |",
+      "",
+      "- [x] done",
+      "",
+      "```ts",
+      "const x = 1 < 2;",
+      "```",
+      "",
+      "![tracker](https://evil.example/pixel.png) ![dot](data:image/png;base64,iVBORw0KGgo=)",
+      "",
+      "Note[^1].",
+      "",
+      "[^1]: A footnote.",
+    ].join("\n");
     const html = sessionHtml({ info: s.session, messages: s.messages });
-    expect(html).toContain('<div class="text"># Title\n\n**bold** [link](javascript:alert(1)) &lt;b&gt;x&lt;/b&gt;</div>');
-    expect(html).not.toContain("<a ");
+    const start = html.indexOf("<article", html.indexOf("Running the tests."));
+    const body = html.slice(html.indexOf(`<div class="md">`, start), html.indexOf("</article>", start));
+    // The answer's "# Plan" sits under the message's own <h2>.
+    expect(body).toContain("<h3>Plan</h3>");
+    expect(body).toContain("<h4>Steps</h4>");
+    expect(body).not.toMatch(/<h[12][ >]/);
+    expect(body).toContain("<strong>bold</strong>");
+    expect(body).toContain("<code>a &#x3C; b</code>");
+    expect(body).toContain('<a href="https://example.com/docs" rel="noopener noreferrer nofollow">docs</a>');
+    expect(body).toContain('<span class="blocked" title="Link removed: it was not a web address">bad</span>');
+    expect(body).not.toContain("javascript:");
+    // Raw HTML reads as typed.
+    expect(body).toContain("&#x3C;b>x&#x3C;/b>");
+    expect(body).toContain("&#x3C;img src=x onerror=alert(1)>");
+    expect(body).not.toMatch(/<b>|<img src="?x/);
+    expect(body).toContain("<table>");
+    expect(body).toContain("<td>2</td>");
+    expect(body).toContain('<input type="checkbox" checked disabled>');
+    expect(body).toContain('<pre><code class="language-ts">const x = 1 &#x3C; 2;\n</code></pre>');
+    // A remote image is never loaded; an inline one is shown.
+    expect(body).not.toContain("<img src=\"https://");
+    expect(body).toContain("[image: tracker — https://evil.example/pixel.png]");
+    expect(body).toContain('<img src="data:image/png;base64,iVBORw0KGgo=" alt="dot">');
+    // Footnote ids carry the part's id, so two answers' footnotes never share one.
+    expect(body).toContain(`href="#${t.id}-fn-1"`);
+    expect(body).toContain(`id="${t.id}-fn-1"`);
+    expect(body).toContain(`<h3 id="${t.id}-footnote-label">Footnotes</h3>`);
+    expect(body).toContain(`aria-describedby="${t.id}-footnote-label"`);
+    expect(body).not.toContain('"footnote-label"');
+    // What a person typed is shown as typed.
+    const u = s.messages[0]?.parts[0];
+    if (u?.type === "text") {
+      u.text = "# not a heading here **x**";
+      expect(sessionHtml({ info: s.session, messages: s.messages })).toContain('<div class="text"># not a heading here **x**</div>');
+    }
   });
 });

@@ -2,6 +2,7 @@ import { errorMessage } from "../errors";
 import type { AssistantMessage, MessageWithParts, Part, Session, ToolPart } from "../schema";
 import { conversationView } from "../conversation/view";
 import { HTML_EXPORT_CSS } from "./html-style";
+import { markdownHtml, SAFE_IMAGE } from "./message-markdown";
 import { sessionTotals } from "./totals";
 
 /** Options of the HTML export. */
@@ -20,8 +21,6 @@ export function escapeHtml(s: string): string {
 const num = (n: number): string => Math.round(n).toLocaleString("en");
 const usd = (n: number): string => `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`;
 
-/** Only inline raster images may be shown: no SVG (it can carry script), no remote URLs. */
-const SAFE_IMAGE = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+=*$/;
 
 function usageLine(m: MessageWithParts): string {
   const { tokens: t, cost } = sessionTotals([m]);
@@ -54,10 +53,12 @@ function fileLine(mime: string, filename: string | undefined, url: string): stri
   return `${label}<img class="attachment" alt="${escapeHtml(filename ?? "attachment")}" src="${escapeHtml(url)}">`;
 }
 
-function partHtml(p: Part, opts: HtmlOptions): string {
+function partHtml(p: Part, role: "user" | "assistant", opts: HtmlOptions): string {
   switch (p.type) {
     case "text":
-      return p.synthetic || p.text.trim() === "" ? "" : `<div class="text">${escapeHtml(p.text)}</div>`;
+      if (p.synthetic || p.text.trim() === "") return "";
+      // What a person typed reads as typed (as on screen); an answer's markdown is rendered, its headings under the message's.
+      return role === "user" ? `<div class="text">${escapeHtml(p.text)}</div>` : `<div class="md">${markdownHtml(p.text, 3, p.id)}</div>`;
     case "reasoning":
       if (opts.thinking === false || p.text.trim() === "") return "";
       return `<details class="reasoning"><summary>Thinking</summary><div class="text">${escapeHtml(p.text)}</div></details>`;
@@ -83,13 +84,14 @@ function messageHtml(m: MessageWithParts, opts: HtmlOptions): string {
       ? `<h2>User</h2>`
       : `<h2>${info.summary ? "Summary" : "Assistant"}</h2><p class="meta">${assistantMeta(info, m)}</p>`;
   const error = info.role === "assistant" && info.error ? `<p class="error">${escapeHtml(errorMessage(info.error))}</p>` : "";
-  return `<article class="${info.role}">${head}${m.parts.map((p) => partHtml(p, opts)).join("")}${error}</article>`;
+  return `<article class="${info.role}">${head}${m.parts.map((p) => partHtml(p, info.role, opts)).join("")}${error}</article>`;
 }
 
 /**
  * A self-contained HTML page showing the session offline: inline CSS only, no
  * scripts (a Content-Security-Policy forbids them too), every piece of text
- * escaped, markdown shown as plain preformatted text, tools as collapsible
+ * escaped; an answer's markdown rendered with raw HTML as text, links only to
+ * web and mail addresses and images only inline; tools as collapsible
  * cards, usage and cost per assistant message. Messages hidden by a soft
  * revert are left out.
  */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fence, sessionMarkdown } from "./markdown";
+import { lowerHeadings } from "./message-markdown";
 import { sampleSession } from "./test-helpers";
 
 const date = (ms: number) => new Date(ms).toISOString();
@@ -52,5 +53,28 @@ describe("sessionMarkdown", () => {
   it("fences outlast backticks in the content", () => {
     expect(fence("a ```` b")).toBe("`````\na ```` b\n`````");
     expect(fence("x", "json")).toBe("```json\nx\n```");
+  });
+});
+
+describe("lowerHeadings", () => {
+  it("puts a message's top heading at the given level and keeps the rest as written", () => {
+    const text = ["# Plan", "", "Steps below.", "", "## Steps #", "", "```md", "# not a heading", "```", "", "Setext", "===", "", "Sub", "---", "", "#hashtag", ""].join("\n");
+    expect(lowerHeadings(text, 3)).toBe(["### Plan", "", "Steps below.", "", "#### Steps #", "", "```md", "# not a heading", "```", "", "### Setext", "", "#### Sub", "", "#hashtag", ""].join("\n"));
+    // Already low enough, or no headings: untouched (never raised).
+    expect(lowerHeadings("### a\n\n#### b", 3)).toBe("### a\n\n#### b");
+    expect(lowerHeadings("no headings -- here\n\n---\n", 3)).toBe("no headings -- here\n\n---\n");
+    // Past level 6 there is no heading: deeper ones stay at 6.
+    expect(lowerHeadings("# a\n\n##### e\n\n###### f", 3)).toBe("### a\n\n###### e\n\n###### f");
+    // In a list item and a quote too.
+    expect(lowerHeadings("- # item\n\n> ## quoted", 3)).toBe("- ### item\n\n> #### quoted");
+  });
+
+  it("a transcript's outline holds: an answer's '## Plan' sits under '## Assistant'", () => {
+    const t = sampleSession();
+    const part = t.messages[2]?.parts[1];
+    if (part?.type === "text") part.text = "## Plan\n\nDo it.";
+    const md = sessionMarkdown({ info: t.session, messages: t.messages }, { assistantMetadata: false });
+    expect(md).toContain("## Assistant\n\n### Plan\n\nDo it.");
+    expect(md).not.toContain("\n## Plan");
   });
 });

@@ -1,6 +1,7 @@
 import { errorMessage } from "../errors";
 import type { AssistantMessage, MessageWithParts, Part, Session } from "../schema";
 import { conversationView } from "../conversation/view";
+import { lowerHeadings } from "./message-markdown";
 
 /** Options of the markdown transcript (spec §5.4). */
 export interface MarkdownOptions {
@@ -50,7 +51,8 @@ function toolBlock(p: Extract<Part, { type: "tool" }>, details: boolean): string
 function partBlock(p: Part, opts: MarkdownOptions): string | undefined {
   switch (p.type) {
     case "text":
-      return p.synthetic || p.text.trim() === "" ? undefined : p.text;
+      // A message's own headings go below its `## User` / `## Assistant`, so the transcript's outline holds.
+      return p.synthetic || p.text.trim() === "" ? undefined : lowerHeadings(p.text, 3);
     case "reasoning":
       return opts.thinking && p.text.trim() !== "" ? `_Thinking:_\n\n${p.text}` : undefined;
     case "tool":

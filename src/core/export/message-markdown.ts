@@ -1,0 +1,89 @@
+/**
+ * A message's markdown in the exports. In the Markdown transcript its headings are lowered below the
+ * transcript's own (`## Assistant`); in the HTML page it is rendered as the app shows it, with the same
+ * rules: raw HTML is text, links go only to web and mail addresses, images only from inline data.
+ */
+import type { Element, ElementContent, Root as HastRoot, RootContent } from "hast";
+import { toHtml } from "hast-util-to-html";
+import type { Root } from "mdast";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { toHast } from "mdast-util-to-hast";
+import { gfm } from "micromark-extension-gfm";
+import { headingShift, headingsOf, htmlAsText, shiftedDepth } from "../util/markdown-tree";
+
+const parse = (text: string): Root => fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+
+/**
+ * The text with its headings lowered so the top one is at level `top` (levels past 6 stay 6), written
+ * as `#` headings; a `Title\n===` heading becomes one too. Everything else is left byte for byte.
+ */
+export function lowerHeadings(text: string, top: number): string {
+  // No "#" and no underline-like line: no heading, and nothing to parse.
+  if (!text.includes("#") && !/^[ \t>]*(?:=+|-+)[ \t]*$/m.test(text)) return text;
+  const heads = headingsOf(parse(text));
+  const shift = headingShift(heads, top);
+  if (shift === 0) return text;
+  let out = text;
+  // From the end, so earlier offsets stay true.
+  for (const h of [...heads].reverse()) {
+    const start = h.position?.start.offset;
+    const end = h.position?.end.offset;
+    if (start === undefined || end === undefined) continue;
+    const hashes = "#".repeat(shiftedDepth(h.depth, shift));
+    const source = out.slice(start, end);
+    const atx = /^#{1,6}(?=[ \t]|$)/.exec(source);
+    let heading: string;
+    if (atx) heading = hashes + source.slice(atx[0].length);
+    else {
+      // A setext heading: its text (the lines above the underline) on one line.
+      const first = h.children[0]?.position?.start.offset;
+      const last = h.children[h.children.length - 1]?.position?.end.offset;
+      if (first === undefined || last === undefined) continue;
+      heading = `${hashes} ${out.slice(first, last).replace(/\s*\n\s*/g, " ")}`;
+    }
+    out = out.slice(0, start) + heading + out.slice(end);
+  }
+  return out;
+}
+
+/** Only these link targets are kept: web and mail addresses, and places in the page. */
+const SAFE_LINK = /^(?:https?:|mailto:|#)/i;
+/** Only inline raster images may be shown: no SVG (it can carry script), no remote URLs. */
+export const SAFE_IMAGE = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+=*$/;
+
+function safeNode(n: ElementContent, idPrefix: string): ElementContent[] {
+  if (n.type !== "element") return n.type === "text" || n.type === "comment" ? [n] : [];
+  if (n.tagName === "img") {
+    const src = typeof n.properties.src === "string" ? n.properties.src : "";
+    if (SAFE_IMAGE.test(src)) return [{ ...n, properties: { src, alt: n.properties.alt ?? "" } }];
+    const alt = typeof n.properties.alt === "string" && n.properties.alt ? n.properties.alt : "untitled";
+    return [{ type: "element", tagName: "span", properties: { className: ["blocked"], title: "Remote images are not loaded" }, children: [{ type: "text", value: `[image: ${alt}${src ? ` — ${src.slice(0, 120)}` : ""}]` }] }];
+  }
+  const el: Element = { ...n, properties: { ...n.properties }, children: n.children.flatMap((c) => safeNode(c, idPrefix)) };
+  // The footnotes' label has a fixed id (and the references point at it): one per message in a page of many.
+  if (el.properties.id === "footnote-label") el.properties.id = `${idPrefix}-footnote-label`;
+  if (el.properties.ariaDescribedBy !== undefined) el.properties.ariaDescribedBy = `${idPrefix}-footnote-label`;
+  if (n.tagName === "a") {
+    const href = typeof n.properties.href === "string" ? n.properties.href : "";
+    if (!SAFE_LINK.test(href)) return [{ type: "element", tagName: "span", properties: { className: ["blocked"], title: "Link removed: it was not a web address" }, children: el.children }];
+    if (!href.startsWith("#")) el.properties.rel = ["noopener", "noreferrer", "nofollow"];
+  }
+  return [el];
+}
+
+/**
+ * A message's markdown as HTML for the exported page: GFM (tables, task lists, footnotes), headings from
+ * level `top`, raw HTML as text, unsafe links and images defused. `idPrefix` keeps footnote ids of
+ * different messages apart in one page.
+ */
+export function markdownHtml(text: string, top: number, idPrefix: string): string {
+  const tree = parse(text);
+  htmlAsText(tree);
+  const heads = headingsOf(tree);
+  const shift = headingShift(heads, top);
+  for (const h of heads) h.depth = shiftedDepth(h.depth, shift);
+  const hast = toHast(tree, { clobberPrefix: `${idPrefix}-`, footnoteLabelTagName: `h${top}`, footnoteLabelProperties: {} }) as HastRoot;
+  const safe: HastRoot = { type: "root", children: hast.children.flatMap((c) => (c.type === "doctype" ? [] : (safeNode(c, idPrefix) as RootContent[]))) };
+  return toHtml(safe);
+}
