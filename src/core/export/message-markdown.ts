@@ -63,7 +63,7 @@ function safeNode(n: ElementContent, idPrefix: string): ElementContent[] {
   const el: Element = { ...n, properties: { ...n.properties }, children: n.children.flatMap((c) => safeNode(c, idPrefix)) };
   // The footnotes' label has a fixed id (and the references point at it): one per message in a page of many.
   if (el.properties.id === "footnote-label") el.properties.id = `${idPrefix}-footnote-label`;
-  if (el.properties.ariaDescribedBy !== undefined) el.properties.ariaDescribedBy = `${idPrefix}-footnote-label`;
+  if (el.properties.ariaDescribedBy !== undefined) el.properties.ariaDescribedBy = [`${idPrefix}-footnote-label`];
   if (n.tagName === "a") {
     const href = typeof n.properties.href === "string" ? n.properties.href : "";
     if (!SAFE_LINK.test(href)) return [{ type: "element", tagName: "span", properties: { className: ["blocked"], title: "Link removed: it was not a web address" }, children: el.children }];
