@@ -135,6 +135,16 @@ test("a share link opens the session read-only in a fresh browser, with Save a c
   await expect(other.getByText("Shared session · read-only")).toBeVisible();
   await expect(other.getByRole("article").filter({ hasText: "Second answer about bananas." })).toBeVisible();
   await expect(other.getByRole("textbox", { name: "Message" })).toHaveCount(0);
+  // Replay is an address of its own (Back leaves it, not the link), and its X-ray counts with the model that
+  // answered (gpt-4o-mini's 128k window), not with this browser's demo model.
+  await other.getByRole("button", { name: "Replay" }).click();
+  await expect(other).toHaveURL(/\/replay$/);
+  const xray = other.getByRole("complementary", { name: "What the model saw" });
+  await expect(xray).toContainText("window 128k");
+  await expect(xray).not.toContainText("next request is");
+  await other.goBack();
+  await expect(other.getByText("Shared session · read-only")).toBeVisible();
+  expect(other.url()).not.toContain("/replay");
   await other.getByRole("button", { name: "Save a copy" }).click();
   await expect(other).toHaveURL(/#\/s\/ses_/);
   await expect(other.getByRole("textbox", { name: "Message" })).toBeVisible();

@@ -106,6 +106,15 @@ export function sessionModelConfig(settings: Settings, session: { demo?: boolean
   return modelConfig(settings);
 }
 
+/**
+ * The model an answer came from, for reading a past step back (Replay, a shared link): the numbers
+ * of its own model id (Settings' entry for it, else the table), whatever model Settings chose now. No key.
+ */
+export function answeredModelConfig(settings: Settings, ran: { providerID: string; modelID: string }): ModelConfig {
+  const kind = ProviderKind.safeParse(ran.providerID);
+  return modelConfig({ ...settings, provider: kind.success ? kind.data : settings.provider, modelID: ran.modelID, baseURL: "", apiKey: "" });
+}
+
 export function modelConfig(settings: Settings): ModelConfig {
   const spec = specFor(settings, settings.modelID);
   return {

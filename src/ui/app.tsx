@@ -261,7 +261,12 @@ export function App() {
             </div>
           )}
           {route.name === "share" ? (
-            <SharedView data={route.data} onSaved={(id) => navigate({ name: "session", sessionID: id }, true)} />
+            <SharedView
+              data={route.data}
+              replay={route.replay === true}
+              onReplay={(replay) => navigate({ name: "share", data: route.data, replay })}
+              onSaved={(id) => navigate({ name: "session", sessionID: id }, true)}
+            />
           ) : route.name === "session" && route.replay ? (
             <ReplayRoute sessionID={route.sessionID} onExit={() => navigate({ name: "session", sessionID: route.sessionID })} />
           ) : current ? (

@@ -6,14 +6,22 @@ import { MessageList } from "./message-list";
 import { ReplayView } from "./replay/replay-view";
 
 /** A passphrase-protected link: asks for the passphrase, then opens like any link. */
-function Unlock({ data, onSaved }: { data: string; onSaved: (id: string) => void }) {
+/** What a shared session's screens are told: where Save a copy goes, and whether (and how) it is replayed. */
+interface Nav {
+  onSaved: (id: string) => void;
+  /** Replay is part of the address (`…/replay`), so Back leaves it and a reload keeps it. */
+  replay: boolean;
+  onReplay: (on: boolean) => void;
+}
+
+function Unlock({ data, ...nav }: { data: string } & Nav) {
   const [passphrase, setPassphrase] = useState("");
   const [opened, setOpened] = useState<Result<ImportBundle>>();
   const [busy, setBusy] = useState(false);
   // The one thing to do here is type the passphrase: the keyboard starts there.
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => field.current?.focus(), []);
-  if (opened?.ok) return <SharedSession decoded={opened} onSaved={onSaved} />;
+  if (opened?.ok) return <SharedSession decoded={opened} {...nav} />;
   const submit = async () => {
     setBusy(true);
     setOpened(await decodeProtectedShare(data, passphrase));
@@ -46,17 +54,16 @@ function Unlock({ data, onSaved }: { data: string; onSaved: (id: string) => void
 }
 
 /** A session opened from a share link: read-only, with "Save a copy". Nothing is stored until the user asks. */
-export function SharedView({ data, onSaved }: { data: string; onSaved: (id: string) => void }) {
+export function SharedView({ data, ...nav }: { data: string } & Nav) {
   const locked = useMemo(() => isProtectedShare(data), [data]);
   const decoded = useMemo(() => (locked ? undefined : decodeShare(data)), [data, locked]);
-  if (!decoded) return <Unlock data={data} onSaved={onSaved} />;
-  return <SharedSession decoded={decoded} onSaved={onSaved} />;
+  if (!decoded) return <Unlock data={data} {...nav} />;
+  return <SharedSession decoded={decoded} {...nav} />;
 }
 
-function SharedSession({ decoded, onSaved }: { decoded: Result<ImportBundle>; onSaved: (id: string) => void }) {
+function SharedSession({ decoded, onSaved, replay, onReplay }: { decoded: Result<ImportBundle> } & Nav) {
   const { store } = useServices();
   const [error, setError] = useState<string>();
-  const [replaying, setReplaying] = useState(false);
   if (!decoded.ok)
     return (
       <div className="empty-state" role="alert">
@@ -67,10 +74,10 @@ function SharedSession({ decoded, onSaved }: { decoded: Result<ImportBundle>; on
   const bundle = decoded.value;
   const s = bundle.sessions[0];
   if (!s) return null;
-  if (replaying)
+  if (replay)
     return (
       <DetachedContext.Provider value={s.messages}>
-        <ReplayView session={s.info} messages={s.messages} onExit={() => setReplaying(false)} />
+        <ReplayView session={s.info} messages={s.messages} onExit={() => onReplay(false)} />
       </DetachedContext.Provider>
     );
   const save = async () => {
@@ -85,7 +92,7 @@ function SharedSession({ decoded, onSaved }: { decoded: Result<ImportBundle>; on
           <h1 className="session-title">{s.info.title}</h1>
           <span className="status">Shared session · read-only</span>
           <div className="header-actions">
-            <button type="button" onClick={() => setReplaying(true)}>
+            <button type="button" onClick={() => onReplay(true)}>
               Replay
             </button>
             <button type="button" className="primary" onClick={() => void save()}>

@@ -4,10 +4,14 @@ import { useCallback, useSyncExternalStore } from "react";
 export type Route =
   | { name: "home" }
   | { name: "session"; sessionID: string; messageID?: string; replay?: boolean }
-  | { name: "share"; data: string };
+  | { name: "share"; data: string; replay?: boolean };
 
 export function parseRoute(hash: string): Route {
-  if (hash.startsWith("#/share/")) return { name: "share", data: hash.slice("#/share/".length) };
+  if (hash.startsWith("#/share/")) {
+    // The link's data never holds a "/": a replay of it is the same link with "/replay".
+    const rest = hash.slice("#/share/".length);
+    return rest.endsWith("/replay") ? { name: "share", data: rest.slice(0, -"/replay".length), replay: true } : { name: "share", data: rest };
+  }
   const m = /^#\/s\/([A-Za-z0-9_]+)(?:\/m\/([A-Za-z0-9_]+))?(\/replay)?/.exec(hash);
   if (!m?.[1]) return { name: "home" };
   const route: Route = { name: "session", sessionID: m[1] };
@@ -25,7 +29,7 @@ export function useRoute(): [Route, (r: Route, replace?: boolean) => void] {
   const hash = useSyncExternalStore(subscribe, () => window.location.hash);
   const navigate = useCallback((r: Route, replace = false) => {
     const target =
-      r.name === "session" ? `#/s/${r.sessionID}${r.messageID ? `/m/${r.messageID}` : ""}${r.replay ? "/replay" : ""}` : r.name === "share" ? `#/share/${r.data}` : "#/";
+      r.name === "session" ? `#/s/${r.sessionID}${r.messageID ? `/m/${r.messageID}` : ""}${r.replay ? "/replay" : ""}` : r.name === "share" ? `#/share/${r.data}${r.replay ? "/replay" : ""}` : "#/";
     if (window.location.hash === target) return;
     if (replace) {
       history.replaceState(null, "", target);
