@@ -197,4 +197,15 @@ test("Compact now and Summarise up to here show what they fold first, and Cancel
   await page.screenshot({ path: test.info().outputPath("pinned-390.png") });
   await page.emulateMedia({ colorScheme: "dark" });
   await page.screenshot({ path: test.info().outputPath("pinned-390-dark.png") });
+
+  // Reverting a turn the summary kept goes back in time: the summary written after it goes too, and the banner says so.
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 1400, height: 900 });
+  const second = page.getByRole("article", { name: "Your message" }).filter({ hasText: "Second question." });
+  await second.hover();
+  await second.getByRole("button", { name: "Revert this turn" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Your last 2 messages and their answers were reverted, with the summary written after them, and the files restored." })).toBeVisible();
+  await expect(page.getByRole("article", { name: "Summary" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Unrevert" }).click();
+  await expect(page.getByRole("article", { name: "Summary" })).toBeVisible();
 });

@@ -183,16 +183,12 @@ export async function startFresh(app: AppServices, sessionID: string, messageID:
   return fresh;
 }
 
-/** Reverts a turn; `filesKept` when its files' earlier versions are not in this browser (the messages are reverted all the same). */
-export async function revert(app: AppServices, sessionID: string, messageID: string): Promise<{ filesKept: boolean }> {
+/** Reverts a turn (the revert record says whether its files could go back). */
+export async function revert(app: AppServices, sessionID: string, messageID: string): Promise<void> {
   await app.sessions.assertIdleEverywhere(sessionID);
   const sandbox = await app.sandbox.sandboxFor(sessionID).catch(() => undefined);
   const { revertSession } = await import("../core/session/revert");
-  let filesKept = false;
-  await revertSession(app.store, sandbox, sessionID, messageID, () => {
-    filesKept = true;
-  });
-  return { filesKept };
+  await revertSession(app.store, sandbox, sessionID, messageID);
 }
 
 export async function unrevert(app: AppServices, sessionID: string): Promise<void> {

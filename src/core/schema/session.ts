@@ -77,6 +77,8 @@ export const Session = z.object({
       partID: z.optional(z.string()),
       snapshot: z.optional(z.string()),
       diff: z.optional(z.string()),
+      /** The files could not go back: the earlier versions of some are not in this browser (an imported session). */
+      filesKept: z.optional(z.boolean()),
     }),
   ),
   share: z.optional(z.object({ url: z.string() })),

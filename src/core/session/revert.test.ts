@@ -45,7 +45,7 @@ describe("revert and unrevert", () => {
     expect(await sandbox.fs.readText("/workspace/new.txt")).toBe("made by bash\n");
   });
 
-  it("an imported session's earlier files are not here: the messages are reverted, the files left, and the caller told", async () => {
+  it("an imported session's earlier files are not here: the messages are reverted, the files left, and the revert says so", async () => {
     const llm = new FakeLLM([toolTurn([{ tool: "bash", input: { command: "echo later > app.txt", description: "change it" } }]), textTurn("done")]);
     const { store, sandbox, service } = await setup(llm);
     const s = await service.createSession();
@@ -53,13 +53,39 @@ describe("revert and unrevert", () => {
     await service.ensureRunning(s.id);
     // As after an import into another browser: the patch names a workspace state this one never held.
     for (const m of await store.messages(s.id)) for (const p of m.parts) if (p.type === "patch") await store.upsertPart({ ...p, hash: "f".repeat(40) });
-    let told = 0;
-    const reverted = await revertSession(store, sandbox, s.id, user.id, () => told++);
-    expect(told).toBe(1);
-    expect(reverted?.revert?.messageID).toBe(user.id);
+    const reverted = await revertSession(store, sandbox, s.id, user.id);
+    expect(reverted?.revert).toEqual({ messageID: user.id, filesKept: true });
     expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("later\n");
     await unrevertSession(store, sandbox, s.id);
     expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("later\n");
+  });
+
+  it("a revert that reaches back into imported turns after one that restored files does not call them restored", async () => {
+    const llm = new FakeLLM([
+      toolTurn([{ tool: "bash", input: { command: "echo imported > app.txt", description: "imported turn" } }]),
+      textTurn("one"),
+      toolTurn([{ tool: "bash", input: { command: "echo local > app.txt", description: "local turn" } }]),
+      textTurn("two"),
+    ]);
+    const { store, sandbox, service } = await setup(llm);
+    const s = await service.createSession();
+    const first = await service.prompt(s.id, { text: "first" });
+    await service.ensureRunning(s.id);
+    // The first turn came from another browser: its patch names a state this one never held.
+    for (const m of await store.messages(s.id)) for (const p of m.parts) if (p.type === "patch") await store.upsertPart({ ...p, hash: "f".repeat(40) });
+    const second = await service.prompt(s.id, { text: "second" });
+    await service.ensureRunning(s.id);
+
+    const once = await revertSession(store, sandbox, s.id, second.id);
+    expect(once?.revert).toMatchObject({ messageID: second.id });
+    expect(once?.revert?.filesKept).toBeUndefined();
+    expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("imported\n");
+    const twice = await revertSession(store, sandbox, s.id, first.id);
+    expect(twice?.revert).toEqual({ messageID: first.id, snapshot: once?.revert?.snapshot, filesKept: true });
+    expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("imported\n");
+    // Unrevert brings back the files as they were before the first revert.
+    await unrevertSession(store, sandbox, s.id);
+    expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("local\n");
   });
 
   it("restores a binary file byte for byte", async () => {

@@ -32,8 +32,6 @@ export async function revertSession(
   sandbox: Sandbox | undefined,
   sessionID: string,
   messageID: string,
-  /** Told when the files could not go back (their earlier states are not in this browser): the messages still are reverted. */
-  onFilesMissing?: () => void,
 ): Promise<Session | undefined> {
   const session = await store.getSession(sessionID);
   if (!session) return undefined;
@@ -41,8 +39,11 @@ export async function revertSession(
   const point = revertPoint(shown, messageID);
   if (!point) return session;
   let snapshot = session.revert?.snapshot;
+  // When the files cannot go back (their earlier states are not in this browser), the messages still are
+  // reverted; the revert records it, so what is shown never says the files were restored.
+  let filesKept = session.revert?.filesKept === true;
   const patches = patchesFrom(msgs, point).reverse();
-  if (sandbox && !(await beforeStatesHere(sandbox, patches))) onFilesMissing?.();
+  if (sandbox && !(await beforeStatesHere(sandbox, patches))) filesKept = true;
   else if (sandbox) {
     snapshot ??= await sandbox.snapshot();
     for (const patch of patches) {
@@ -54,7 +55,7 @@ export async function revertSession(
       }
     }
   }
-  return store.updateSession(sessionID, (s) => ({ ...s, revert: { messageID: point, ...(snapshot ? { snapshot } : {}) } }));
+  return store.updateSession(sessionID, (s) => ({ ...s, revert: { messageID: point, ...(snapshot ? { snapshot } : {}), ...(filesKept ? { filesKept } : {}) } }));
 }
 
 /** Whether this browser holds the state before each patch (an imported session's steps name states it never had). */

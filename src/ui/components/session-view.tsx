@@ -16,6 +16,7 @@ import { GoalBar as GoalBarView, PinnedPanel as PinnedPanelView, SummaryPreviewD
 import { Composer as ComposerView } from "./composer";
 import { drafts } from "../app-events";
 import { continuesAnswer } from "./turn-steps";
+import { revertWords } from "./revert-words";
 import { MessageList } from "./message-list";
 import { SessionHeader as SessionHeaderView } from "./session-header";
 import { TodoPanel as TodoPanelView } from "./todo-panel";
@@ -122,6 +123,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const messages = useMemo(() => (storedShown && streamed?.size ? storedShown.map((m) => streamed.get(m.info.id) ?? m) : storedShown), [storedShown, streamed]);
   // What a revert hid, counted as a person counts it: their messages (each with its answer), not the answer's steps.
   const hiddenTurns = useMemo(() => (view ? view.path.slice(view.shown.length).filter((m) => m.info.role === "user" && systemEventKind(m) === undefined).length : 0), [view]);
+  // A summary written after the reverted turn (a "Summarise up to here" above it) goes with it: the banner says so.
+  const hiddenSummaries = useMemo(() => (view ? view.path.slice(view.shown.length).filter((m) => m.info.role === "assistant" && m.info.summary === true && !m.info.error).length : 0), [view]);
   // The side column (pins suggested from every message, todos, the files' version) follows the conversation in a
   // render of its own, after the messages: on a long session each costs a pass over all of it.
   const side = useDeferredValue(view);
@@ -208,10 +211,9 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
       },
       revert: (messageID) => {
         revert(app, sessionID, messageID).then(
-          ({ filesKept }) => {
+          () => {
             // The reverted message (and the menu it was chosen from) is gone: focus goes to Unrevert.
             focusUnrevert.current = true;
-            if (filesKept) onError("Reverted the messages. The files were left as they are: their earlier versions are not in this browser (the session came from an export or a share without its files).");
           },
           (e: unknown) => onError(`Could not revert: ${e instanceof Error ? e.message : String(e)}`),
         );
@@ -311,8 +313,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         {revertID && (
           <div className="banner revert" role="status">
             <span>
-              {hiddenTurns <= 1 ? "Your last message and its answer were reverted" : `Your last ${hiddenTurns} messages and their answers were reverted`}
-              {session?.revert?.snapshot ? ", and the files restored" : ""}. Sending a new message makes this permanent.
+              {revertWords(hiddenTurns, hiddenSummaries, session?.revert)} Sending a new message makes this permanent.
             </span>
             <button
               type="button"
