@@ -181,6 +181,13 @@ test("Settings: presets fill the base URL and explain keys and CORS; the model l
   const listID = await dialog.getByLabel("Model", { exact: true }).getAttribute("list");
   const listed = await dialog.locator(`datalist[id="${listID}"] option`).evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   expect(listed).toEqual(["gpt-4.1", "gpt-4o-mini", "gpt-5-mini", "o4-mini"]);
+  // The suggestions are filtered by what the field holds: the whole list is a select, and it takes the focus.
+  const loaded = dialog.getByRole("combobox", { name: "Models from the provider" });
+  await expect(loaded).toBeFocused();
+  // The preset's default model is not among the provider's: the select starts at a prompt, then the four.
+  await expect(loaded.getByRole("option")).toHaveText(["Pick one of 4…", "gpt-4.1", "gpt-4o-mini", "gpt-5-mini", "o4-mini"]);
+  await loaded.selectOption("o4-mini");
+  await expect(dialog.getByLabel("Model", { exact: true })).toHaveValue("o4-mini");
   expect(mock.requests.some((r) => r.method === "GET" && r.path === "/v1/models")).toBe(true);
 });
 

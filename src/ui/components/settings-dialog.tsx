@@ -45,11 +45,18 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [test, setTest] = useState<TestState>({ state: "idle" });
   const [saveError, setSaveError] = useState<string>();
   const [models, setModels] = useState<{ state: "idle" | "loading" } | { state: "ok"; ids: string[] } | { state: "failed"; message: string }>({ state: "idle" });
+  const loadedList = useRef<HTMLSelectElement>(null);
   const loadModels = async () => {
     setModels({ state: "loading" });
     const r = await listModels(modelConfig(draft), undefined, AbortSignal.timeout(20_000));
     setModels(r.ok ? { state: "ok", ids: r.ids } : { state: "failed", message: r.message });
   };
+  // The button is disabled while loading (the keyboard would fall to <body>): the list it loaded takes the focus.
+  const loadButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (models.state === "ok") loadedList.current?.focus();
+    else if (models.state === "failed") loadButton.current?.focus();
+  }, [models.state]);
   const ref = useModal();
   const spec = specFor(draft, draft.modelID);
   // Esc or Cancel with changes not saved asks first (a key typed in, a provider chosen).
@@ -134,7 +141,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             <>
               <div className="model-row">
                 <input id={id} list={`${id}-list`} value={draft.modelID} disabled={draft.provider === "demo"} onChange={(e) => set({ modelID: e.target.value })} />
-                <button type="button" disabled={draft.provider === "demo" || models.state === "loading"} onClick={() => void loadModels()}>
+                <button ref={loadButton} type="button" disabled={draft.provider === "demo" || models.state === "loading"} onClick={() => void loadModels()}>
                   {models.state === "loading" ? "Loading…" : "Load models"}
                 </button>
               </div>
@@ -143,6 +150,23 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
                   <option key={m} value={m} />
                 ))}
               </datalist>
+              {/* The whole list in a select: the field's suggestions are filtered by what it holds (the current model). */}
+              {models.state === "ok" && models.ids.length > 0 && (
+                <select
+                  ref={loadedList}
+                  className="loaded-models"
+                  aria-label="Models from the provider"
+                  value={models.ids.includes(draft.modelID) ? draft.modelID : ""}
+                  onChange={(e) => e.target.value && set({ modelID: e.target.value })}
+                >
+                  {!models.ids.includes(draft.modelID) && <option value="">Pick one of {models.ids.length}…</option>}
+                  {models.ids.map((m) => (
+                    <option key={m} value={m}>
+                      {m}
+                    </option>
+                  ))}
+                </select>
+              )}
               <span aria-live="polite" className="hint">
                 {models.state === "ok" && `${models.ids.length} models from the provider; pick one or type any id.`}
                 {models.state === "failed" && `No list: ${models.message} You can still type a model id.`}
