@@ -159,6 +159,9 @@ test("OpenAI-compatible: a length finish says so and Continue asks the model to 
   await expect.poll(() => mock.modelRequests().length).toBe(2);
   expect(mock.modelRequests()[1]?.rawBody).toContain("Continue exactly where");
   await waitIdle(page, id);
+  // tabcode wrote that message (the person only pressed Continue): a divider, not a message of theirs.
+  await expect(page.getByRole("article", { name: "System event" })).toHaveText(/You asked the model to continue its cut-off answer/);
+  await expect(page.getByRole("article", { name: "Your message" })).toHaveCount(1);
 });
 
 test("Settings: presets fill the base URL and explain keys and CORS; the model list loads from the provider", async ({ page, mock }) => {

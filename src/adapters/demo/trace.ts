@@ -6,6 +6,7 @@
  * run has come: the model keeps no state between calls.
  */
 import { CONTINUE_PROMPT } from "../../core/compaction/process";
+import { CONTINUE_ANSWER_PROMPT } from "../../core/session/finish-notice";
 import { CLEARED_TOOL_OUTPUT, COMPACTION_QUESTION } from "../../core/conversation/to-model";
 import { isAfterSummaryText } from "../../core/pins/after-compaction";
 import type { LLMMessage, LLMRequest } from "../../core/ports/llm";
@@ -28,6 +29,8 @@ export type TraceEvent =
   | { kind: "user"; text: string }
   /** The synthetic message that resumes a run after an automatic compaction. */
   | { kind: "continue" }
+  /** The person's Continue after an answer that was cut (a closed tab, the output limit): the run goes on, no summary involved. */
+  | { kind: "resume" }
   /** A compaction summary (the answer to "What did we do so far?"). */
   | { kind: "summary"; text: string }
   | { kind: "call"; call: TraceCall }
@@ -79,6 +82,13 @@ function isContinue(text: string): boolean {
   return text.includes(CONTINUE_PROMPT);
 }
 
+/** A user message that is tabcode's Continue prompt (compaction's or a cut answer's), as a trace event; else undefined. */
+function continueEvent(text: string): TraceEvent | undefined {
+  if (isContinue(text)) return { kind: "continue" };
+  if (text.trim() === CONTINUE_ANSWER_PROMPT) return { kind: "resume" };
+  return undefined;
+}
+
 /** The trace of a chat request's history. */
 export function chatTrace(messages: LLMMessage[]): TraceEvent[] {
   const out: TraceEvent[] = [];
@@ -91,7 +101,7 @@ export function chatTrace(messages: LLMMessage[]): TraceEvent[] {
       if (afterQuestion) continue;
       // The user's earlier words sent again after a summary: context, not a new prompt.
       if (isAfterSummaryText(text)) continue;
-      out.push(isContinue(text) ? { kind: "continue" } : { kind: "user", text });
+      out.push(continueEvent(text) ?? { kind: "user", text });
       continue;
     }
     if (m.role === "assistant") {
@@ -146,7 +156,7 @@ export function transcriptTrace(transcript: string): TraceEvent[] {
     } else if (kind === "Tool result" || kind === "Tool error") flush(kind === "Tool result", body);
     else {
       flush(false, "");
-      if (kind === "User") out.push(isContinue(body) ? { kind: "continue" } : { kind: "user", text: body.trim() });
+      if (kind === "User") out.push(continueEvent(body) ?? { kind: "user", text: body.trim() });
       else if (kind === "Assistant") out.push({ kind: "answer", text: body.trim() });
     }
   }
@@ -260,6 +270,8 @@ export function progress(trace: TraceEvent[], messages: LLMMessage[] = []): Prog
       if (replay) p.continued = true;
       else Object.assign(p, { goal: ev.text, done: new Set(), facts: {}, known: { ...seen }, continued: false, answered: false });
     } else if (ev.kind === "continue") p.continued = true;
+    // The cut answer's text is not an end: the run picks up at its next step.
+    else if (ev.kind === "resume") p.answered = false;
     else if (ev.kind === "summary") {
       const s = fromSummary(ev.text);
       noteSummary(seen, ev.text);

@@ -1,7 +1,7 @@
 import type { MessageWithParts } from "../schema";
 
 /** What a user-role message the user never typed stands for. */
-export type SystemEventKind = "compaction" | "continue" | "goal" | "goal-continue" | "synthetic";
+export type SystemEventKind = "compaction" | "continue" | "continue-answer" | "goal" | "goal-continue" | "synthetic";
 
 /**
  * A user-role message the user never typed (a compaction request, the "continue" prompt after an
@@ -16,6 +16,7 @@ export function systemEventKind(m: MessageWithParts): SystemEventKind | undefine
   if (!allSynthetic) return undefined;
   const goal = visible.find((p) => p.type === "text" && p.metadata?.goal !== undefined);
   if (goal?.type === "text") return goal.metadata?.goal === "start" ? "goal" : "goal-continue";
+  if (visible.some((p) => p.type === "text" && p.metadata?.continue_answer === true)) return "continue-answer";
   return visible.some((p) => p.type === "text" && p.metadata?.compaction_continue === true) ? "continue" : "synthetic";
 }
 

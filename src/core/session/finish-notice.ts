@@ -1,7 +1,7 @@
 import type { MessageWithParts } from "../schema";
 
 /** The prompt the Continue action sends after an answer cut at the output limit. */
-export const CONTINUE_PROMPT = "Continue exactly where your previous answer was cut off.";
+export const CONTINUE_ANSWER_PROMPT = "Continue exactly where your previous answer was cut off.";
 
 export type FinishNotice = { kind: "length"; text: string } | { kind: "filter"; text: string };
 

@@ -70,6 +70,8 @@ export interface PromptInput {
   files?: PromptFile[];
   /** A message tabcode writes for a `/goal` (synthetic: shown as a system event, never as "You"). */
   goal?: "start" | "continue";
+  /** The Continue action after an answer that was cut (output limit, a closed tab): the person asked for it, tabcode wrote it. */
+  continueAnswer?: boolean;
 }
 
 export interface PromptFile {

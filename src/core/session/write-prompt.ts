@@ -86,7 +86,7 @@ export async function writePrompt(ctx: PromptContext, sessionID: string, input: 
       messageID: user.id,
       type: "text",
       text: input.text,
-      ...(input.goal ? { synthetic: true, metadata: { goal: input.goal } } : {}),
+      ...(input.goal ? { synthetic: true, metadata: { goal: input.goal } } : input.continueAnswer ? { synthetic: true, metadata: { continue_answer: true } } : {}),
     },
   ];
   for (const f of input.files ?? []) {

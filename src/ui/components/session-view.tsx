@@ -1,5 +1,5 @@
 import { useLiveQuery } from "dexie-react-hooks";
-import { CONTINUE_PROMPT } from "../../core/session/finish-notice";
+import { CONTINUE_ANSWER_PROMPT } from "../../core/session/finish-notice";
 import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { fork, revert, startFresh, unrevert } from "../../app/session-actions";
 import { firstScreenShown, whenIdle } from "../../app/warm-up";
@@ -245,7 +245,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
       },
       continueAnswer: () => {
         sessions
-          .prompt(sessionID, { text: CONTINUE_PROMPT })
+          .prompt(sessionID, { text: CONTINUE_ANSWER_PROMPT, continueAnswer: true })
           .catch((e: unknown) => onError(`Could not continue: ${e instanceof Error ? e.message : String(e)}`));
       },
       editSummary: (messageID, text) => {
