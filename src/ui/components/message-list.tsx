@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { MessageWithParts } from "../../core/schema";
 import { MessageView } from "./message-view";
 import { stepPlace } from "./turn-steps";
+import { systemEventKind } from "../../core/conversation/system-event";
 
 /** A row's height before it is measured (px). */
 const ESTIMATE = 120;
@@ -17,6 +18,9 @@ const OVERSCAN = 6;
 export function MessageList({ messages, focusMessageID }: { messages: MessageWithParts[]; focusMessageID?: string }) {
   const parent = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  // Scrolled up, away from the newest message: a button brings the reader back (and says when more arrived).
+  const [away, setAway] = useState(false);
+  const [arrived, setArrived] = useState(false);
   // Opening a session paints only what shows (each row is a markdown parse); the rows around it follow
   // right after that paint.
   const [overscan, setOverscan] = useState(1);
@@ -51,7 +55,11 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
     const el = parent.current;
     if (!el) return;
     const onScroll = () => {
-      stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+      const gap = el.scrollHeight - el.scrollTop - el.clientHeight;
+      stick.current = gap < 80;
+      // More than half a screen up: far enough that the newest message is out of sight.
+      setAway(gap > el.clientHeight / 2);
+      if (stick.current) setArrived(false);
     };
     // Added in the next frame: in the first render's effects, registering the listener cost ~12 ms of an in-app
     // open (profiled), and nobody scrolls the list before it has painted (it starts stuck to the bottom).
@@ -92,6 +100,34 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
     if (el.scrollTop < bottom - 1) el.scrollTop = bottom;
   }, [messages, total]);
 
+  // New messages while the reader is up the conversation: the button says so. A message the person just
+  // sent brings the list back to the bottom (its answer is what they want to see).
+  const count = useRef(messages.length);
+  const newest = messages[messages.length - 1];
+  const sentNow = newest !== undefined && messages.length > count.current && newest.info.role === "user" && systemEventKind(newest) === undefined;
+  if (sentNow && !stick.current) {
+    stick.current = true;
+    landed.current = false;
+  }
+  useEffect(() => {
+    if (messages.length > count.current && !stick.current) setArrived(true);
+    if (stick.current) {
+      setAway(false);
+      setArrived(false);
+    }
+    count.current = messages.length;
+  }, [messages.length]);
+  const toLatest = () => {
+    const el = parent.current;
+    if (!el || messages.length === 0) return;
+    stick.current = true;
+    setAway(false);
+    setArrived(false);
+    virt.scrollToIndex(messages.length - 1, { align: "end" });
+    // The button goes away: the keyboard goes on to the message box where there is one.
+    document.getElementById("composer-input")?.focus({ preventScroll: true });
+  };
+
   const items = virt.getVirtualItems();
   return (
     <div ref={parent} className="message-scroll">
@@ -109,6 +145,15 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
           })}
         </div>
       </div>
+      {/* A dock of no height at the bottom of the visible list: the button floats there without moving a row. */}
+      {away && (
+        <div className="jump-dock">
+          <button type="button" className="jump-latest" onClick={toLatest}>
+            {arrived ? "New messages" : "Latest"} <span aria-hidden="true">↓</span>
+            <span className="visually-hidden"> — jump to the newest message</span>
+          </button>
+        </div>
+      )}
     </div>
   );
 }
