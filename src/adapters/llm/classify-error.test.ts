@@ -158,6 +158,23 @@ describe("networkHint", () => {
     expect(hint).toMatch(/offline/);
   });
 
+  it("a hosted provider's API takes calls from a page: no CORS or Ollama advice there, the network and blockers instead", () => {
+    for (const [provider, url] of [
+      ["openai", "https://api.openai.com/v1"],
+      ["anthropic", "https://api.anthropic.com/v1"],
+    ] as const) {
+      const hint = networkHint(url, provider);
+      expect(hint).not.toMatch(/Ollama|LM Studio|CORS/);
+      expect(hint).toContain(`Something between this page and ${new URL(url).host} may block it`);
+    }
+    // The same provider through a server of the user's (a proxy): that server may not allow the page.
+    expect(networkHint("https://proxy.example/v1", "openai")).toMatch(/CORS/);
+    // The error names the provider's own address when Settings left the base URL empty.
+    const e = classifyError(new TypeError("Failed to fetch"), { provider: "anthropic" });
+    expect(e.data.message).toContain("Could not reach https://api.anthropic.com/v1");
+    expect(e.data.hint).not.toMatch(/Ollama/);
+  });
+
   it("knows which hosts are local", () => {
     expect(isLocalURL("http://localhost:11434/v1")).toBe(true);
     expect(isLocalURL("http://127.0.0.1:1234")).toBe(true);

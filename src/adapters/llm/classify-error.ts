@@ -5,6 +5,7 @@
  * `retry-after-ms`). Every string is scrubbed of API keys; `data.message`
  * keeps the provider's own words and `data.hint` says what to do, plainly.
  */
+import { presetOf } from "../../core/providers";
 import type { ModelConfig } from "../../core/ports/llm";
 import { namedError } from "../../core/errors";
 import type { NamedErrorData } from "../../core/schema/common";
@@ -182,21 +183,47 @@ function authError(message: string, status: number | undefined, ctx: ClassifyCon
 }
 
 function networkError(f: ErrorFacts, ctx: ClassifyContext, scrub: (s: string) => string): NamedErrorData {
-  const url = ctx.baseURL || DEFAULT_OPENAI_BASE_URL;
+  const url = ctx.baseURL || presetOf(ctx.provider)?.baseURL || DEFAULT_OPENAI_BASE_URL;
   const cause = f.causeMessage && !f.message.includes(f.causeMessage) ? ` (${f.causeMessage})` : "";
   return namedError("NetworkError", {
     message: scrub(`Could not reach ${url}: ${f.message || "network error"}${cause}`),
     baseURL: scrub(url),
     isRetryable: false,
-    hint: networkHint(url),
+    hint: networkHint(url, ctx.provider),
   });
 }
 
-/** What to check when the browser could not reach the server at all. */
-export function networkHint(url: string): string {
+/** Whether the URL is a hosted provider's own API (which takes calls from a browser page), not a server of the user's. */
+function isHostedAPI(url: string, provider: ModelConfig["provider"] | undefined): boolean {
+  const preset = provider && provider !== "openai-compatible" ? presetOf(provider) : undefined;
+  if (!preset?.baseURL) return false;
+  try {
+    return new URL(url).host === new URL(preset.baseURL).host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What to check when the browser could not reach the server at all. A hosted provider's API takes calls
+ * from a browser page: the network, or something between (a blocker, a firewall, a proxy), is in the way.
+ * A server of the user's (Ollama, LM Studio, a proxy) may also not allow calls from a page (CORS).
+ */
+export function networkHint(url: string, provider?: ModelConfig["provider"]): string {
   const lines: string[] = [];
   const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
   if (nav?.onLine === false) lines.push("You appear to be offline: check your internet connection.");
+  if (isHostedAPI(url, provider)) {
+    let host = url;
+    try {
+      host = new URL(url).host;
+    } catch {
+      // The URL was read above already.
+    }
+    if (nav?.onLine !== false) lines.push("Check your internet connection.");
+    lines.push(`Something between this page and ${host} may block it: an ad or privacy blocker, a firewall, or a company proxy.`, "If it keeps failing, the provider's status page tells whether its API is down.");
+    return lines.join("\n");
+  }
   lines.push(
     "The server may be down or unreachable, or it may not allow calls from a browser page (CORS).",
     "Ollama: start it with OLLAMA_ORIGINS=* (or this app's origin) set, then restart Ollama.",
