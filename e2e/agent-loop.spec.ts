@@ -27,7 +27,7 @@ for (const provider of ["openai-compatible", "openai"] as ProviderKind[]) {
     await expect(answer).not.toContainText("takes a while");
     await expect(answer).toContainText("takes a while.");
 
-    await expect(page.getByRole("region", { name: "Tool todowrite: done" })).toBeVisible();
+    await expect(page.getByRole("group", { name: "Tool todowrite: done" })).toBeVisible();
     await expect(page.getByRole("complementary", { name: "Todo list" })).toContainText("Fix the bug");
     await waitIdle(page, id);
 
@@ -48,7 +48,7 @@ for (const provider of ["openai-compatible", "openai"] as ProviderKind[]) {
 
     await page.reload();
     await expect(page.getByRole("article").filter({ hasText: "The plan is ready" })).toContainText("takes a while.");
-    await expect(page.getByRole("region", { name: "Tool todowrite: done" })).toBeVisible();
+    await expect(page.getByRole("group", { name: "Tool todowrite: done" })).toBeVisible();
     await expect(page.getByTestId("session-tokens")).toContainText("cached");
     await expect(page.getByTestId("session-cost")).toHaveText(/^\$0\.000\d$/);
     await expect(page.getByRole("meter", { name: "Context window used" })).toBeVisible();

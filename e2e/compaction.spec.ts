@@ -106,7 +106,7 @@ test("Compact now summarises on demand; with auto off a context overflow stops w
   // The summary can be corrected before the conversation goes on; the model gets the corrected text.
   const summary = page.getByRole("article", { name: "Summary" });
   await summary.hover();
-  await summary.getByRole("button", { name: "Edit this summary" }).click();
+  await summary.getByRole("button", { name: "Edit summary" }).click();
   await page.getByRole("textbox", { name: "Edited summary" }).fill("## Goal\nCorrected by the user.");
   await page.getByRole("button", { name: "Save summary" }).click();
   await expect(summary).toContainText("Corrected by the user.");

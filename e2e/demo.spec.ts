@@ -23,8 +23,8 @@ test("with no settings at all: the demo streams, edits a file, runs a command, c
     }).toPass({ timeout: 30_000 });
   await tourTo("Tool states");
   await expect(page.getByRole("complementary", { name: "Todo list" })).toBeVisible({ timeout: 20_000 });
-  await expect(page.getByRole("region", { name: "Tool edit: done" })).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByRole("region", { name: /Tool bash: done/ }).first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("group", { name: "Tool edit: done" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("group", { name: /Tool bash: done/ }).first()).toBeVisible({ timeout: 30_000 });
   await waitIdle(page, id);
   await expect(page.getByRole("article", { name: "Summary" })).toBeVisible();
 

@@ -29,7 +29,7 @@ for (const size of SIZES) {
     await waitIdle(page, id);
 
     // The edit card shows its diff while closed: numbered lines, the changed words marked, no headers.
-    const card = page.getByRole("region", { name: "Tool edit: done" });
+    const card = page.getByRole("group", { name: "Tool edit: done" });
     const diff = card.getByRole("region", { name: "Diff of src/sum.ts" });
     await expect(diff).toBeVisible();
     await expect(diff).not.toContainText("Index:");

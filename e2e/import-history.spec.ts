@@ -69,8 +69,8 @@ test("import a Claude Code folder and an opencode.db: picker, import, open, sear
   await page.getByRole("button", { name: "Show what the summary replaced" }).click();
   await expect(page.getByRole("article").filter({ hasText: "I reset the cache in beforeEach" })).toBeVisible();
   // The recorded test run failed (exit 1): its card says so.
-  await expect(page.getByRole("region", { name: "Tool bash: finished with exit code 1" })).toBeVisible();
-  await expect(page.getByRole("region", { name: "Tool edit: failed" })).toContainText("oldString not found");
+  await expect(page.getByRole("group", { name: "Tool bash: finished with exit code 1" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Tool edit: failed" })).toContainText("oldString not found");
   const id = new URL(page.url()).hash.replace("#/s/", "").split("/")[0] ?? "";
 
   // Search finds imported text.
@@ -131,7 +131,7 @@ test("folders picked whole (OpenCode storage, Claude Code projects) and an openc
   // Open the storage-tree session.
   await nav.getByText("Explain the build script").click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Explain the build script");
-  await expect(page.getByRole("region", { name: "Tool read: done" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Tool read: done" })).toBeVisible();
   const id = new URL(page.url()).hash.replace("#/s/", "").split("/")[0] ?? "";
 
   // Search finds it (an imported block of the search index).

@@ -46,7 +46,7 @@ test("Latest: shown when the newest message is out of sight, says when more arri
   // A message arrives while the reader is up the conversation (the next step of a run): the button says so,
   // and the list stays where the reader is.
   await send(page, "fourth");
-  await expect(page.getByRole("region", { name: /Tool bash/ })).toBeVisible();
+  await expect(page.getByRole("group", { name: /Tool bash/ })).toBeVisible();
   await list.evaluate((el) => el.scrollTo({ top: 0 }));
   await expect(latest).toHaveText(/^Latest/);
   await waitIdle(page, id);

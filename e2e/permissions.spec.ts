@@ -96,7 +96,7 @@ test("AGENTS.md appears in the debug view; a listed skill is loaded by the skill
   expect(first).toContain("release-notes");
   expect(first).not.toContain("Collect merged changes"); // the body is only sent on demand
   expect(mock.modelRequests()[1]?.rawBody).toContain("Collect merged changes");
-  await expect(page.getByRole("region", { name: "Tool skill: done" })).toContainText("Loaded skill: release-notes");
+  await expect(page.getByRole("group", { name: "Tool skill: done" })).toContainText("Loaded skill: release-notes");
 
   await expect(page.getByText("Rules: AGENTS.md · 1 skill")).toBeVisible();
   await page.getByRole("button", { name: "Debug" }).click();

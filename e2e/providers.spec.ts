@@ -68,7 +68,7 @@ test("Mistral: a tool call without index runs the tool and the turn goes on", as
   await choosePreset(page, mock, "Mistral", "mistral-small-latest");
   const id = await newSession(page);
   await send(page, "Plan the weather check");
-  await expect(page.getByRole("region", { name: "Tool todowrite: done" })).toBeVisible(SLOW);
+  await expect(page.getByRole("group", { name: "Tool todowrite: done" })).toBeVisible(SLOW);
   await expect(page.getByRole("complementary", { name: "Todo list" })).toContainText("Check the weather");
   await expect(page.getByRole("article").filter({ hasText: "This is a test response." })).toBeVisible(SLOW);
   await waitIdle(page, id);
@@ -109,7 +109,7 @@ test("Anthropic: browser header, cache_control on system and the last two messag
   const usage = page.locator(".step-finish").last();
   await expect(usage).toContainText("cached");
   await expect(usage).toContainText("cache write");
-  await expect(page.getByRole("region", { name: /Tool code_execution/ }).first()).toBeVisible(SLOW);
+  await expect(page.getByRole("group", { name: /Tool code_execution/ }).first()).toBeVisible(SLOW);
   const msgs = await storedMessages(page, id);
   expect(msgs.at(-1)?.finish).toBe("stop");
 });
@@ -123,7 +123,7 @@ test("Gemini: a recorded function call runs and the next request sends its thoug
   await choosePreset(page, mock, "Google Gemini", "gemini-3-pro-preview", `${mock.url}/v1beta`);
   const id = await newSession(page);
   await send(page, "Plan the weather check");
-  await expect(page.getByRole("region", { name: "Tool todowrite: done" })).toBeVisible(SLOW);
+  await expect(page.getByRole("group", { name: "Tool todowrite: done" })).toBeVisible(SLOW);
   await waitIdle(page, id);
   const reqs = mock.modelRequests();
   expect(reqs[0]?.path).toBe("/v1beta/models/gemini-3-pro-preview:streamGenerateContent");

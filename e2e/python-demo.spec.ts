@@ -41,8 +41,8 @@ test("the Python demo, from the start page with no key: tests fail, the fix pass
   if (SHOTS) {
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.screenshot({ path: `${SHOTS}/python-demo-1400.png` });
-    await page.getByRole("region", { name: "Tool bash: done" }).first().getByRole("button").first().click();
-    await page.getByRole("region", { name: "Tool bash: done" }).first().scrollIntoViewIfNeeded();
+    await page.getByRole("group", { name: "Tool bash: done" }).first().getByRole("button").first().click();
+    await page.getByRole("group", { name: "Tool bash: done" }).first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/python-demo-1400-failing.png` });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: `${SHOTS}/python-demo-390.png` });

@@ -35,15 +35,15 @@ test("python3 runs a failing unittest, the fix passes, git commits; files, histo
   expect(lastToolOutput(bodies[3] ?? "")).toContain("FAILED (failures=1)");
   expect(lastToolOutput(bodies[3] ?? "")).toContain("Exit code: 1");
   // On screen the failed run says so on its closed card; the passing one says done.
-  await expect(page.getByRole("region", { name: "Tool bash: finished with exit code 1" })).toContainText("exit 1");
-  await expect(page.getByRole("region", { name: "Tool bash: done" })).toHaveCount(3);
+  await expect(page.getByRole("group", { name: "Tool bash: finished with exit code 1" })).toContainText("exit 1");
+  await expect(page.getByRole("group", { name: "Tool bash: done" })).toHaveCount(3);
   expect(lastToolOutput(bodies[5] ?? "")).toContain("test_add (test_calc.AddTest.test_add) ... ok");
   expect(lastToolOutput(bodies[5] ?? "")).toContain("Exit code: 0");
   expect(lastToolOutput(bodies[6] ?? "")).toMatch(/Initialized empty Git repository in \/workspace\/\.git\/.*\[main \(root-commit\) [0-9a-f]{7}\] Add calc with tests/s);
   expect(lastToolOutput(bodies[7] ?? "")).toMatch(/[0-9a-f]{7} Add calc with tests/);
 
   // The failed run's card shows the test run's output.
-  const failed = page.getByRole("region", { name: "Tool bash: finished with exit code 1" });
+  const failed = page.getByRole("group", { name: "Tool bash: finished with exit code 1" });
   await failed.getByRole("button").first().click();
   await expect(failed).toContainText("FAILED (failures=1)");
 
@@ -89,7 +89,7 @@ test("a runaway Python script is stopped by the command timeout and a memory hog
   ]);
   await send(page, "spin forever");
   // While Python spins in its Worker, the page keeps answering: a dialog opens and closes mid-run.
-  const spinning = page.getByRole("region", { name: "Tool bash: running" });
+  const spinning = page.getByRole("group", { name: "Tool bash: running" });
   await expect(spinning).toBeVisible({ timeout: 120_000 });
   await page.getByRole("button", { name: "Settings" }).click();
   const dialog = page.getByRole("dialog", { name: "Settings" });

@@ -31,11 +31,11 @@ test("the model reads, edits and runs commands on real files; the tree shows it;
   await waitIdle(page, id);
 
   // Tool cards: read, edit (with a diff), bash (with its output).
-  await expect(page.getByRole("region", { name: "Tool read: done" })).toBeVisible();
-  const edit = page.getByRole("region", { name: "Tool edit: done" });
+  await expect(page.getByRole("group", { name: "Tool read: done" })).toBeVisible();
+  const edit = page.getByRole("group", { name: "Tool edit: done" });
   // The edit's diff shows while the card is closed: the added line is a row of its own.
   await expect(edit.getByRole("region", { name: /^Diff of / }).getByRole("row").filter({ hasText: "hello tabcode" }).first()).toBeVisible();
-  const bash = page.getByRole("region", { name: "Tool bash: done" });
+  const bash = page.getByRole("group", { name: "Tool bash: done" });
   await bash.getByRole("button").first().click();
   await expect(bash).toContainText("notes.txt");
   const req = mock.modelRequests()[3];
@@ -90,7 +90,7 @@ test("a runaway command is stopped by the sandbox's limits and the page stays re
   await page.keyboard.press("Escape");
   await expect(page.getByRole("article").filter({ hasText: "The loop was stopped." })).toBeVisible({ timeout: 20_000 });
   await waitIdle(page, id);
-  const bash = page.getByRole("region", { name: /Tool bash/ });
+  const bash = page.getByRole("group", { name: /Tool bash/ });
   await bash.getByRole("button").first().click();
   await expect(bash).toContainText(/limit|exit code 12[46]|stopped|timed out/i);
 });
@@ -125,7 +125,7 @@ test("files follow branches: an edited message starts from the files before it, 
   await page.getByRole("button", { name: "Send as a new branch" }).click();
   await waitIdle(page, id);
   await expect(page.getByRole("article").filter({ hasText: "Wrote B." })).toBeVisible({ timeout: 30_000 });
-  const bash = page.getByRole("region", { name: "Tool bash: done" }).last();
+  const bash = page.getByRole("group", { name: "Tool bash: done" }).last();
   await bash.getByRole("button").first().click();
   await expect(bash).toContainText("first");
   await expect(ws.getByRole("button", { name: "only-a.txt", exact: true })).toHaveCount(0);
@@ -149,7 +149,7 @@ test("a tool's output: wrapped on a phone by default, Wrap off lines columns up 
   mock.setScript([{ toolCalls: [{ name: "bash", args: { command, description: "table" } }] }, { text: "Listed." }]);
   await send(page, "show a table");
   await waitIdle(page, id);
-  const bash = page.getByRole("region", { name: "Tool bash: done" });
+  const bash = page.getByRole("group", { name: "Tool bash: done" });
   await bash.getByRole("button", { name: /^bash table/ }).click();
   const wrap = bash.getByRole("button", { name: "Wrap" });
   await expect(wrap).toHaveAttribute("aria-pressed", "true");

@@ -116,7 +116,7 @@ function ChatMessage({ message, continued, lastStep, highlighted }: { message: M
                 Fork
               </button>
               {isSummary && info.role === "assistant" && info.finish && !info.error && (
-                <button ref={editButton} type="button" className="link" disabled={actions.busy} onClick={() => setEditing(summaryText)} aria-label="Edit this summary" title="Correct the summary before the conversation continues: the model sees your version">
+                <button ref={editButton} type="button" className="link" disabled={actions.busy} onClick={() => setEditing(summaryText)} aria-label="Edit summary" title="Correct the summary before the conversation continues: the model sees your version">
                   Edit summary
                 </button>
               )}

@@ -50,7 +50,11 @@ function ToolText({ label, copy, text, error }: { label: string; copy: string; t
         )}
         <CopyButton text={() => text} label={copy} />
       </div>
-      <pre className={classes || undefined}>{text}</pre>
+      {/* A long output scrolls in its box: the box takes focus so it can be scrolled from the keyboard. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a focusable scroll box is the accessible pattern for content that scrolls (WCAG 2.1.1) */}
+      <pre className={classes || undefined} tabIndex={0}>
+        {text}
+      </pre>
     </>
   );
 }
@@ -71,7 +75,9 @@ export function ToolPartView({ part }: { part: ToolPart }) {
   const diff = s.status === "completed" && typeof s.metadata.diff === "string" ? s.metadata.diff : undefined;
   const pruned = s.status === "completed" && s.time.compacted !== undefined;
   return (
-    <section className={`tool-card tool-${s.status}${exit !== undefined ? " tool-failed" : ""}`} aria-label={`Tool ${part.tool}: ${exit !== undefined ? `finished with exit code ${exit}` : label}`}>
+    // A group, not a region: a long session has dozens of tool cards, and each region would be a landmark.
+    // biome-ignore lint/a11y/useSemanticElements: a tool card is no form: <fieldset> would say it is one
+    <div role="group" className={`tool-card tool-${s.status}${exit !== undefined ? " tool-failed" : ""}`} aria-label={`Tool ${part.tool}: ${exit !== undefined ? `finished with exit code ${exit}` : label}`}>
       <button type="button" className="tool-head" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span className={`tool-dot dot-${exit !== undefined ? "error" : s.status}`} aria-hidden="true" />
         <span className="tool-name">{part.tool}</span>
@@ -106,6 +112,6 @@ export function ToolPartView({ part }: { part: ToolPart }) {
           )}
         </div>
       )}
-    </section>
+    </div>
   );
 }
