@@ -306,3 +306,31 @@ test.describe("desktop (1400×900)", () => {
     await expect(page.locator('input[type="file"][webkitdirectory]')).toHaveCount(1);
   });
 });
+
+test.describe("touch phone (390×844)", () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test("every text field is at least 16 px, so a phone does not zoom the page when one gets focus", async ({ page, mock }) => {
+    await page.goto("/");
+    await page.waitForFunction(() => "__tabcode" in globalThis);
+    await configure(page, mock, "openai-compatible");
+    await page.getByRole("button", { name: "Show sessions" }).click();
+    await page.getByRole("navigation", { name: "Sessions" }).getByRole("button", { name: "New session", exact: true }).click();
+    await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+    const small = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>("input, textarea, select")]
+          .filter((el) => el.offsetParent !== null && !["checkbox", "radio", "range", "file"].includes((el as HTMLInputElement).type))
+          .map((el) => ({ name: el.getAttribute("aria-label") ?? el.id ?? el.tagName, size: Number.parseFloat(getComputedStyle(el).fontSize) }))
+          .filter((f) => f.size < 16),
+      );
+    expect(await small()).toEqual([]);
+    // The side drawer: the pinned constraint field and the terminal's command line.
+    await page.getByRole("button", { name: "Show files and todos" }).click();
+    const toggle = page.getByRole("button", { name: "Terminal" });
+    if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+    await expect(page.getByRole("textbox", { name: "Command to run in the sandbox" })).toBeVisible();
+    expect(await small()).toEqual([]);
+    await page.screenshot({ path: test.info().outputPath("touch-terminal-390.png") });
+  });
+});

@@ -10,8 +10,10 @@ import { download, droppedFiles, uploadPath } from "./workspace-io";
 
 function SandboxLine() {
   const s = useSandboxStatus();
+  // The reasons are written as clauses: the line ends them as a sentence.
+  const end = (r: string) => (/[.!?]$/.test(r) ? r : `${r}.`);
   const text =
-    s.state === "ready" ? `${s.kind === "webcontainer" ? "WebContainer" : "Local sandbox"} — ${s.reason}` : s.state === "failed" ? `Sandbox unavailable: ${s.reason}` : "Sandbox: starting…";
+    s.state === "ready" ? `${s.kind === "webcontainer" ? "WebContainer" : "Local sandbox"} — ${end(s.reason)}` : s.state === "failed" ? `Sandbox unavailable: ${end(s.reason)}` : "Sandbox: starting…";
   return (
     <p className="sandbox-line" role="status" title={s.state === "ready" ? s.licenceNote : undefined}>
       {text}
