@@ -2,7 +2,7 @@
  * The demo's sample project: a tiny date-formatting library with one real
  * bug (`formatDate` prints the month off by one, since `getMonth()` counts
  * from 0), a test, and a check script that runs in the local sandbox's
- * built-in shell (no node there: it replays the test cases with awk).
+ * built-in shell (no npm there: it replays the test cases with awk).
  * Paths are relative to the workspace root.
  */
 

@@ -101,12 +101,12 @@ function scriptedStep(step: Exclude<StepId, PythonStep>, tool: string, env: Demo
       const command = checkCommand(env);
       const how = env.webcontainer
         ? "This sandbox has node, so npm test runs src/dates.test.js directly."
-        : "This sandbox has no node, so I'll use scripts/check.sh: it replays the cases of src/dates.test.js with grep and awk.";
+        : "This sandbox has no npm (its node is a small engine for plain scripts), so I'll use scripts/check.sh: it replays the cases of src/dates.test.js with grep and awk.";
       const rule = env.rules ? " AGENTS.md (in my system prompt) asks for the check after any change in src/." : "";
       const intro = p.done.has("fix") ? `The edit is in.${rule}` : "Time to see what the check says.";
       return {
         reasoning: `${intro} ${how} ${p.done.has("fix") ? "If the fix is right, every case prints ok and the last line says PASS; otherwise the FAIL lines show which dates still come out wrong." : "Each case prints ok or FAIL, and the last line sums up."}`,
-        text: env.webcontainer ? "Running the tests with node:" : "No node in this sandbox, so the check replays the test cases with `grep` and `awk`:",
+        text: env.webcontainer ? "Running the tests with node:" : "No npm in this sandbox, so the check replays the test cases with `grep` and `awk`:",
         call: { tool, input: { command, description: env.webcontainer ? "Run the date tests with node" : "Replay the date test cases with awk" } },
       };
     }

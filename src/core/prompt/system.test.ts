@@ -6,7 +6,7 @@ const model: ModelConfig = { provider: "openai", modelID: "gpt-test", contextWin
 const base = { model, directory: "/workspace", date: "Tue Dec 01 2026" };
 
 describe("environment block", () => {
-  it("lists the local sandbox's programs (python3, git; no node)", () => {
+  it("lists the local sandbox's programs (python3, git, sqlite3, node for plain scripts; no npm)", () => {
     const env = environmentBlock({ ...base, sandbox: "local (in-browser)" });
     expect(env).toContain(`  Programs: ${LOCAL_SANDBOX_PROGRAMS}`);
     expect(LOCAL_SANDBOX_PROGRAMS).toMatch(/python3.*git.*sqlite3.*node for plain scripts.*no npm\/npx, network/);

@@ -84,7 +84,7 @@ export const bashTool = defineTool({
 - Default timeout ${DEFAULT_BASH_TIMEOUT_MS / 1000} s, at most ${MAX_BASH_TIMEOUT_MS / 1000} s (timeout is in milliseconds).
 - Output over 2,000 lines or 50 KB is truncated; the full output is saved to a file you can read or grep.
 - Use the read, edit, write, glob and grep tools for files instead of cat, sed, find or grep in the shell.
-- The local sandbox has common Unix commands, python3 (standard library only) and git, but no node or npm; the WebContainer sandbox has Node.js and npm.
+- The local sandbox has common Unix commands, python3 (standard library only), git, sqlite3 and node for plain scripts, but no npm or network; the WebContainer sandbox has Node.js and npm.
 - Always give a short description of what the command does.`,
   parameters,
   async execute(args, ctx) {
