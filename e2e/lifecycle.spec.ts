@@ -27,7 +27,7 @@ test("fork from an answer that used tools takes the whole answer, its last words
   await expect(page.getByRole("article").filter({ hasText: "Wrote first." })).toBeVisible();
   await waitIdle(page, id);
   // The answer's header (and its Fork) is on its first step, the tool call.
-  const first = page.getByRole("article", { name: "Assistant message" }).filter({ has: page.getByRole("region", { name: /Tool bash/ }) });
+  const first = page.getByRole("article", { name: "Assistant message" }).filter({ has: page.getByRole("group", { name: /Tool bash/ }) });
   await first.hover();
   await first.getByRole("button", { name: "Fork from this message" }).click();
   await expect(page).not.toHaveURL(new RegExp(id));
@@ -110,6 +110,12 @@ test("imports an OpenCode export file and rejects a broken one with a specific r
   await nav.getByLabel("Import").setInputFiles("e2e/fixtures/opencode-export.json");
   await expect(page.getByRole("status").filter({ hasText: "Imported 1 session" })).toBeVisible();
   await expect(page.getByRole("article").first()).toBeVisible();
+  // Its workspace states stayed on the machine it ran on: the turn's changes come from the recorded edit.
+  await page.getByRole("button", { name: "Changes of this turn" }).first().click();
+  const changes = page.getByRole("dialog", { name: "Changes of this turn" });
+  await expect(changes).toContainText("The files of this point are not in this browser (the session came from an export or a share): shown from the edit recorded in the conversation.");
+  await expect(changes.getByRole("region", { name: /^Diff of / })).toContainText("return a + b;");
+  await changes.getByRole("button", { name: "Close" }).click();
 
   await nav.getByLabel("Import").setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from('{"info": {"id": 5}, "messages": [') });
   await expect(page.getByRole("alert").filter({ hasText: "Could not import broken.json" })).toBeVisible();

@@ -76,6 +76,9 @@ describe("recordedEdits", () => {
     expect(recordedEdits([imported], "src/sum.ts", "/home/p")).toEqual([foreign]);
     expect(recordedEdits([imported], "sum.ts", "/home/p")).toEqual([]);
     expect(recordedEdits([imported], "src/sum.ts")).toEqual([foreign]);
+    // Run on another machine (OpenCode's project path), read in this sandbox: by the path's ending.
+    expect(recordedEdits([imported], "src/sum.ts", "/workspace")).toEqual([foreign]);
+    expect(recordedEdits([imported], "/home/p/src/sum.ts", "/workspace")).toEqual([foreign]);
 
     const d = diffFromPatches(recordedEdits(turn, "src/sum.ts"));
     expect(d.hunks).toHaveLength(2);

@@ -31,16 +31,21 @@ export function stepsOf(messages: MessageWithParts[], messageID: string, scope: 
 /**
  * Whether a recorded edit is of this workspace-relative file. tabcode's tools
  * name the file relative to the workspace in the patch itself (`Index: src/a.ts`);
- * otherwise the absolute path is read against the sandbox's root, or, where the
- * root is not known (a shared link), by its ending.
+ * otherwise an absolute path under the sandbox's root is read against it, and
+ * one elsewhere (another machine's project) by its ending.
  */
 function isOf(diff: string, filePath: unknown, file: string, root: string | undefined): boolean {
   const named = /^Index: (.+)$/m.exec(diff)?.[1]?.trim();
   if (named && !named.startsWith("/")) return named.replace(/^\.\//, "") === file;
   const path = typeof filePath === "string" ? filePath : named;
   if (!path) return false;
+  if (path === file) return true;
   if (!path.startsWith("/")) return path.replace(/^\.\//, "") === file;
-  return root ? path === `${root.replace(/\/$/, "")}/${file}` : path.endsWith(`/${file}`);
+  // Under this sandbox's root: exactly that file. Elsewhere (another machine's project, where an imported
+  // session ran): by its ending.
+  const under = root ? `${root.replace(/\/$/, "")}/` : undefined;
+  if (under && path.startsWith(under)) return path.slice(under.length) === file;
+  return path.endsWith(`/${file}`);
 }
 
 /**
