@@ -23,6 +23,19 @@ describe("Claude Code transcripts", () => {
     const finish = first?.parts.find((p) => p.type === "step-finish");
     expect(finish?.type === "step-finish" && finish.tokens).toEqual({ input: 4, output: 1, reasoning: 0, cache: { read: 11000, write: 5120 } });
     expect(main?.info.tokens.cache.read).toBe(11000 + 16100 + 16400 + 3000);
+    // Claude Code records no cost: the step is priced from the table as tabcode prices its own (claude-sonnet-4:
+    // $3 in, $15 out, $0.30 cache read, $3.75 cache write per million), never shown as $0.
+    expect(finish?.type === "step-finish" && finish.cost).toBeCloseTo((4 * 3 + 1 * 15 + 11000 * 0.3 + 5120 * 3.75) / 1e6, 9);
+    expect(finish?.type === "step-finish" && finish.priceUnknown).toBeFalsy();
+    expect(first?.info.role === "assistant" && first.info.cost).toBeGreaterThan(0);
+  });
+
+  it("prices a model the table does not know as unknown, not $0", () => {
+    const odd = files.map((f) => ({ ...f, text: f.text.replaceAll("claude-sonnet-4-5", "some-private-model") }));
+    const s = importClaudeCode(odd, NOW).sessions.find((x) => x.info.source?.id === main?.info.source?.id);
+    const finishes = (s?.messages ?? []).flatMap((m) => m.parts).filter((p) => p.type === "step-finish");
+    expect(finishes.length).toBeGreaterThan(0);
+    expect(finishes.every((p) => p.type === "step-finish" && p.priceUnknown === true && p.cost === 0)).toBe(true);
   });
 
   it("attaches tool results (text, arrays, errors) to their calls", () => {
@@ -42,6 +55,9 @@ describe("Claude Code transcripts", () => {
     const roles = main?.messages.map((m) => (m.info.role === "assistant" && m.info.summary ? "summary" : m.info.role));
     expect(roles).toEqual(["user", "assistant", "assistant", "assistant", "user", "summary", "user", "assistant"]);
     expect(main?.messages[4]?.parts[0]?.type).toBe("compaction");
+    // The summary names no model in Claude Code's file: the session's model of the time wrote it.
+    const summary = main?.messages[5]?.info;
+    expect(summary?.role === "assistant" && summary.modelID).toBe("claude-sonnet-4-5-20250929");
     const meta = main?.messages[6]?.parts[0];
     expect(meta?.type === "text" && meta.synthetic).toBe(true);
   });

@@ -86,6 +86,8 @@ class Mapper {
   readonly d: Draft;
   private tools = new Map<string, Obj>();
   private api = new Map<string, { msg: string; tokens: Tokens; at: string }>();
+  /** The model of the newest answer read: Claude Code's summaries do not name theirs. */
+  private lastModel: string | undefined;
   private titleFromLine = "";
 
   constructor(
@@ -115,7 +117,8 @@ class Mapper {
   private user(v: Obj, m: Obj, at: string, time: number): void {
     const content = m.content;
     if (v.isCompactSummary === true) {
-      this.d.summary(at, time, typeof content === "string" ? content : resultText(content), { providerID: "anthropic", modelID: "unknown" });
+      // Claude Code does not say which model wrote its summary: the session's model of the time did.
+      this.d.summary(at, time, typeof content === "string" ? content : resultText(content), { providerID: "anthropic", modelID: this.lastModel ?? "unknown" });
       return;
     }
     const blocks: Obj[] = typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content.filter(isObj) : [];
@@ -150,7 +153,9 @@ class Mapper {
     const apiId = str(m.id) ?? at;
     let entry = this.api.get(apiId);
     if (!entry) {
-      const msg = this.d.assistant(at, time, { providerID: "anthropic", modelID: str(m.model) ?? "unknown" });
+      const model = str(m.model);
+      if (model && model !== "<synthetic>") this.lastModel = model;
+      const msg = this.d.assistant(at, time, { providerID: "anthropic", modelID: model ?? "unknown" });
       this.d.part(msg, at, { type: "step-start" });
       entry = { msg, tokens: usageOf(m.usage), at };
       this.api.set(apiId, entry);

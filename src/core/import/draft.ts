@@ -7,6 +7,8 @@
 import { ascendingId, descendingId } from "../ids";
 import { describeIssues } from "../export/issues";
 import { sessionTotals } from "../export/totals";
+import { costOf } from "../conversation/usage";
+import { lookupModel } from "../model-table";
 import { emptyTokens, Message, type MessageWithParts, Part, Session, type Tokens } from "../schema";
 import type { HistorySession, ImportIssue, SourceRef } from "./types";
 
@@ -109,10 +111,23 @@ export class Draft {
     this.touch(time);
   }
 
-  /** Adds a step's usage: a step-finish part and the message's last-step tokens. */
-  usage(messageID: string, at: string, tokens: Tokens | Obj, cost = 0): void {
-    this.part(messageID, at, { type: "step-finish", reason: "stop", cost, tokens });
-    this.setInfo(messageID, { tokens, cost: Number((this.byId.get(messageID)?.info.cost ?? 0)) + cost });
+  /**
+   * Adds a step's usage: a step-finish part and the message's last-step tokens. Without a cost from the
+   * source (Claude Code, Codex and Gemini record none), it is priced as tabcode prices its own steps: from
+   * the model table; a model the table does not know has its price unknown, never $0.
+   */
+  usage(messageID: string, at: string, tokens: Tokens | Obj, cost?: number): void {
+    let priced = cost ?? 0;
+    let priceUnknown = false;
+    if (cost === undefined) {
+      const spec = lookupModel(String(this.byId.get(messageID)?.info.modelID ?? ""));
+      const t = tokens as Tokens;
+      const counted = [t.input, t.output, t.reasoning, t.cache?.read, t.cache?.write].every((n) => typeof n === "number" && Number.isFinite(n));
+      if (spec && counted) priced = costOf(t, spec.prices);
+      else priceUnknown = true;
+    }
+    this.part(messageID, at, { type: "step-finish", reason: "stop", cost: priced, tokens, ...(priceUnknown ? { priceUnknown } : {}) });
+    this.setInfo(messageID, { tokens, cost: Number((this.byId.get(messageID)?.info.cost ?? 0)) + priced });
   }
 
   /** A compaction in the source: a user turn asking for it and the summary as the answer. */
