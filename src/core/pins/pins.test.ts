@@ -35,6 +35,17 @@ describe("pins", () => {
     expect(suggestPins(h.msgs)).toEqual(pins);
   });
 
+  it("a first message that opens with a rule-like sentence still has its goal (the sentence is not a constraint too)", () => {
+    const h = new History();
+    h.turn("Please add input validation to the signup form so that users do not lose what they typed. Never touch config/.", []);
+    expect(suggestPins(h.msgs).map((p) => [p.kind, p.text])).toEqual([
+      ["goal", "Please add input validation to the signup form so that users do not lose what they typed."],
+      ["constraint", "Never touch config/."],
+    ]);
+    // Suggestion ids stay the sentence's place in the message: a stored record keeps matching it.
+    expect(suggestPins(h.msgs)[1]?.id).toBe(suggestionID(h.msgs[0]?.info.id ?? "", 2));
+  });
+
   it("a goal cut at a semicolon does not keep it", () => {
     const h = new History();
     h.turn("Tidy up the parser; keep the API as it is.", []);

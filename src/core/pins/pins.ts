@@ -56,8 +56,10 @@ export function suggestionID(messageID: string, n: number): string {
 
 /**
  * Suggested pins from the user's messages in `history` (the branch as stored,
- * not the compacted view): the first message's first sentence as the goal,
- * and every rule-like sentence as a constraint.
+ * not the compacted view): the first message's first sentence as the goal
+ * (even when it reads like a rule: a first message opens with its task, and
+ * "Please fix the import so I do not lose data" is a goal, not a constraint),
+ * and every other rule-like sentence as a constraint.
  */
 export function suggestPins(history: MessageWithParts[]): Pin[] {
   const out: Pin[] = [];
@@ -67,11 +69,17 @@ export function suggestPins(history: MessageWithParts[]): Pin[] {
     const words = wordsOf(m);
     if (!words) continue;
     const { rules, first } = words;
+    let taken: string | undefined;
     if (!goal) {
       goal = true;
-      if (first && !rules.includes(first)) out.push({ id: suggestionID(m.info.id, 0), kind: "goal", text: first.replace(/\s*[;,:]+$/, "").slice(0, MAX_GOAL), state: "suggested", messageID: m.info.id, time: m.info.time.created });
+      if (first) {
+        taken = first;
+        out.push({ id: suggestionID(m.info.id, 0), kind: "goal", text: first.replace(/\s*[;,:]+$/, "").slice(0, MAX_GOAL), state: "suggested", messageID: m.info.id, time: m.info.time.created });
+      }
     }
     rules.forEach((r, i) => {
+      // The goal's sentence is pinned already (the goal is sent with every request too).
+      if (r === taken) return;
       out.push({ id: suggestionID(m.info.id, i + 1), kind: "constraint", text: r, state: "suggested", messageID: m.info.id, time: m.info.time.created });
     });
   }
