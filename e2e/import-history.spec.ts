@@ -38,6 +38,17 @@ test("import a Claude Code folder and an opencode.db: picker, import, open, sear
   await expect(dialog.getByText("1 record could not be imported")).toBeVisible();
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(nav.getByText("Add --done to list")).toBeVisible();
+  // The subagent's transcript is listed right under the session that called it, and links back to it.
+  const items = nav.locator(".session-item");
+  const parentAt = await items.evaluateAll((els) => els.findIndex((e) => e.textContent?.includes("Add --done to list")));
+  const child = items.nth(parentAt + 1);
+  await expect(child).toHaveClass(/child/);
+  await expect(child.getByRole("img", { name: "subagent session of the session above" })).toBeVisible();
+  await child.getByRole("button").first().click();
+  await expect(page.getByText("Subagent session of")).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("subagent-1400.png") });
+  await page.getByRole("link", { name: "Add --done to list" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Add --done to list");
 
   // A database, dropped on the dialog's drop zone: the picker lists its sessions first.
   await nav.getByRole("button", { name: "Import history" }).click();

@@ -7,19 +7,48 @@ export interface SessionGroup {
   sessions: Session[];
 }
 
-/** Pinned first, then by the day of the last change; order inside a group is kept (newest first). */
-export function groupSessions(list: Session[], pinned: ReadonlySet<string>, now = Date.now()): SessionGroup[] {
+/** How deep a session is listed: 0 for a top-level one, 1 under its parent, and so on (listed children only). */
+export type Depths = ReadonlyMap<string, number>;
+
+/**
+ * Pinned first, then by the day of the last change; order inside a group is kept (newest first). A session
+ * with a parent in the list (a subagent's, a "Start fresh" child) is listed right under it, in the parent's
+ * group, with its depth; a pinned child stays under its parent too.
+ */
+export function groupSessions(list: Session[], pinned: ReadonlySet<string>, now = Date.now()): SessionGroup[] & { depths: Depths } {
   const groups: SessionGroup[] = [
     { label: "Pinned", sessions: [] },
     { label: "Today", sessions: [] },
     { label: "Yesterday", sessions: [] },
     { label: "Earlier", sessions: [] },
   ];
+  const listed = new Set(list.map((s) => s.id));
+  const children = new Map<string, Session[]>();
   for (const s of list) {
-    const label = pinned.has(s.id) ? "Pinned" : dateGroup(s.time.updated, now);
-    groups.find((g) => g.label === label)?.sessions.push(s);
+    if (s.parentID === undefined || s.parentID === s.id || !listed.has(s.parentID)) continue;
+    const kids = children.get(s.parentID) ?? [];
+    kids.push(s);
+    children.set(s.parentID, kids);
   }
-  return groups.filter((g) => g.sessions.length > 0);
+  const depths = new Map<string, number>();
+  const place = (into: Session[], s: Session, depth: number) => {
+    if (depths.has(s.id)) return; // a cycle in damaged data: each session once
+    depths.set(s.id, depth);
+    into.push(s);
+    for (const c of children.get(s.id) ?? []) place(into, c, depth + 1);
+  };
+  for (const s of list) {
+    if (s.parentID !== undefined && s.parentID !== s.id && listed.has(s.parentID)) continue;
+    const label = pinned.has(s.id) ? "Pinned" : dateGroup(s.time.updated, now);
+    const group = groups.find((g) => g.label === label);
+    if (group) place(group.sessions, s, 0);
+  }
+  // Sessions only reachable through a cycle of parents: listed at the top level.
+  for (const s of list) if (!depths.has(s.id)) groups.find((g) => g.label === dateGroup(s.time.updated, now))?.sessions.push(s);
+  return Object.assign(
+    groups.filter((g) => g.sessions.length > 0),
+    { depths },
+  );
 }
 
 const KEY = "tabcode.pinned";

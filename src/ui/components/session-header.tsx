@@ -15,6 +15,28 @@ import { StartupReportLine } from "./startup-report";
 import { DebugDialog, SessionPermissions, ShareDialog, SummaryPreviewDialog, XrayDialog } from "../lazy";
 import type { CompactionPreview } from "../../core/compaction/preview";
 
+/** A subagent's session (imported from another agent): a link back to the session that called it, by its title. */
+function SubagentOrigin({ parentID }: { parentID: string }) {
+  const { store } = useServices();
+  const [title, setTitle] = useState<string | null>();
+  useEffect(() => {
+    let live = true;
+    store.getSession(parentID).then(
+      (s) => live && setTitle(s ? s.title : null),
+      () => live && setTitle(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [store, parentID]);
+  if (title === undefined) return null;
+  return (
+    <p className="fork-origin">
+      {title === null ? "Subagent session (the session that called it is not in this browser)" : <>Subagent session of <a href={`#/s/${parentID}`}>{title}</a></>}
+    </p>
+  );
+}
+
 function statusText(s: SessionStatus): string {
   if (s.type === "busy") return "Working…";
   if (s.type === "retry") return `${s.message} — retry ${s.attempt}`;
@@ -77,6 +99,7 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
         </span>
         <HeaderActions session={session} canCompact={status.type === "idle" && view.shown.length > 0 && session.revert === undefined} onCompact={() => void compactNow()} onShare={() => setSharing(true)} onDialog={setDialog} onError={onError} />
       </div>
+      {!session.fork && session.parentID && <SubagentOrigin parentID={session.parentID} />}
       {session.fork && (
         <p className="fork-origin">
           {session.parentID ? "Started fresh from " : "Forked from "}

@@ -36,6 +36,8 @@ interface ItemProps {
   current: boolean;
   busy: boolean;
   pinned: boolean;
+  /** Listed under its parent session (1) or deeper; 0 at the top level. */
+  depth: number;
   onSelect: () => void;
   onDelete: () => void;
   onPin: () => void;
@@ -48,10 +50,10 @@ interface ItemProps {
  * by chunk) held the page. The handlers reach the Sidebar's newest props through a ref.
  */
 function sameItem(a: ItemProps, b: ItemProps): boolean {
-  return a.current === b.current && a.busy === b.busy && a.pinned === b.pinned && JSON.stringify(a.session) === JSON.stringify(b.session);
+  return a.current === b.current && a.busy === b.busy && a.pinned === b.pinned && a.depth === b.depth && JSON.stringify(a.session) === JSON.stringify(b.session);
 }
 
-const SessionItem = memo(function SessionItem({ session, current, busy, pinned, onSelect, onDelete, onPin, onError }: ItemProps) {
+const SessionItem = memo(function SessionItem({ session, current, busy, pinned, depth, onSelect, onDelete, onPin, onError }: ItemProps) {
   const { sessions } = useServices();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(session.title);
@@ -81,7 +83,7 @@ const SessionItem = memo(function SessionItem({ session, current, busy, pinned, 
     }
   };
   return (
-    <li className={`session-item${current ? " current" : ""}`}>
+    <li className={`session-item${current ? " current" : ""}${depth > 0 ? " child" : ""}`} style={depth > 0 ? { paddingLeft: `${Math.min(depth, 3) * 14}px` } : undefined}>
       {editing ? (
         <input
           className="rename-input"
@@ -102,8 +104,12 @@ const SessionItem = memo(function SessionItem({ session, current, busy, pinned, 
               </span>
             )}
             {session.fork ? (
-              <span className="session-mark" role="img" aria-label="fork">
+              <span className="session-mark" role="img" aria-label={session.parentID ? "started fresh from the session above" : "fork"}>
                 <ForkIcon />
+              </span>
+            ) : session.parentID !== undefined ? (
+              <span className="session-mark sub-mark" role="img" aria-label={depth > 0 ? "subagent session of the session above" : "subagent session"}>
+                ↳
               </span>
             ) : / \(copy\)$/.test(session.title) ? (
               <span className="session-mark" role="img" aria-label="imported copy">
@@ -181,6 +187,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
     }
   };
 
+  const grouped = groupSessions(list ?? [], pins.ids);
   return (
     <nav className="sidebar" aria-label="Sessions">
       <div className="brand">
@@ -222,7 +229,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
       </div>
       {list && list.length === 0 && <p className="list-empty">{showArchived ? "No archived sessions." : "No sessions yet. Start one with “New session”."}</p>}
       <div className="session-list">
-        {groupSessions(list ?? [], pins.ids).map((g) => {
+        {grouped.map((g) => {
           // A long group (an imported history holds thousands) shows its first sessions and a button for more.
           const at = currentID ? g.sessions.findIndex((s) => s.id === currentID) : -1;
           const limit = Math.max(shown[g.label] ?? GROUP_PAGE, at + 1);
@@ -238,6 +245,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
                     current={s.id === currentID}
                     busy={statuses.has(s.id)}
                     pinned={pins.ids.has(s.id)}
+                    depth={grouped.depths.get(s.id) ?? 0}
                     onSelect={() => latest.current.onSelect(s.id)}
                     onDelete={() => setConfirm(s)}
                     onPin={() => latest.current.pins.toggle(s.id)}
