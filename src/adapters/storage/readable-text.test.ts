@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readableAround } from "./readable-text";
+import { openFence, readableAround } from "./readable-text";
 
 describe("readable text for search snippets", () => {
   it("reads markdown as it is shown: no marks, link targets, fences or table rules; code and angle brackets intact", () => {
@@ -36,5 +36,18 @@ describe("readable text for search snippets", () => {
     const bold = readableAround(md, md.indexOf("Paragraph 150"));
     expect(bold).toContain("Paragraph 150 with bold words.");
     expect(bold).not.toContain("**");
+  });
+
+  it("follows code fences as markdown does: a fence closes with the same character, as long or longer", () => {
+    expect(openFence("```python\nx = 1\n```\n")).toBeUndefined();
+    expect(openFence("````md\nan inner ```python fence\n```\nstill code")).toBe("````");
+    expect(openFence("~~~\n```\n")).toBe("~~~");
+    expect(openFence("~~~\n```\n~~~\n")).toBeUndefined();
+    // Inline code with three backticks is no fence; an indented block of four spaces neither.
+    expect(openFence("use ```a``` here\n    ```\n")).toBeUndefined();
+    expect(openFence("``` js `x`\n")).toBeUndefined();
+    // A window that starts inside a tilde fence reads as code.
+    const md = `${"Intro line.\n\n".repeat(200)}~~~\n${Array.from({ length: 150 }, (_, i) => `**not bold ${i}**`).join("\n")}\n~~~\n`;
+    expect(readableAround(md, md.indexOf("**not bold 120**"))).toContain("**not bold 120**");
   });
 });

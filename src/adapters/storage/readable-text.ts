@@ -42,6 +42,24 @@ export function readableAround(markdown: string, at: number): string {
   let end = Math.min(markdown.length, Math.max(at, start) + WINDOW);
   const nl = markdown.indexOf("\n", end);
   end = nl < 0 ? markdown.length : nl;
-  const fences = markdown.slice(0, start).match(/^ {0,3}(```|~~~)/gm)?.length ?? 0;
-  return readable(`${fences % 2 === 1 ? "```\n" : ""}${markdown.slice(start, end)}`);
+  const open = openFence(markdown.slice(0, start));
+  return readable(`${open ? `${open}\n` : ""}${markdown.slice(start, end)}`);
+}
+
+/**
+ * The code fence still open at the end of `text` (its backticks or tildes), if any: a fence closes only with
+ * the same character, at least as many, and nothing after them; a backtick fence's info string holds no
+ * backtick. (Fences inside lists and quotes are not followed: a snippet's window rarely starts there.)
+ */
+export function openFence(text: string): string | undefined {
+  let open: string | undefined;
+  for (const line of text.split("\n")) {
+    const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (!m) continue;
+    const [, run = "", rest = ""] = m;
+    if (open === undefined) {
+      if (!(run[0] === "`" && rest.includes("`"))) open = run;
+    } else if (run[0] === open[0] && run.length >= open.length && rest.trim() === "") open = undefined;
+  }
+  return open;
 }
