@@ -23,6 +23,8 @@ describe("tour placement", () => {
   });
   it("without an element it sits in the bottom-right corner; on a phone it is a bottom sheet", () => {
     expect(placeTour(undefined, size, desk)).toEqual({ kind: "popover", side: "over", top: 734, left: 1064 });
+    // In the conversation's corner when its area is known (not over the side panel at its right).
+    expect(placeTour(undefined, size, desk, { top: 70, left: 280, bottom: 780, right: 980 })).toEqual({ kind: "popover", side: "over", top: 614, left: 644 });
     expect(placeTour({ top: 100, left: 10, bottom: 140, right: 380 }, size, { width: 390, height: 844 })).toEqual({ kind: "sheet" });
   });
 });

@@ -19,11 +19,16 @@ interface Box {
  * Below the element when it fits, else above, else beside it (right, then left: a tall message stays readable),
  * else over its lower part (its start stays visible); always within the viewport.
  */
-export function placeTour(anchor: Box | undefined, size: { width: number; height: number }, viewport: { width: number; height: number }): TourPlacement {
+export function placeTour(anchor: Box | undefined, size: { width: number; height: number }, viewport: { width: number; height: number }, area?: Box): TourPlacement {
   if (viewport.width < SHEET_BELOW) return { kind: "sheet" };
   const clampLeft = (x: number) => Math.max(MARGIN, Math.min(x, viewport.width - size.width - MARGIN));
   const clampTop = (y: number) => Math.max(MARGIN, Math.min(y, viewport.height - size.height - MARGIN));
-  if (!anchor) return { kind: "popover", side: "over", top: clampTop(viewport.height - size.height - 16), left: clampLeft(viewport.width - size.width - 16) };
+  // No element to point at (folded into a summary, scrolled out of the list): the bottom-right corner of the
+  // conversation (`area`), over nothing the side panels show; of the window when there is no such area.
+  if (!anchor) {
+    const frame = area ?? { top: 0, left: 0, bottom: viewport.height, right: viewport.width };
+    return { kind: "popover", side: "over", top: clampTop(frame.bottom - size.height - 16), left: clampLeft(frame.right - size.width - 16) };
+  }
   const left = clampLeft(anchor.left);
   if (anchor.bottom + GAP + size.height <= viewport.height - MARGIN) return { kind: "popover", side: "below", top: Math.max(MARGIN, anchor.bottom + GAP), left };
   if (anchor.top - GAP - size.height >= MARGIN) return { kind: "popover", side: "above", top: anchor.top - GAP - size.height, left };

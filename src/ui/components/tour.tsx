@@ -47,7 +47,8 @@ function useAnchored(stepID: string | undefined, pop: React.RefObject<HTMLElemen
         el.scrollIntoView?.({ block: "nearest" });
       }
       const box = pop.current?.getBoundingClientRect();
-      const next = placeTour(el ? visibleBox(el) : undefined, { width: box?.width ?? 320, height: box?.height ?? 160 }, { width: window.innerWidth, height: window.innerHeight });
+      const area = el ? undefined : document.querySelector(".message-scroll")?.getBoundingClientRect();
+      const next = placeTour(el ? visibleBox(el) : undefined, { width: box?.width ?? 320, height: box?.height ?? 160 }, { width: window.innerWidth, height: window.innerHeight }, area);
       setPlace((cur) => (samePlace(cur, next) ? cur : next));
     };
     update();
