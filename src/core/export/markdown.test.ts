@@ -67,6 +67,8 @@ describe("lowerHeadings", () => {
     expect(lowerHeadings("# a\n\n##### e\n\n###### f", 3)).toBe("### a\n\n###### e\n\n###### f");
     // In a list item and a quote too.
     expect(lowerHeadings("- # item\n\n> ## quoted", 3)).toBe("- ### item\n\n> #### quoted");
+    // A setext heading of two lines in a quote: one heading line, the quote's marker not in its text.
+    expect(lowerHeadings("> Title\n> more\n> ===", 3)).toBe("> ### Title more");
   });
 
   it("a transcript's outline holds: an answer's '## Plan' sits under '## Assistant'", () => {

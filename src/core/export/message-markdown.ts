@@ -40,7 +40,8 @@ export function lowerHeadings(text: string, top: number): string {
       const first = h.children[0]?.position?.start.offset;
       const last = h.children[h.children.length - 1]?.position?.end.offset;
       if (first === undefined || last === undefined) continue;
-      heading = `${hashes} ${out.slice(first, last).replace(/\s*\n\s*/g, " ")}`;
+      // Continuation lines inside a quote or list carry its markers: they are not the heading's text.
+      heading = `${hashes} ${out.slice(first, last).replace(/[ \t]*\r?\n[ \t>]*/g, " ")}`;
     }
     out = out.slice(0, start) + heading + out.slice(end);
   }

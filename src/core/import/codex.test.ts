@@ -37,7 +37,12 @@ describe("Codex CLI rollouts", () => {
   });
 
   it("usage per request from last_token_usage (cached input apart), reasoning summaries, compaction as a summary", () => {
-    expect(s?.info.tokens).toEqual({ input: 3000 + 1500, output: 260, reasoning: 64, cache: { read: 15000, write: 0 } });
+    // output_tokens holds the reasoning (total_tokens 9150 = 9000 in + 150 out, 64 of them reasoning): kept apart, so it is billed once.
+    expect(s?.info.tokens).toEqual({ input: 3000 + 1500, output: 260 - 64, reasoning: 64, cache: { read: 15000, write: 0 } });
+    const finishes = (s?.messages ?? []).flatMap((m) => m.parts).filter((p) => p.type === "step-finish");
+    // gpt-5-codex at the gpt-5 family's prices: $1.25 in, $10 out, $0.125 cached read per million.
+    const cost = finishes.reduce((n, p) => n + (p.type === "step-finish" ? p.cost : 0), 0);
+    expect(cost).toBeCloseTo((4500 * 1.25 + (196 + 64) * 10 + 15000 * 0.125) / 1e6, 9);
     expect(s?.messages.flatMap((m) => m.parts).some((p) => p.type === "reasoning" && p.text.includes("Inspecting the health route"))).toBe(true);
     const summary = s?.messages.find((m) => m.info.role === "assistant" && m.info.summary);
     expect(summary?.parts[0]?.type === "text" && summary.parts[0].text).toContain("db.ping() was not awaited");

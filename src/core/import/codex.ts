@@ -32,7 +32,9 @@ function textOf(content: unknown): string {
 function tokensOf(u: unknown): Tokens | undefined {
   if (!isObj(u)) return undefined;
   const cached = num(u.cached_input_tokens);
-  return { input: Math.max(0, num(u.input_tokens) - cached), output: num(u.output_tokens), reasoning: num(u.reasoning_output_tokens), cache: { read: cached, write: 0 } };
+  // As OpenAI counts them: cached input inside input_tokens, reasoning inside output_tokens (tabcode keeps each apart, so nothing is billed twice).
+  const reasoning = num(u.reasoning_output_tokens);
+  return { input: Math.max(0, num(u.input_tokens) - cached), output: Math.max(0, num(u.output_tokens) - reasoning), reasoning, cache: { read: cached, write: 0 } };
 }
 
 /** A function call output: plain text, or (older versions) JSON `{output, metadata:{exit_code}}`. */

@@ -35,7 +35,19 @@ describe("pins", () => {
     expect(suggestPins(h.msgs)).toEqual(pins);
   });
 
-  it("a first message that opens with a rule-like sentence still has its goal (the sentence is not a constraint too)", () => {
+  it("a first message that opens with a rule keeps it as a constraint, and its task is the goal", () => {
+    const h = new History();
+    h.turn("Never touch config/. Fix the login bug in auth.ts.", []);
+    expect(suggestPins(h.msgs).map((p) => [p.kind, p.text])).toEqual([
+      ["goal", "Fix the login bug in auth.ts."],
+      ["constraint", "Never touch config/."],
+    ]);
+    const only = new History();
+    only.turn("Please never touch config/.", []);
+    expect(suggestPins(only.msgs).map((p) => [p.kind, p.text])).toEqual([["constraint", "Please never touch config/."]]);
+  });
+
+  it("a first sentence with a rule word further in is the task: the goal, not also a constraint", () => {
     const h = new History();
     h.turn("Please add input validation to the signup form so that users do not lose what they typed. Never touch config/.", []);
     expect(suggestPins(h.msgs).map((p) => [p.kind, p.text])).toEqual([

@@ -14,6 +14,8 @@ import type { MessageWithParts, Pin } from "../schema";
 
 /** Words that make a sentence a rule the user set. */
 const RULE = /\b(never|always|don't|dont|do not|must|mustn't|should not|shouldn't|only|avoid|make sure|ensure|without|no more than|at most|at least|keep it|prefer|answer in|respond in|reply in|write in|instead of|budget|limit|under no circumstances|not allowed|forbidden)\b/i;
+/** A sentence that opens with a rule word (after an optional "please"): a rule, whatever follows. */
+const OPENS_WITH_RULE = new RegExp(`^(?:please,?\\s+)?${RULE.source.replace(/^\\b/, "")}`, "i");
 /** The most suggestions taken from one message, and the longest sentence taken. */
 const PER_MESSAGE = 5;
 const MAX_SENTENCE = 300;
@@ -56,10 +58,11 @@ export function suggestionID(messageID: string, n: number): string {
 
 /**
  * Suggested pins from the user's messages in `history` (the branch as stored,
- * not the compacted view): the first message's first sentence as the goal
- * (even when it reads like a rule: a first message opens with its task, and
- * "Please fix the import so I do not lose data" is a goal, not a constraint),
- * and every other rule-like sentence as a constraint.
+ * not the compacted view): every rule-like sentence as a constraint, and the
+ * first message's first sentence as the goal, unless it opens with a rule
+ * ("Never touch config/.": a constraint, and the goal is the next sentence
+ * that is no rule). A first sentence with a rule word further in ("Please fix
+ * the import so that I do not lose data.") is the task: the goal, not also a constraint.
  */
 export function suggestPins(history: MessageWithParts[]): Pin[] {
   const out: Pin[] = [];
@@ -68,13 +71,15 @@ export function suggestPins(history: MessageWithParts[]): Pin[] {
     if (m.info.role !== "user") continue;
     const words = wordsOf(m);
     if (!words) continue;
-    const { rules, first } = words;
+    const { rules, first, task } = words;
     let taken: string | undefined;
     if (!goal) {
       goal = true;
-      if (first) {
-        taken = first;
-        out.push({ id: suggestionID(m.info.id, 0), kind: "goal", text: first.replace(/\s*[;,:]+$/, "").slice(0, MAX_GOAL), state: "suggested", messageID: m.info.id, time: m.info.time.created });
+      // The task: the first sentence, unless it opens with a rule; then the first sentence that is no rule.
+      const sentence = first !== undefined && !OPENS_WITH_RULE.test(first) ? first : task;
+      if (sentence) {
+        if (sentence === first) taken = first;
+        out.push({ id: suggestionID(m.info.id, 0), kind: "goal", text: sentence.replace(/\s*[;,:]+$/, "").slice(0, MAX_GOAL), state: "suggested", messageID: m.info.id, time: m.info.time.created });
       }
     }
     rules.forEach((r, i) => {
@@ -91,12 +96,14 @@ export function suggestPins(history: MessageWithParts[]): Pin[] {
  * keeps the objects of messages that did not change, so the Pinned panel and the header's size, which ask again
  * after every stored write, only read the new ones.
  */
-const wordsMemo = new WeakMap<MessageWithParts, { rules: string[]; first: string | undefined } | null>();
-function wordsOf(m: MessageWithParts): { rules: string[]; first: string | undefined } | null {
+const wordsMemo = new WeakMap<MessageWithParts, { rules: string[]; first: string | undefined; task: string | undefined } | null>();
+function wordsOf(m: MessageWithParts): { rules: string[]; first: string | undefined; task: string | undefined } | null {
   let w = wordsMemo.get(m);
   if (w === undefined) {
     const text = userText(m);
-    w = text ? { rules: constraintsIn(text), first: sentences(text)[0] } : null;
+    const all = text ? sentences(text) : [];
+    const rules = text ? constraintsIn(text) : [];
+    w = text ? { rules, first: all[0], task: all.find((s) => !rules.includes(s) && !s.endsWith("?")) ?? undefined } : null;
     wordsMemo.set(m, w);
   }
   return w;

@@ -101,22 +101,31 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
   }, [messages, total]);
 
   // New messages while the reader is up the conversation: the button says so. A message the person just
-  // sent brings the list back to the bottom (its answer is what they want to see).
-  const count = useRef(messages.length);
+  // sent brings the list back to the bottom (its answer is what they want to see). "New" is a newer newest
+  // message (ids ascend): older messages read in after the first paint are not news.
   const newest = messages[messages.length - 1];
-  const sentNow = newest !== undefined && messages.length > count.current && newest.info.role === "user" && systemEventKind(newest) === undefined;
-  if (sentNow && !stick.current) {
+  const newestID = newest?.info.id;
+  const seen = useRef(newestID);
+  const grew = newestID !== undefined && (seen.current === undefined || newestID > seen.current);
+  if (grew && !stick.current && newest?.info.role === "user" && systemEventKind(newest) === undefined) {
     stick.current = true;
     landed.current = false;
   }
   useEffect(() => {
-    if (messages.length > count.current && !stick.current) setArrived(true);
+    if (newestID !== undefined && seen.current !== undefined && newestID > seen.current && !stick.current) setArrived(true);
     if (stick.current) {
       setAway(false);
       setArrived(false);
     }
-    count.current = messages.length;
-  }, [messages.length]);
+    seen.current = newestID;
+  }, [newestID]);
+  // The list grew below a reader who is up the conversation (no scroll event says so): the button shows.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: measured again when the content's height changes
+  useLayoutEffect(() => {
+    const el = parent.current;
+    if (!el || stick.current) return;
+    setAway(el.scrollHeight - el.scrollTop - el.clientHeight > el.clientHeight / 2);
+  }, [total]);
   const toLatest = () => {
     const el = parent.current;
     if (!el || messages.length === 0) return;
@@ -124,13 +133,13 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
     setAway(false);
     setArrived(false);
     virt.scrollToIndex(messages.length - 1, { align: "end" });
-    // The button goes away: the keyboard goes on to the message box where there is one.
-    document.getElementById("composer-input")?.focus({ preventScroll: true });
+    // The button goes away: the keyboard goes on to the message box, or (a shared link, Replay) to the list.
+    (document.getElementById("composer-input") ?? el).focus({ preventScroll: true });
   };
 
   const items = virt.getVirtualItems();
   return (
-    <div ref={parent} className="message-scroll">
+    <div ref={parent} className="message-scroll" tabIndex={-1}>
       <div className="message-canvas" style={{ height: total }}>
         <div className="message-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((row) => {

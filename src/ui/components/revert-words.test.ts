@@ -5,7 +5,10 @@ describe("revertWords", () => {
   it("says what was reverted, what came with it, and where the files stand", () => {
     expect(revertWords(1, 0, { snapshot: "h" })).toBe("Your last message and its answer were reverted, and the files restored.");
     expect(revertWords(3, 0, undefined)).toBe("Your last 3 messages and their answers were reverted.");
-    expect(revertWords(1, 1, { snapshot: "h" })).toBe("Your last message and its answer were reverted, with the summary written after them, and the files restored.");
+    expect(revertWords(1, 1, { snapshot: "h" })).toBe("Your last message and its answer were reverted, with the summary written after it, and the files restored.");
+    expect(revertWords(2, 1, { snapshot: "h" })).toBe("Your last 2 messages and their answers were reverted, with the summary written after them, and the files restored.");
+    // "undo" on a compaction: only the summary went.
+    expect(revertWords(0, 1, { snapshot: "h" })).toBe("The summary was undone: the model sees the conversation it replaced again.");
     // Files that could not go back are never called restored, even when an earlier revert took a snapshot.
     expect(revertWords(2, 0, { snapshot: "h", filesKept: true })).toBe(
       "Your last 2 messages and their answers were reverted. The files were left as they are: their earlier versions are not in this browser (the session came from an export or a share).",

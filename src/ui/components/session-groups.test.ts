@@ -16,14 +16,16 @@ describe("groupSessions", () => {
     ]);
   });
 
-  it("lists a child session right under its parent (in the parent's group), grandchildren deeper; an orphan stays at the top", () => {
-    const list = [s("child", now - 1000, "parent"), s("other", now - 2000), s("grandchild", now - 3000, "child"), s("parent", now - 3 * 86_400_000), s("orphan", now - 4000, "gone")];
-    const groups = groupSessions(list, new Set(), now);
+  it("lists a child session right under its parent in the same group, grandchildren deeper; one of another group (newer, pinned) stays in its own", () => {
+    const old = now - 3 * 86_400_000;
+    const list = [s("fresh", now - 1000, "parent"), s("other", now - 2000), s("child", old + 3000, "parent"), s("grandchild", old + 2000, "child"), s("parent", old), s("orphan", now - 4000, "gone"), s("pinnedKid", old + 1000, "parent")];
+    const groups = groupSessions(list, new Set(["pinnedKid"]), now);
     expect(groups.map((g) => [g.label, g.sessions.map((x) => x.id)])).toEqual([
-      ["Today", ["other", "orphan"]],
+      ["Pinned", ["pinnedKid"]],
+      ["Today", ["fresh", "other", "orphan"]],
       ["Earlier", ["parent", "child", "grandchild"]],
     ]);
-    expect(Object.fromEntries(groups.depths)).toEqual({ other: 0, orphan: 0, parent: 0, child: 1, grandchild: 2 });
+    expect(Object.fromEntries(groups.depths)).toEqual({ pinnedKid: 0, fresh: 0, other: 0, orphan: 0, parent: 0, child: 1, grandchild: 2 });
     // A cycle in damaged data lists each session once.
     const loop = groupSessions([s("a", now, "b"), s("b", now, "a")], new Set(), now);
     expect(loop.flatMap((g) => g.sessions.map((x) => x.id)).sort()).toEqual(["a", "b"]);

@@ -12,8 +12,9 @@ export type Depths = ReadonlyMap<string, number>;
 
 /**
  * Pinned first, then by the day of the last change; order inside a group is kept (newest first). A session
- * with a parent in the list (a subagent's, a "Start fresh" child) is listed right under it, in the parent's
- * group, with its depth; a pinned child stays under its parent too.
+ * with a parent in the same group (a subagent's, a "Start fresh" child) is listed right under it, with its
+ * depth; one that belongs to another group (pinned, or changed on a later day) stays in its own, so a
+ * session in use is never buried under an old parent.
  */
 export function groupSessions(list: Session[], pinned: ReadonlySet<string>, now = Date.now()): SessionGroup[] & { depths: Depths } {
   const groups: SessionGroup[] = [
@@ -22,13 +23,17 @@ export function groupSessions(list: Session[], pinned: ReadonlySet<string>, now 
     { label: "Yesterday", sessions: [] },
     { label: "Earlier", sessions: [] },
   ];
-  const listed = new Set(list.map((s) => s.id));
+  const labelOf = (s: Session): SessionGroup["label"] => (pinned.has(s.id) ? "Pinned" : dateGroup(s.time.updated, now));
+  const byID = new Map(list.map((s) => [s.id, s]));
   const children = new Map<string, Session[]>();
+  const nested = new Set<string>();
   for (const s of list) {
-    if (s.parentID === undefined || s.parentID === s.id || !listed.has(s.parentID)) continue;
-    const kids = children.get(s.parentID) ?? [];
+    const parent = s.parentID === undefined || s.parentID === s.id ? undefined : byID.get(s.parentID);
+    if (!parent || labelOf(parent) !== labelOf(s)) continue;
+    const kids = children.get(parent.id) ?? [];
     kids.push(s);
-    children.set(s.parentID, kids);
+    children.set(parent.id, kids);
+    nested.add(s.id);
   }
   const depths = new Map<string, number>();
   const place = (into: Session[], s: Session, depth: number) => {
@@ -38,9 +43,8 @@ export function groupSessions(list: Session[], pinned: ReadonlySet<string>, now 
     for (const c of children.get(s.id) ?? []) place(into, c, depth + 1);
   };
   for (const s of list) {
-    if (s.parentID !== undefined && s.parentID !== s.id && listed.has(s.parentID)) continue;
-    const label = pinned.has(s.id) ? "Pinned" : dateGroup(s.time.updated, now);
-    const group = groups.find((g) => g.label === label);
+    if (nested.has(s.id)) continue;
+    const group = groups.find((g) => g.label === labelOf(s));
     if (group) place(group.sessions, s, 0);
   }
   // Sessions only reachable through a cycle of parents: listed at the top level.

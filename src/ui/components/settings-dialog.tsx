@@ -54,8 +54,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   // The button is disabled while loading (the keyboard would fall to <body>): the list it loaded takes the focus.
   const loadButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    if (models.state === "ok") loadedList.current?.focus();
-    else if (models.state === "failed") loadButton.current?.focus();
+    if (models.state === "ok" || models.state === "failed") (loadedList.current ?? loadButton.current)?.focus();
   }, [models.state]);
   const ref = useModal();
   const spec = specFor(draft, draft.modelID);

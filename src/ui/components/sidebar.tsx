@@ -104,7 +104,7 @@ const SessionItem = memo(function SessionItem({ session, current, busy, pinned, 
               </span>
             )}
             {session.fork ? (
-              <span className="session-mark" role="img" aria-label={session.parentID ? "started fresh from the session above" : "fork"}>
+              <span className="session-mark" role="img" aria-label={session.parentID ? (depth > 0 ? "started fresh from the session above" : "started fresh from another session") : "fork"}>
                 <ForkIcon />
               </span>
             ) : session.parentID !== undefined ? (

@@ -6,79 +6,54 @@ import { checkText } from "./system-event";
 
 /** The line of a goal message that starts with `prefix` (the objective), without it. */
 function goalLine(text: string, prefix: string): string {
-	return (
-		text
-			.split("\n")
-			.find((l) => l.startsWith(prefix))
-			?.slice(prefix.length) ?? ""
-	);
+  return (
+    text
+      .split("\n")
+      .find((l) => l.startsWith(prefix))
+      ?.slice(prefix.length) ?? ""
+  );
 }
 
 /** A compact divider for a message the user never typed (compaction, continue prompt, injected text). */
-export function SystemEventView({
-	message,
-	kind,
-}: {
-	message: MessageWithParts;
-	kind: SystemEventKind;
-}) {
-	const actions = useMessageActions();
-	const info = message.info;
-	const compaction = message.parts.find((p) => p.type === "compaction");
-	const auto = compaction?.type === "compaction" && compaction.auto;
-	const check =
-		compaction?.type === "compaction" ? checkText(compaction.check) : undefined;
-	const count = actions?.compacted(info.id);
-	const detail = message.parts
-		.map((p) => (p.type === "text" && !p.ignored ? p.text : ""))
-		.join("\n\n");
-	const text =
-		kind === "compaction"
-			? `${auto ? "Compacted automatically" : "Compacted"}${count ? `: ${count} message${count === 1 ? "" : "s"}` : ""} → summary`
-			: kind === "continue"
-				? "tabcode asked the model to carry on after the summary"
-				: kind === "continue-answer"
-					? "You asked the model to continue its cut-off answer"
-					: kind === "goal"
-						? `Goal set: ${goalLine(detail, "Goal: ")}`
-						: kind === "goal-continue"
-							? "tabcode asked the model to continue toward the goal"
-							: "tabcode added context for the model";
-	return (
-		<article
-			className="message system-event"
-			aria-label="System event"
-			data-message-id={info.id}
-		>
-			<div className="system-line">
-				<span className="system-text">
-					<span title={detail || undefined}>{text}</span>
-					{check && (
-						<span
-							className={`system-check${check.reinjected ? " reinjected" : ""}`}
-							title={check.detail}
-						>
-							{" "}
-							· {check.text}
-						</span>
-					)}
-				</span>
-				<time dateTime={new Date(info.time.created).toISOString()}>
-					{formatTime(info.time.created)}
-				</time>
-				{kind === "compaction" && actions && (
-					<button
-						type="button"
-						className="link"
-						disabled={actions.busy}
-						onClick={() => actions.revert(info.id)}
-						aria-label="Undo this compaction"
-						title="Go back to before the summary (files included); Unrevert brings it back"
-					>
-						undo
-					</button>
-				)}
-			</div>
-		</article>
-	);
+export function SystemEventView({ message, kind }: { message: MessageWithParts; kind: SystemEventKind }) {
+  const actions = useMessageActions();
+  const info = message.info;
+  const compaction = message.parts.find((p) => p.type === "compaction");
+  const auto = compaction?.type === "compaction" && compaction.auto;
+  const check = compaction?.type === "compaction" ? checkText(compaction.check) : undefined;
+  const count = actions?.compacted(info.id);
+  const detail = message.parts.map((p) => (p.type === "text" && !p.ignored ? p.text : "")).join("\n\n");
+  const text =
+    kind === "compaction"
+      ? `${auto ? "Compacted automatically" : "Compacted"}${count ? `: ${count} message${count === 1 ? "" : "s"}` : ""} → summary`
+      : kind === "continue"
+        ? "tabcode asked the model to carry on after the summary"
+        : kind === "continue-answer"
+          ? "You asked the model to continue its cut-off answer"
+        : kind === "goal"
+          ? `Goal set: ${goalLine(detail, "Goal: ")}`
+          : kind === "goal-continue"
+            ? "tabcode asked the model to continue toward the goal"
+            : "tabcode added context for the model";
+  return (
+    <article className="message system-event" aria-label="System event" data-message-id={info.id}>
+      <div className="system-line">
+        <span className="system-text">
+          <span title={detail || undefined}>{text}</span>
+          {check && (
+            <span className={`system-check${check.reinjected ? " reinjected" : ""}`} title={check.detail}>
+              {" "}
+              · {check.text}
+            </span>
+          )}
+        </span>
+        <time dateTime={new Date(info.time.created).toISOString()}>{formatTime(info.time.created)}</time>
+        {kind === "compaction" && actions && (
+          <button type="button" className="link" disabled={actions.busy} onClick={() => actions.revert(info.id)} aria-label="Undo this compaction" title="Go back to before the summary (files included); Unrevert brings it back">
+            undo
+          </button>
+        )}
+      </div>
+    </article>
+  );
 }

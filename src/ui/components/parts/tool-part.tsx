@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { ToolPart } from "../../../core/schema";
 import { formatDuration } from "../../format";
 import { PatchDiff } from "../../diff/lazy-diff";
@@ -39,6 +39,14 @@ const LONG_LINE = /[^\n]{48}/;
 function ToolText({ label, copy, text, error }: { label: string; copy: string; text: string; error?: boolean }) {
   const [wrap, setWrap] = useState(true);
   const classes = [error ? "error-text" : "", wrap ? "" : "nowrap"].filter(Boolean).join(" ");
+  // Only a box that scrolls is a tab stop (so it can be scrolled from the keyboard): short outputs add none.
+  const box = useRef<HTMLPreElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: measured again when the text or the wrapping changes
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (el) setScrolls(el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
+  }, [text, wrap]);
   return (
     <>
       <div className="tool-label-row">
@@ -52,7 +60,7 @@ function ToolText({ label, copy, text, error }: { label: string; copy: string; t
       </div>
       {/* A long output scrolls in its box: the box takes focus so it can be scrolled from the keyboard. */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a focusable scroll box is the accessible pattern for content that scrolls (WCAG 2.1.1) */}
-      <pre className={classes || undefined} tabIndex={0}>
+      <pre ref={box} className={classes || undefined} tabIndex={scrolls ? 0 : undefined}>
         {text}
       </pre>
     </>
