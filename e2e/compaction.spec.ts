@@ -83,7 +83,8 @@ test("a long session prunes old tool outputs, then summarises; it continues, the
   await expect(page.getByRole("article", { name: "Your message" }).filter({ hasText: /compaction|Continue if you have next steps/ })).toHaveCount(0);
   await request.getByRole("button", { name: "Undo this compaction" }).click();
   await expect(page.getByRole("article", { name: "Summary" })).toHaveCount(0);
-  await expect(page.getByRole("status").filter({ hasText: "reverted" })).toBeVisible();
+  // Only the summary (and the work the model went on with) went: the banner says so, not "your message".
+  await expect(page.getByRole("status").filter({ hasText: "The summary was undone, with what the model did after it: the model sees the conversation it replaced again" })).toBeVisible();
 });
 
 test("Compact now summarises on demand; with auto off a context overflow stops with a clear message", async ({ page, mock }) => {

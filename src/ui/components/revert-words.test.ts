@@ -9,6 +9,8 @@ describe("revertWords", () => {
     expect(revertWords(2, 1, { snapshot: "h" })).toBe("Your last 2 messages and their answers were reverted, with the summary written after them, and the files restored.");
     // "undo" on a compaction: only the summary went.
     expect(revertWords(0, 1, { snapshot: "h" })).toBe("The summary was undone: the model sees the conversation it replaced again.");
+    // After an automatic summary the model carried on: that went too.
+    expect(revertWords(0, 1, undefined, 2)).toBe("The summary was undone, with what the model did after it: the model sees the conversation it replaced again.");
     // Files that could not go back are never called restored, even when an earlier revert took a snapshot.
     expect(revertWords(2, 0, { snapshot: "h", filesKept: true })).toBe(
       "Your last 2 messages and their answers were reverted. The files were left as they are: their earlier versions are not in this browser (the session came from an export or a share).",

@@ -125,6 +125,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const hiddenTurns = useMemo(() => (view ? view.path.slice(view.shown.length).filter((m) => m.info.role === "user" && systemEventKind(m) === undefined).length : 0), [view]);
   // A summary written after the reverted turn (a "Summarise up to here" above it) goes with it: the banner says so.
   const hiddenSummaries = useMemo(() => (view ? view.path.slice(view.shown.length).filter((m) => m.info.role === "assistant" && m.info.summary === true && !m.info.error).length : 0), [view]);
+  const hiddenAnswers = useMemo(() => (view ? view.path.slice(view.shown.length).filter((m) => m.info.role === "assistant" && m.info.summary !== true).length : 0), [view]);
   // The side column (pins suggested from every message, todos, the files' version) follows the conversation in a
   // render of its own, after the messages: on a long session each costs a pass over all of it.
   const side = useDeferredValue(view);
@@ -313,7 +314,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         {revertID && (
           <div className="banner revert" role="status">
             <span>
-              {revertWords(hiddenTurns, hiddenSummaries, session?.revert)} Sending a new message makes this permanent.
+              {revertWords(hiddenTurns, hiddenSummaries, session?.revert, hiddenAnswers)} Sending a new message makes this permanent.
             </span>
             <button
               type="button"
