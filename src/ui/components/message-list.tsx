@@ -1,5 +1,5 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { MessageWithParts } from "../../core/schema";
 import { MessageView } from "./message-view";
 import { stepPlace } from "./turn-steps";
@@ -19,8 +19,18 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
   const parent = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   // Scrolled up, away from the newest message: a button brings the reader back (and says when more arrived).
-  const [away, setAway] = useState(false);
-  const [arrived, setArrived] = useState(false);
+  const [away, setAwayState] = useState(false);
+  const [arrived, setArrivedState] = useState(false);
+  const shownAway = useRef(false);
+  const shownArrived = useRef(false);
+  const setAway = useCallback((v: boolean) => {
+    shownAway.current = v;
+    setAwayState(v);
+  }, []);
+  const setArrived = useCallback((v: boolean) => {
+    shownArrived.current = v;
+    setArrivedState(v);
+  }, []);
   // Opening a session paints only what shows (each row is a markdown parse); the rows around it follow
   // right after that paint.
   const [overscan, setOverscan] = useState(1);
@@ -57,9 +67,12 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
     const onScroll = () => {
       const gap = el.scrollHeight - el.scrollTop - el.clientHeight;
       stick.current = gap < 80;
-      // More than half a screen up: far enough that the newest message is out of sight.
-      setAway(gap > el.clientHeight / 2);
-      if (stick.current) setArrived(false);
+      // More than half a screen up: far enough that the newest message is out of sight. (State only on a
+      // change: while an answer streams the list scrolls itself every frame, and a render per scroll event
+      // would be a render of the list per frame.)
+      const isAway = gap > el.clientHeight / 2;
+      if (isAway !== shownAway.current) setAway(isAway);
+      if (stick.current && shownArrived.current) setArrived(false);
     };
     // Added in the next frame: in the first render's effects, registering the listener cost ~12 ms of an in-app
     // open (profiled), and nobody scrolls the list before it has painted (it starts stuck to the bottom).
@@ -68,7 +81,7 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
       cancelAnimationFrame(frame);
       el.removeEventListener("scroll", onScroll);
     };
-  }, []);
+  }, [setAway, setArrived]);
 
   // Jump to a message (search results, links): scroll it into view once, and stop sticking to the bottom.
   const focused = useRef<string | undefined>(undefined);
@@ -112,19 +125,20 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
     landed.current = false;
   }
   useEffect(() => {
-    if (newestID !== undefined && seen.current !== undefined && newestID > seen.current && !stick.current) setArrived(true);
+    if (newestID !== undefined && seen.current !== undefined && newestID > seen.current && !stick.current && !shownArrived.current) setArrived(true);
     if (stick.current) {
-      setAway(false);
-      setArrived(false);
+      if (shownAway.current) setAway(false);
+      if (shownArrived.current) setArrived(false);
     }
     seen.current = newestID;
-  }, [newestID]);
+  }, [newestID, setAway, setArrived]);
   // The list grew below a reader who is up the conversation (no scroll event says so): the button shows.
   // biome-ignore lint/correctness/useExhaustiveDependencies: measured again when the content's height changes
   useLayoutEffect(() => {
     const el = parent.current;
     if (!el || stick.current) return;
-    setAway(el.scrollHeight - el.scrollTop - el.clientHeight > el.clientHeight / 2);
+    const isAway = el.scrollHeight - el.scrollTop - el.clientHeight > el.clientHeight / 2;
+    if (isAway !== shownAway.current) setAway(isAway);
   }, [total]);
   const toLatest = () => {
     const el = parent.current;

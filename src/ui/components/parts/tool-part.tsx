@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ToolPart } from "../../../core/schema";
 import { formatDuration } from "../../format";
 import { PatchDiff } from "../../diff/lazy-diff";
@@ -43,7 +43,7 @@ function ToolText({ label, copy, text, error }: { label: string; copy: string; t
   const box = useRef<HTMLPreElement>(null);
   const [scrolls, setScrolls] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: measured again when the text or the wrapping changes
-  useLayoutEffect(() => {
+  useEffect(() => {
     const el = box.current;
     if (el) setScrolls(el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
   }, [text, wrap]);
