@@ -193,14 +193,15 @@ function networkError(f: ErrorFacts, ctx: ClassifyContext, scrub: (s: string) =>
   });
 }
 
-/** Whether the URL is a hosted provider's own API (which takes calls from a browser page), not a server of the user's. */
-function isHostedAPI(url: string, provider: ModelConfig["provider"] | undefined): boolean {
+/** The host of a hosted provider's own API (which takes calls from a browser page) when the URL is one; undefined for a server of the user's. */
+function hostedAPIHost(url: string, provider: ModelConfig["provider"] | undefined): string | undefined {
   const preset = provider && provider !== "openai-compatible" ? presetOf(provider) : undefined;
-  if (!preset?.baseURL) return false;
+  if (!preset?.baseURL) return undefined;
   try {
-    return new URL(url).host === new URL(preset.baseURL).host;
+    const host = new URL(url).host;
+    return host === new URL(preset.baseURL).host ? host : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -213,13 +214,8 @@ export function networkHint(url: string, provider?: ModelConfig["provider"]): st
   const lines: string[] = [];
   const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
   if (nav?.onLine === false) lines.push("You appear to be offline: check your internet connection.");
-  if (isHostedAPI(url, provider)) {
-    let host = url;
-    try {
-      host = new URL(url).host;
-    } catch {
-      // The URL was read above already.
-    }
+  const host = hostedAPIHost(url, provider);
+  if (host) {
     if (nav?.onLine !== false) lines.push("Check your internet connection.");
     lines.push(`Something between this page and ${host} may block it: an ad or privacy blocker, a firewall, or a company proxy.`, "If it keeps failing, the provider's status page tells whether its API is down.");
     return lines.join("\n");

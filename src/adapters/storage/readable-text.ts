@@ -1,8 +1,6 @@
 import type { Nodes } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
 import { toString as textOf } from "mdast-util-to-string";
-import { gfm } from "micromark-extension-gfm";
+import { parseMarkdown } from "../../core/util/parse-markdown";
 
 /**
  * A message's markdown as it reads on screen, for search snippets: no heading marks, emphasis, backticks, link
@@ -17,7 +15,7 @@ const LEAF = new Set(["paragraph", "heading", "code", "html", "tableCell", "defi
 const WINDOW = 1_500;
 
 function readable(markdown: string): string {
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const tree = parseMarkdown(markdown);
   const out: string[] = [];
   const walk = (n: Nodes) => {
     if (LEAF.has(n.type)) {

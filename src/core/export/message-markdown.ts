@@ -5,14 +5,9 @@
  */
 import type { Element, ElementContent, Root as HastRoot, RootContent } from "hast";
 import { toHtml } from "hast-util-to-html";
-import type { Root } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
 import { toHast } from "mdast-util-to-hast";
-import { gfm } from "micromark-extension-gfm";
 import { headingShift, headingsOf, htmlAsText, shiftedDepth } from "../util/markdown-tree";
-
-const parse = (text: string): Root => fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+import { parseMarkdown as parse } from "../util/parse-markdown";
 
 /**
  * The text with its headings lowered so the top one is at level `top` (levels past 6 stay 6), written

@@ -121,11 +121,17 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   // In reading order: a summary that kept later turns verbatim is read before them, where it stands.
   const storedShown = useMemo(() => (view ? readingOrder(view.shown, "started") : undefined), [view]);
   const messages = useMemo(() => (storedShown && streamed?.size ? storedShown.map((m) => streamed.get(m.info.id) ?? m) : storedShown), [storedShown, streamed]);
-  // What a revert hid, counted as a person counts it: their messages (each with its answer), not the answer's steps.
-  const hiddenTurns = useMemo(() => (view ? view.path.slice(view.shown.length).filter((m) => m.info.role === "user" && systemEventKind(m) === undefined).length : 0), [view]);
-  // A summary written after the reverted turn (a "Summarise up to here" above it) goes with it: the banner says so.
-  const hiddenSummaries = useMemo(() => (view ? view.path.slice(view.shown.length).filter((m) => m.info.role === "assistant" && m.info.summary === true && !m.info.error).length : 0), [view]);
-  const hiddenAnswers = useMemo(() => (view ? view.path.slice(view.shown.length).filter((m) => m.info.role === "assistant" && m.info.summary !== true).length : 0), [view]);
+  // What a revert hid, counted as a person counts it: their messages (each with its answer), not the answer's
+  // steps; a summary written after the reverted turn (a "Summarise up to here" above it) goes with it.
+  const hidden = useMemo(() => {
+    const n = { turns: 0, summaries: 0, answers: 0 };
+    for (const m of view ? view.path.slice(view.shown.length) : []) {
+      if (m.info.role === "user") n.turns += systemEventKind(m) === undefined ? 1 : 0;
+      else if (m.info.summary !== true) n.answers++;
+      else if (!m.info.error) n.summaries++;
+    }
+    return n;
+  }, [view]);
   // The side column (pins suggested from every message, todos, the files' version) follows the conversation in a
   // render of its own, after the messages: on a long session each costs a pass over all of it.
   const side = useDeferredValue(view);
@@ -314,7 +320,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         {revertID && (
           <div className="banner revert" role="status">
             <span>
-              {revertWords(hiddenTurns, hiddenSummaries, session?.revert, hiddenAnswers)} Sending a new message makes this permanent.
+              {revertWords(hidden.turns, hidden.summaries, session?.revert, hidden.answers)} Sending a new message makes this permanent.
             </span>
             <button
               type="button"

@@ -74,43 +74,40 @@ function SharedSession({ decoded, onSaved, replay, onReplay }: { decoded: Result
   const bundle = decoded.value;
   const s = bundle.sessions[0];
   if (!s) return null;
-  if (replay)
-    return (
-      <DetachedContext.Provider value={s.messages}>
-        <ReplayView session={s.info} messages={s.messages} onExit={() => onReplay(false)} />
-      </DetachedContext.Provider>
-    );
   const save = async () => {
     const r = await importBundle(store, bundle);
     if (r.ok && r.value.sessionIDs[0]) onSaved(r.value.sessionIDs[0]);
     else setError(r.ok ? "Nothing was saved." : r.error);
   };
+  // What reads the store or the workspace for a message (the Changes dialog) reads the link's own messages instead.
   return (
-    <div className="session-view">
-      <header className="session-header">
-        <div className="title-row">
-          <h1 className="session-title">{s.info.title}</h1>
-          <span className="status">Shared session · read-only</span>
-          <div className="header-actions">
-            <button type="button" onClick={() => onReplay(true)}>
-              Replay
-            </button>
-            <button type="button" className="primary" onClick={() => void save()}>
-              Save a copy
-            </button>
+    <DetachedContext.Provider value={s.messages}>
+      {replay ? <ReplayView session={s.info} messages={s.messages} onExit={() => onReplay(false)} /> : (
+        <div className="session-view">
+          <header className="session-header">
+            <div className="title-row">
+              <h1 className="session-title">{s.info.title}</h1>
+              <span className="status">Shared session · read-only</span>
+              <div className="header-actions">
+                <button type="button" onClick={() => onReplay(true)}>
+                  Replay
+                </button>
+                <button type="button" className="primary" onClick={() => void save()}>
+                  Save a copy
+                </button>
+              </div>
+            </div>
+            {error && (
+              <p className="error-text" role="alert">
+                {error}
+              </p>
+            )}
+          </header>
+          <div className="session-body">
+            <MessageList messages={s.messages} />
           </div>
         </div>
-        {error && (
-          <p className="error-text" role="alert">
-            {error}
-          </p>
-        )}
-      </header>
-      <div className="session-body">
-        <DetachedContext.Provider value={s.messages}>
-          <MessageList messages={s.messages} />
-        </DetachedContext.Provider>
-      </div>
-    </div>
+      )}
+    </DetachedContext.Provider>
   );
 }
