@@ -49,6 +49,14 @@ test("import a Claude Code folder and an opencode.db: picker, import, open, sear
   await page.screenshot({ path: test.info().outputPath("subagent-1400.png") });
   await page.getByRole("link", { name: "Add --done to list" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Add --done to list");
+  // The Task call that ran it (before the session's summary) links to it too.
+  await page.getByRole("button", { name: "Show what the summary replaced" }).click();
+  const task = page.getByRole("group", { name: /^Tool Task/ });
+  await expect(task.getByText("Ran in its own session:")).toBeVisible();
+  await task.screenshot({ path: test.info().outputPath("task-link.png") });
+  await task.getByRole("link").click();
+  await expect(page.getByText("Subagent session of")).toBeVisible();
+  await page.getByRole("link", { name: "Add --done to list" }).click();
 
   // A database, dropped on the dialog's drop zone: the picker lists its sessions first.
   await nav.getByRole("button", { name: "Import history" }).click();

@@ -124,6 +124,16 @@ test("imports an OpenCode export file and rejects a broken one with a specific r
   const notExport = page.getByRole("alert").filter({ hasText: "Could not import package.json" });
   await expect(notExport).toContainText("This file is not a tabcode or OpenCode session export. Import takes tabcode and OpenCode exports;");
   await expect(notExport).toContainText("use Import history.");
+
+  // Another agent's transcript picked through Import file goes to Import history, which reads it.
+  await nav.getByLabel("Import").setInputFiles([
+    "src/core/import/__fixtures__/codex/rollout-2025-11-04T10-00-00-019a4e2c-1b2a-7c3d-9e8f-0a1b2c3d4e5f.jsonl",
+    "src/core/import/__fixtures__/gemini/session-2025-09-12T14-00-b7e1c2d3.json",
+  ]);
+  const history = page.getByRole("dialog", { name: "Import history" });
+  await expect(history.getByRole("status")).toContainText("2 imported");
+  await history.getByRole("button", { name: "Close" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Could not import rollout" })).toHaveCount(0);
 });
 
 test("a share link opens the session read-only in a fresh browser, with Save a copy", async ({ page, mock, browser }) => {

@@ -113,11 +113,18 @@ export interface ImportOutcome {
   warnings: string[];
 }
 
-/** Whether a dropped `.json` file is another agent's history (an OpenCode 2.x `session export`), for "Import history". */
-export async function isHistoryExport(file: File): Promise<boolean> {
-  if (!/\.json$/i.test(file.name) || file.size > 256 * 1024 * 1024) return false;
+/**
+ * Whether a picked or dropped file is another agent's history, for "Import history" rather than the export
+ * import: a transcript (`.jsonl`), a database, or a `.json` that is a Gemini CLI chat or an OpenCode 2.x
+ * `session export` (2.x message records). A `.zip` and any other `.json` go to the export import.
+ */
+export async function isHistoryFile(file: File): Promise<boolean> {
+  if (/\.zip$/i.test(file.name)) return false;
+  if (!/\.json$/i.test(file.name)) return true;
+  if (file.size > 256 * 1024 * 1024) return false;
   const { textKind } = await import("../core/import");
-  return textKind({ path: file.name, text: await file.text() }) === "opencode-export-v2";
+  const kind = textKind({ path: file.name, text: await file.text() });
+  return kind !== "export" && kind !== "unknown";
 }
 
 /** Validates, then writes in one transaction; workspace files carried by the file are restored. */

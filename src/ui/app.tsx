@@ -3,7 +3,7 @@ import { dismissGlance } from "./glance/dismiss";
 import type { DroppedFile } from "../app/history-import";
 import { LAUNCH_PARAM } from "../app/isolation";
 import { errorMessage } from "../core/errors";
-import { type DemoKind, exportEverything, importFile, isHistoryExport, startDemo } from "../app/session-actions";
+import { type DemoKind, exportEverything, importFile, isHistoryFile, startDemo } from "../app/session-actions";
 import type { LaunchQueueLike } from "../app/shared-files";
 import { download } from "./components/workspace/workspace-io";
 import { useServices, useSettings } from "./hooks/services";
@@ -118,8 +118,8 @@ export function App() {
     async (files: File[]) => {
       const history: File[] = [];
       for (const f of files) {
-        // An OpenCode 2.x `session export` is history (2.x message records), not an export of ours.
-        if (await isHistoryExport(f)) {
+        // Another agent's transcript or chat (or an OpenCode 2.x `session export`) is history, not an export of ours.
+        if (await isHistoryFile(f)) {
           history.push(f);
           continue;
         }

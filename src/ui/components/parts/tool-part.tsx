@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from "react";
+import { isSubagentTool, subagentSession, subagentSourceID } from "../../../core/import/subagent";
 import type { ToolPart } from "../../../core/schema";
+import { useServices } from "../../hooks/services";
 import { formatDuration } from "../../format";
 import { PatchDiff } from "../../diff/lazy-diff";
 import { CopyButton } from "../../markdown/copy-button";
@@ -67,6 +69,35 @@ function ToolText({ label, copy, text, error }: { label: string; copy: string; t
   );
 }
 
+/**
+ * An imported subagent call (OpenCode's `task`, Claude Code's `Task`) links to the session it ran in, when
+ * that session was imported too (it is listed under its caller in the sidebar).
+ */
+function SubagentLink({ part }: { part: ToolPart }) {
+  const { store } = useServices();
+  const [child, setChild] = useState<{ id: string; title: string } | null>(null);
+  const named = isSubagentTool(part.tool);
+  useEffect(() => {
+    if (!named) return;
+    let live = true;
+    void (async () => {
+      const session = await store.getSession(part.sessionID);
+      if (!session || subagentSourceID(session, part) === undefined) return;
+      const found = subagentSession(session, part, await store.listSessions());
+      if (live && found) setChild({ id: found.id, title: found.title });
+    })().catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [store, part, named]);
+  if (!child) return null;
+  return (
+    <p className="tool-subagent">
+      Ran in its own session: <a href={`#/s/${child.id}`}>{child.title || "the subagent's session"}</a>
+    </p>
+  );
+}
+
 /** A tool call as a card: name, status, input, output or error. */
 export function ToolPartView({ part }: { part: ToolPart }) {
   const s = part.state;
@@ -96,6 +127,7 @@ export function ToolPartView({ part }: { part: ToolPart }) {
           {pruned ? " · pruned" : ""}
         </span>
       </button>
+      {(s.status === "completed" || s.status === "error") && <SubagentLink part={part} />}
       {s.status === "pending" && s.raw && <pre className="tool-raw">{s.raw}</pre>}
       {liveOutput && <pre className="tool-output live">{liveOutput.slice(-4000)}</pre>}
       {/* An edit's diff is what matters about it: shown with the card closed too. */}
