@@ -163,10 +163,10 @@ export async function importFile(
 export async function fork(app: AppServices, sessionID: string, messageID: string, include: "before" | "through" = "through"): Promise<Session> {
   app.sessions.assertIdle(sessionID);
   const [{ forkSession }, { snapshotAfter }] = await Promise.all([import("../core/session/fork"), import("../core/session/revert")]);
-  const session = await forkSession(app.store, { sessionID, messageID, include }, Date.now());
+  const { session, filesAfter } = await forkSession(app.store, { sessionID, messageID, include }, Date.now());
   try {
     const msgs = await readOnly(app, sessionID);
-    await app.sandbox.copyWorkspace(sessionID, session.id, snapshotAfter(msgs, messageID));
+    await app.sandbox.copyWorkspace(sessionID, session.id, snapshotAfter(msgs, filesAfter ?? ""));
   } catch (e) {
     console.warn("tabcode: the fork's files could not be copied", e);
   }
@@ -183,7 +183,7 @@ export async function startFresh(app: AppServices, sessionID: string, messageID:
   const { snapshotAfter } = await import("../core/session/revert");
   try {
     const msgs = await readOnly(app, sessionID);
-    await app.sandbox.copyWorkspace(sessionID, fresh.session.id, snapshotAfter(msgs, messageID));
+    await app.sandbox.copyWorkspace(sessionID, fresh.session.id, snapshotAfter(msgs, fresh.filesAfter ?? ""));
   } catch (e) {
     console.warn("tabcode: the fresh session's files could not be copied", e);
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { namedError } from "../errors";
 import { toModelMessages } from "./to-model";
 import { foldedCounts } from "./system-event";
-import { filterCompacted, readingOrder } from "./view";
+import { filterCompacted, readingOrder, upToAsRead } from "./view";
 import { compaction, History, text } from "../compaction/test-fixtures";
 
 const texts = (h: History, ids: string[]) => ids.map((id) => h.msgs.find((m) => m.info.id === id)?.parts.map((p) => (p.type === "text" ? p.text : p.type)).join("|"));
@@ -125,5 +125,52 @@ describe("readingOrder", () => {
     const c = h.user(compaction(true));
     h.assistant([text("SUMMARY")], { summary: true, parent: c.info.id });
     expect(readingOrder(h.msgs, "started")).toBe(h.msgs);
+  });
+});
+
+describe("upToAsRead (what a fork or a fresh start keeps)", () => {
+  /** "Summarise up to here" on a1: the summary (written after a3) is read before "two". */
+  function keptTail() {
+    const h = new History();
+    h.turn("one", [text("a1")]);
+    const two = h.user(text("two"));
+    const a2 = h.assistant([text("a2")]);
+    h.turn("three", [text("a3")]);
+    const c = h.user(compaction(false, { tail_start_id: two.info.id }));
+    const s = h.assistant([text("S")], { summary: true, parent: c.info.id });
+    return { h, two, a2, c, s, a3: h.msgs[5] };
+  }
+  const keep = (h: History, r: { messages: { info: { id: string } }[] }) => texts(h, r.messages.map((m) => m.info.id));
+
+  it("through a kept turn carries the summary read before it; the files stand after that turn", () => {
+    const { h, a2 } = keptTail();
+    const r = upToAsRead(h.msgs, a2.info.id, "through");
+    expect(keep(h, r)).toEqual(["one", "a1", "two", "a2", "compaction", "S"]);
+    expect(r.filesAfter).toBe(a2.info.id);
+  });
+
+  it("through the summary leaves out the turns it kept, though they were written before it", () => {
+    const { h, s } = keptTail();
+    const r = upToAsRead(h.msgs, s.info.id, "through");
+    expect(keep(h, r)).toEqual(["one", "a1", "compaction", "S"]);
+    // The files as they were before the kept turns ran, not as the summary found them.
+    expect(r.filesAfter).toBe(h.msgs[1]?.info.id);
+  });
+
+  it("before a kept prompt: what reads before it, summary included; before the first message: nothing", () => {
+    const { h, two } = keptTail();
+    expect(keep(h, upToAsRead(h.msgs, two.info.id, "before"))).toEqual(["one", "a1", "compaction", "S"]);
+    const first = upToAsRead(h.msgs, h.msgs[0]?.info.id ?? "", "before");
+    expect([first.messages, first.filesAfter]).toEqual([[], undefined]);
+  });
+
+  it("without a kept tail it is the id order; a message not shown cuts by time", () => {
+    const h = new History();
+    h.turn("one", [text("a1")]);
+    h.turn("two", [text("a2")]);
+    const mid = h.msgs[2]?.info.id ?? "";
+    expect(keep(h, upToAsRead(h.msgs, mid, "through"))).toEqual(["one", "a1", "two"]);
+    const shown = h.msgs.slice(0, 2);
+    expect(keep(h, upToAsRead(shown, mid, "through"))).toEqual(["one", "a1"]);
   });
 });

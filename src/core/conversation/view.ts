@@ -34,7 +34,18 @@ function summaryStands(m: MessageWithParts, state: SummaryState): boolean {
  * chronological (id order).
  */
 export function readingOrder(msgs: MessageWithParts[], state: SummaryState): MessageWithParts[] {
-  const moves: { request: MessageWithParts; answers: MessageWithParts[]; tailStart: string }[] = [];
+  return ordered(msgs, readingMoves(msgs, state));
+}
+
+interface ReadingMove {
+  request: MessageWithParts;
+  answers: MessageWithParts[];
+  tailStart: string;
+}
+
+/** The compaction requests (with their summary answers) that `readingOrder` moves before their kept tails. */
+function readingMoves(msgs: MessageWithParts[], state: SummaryState): ReadingMove[] {
+  const moves: ReadingMove[] = [];
   for (const m of msgs) {
     if (m.info.role !== "user") continue;
     const part = m.parts.find((p) => p.type === "compaction");
@@ -45,8 +56,16 @@ export function readingOrder(msgs: MessageWithParts[], state: SummaryState): Mes
     if (!answers.some((a) => summaryStands(a, state))) continue;
     moves.push({ request: m, answers, tailStart });
   }
+  return moves;
+}
+
+function movedIDs(moves: readonly ReadingMove[]): Set<string> {
+  return new Set(moves.flatMap((x) => [x.request.info.id, ...x.answers.map((a) => a.info.id)]));
+}
+
+function ordered(msgs: MessageWithParts[], moves: readonly ReadingMove[]): MessageWithParts[] {
   if (moves.length === 0) return msgs;
-  const moved = new Set(moves.flatMap((x) => [x.request.info.id, ...x.answers.map((a) => a.info.id)]));
+  const moved = movedIDs(moves);
   const out = msgs.filter((m) => !moved.has(m.info.id));
   for (const x of moves) {
     let at = out.findIndex((m) => m.info.id === x.tailStart);
@@ -59,6 +78,28 @@ export function readingOrder(msgs: MessageWithParts[], state: SummaryState): Mes
     out.splice(at, 0, x.request, ...x.answers);
   }
   return out;
+}
+
+/**
+ * The conversation up to a message as it reads, for a fork or a fresh start: the messages of `shown` (id
+ * order) before `messageID` in reading order, and it too with `through`, kept in id order. A summary that
+ * kept a tail counts where it is read: a fork through a kept turn carries that summary, and one through the
+ * summary leaves out the turns it kept (written before it). `filesAfter` is the message the workspace should
+ * stand right after: the newest one kept that was not moved (a summary changes no file, and the kept turns
+ * that ran before it in time are left out); undefined when there is none.
+ */
+export function upToAsRead(shown: MessageWithParts[], messageID: string, include: "before" | "through"): { messages: MessageWithParts[]; filesAfter: string | undefined } {
+  const moves = readingMoves(shown, "finished");
+  const read = ordered(shown, moves);
+  const at = read.findIndex((m) => m.info.id === messageID);
+  // A message not shown (hidden by a revert): what is shown before it in time.
+  const before = at < 0 ? read.filter((m) => (include === "through" ? m.info.id <= messageID : m.info.id < messageID)) : read.slice(0, include === "through" ? at + 1 : at);
+  const kept = new Set(before.map((m) => m.info.id));
+  const moved = movedIDs(moves);
+  const messages = shown.filter((m) => kept.has(m.info.id));
+  let filesAfter: string | undefined;
+  for (const m of messages) if (!moved.has(m.info.id)) filesAfter = m.info.id;
+  return { messages, filesAfter };
 }
 
 /**

@@ -37,7 +37,7 @@ describe("forkSession", () => {
   it("from a user message (before): earlier messages copied with fresh ids, a root session, original untouched", async () => {
     const { s, store, oldIds, id } = await setup();
     const before = await dumpStore(store);
-    const fork = await forkSession(store, { sessionID: s.session.id, messageID: id(3), include: "before" }, NOW);
+    const fork = (await forkSession(store, { sessionID: s.session.id, messageID: id(3), include: "before" }, NOW)).session;
     expect(fork).toMatchObject({
       title: "Fix the add() bug (fork #1)",
       directory: "/workspace",
@@ -59,7 +59,7 @@ describe("forkSession", () => {
 
   it("through a user message includes it", async () => {
     const { s, store, oldIds, id } = await setup();
-    const fork = await forkSession(store, { sessionID: s.session.id, messageID: id(3), include: "through" }, NOW);
+    const fork = (await forkSession(store, { sessionID: s.session.id, messageID: id(3), include: "through" }, NOW)).session;
     const msgs = await store.messages(fork.id);
     expect(contentOf(msgs)).toEqual(contentOf(s.messages.slice(0, 4)));
     expectValidCopy(msgs, fork.id, oldIds);
@@ -67,7 +67,7 @@ describe("forkSession", () => {
 
   it("through an assistant message keeps its user message: a valid history", async () => {
     const { s, store, oldIds, id } = await setup();
-    const fork = await forkSession(store, { sessionID: s.session.id, messageID: id(1), include: "through" }, NOW);
+    const fork = (await forkSession(store, { sessionID: s.session.id, messageID: id(1), include: "through" }, NOW)).session;
     const msgs = await store.messages(fork.id);
     expect(msgs.map((m) => m.info.role)).toEqual(["user", "assistant"]);
     expectValidCopy(msgs, fork.id, oldIds);
@@ -77,7 +77,7 @@ describe("forkSession", () => {
 
   it("before an assistant message ends with its user message", async () => {
     const { s, store, id } = await setup();
-    const fork = await forkSession(store, { sessionID: s.session.id, messageID: id(4), include: "before" }, NOW);
+    const fork = (await forkSession(store, { sessionID: s.session.id, messageID: id(4), include: "before" }, NOW)).session;
     const msgs = await store.messages(fork.id);
     expect(msgs.map((m) => m.info.role)).toEqual(["user", "assistant", "assistant", "user"]);
   });
@@ -85,17 +85,17 @@ describe("forkSession", () => {
   it("leaves out messages hidden by a soft revert, and the revert state", async () => {
     const { s, store, id } = await setup();
     await store.updateSession(s.session.id, (x) => ({ ...x, revert: { messageID: id(3) } }));
-    const fork = await forkSession(store, { sessionID: s.session.id, messageID: id(4), include: "through" }, NOW);
+    const fork = (await forkSession(store, { sessionID: s.session.id, messageID: id(4), include: "through" }, NOW)).session;
     expect((await store.messages(fork.id)).length).toBe(3);
     expect(fork).not.toHaveProperty("revert");
   });
 
   it("numbers forks, and a fork of a fork continues the count", async () => {
     const { s, store, id } = await setup();
-    const f1 = await forkSession(store, { sessionID: s.session.id, messageID: id(1), include: "through" }, NOW);
-    const f2 = await forkSession(store, { sessionID: s.session.id, messageID: id(1), include: "through" }, NOW);
+    const f1 = (await forkSession(store, { sessionID: s.session.id, messageID: id(1), include: "through" }, NOW)).session;
+    const f2 = (await forkSession(store, { sessionID: s.session.id, messageID: id(1), include: "through" }, NOW)).session;
     const f1msgs = await store.messages(f1.id);
-    const f3 = await forkSession(store, { sessionID: f1.id, messageID: f1msgs[1]?.info.id ?? "", include: "through" }, NOW);
+    const f3 = (await forkSession(store, { sessionID: f1.id, messageID: f1msgs[1]?.info.id ?? "", include: "through" }, NOW)).session;
     expect([f1.title, f2.title, f3.title]).toEqual(["Fix the add() bug (fork #1)", "Fix the add() bug (fork #2)", "Fix the add() bug (fork #3)"]);
     expect(f3.fork).toEqual({ sessionID: f1.id, messageID: f1msgs[1]?.info.id });
   });
@@ -106,7 +106,7 @@ describe("forkSession", () => {
     if (u2?.info.role !== "user") throw new Error("fixture");
     await store.upsertMessage({ ...u2.info, prev: id(0) });
     await store.upsertPart({ id: "prt_zzzz", sessionID: s.session.id, messageID: id(3), type: "compaction", auto: true, tail_start_id: id(1) });
-    const fork = await forkSession(store, { sessionID: s.session.id, messageID: id(3), include: "through" }, NOW);
+    const fork = (await forkSession(store, { sessionID: s.session.id, messageID: id(3), include: "through" }, NOW)).session;
     const msgs = await store.messages(fork.id);
     const copied = msgs[3];
     expect(copied?.info.role === "user" && copied.info.prev).toBe(msgs[0]?.info.id);

@@ -3,7 +3,7 @@ import type { Store } from "../ports/store";
 import type { Session } from "../schema";
 import { rebaseMessages } from "../export/remap";
 import { sessionTotals } from "../export/totals";
-import { conversationView } from "../conversation/view";
+import { conversationView, upToAsRead } from "../conversation/view";
 
 /** What to fork: the session, the message to cut at, and whether that message is kept. */
 export interface ForkInput {
@@ -34,23 +34,24 @@ function forkTitle(title: string, existing: readonly Session[]): string {
 
 /**
  * Forks a session (spec §4.1) into a new root session titled
- * `<title> (fork #n)`: the messages before (or through) `messageID`, in id
- * order, copied with fresh ascending ids; parts re-id'd and re-parented; every
+ * `<title> (fork #n)`: the messages before (or through) `messageID` as the
+ * conversation reads (`upToAsRead`: a summary that kept a tail is read before
+ * it), in id order, copied with fresh ascending ids; parts re-id'd and re-parented; every
  * assistant's `parentID` remapped to its user message's new id. Messages hidden
  * by a soft revert are not copied. Files, shares, todos and revert state are
  * not copied; totals are recomputed from the copied steps. The source is not
  * touched. Forking through an assistant message keeps its user message, since
- * it comes earlier.
+ * it comes earlier. `filesAfter`: the message of the source whose workspace
+ * the fork's files should be (see `upToAsRead`).
  */
-export async function forkSession(store: Store, input: ForkInput, now: number): Promise<Session> {
+export async function forkSession(store: Store, input: ForkInput, now: number): Promise<{ session: Session; filesAfter: string | undefined }> {
   await store.flush();
   const source = await store.getSession(input.sessionID);
   if (!source) throw new ForkSourceError(`Session ${input.sessionID} not found`);
   const all = await store.messages(source.id);
   if (!all.some((m) => m.info.id === input.messageID))
     throw new ForkSourceError(`Message ${input.messageID} not found in session ${source.id}`);
-  const visible = conversationView(source, all).shown;
-  const picked = visible.filter((m) => (input.include === "through" ? m.info.id <= input.messageID : m.info.id < input.messageID));
+  const { messages: picked, filesAfter } = upToAsRead(conversationView(source, all).shown, input.messageID, input.include);
 
   const existing = [...(await store.listSessions()), ...(await store.listSessions({ archived: true }))];
   const id = descendingId("ses", now);
@@ -68,5 +69,5 @@ export async function forkSession(store: Store, input: ForkInput, now: number): 
   if (source.agent !== undefined) session.agent = source.agent;
   if (source.model) session.model = source.model;
   await store.importSession(session, messages);
-  return session;
+  return { session, filesAfter };
 }
