@@ -115,14 +115,16 @@ export interface ImportOutcome {
 
 /**
  * Whether a picked or dropped file is another agent's history, for "Import history" rather than the export
- * import: a transcript (`.jsonl`), a database, or a `.json` that is a Gemini CLI chat or an OpenCode 2.x
- * `session export` (2.x message records). A `.zip` and any other `.json` go to the export import.
+ * import: a database (by its header or name), a Claude Code, Codex or Gemini CLI transcript or chat, or an
+ * OpenCode 2.x `session export` (2.x message records). Decided by content, since a downloaded file's name
+ * may have lost its extension; a zip and anything else go to the export import, which says what it is not.
  */
 export async function isHistoryFile(file: File): Promise<boolean> {
-  if (/\.zip$/i.test(file.name)) return false;
-  if (!/\.json$/i.test(file.name)) return true;
-  if (file.size > 256 * 1024 * 1024) return false;
-  const { textKind } = await import("../core/import");
+  if (/\.(db|db-wal|sqlite)$/i.test(file.name)) return true;
+  const [{ isSqlite, textKind }, head] = await Promise.all([import("../core/import"), file.slice(0, 16).arrayBuffer()]);
+  const bytes = new Uint8Array(head);
+  if (isSqlite(bytes)) return true;
+  if ((bytes[0] === 0x50 && bytes[1] === 0x4b) || file.size > 256 * 1024 * 1024) return false;
   const kind = textKind({ path: file.name, text: await file.text() });
   return kind !== "export" && kind !== "unknown";
 }

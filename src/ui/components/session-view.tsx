@@ -15,7 +15,7 @@ import { useMessages } from "../hooks/use-messages";
 import { GoalBar as GoalBarView, PinnedPanel as PinnedPanelView, SummaryPreviewDialog, Tour } from "../lazy";
 import { Composer as ComposerView } from "./composer";
 import { drafts } from "../app-events";
-import { continuesAnswer } from "./turn-steps";
+import { answerEnd } from "./turn-steps";
 import { revertWords } from "./revert-words";
 import { MessageList } from "./message-list";
 import { SessionHeader as SessionHeaderView } from "./session-header";
@@ -203,11 +203,11 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         // Forking from your own prompt: the fork stops before it and its text waits in the fork's composer.
         const m = latest.current.all?.find((x) => x.info.id === messageID);
         const own = m?.info.role === "user" ? m.parts.map((p) => (p.type === "text" && !p.synthetic && !p.ignored ? p.text : "")).join("") : "";
-        // Forking from an answer: through its last step (the header that offers Fork is on its first).
+        // Forking from an answer: through its last step (the header that offers Fork is on its first), by the
+        // rule that shows the steps as one answer (past a summary or tabcode's own message in its middle).
         const list = latest.current.messages ?? [];
-        let at = list.findIndex((x) => x.info.id === messageID);
-        while (at >= 0 && m?.info.role === "assistant" && list[at + 1] && continuesAnswer(list[at + 1] as MessageWithParts, list[at] as MessageWithParts)) at++;
-        const through = at >= 0 ? (list[at]?.info.id ?? messageID) : messageID;
+        const at = list.findIndex((x) => x.info.id === messageID);
+        const through = at >= 0 && m?.info.role === "assistant" && !m.info.summary ? (list[answerEnd(list, at)]?.info.id ?? messageID) : messageID;
         fork(app, sessionID, own ? messageID : through, own ? "before" : "through").then(
           (s) => {
             if (own) drafts.set(s.id, own);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MessageWithParts } from "../../core/schema";
-import { stepPlace } from "./turn-steps";
+import { answerEnd, stepPlace } from "./turn-steps";
 
 let n = 0;
 function msg(role: "user" | "assistant", summary = false): MessageWithParts {
@@ -31,5 +31,9 @@ describe("steps of an answer", () => {
     const cont = user([{ type: "text", text: "Continue if you have next steps.", synthetic: true, metadata: { compaction_continue: true } }]);
     const list = [user([{ type: "text", text: "Do it." }]), msg("assistant"), compaction, msg("assistant", true), cont, msg("assistant"), user([{ type: "text", text: "Next." }]), msg("assistant")];
     expect(list.map((_, i) => stepPlace(list, i).last)).toEqual([false, false, false, false, false, true, false, true]);
+    // Fork from the answer goes through the same last step, past the compaction in its middle.
+    expect(answerEnd(list, 1)).toBe(5);
+    expect(answerEnd(list, 7)).toBe(7);
+    expect(list.map((_, i) => stepPlace(list, i).last && answerEnd(list, i) === i)).toEqual(list.map((_, i) => stepPlace(list, i).last));
   });
 });

@@ -21,12 +21,24 @@ export function stepPlace(messages: readonly MessageWithParts[], i: number): { c
  * past a summary and tabcode's own messages (a summary in the middle of an answer does not end it).
  */
 function answerGoesOn(messages: readonly MessageWithParts[], i: number): boolean {
+  return nextStep(messages, i) !== undefined;
+}
+
+/** The index of the answer's next step after `i` (see `answerGoesOn`), if there is one. */
+function nextStep(messages: readonly MessageWithParts[], i: number): number | undefined {
   for (let j = i + 1; j < messages.length; j++) {
     const n = messages[j];
     if (!n) break;
     if (n.info.role === "assistant") {
-      if (!n.info.summary) return true;
-    } else if (systemEventKind(n) === undefined) return false;
+      if (!n.info.summary) return j;
+    } else if (systemEventKind(n) === undefined) return undefined;
   }
-  return false;
+  return undefined;
+}
+
+/** The index of the last step of the answer the message at `i` belongs to (Fork from an answer goes through it). */
+export function answerEnd(messages: readonly MessageWithParts[], i: number): number {
+  let at = i;
+  for (let next = nextStep(messages, at); next !== undefined; next = nextStep(messages, at)) at = next;
+  return at;
 }
