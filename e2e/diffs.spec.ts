@@ -11,7 +11,7 @@ import { SIZES, seedFile, seriousAxe, shoot } from "./views";
 const SUM = "export function sum(x: number, y: number) {\n  return x + y;\n}\nconst keep = 1;\n";
 
 for (const size of SIZES) {
-  test(`diffs of an edit, of a step and of a turn — ${size.name}`, async ({ page, mock, browser }) => {
+  test(`diffs of an edit, of a step and of a turn — ${size.name}`, async ({ page, mock, freshContext }) => {
     test.setTimeout(90_000);
     await openApp(page);
     await configure(page, mock, "openai-compatible");
@@ -91,7 +91,7 @@ for (const size of SIZES) {
     const share = page.getByRole("dialog", { name: "Share this session" });
     await share.getByRole("button", { name: "Create link" }).click();
     const url = await share.getByRole("textbox", { name: "Share link" }).inputValue();
-    const fresh = await browser.newContext();
+    const fresh = await freshContext();
     const other = await fresh.newPage();
     await other.setViewportSize({ width: size.width, height: size.height });
     await other.goto(url);

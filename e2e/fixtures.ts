@@ -10,7 +10,7 @@
  *   Requests are not intercepted with `route()`: Playwright would then answer every CORS preflight
  *   itself with allow-all headers, hiding CORS mistakes.
  */
-import { test as base, expect } from "@playwright/test";
+import { test as base, type BrowserContext, expect } from "@playwright/test";
 import { type MockOpenAI, startMockOpenAI } from "./mock-openai/server";
 
 export type { MockOpenAI, RecordedRequest, Script, Turn } from "./mock-openai/server";
@@ -38,6 +38,28 @@ interface TestFixtures {
   blockedRequests: string[];
   /** Internal: resets the worker's mock before each test. */
   resetMock: undefined;
+  /**
+   * A second browser context (a fresh browser: its own storage), watched like the test's own for requests
+   * that would leave this machine; closed at the end of the test. Use it instead of `browser.newContext()`.
+   */
+  freshContext: () => Promise<BrowserContext>;
+}
+
+/** Records every non-local request and WebSocket of `context` in `blocked` (the proxy makes them fail). */
+function watchRequests(context: BrowserContext, blocked: string[], title: string): void {
+  context.on("request", (request) => {
+    const url = request.url();
+    if (isLocalUrl(url)) return;
+    blocked.push(url);
+    console.warn(`[e2e] blocked non-local request in "${title}": ${url}`);
+  });
+  context.on("page", (page) =>
+    page.on("websocket", (ws) => {
+      if (isLocalUrl(ws.url())) return;
+      blocked.push(ws.url());
+      console.warn(`[e2e] blocked non-local WebSocket in "${title}": ${ws.url()}`);
+    }),
+  );
 }
 
 interface WorkerFixtures {
@@ -69,22 +91,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   context: async ({ context, blockedRequests, externalRequests }, use, testInfo) => {
     // The browser itself sends non-local traffic to a dead proxy (see playwright.config.ts); this
     // only watches, so requests are not intercepted and CORS preflights reach the real servers.
-    context.on("request", (request) => {
-      const url = request.url();
-      if (isLocalUrl(url)) return;
-      blockedRequests.push(url);
-      console.warn(`[e2e] blocked non-local request in "${testInfo.title}": ${url}`);
-    });
-    context.on("page", (page) =>
-      page.on("websocket", (ws) => {
-        if (isLocalUrl(ws.url())) return;
-        blockedRequests.push(ws.url());
-        console.warn(`[e2e] blocked non-local WebSocket in "${testInfo.title}": ${ws.url()}`);
-      }),
-    );
+    watchRequests(context, blockedRequests, testInfo.title);
     await use(context);
     if (externalRequests === "fail") {
       expect(blockedRequests, "tests must not reach the internet; these requests were blocked").toEqual([]);
     }
+  },
+  // Set up before `context`, so its check at the end sees what the fresh contexts tried too.
+  freshContext: async ({ browser, blockedRequests, context: _context }, use, testInfo) => {
+    const made: BrowserContext[] = [];
+    await use(async () => {
+      const fresh = await browser.newContext();
+      watchRequests(fresh, blockedRequests, testInfo.title);
+      made.push(fresh);
+      return fresh;
+    });
+    for (const c of made) await c.close().catch(() => undefined);
   },
 });

@@ -136,7 +136,7 @@ test("imports an OpenCode export file and rejects a broken one with a specific r
   await expect(page.getByRole("alert").filter({ hasText: "Could not import rollout" })).toHaveCount(0);
 });
 
-test("a share link opens the session read-only in a fresh browser, with Save a copy", async ({ page, mock, browser }) => {
+test("a share link opens the session read-only in a fresh browser, with Save a copy", async ({ page, mock, freshContext }) => {
   await conversation(page, mock);
   await page.getByRole("button", { name: "Share" }).click();
   const dialog = page.getByRole("dialog", { name: "Share this session" });
@@ -145,7 +145,7 @@ test("a share link opens the session read-only in a fresh browser, with Save a c
   expect(url).toContain("/#/share/");
   expect(url).not.toContain(KEY);
 
-  const fresh = await browser.newContext();
+  const fresh = await freshContext();
   const other = await fresh.newPage();
   await other.goto(url);
   await expect(other.getByText("Shared session · read-only")).toBeVisible();

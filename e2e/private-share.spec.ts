@@ -3,7 +3,7 @@ import { expect, test } from "./fixtures";
 
 const LEAKED = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
 
-test("a passphrase share opens only with the passphrase, and a secret the user chose to remove is not in it", async ({ page, mock, browser }) => {
+test("a passphrase share opens only with the passphrase, and a secret the user chose to remove is not in it", async ({ page, mock, freshContext }) => {
   await openApp(page);
   await configure(page, mock, "openai-compatible");
   const id = await newSession(page);
@@ -26,7 +26,7 @@ test("a passphrase share opens only with the passphrase, and a secret the user c
   expect(url).toContain("/#/share/p1.");
   await expect(dialog).toContainText("opens only with the passphrase");
 
-  const fresh = await browser.newContext();
+  const fresh = await freshContext();
   const other = await fresh.newPage();
   await other.goto(url);
   await expect(other.getByRole("heading", { name: "This shared session is protected" })).toBeVisible();

@@ -24,7 +24,7 @@ const PAYLOADS = [
 ];
 const ALL = PAYLOADS.join("\n");
 
-test("an XSS corpus through every rendering channel executes nothing and fetches nothing", async ({ page, mock, browser }) => {
+test("an XSS corpus through every rendering channel executes nothing and fetches nothing", async ({ page, mock, freshContext }) => {
   const dialogs: string[] = [];
   page.on("dialog", (d) => {
     dialogs.push(d.message());
@@ -63,7 +63,7 @@ test("an XSS corpus through every rendering channel executes nothing and fetches
   await dialog.getByRole("button", { name: "Create link" }).click();
   const url = await dialog.getByRole("textbox", { name: "Share link" }).inputValue();
   {
-    const fresh = await browser.newContext();
+    const fresh = await freshContext();
     const other = await fresh.newPage();
     other.on("dialog", (d) => {
       dialogs.push(d.message());
