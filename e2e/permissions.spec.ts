@@ -79,6 +79,30 @@ test("bash asks: once, always (arity prefix), reject with feedback; a denied rm 
   await expect(log).toContainText("with feedback");
 });
 
+test("a command a script runs is asked about with the line that runs it; a reload while a question waits says the call did not run", async ({ page, mock }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible", { permissions: [{ permission: "bash", pattern: "grep *", action: "ask" }] });
+  const id = await newSession(page);
+  await writeFile(page, id, "/workspace/check.sh", 'grep -n "const month" dates.js\n');
+  await writeFile(page, id, "/workspace/dates.js", "const month = 1;\n");
+  mock.setScript([{ toolCalls: [{ name: "bash", args: { command: "sh check.sh", description: "run the check" } }] }, { text: "Checked." }]);
+  await send(page, "run the check");
+  const dialog = page.getByRole("dialog", { name: "Permission needed" });
+  // The command as the shell reads it (its argument quoted), and which line runs it.
+  await expect(dialog.locator("pre")).toHaveText("grep -n 'const month' dates.js");
+  await expect(dialog).toContainText("A command run by “sh check.sh”: your rules ask before each command that runs");
+  await expect(page.getByRole("group", { name: /^Tool bash/ })).toContainText("waiting for your approval");
+  await page.screenshot({ path: test.info().outputPath("nested-ask.png") });
+
+  // The tab is reloaded before the answer: the card says the call waited, not that it was running.
+  await page.reload();
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+  const card = page.getByRole("group", { name: /^Tool bash/ });
+  await card.getByRole("button").first().click();
+  await expect(card).toContainText("Stopped: the tab was closed or reloaded while a command this call runs waited for your approval; that command did not run.");
+  await expect(page.getByRole("note").filter({ hasText: "Stopped while waiting for your approval" })).toBeVisible();
+});
+
 test("AGENTS.md appears in the debug view; a listed skill is loaded by the skill tool", async ({ page, mock }) => {
   await openApp(page);
   await configure(page, mock, "openai-compatible");

@@ -102,8 +102,9 @@ export class PermissionBroker {
   /**
    * Resolves when every pattern is allowed; rejects with PermissionRefused otherwise.
    * Configured rules come from `rules(sessionID)`; "always" approvals never beat a configured deny.
+   * `parked` is called when the question is left to the user (not when the rules decide it).
    */
-  async ask(sessionID: string, req: PermissionAsk & { title: string; callID?: string }): Promise<void> {
+  async ask(sessionID: string, req: PermissionAsk & { title: string; callID?: string }, opts: { parked?: () => void } = {}): Promise<void> {
     await this.loaded(sessionID);
     const decision = decideAsk(req, this.rules(sessionID), this.approved.get(sessionID));
     if (decision.denied) {
@@ -119,6 +120,8 @@ export class PermissionBroker {
         this.record({ sessionID, permission: req.permission, pattern: v.pattern, action: "allow", rule: v.rule });
     if (decision.action === "allow") return;
     const request: PendingPermission = { ...req, patterns: decision.asking, id: ascendingId("per"), sessionID };
+    // The question waits for the user: the caller may note it (a reload meanwhile then says so).
+    opts.parked?.();
     await new Promise<void>((resolve, reject) => {
       this.waiters.push({ request, resolve, reject });
       this.changed();

@@ -40,8 +40,12 @@ export interface SandboxFS {
 export interface ExecGuard {
   /** Path rules (and the rulesets the `bash` rules come from). */
   policy: PathPolicy;
-  /** Asks the user about a command the rules leave to ask; resolves to a refusal message, or undefined to run it. */
-  ask?(command: string): Promise<string | undefined>;
+  /**
+   * Asks the user about a command the rules leave to ask; resolves to a refusal message, or undefined to run it.
+   * `command` is what the rules were matched against; `shown`, the same command with its arguments quoted as the
+   * shell needs them, for the question.
+   */
+  ask?(command: string, shown?: string): Promise<string | undefined>;
   /** Told about every command the rules refused. */
   denied?(command: string, message: string, rule?: PermissionRule): void;
   /** Told about every change the path rules refused. */

@@ -6,6 +6,8 @@ import type { Clock } from "../ports/clock";
 import type { AssistantMessage, MessageWithParts, Ruleset, ToolPart } from "../schema";
 import type { Settings } from "../settings";
 import { todoWriteTool } from "../tools/todo";
+import { defineTool } from "../tools/tool";
+import { z } from "../zod";
 import { MAX_STEPS_PROMPT } from "./turn";
 import { makeTestService } from "../../testing/session-service";
 
@@ -178,6 +180,57 @@ describe("agent loop", () => {
     expect(llm.requests).toHaveLength(3);
     const tools = assistants(await store.messages(s.id)).flatMap((a) => a.parts.filter((p): p is ToolPart => p.type === "tool"));
     expect(tools.map((t) => t.state.status)).toEqual(["completed", "completed", "error"]);
+  });
+
+  it("a call waiting for the user's approval is marked on the stored part; a reload then says it waited and did not run", async () => {
+    const llm = new FakeLLM([toolTurn([{ tool: "probe", input: {} }]), textTurn("x")]);
+    const probe = defineTool({
+      id: "probe",
+      description: "asks, then answers",
+      parameters: z.object({}),
+      async execute(_args, ctx) {
+        await ctx.ask({ permission: "probe", patterns: ["x"], always: ["*"] });
+        return { title: "probe", output: "ran" };
+      },
+    });
+    const { store, service, permissions } = makeTestService({ llm, tools: [probe], rules: [...DEFAULT_RULES, { permission: "probe", pattern: "*", action: "ask" }], clock: fastClock });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "plan" });
+    const run = service.ensureRunning(s.id);
+    await new Promise<void>((resolve) => {
+      const off = permissions.subscribe(() => {
+        if (permissions.pending().length) {
+          off();
+          resolve();
+        }
+      });
+    });
+    const stored = async () => assistants(await store.messages(s.id)).flatMap((a) => a.parts.filter((p): p is ToolPart => p.type === "tool"))[0];
+    await expect.poll(async () => {
+      const t = await stored();
+      return t?.state.status === "running" && typeof t.state.metadata?.awaitingApproval === "object";
+    }).toBe(true);
+    // The tab closes here: what the next page load's repair makes of the stored session.
+    const { MemoryStore } = await import("../../testing/memory-store");
+    const copy = new MemoryStore();
+    const session = await store.getSession(s.id);
+    if (!session) throw new Error("no session");
+    await copy.importSession(session, await store.messages(s.id));
+    const { repairSession } = await import("./repair");
+    await repairSession(copy, s.id, Date.now() + 100_000);
+    const repaired = assistants(await copy.messages(s.id))[0];
+    const tool = repaired?.parts.find((p): p is ToolPart => p.type === "tool");
+    expect(tool?.state.status === "error" && tool.state.error).toBe("Not run: the tab was closed or reloaded while this call waited for your approval.");
+    // It ended when the question was asked, not when the session was opened again.
+    expect(tool?.state.status === "error" && tool.state.time.end - tool.state.time.start).toBeLessThan(10_000);
+    expect(repaired?.info.error?.data.message).toMatch(/^Stopped while waiting for your approval/);
+    // Answered in this tab instead, the note goes.
+    const p = permissions.pending()[0];
+    if (p) permissions.reply(p.id, { type: "once" });
+    await run;
+    const done = await stored();
+    expect(done?.state.status).toBe("completed");
+    expect(done?.state.status === "completed" && done.state.metadata).not.toHaveProperty("awaitingApproval");
   });
 
   it("asks the model to wrap up on the last allowed step", async () => {

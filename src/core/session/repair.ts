@@ -22,6 +22,19 @@ async function missingPatch(store: Store, m: MessageWithParts, sandbox: Sandbox 
   }
 }
 
+/**
+ * The running tool part's metadata key noting that a permission question waits for the user (`{ since, nested? }`,
+ * written by the step when the broker parks the question and removed when it is answered).
+ */
+export const AWAITING_APPROVAL = "awaitingApproval";
+
+/** When (and whether for a command the call's line runs) a running tool part waited for approval, if it did. */
+function awaitedApproval(metadata: Record<string, unknown> | undefined): { since: number; nested: boolean } | undefined {
+  const v = metadata?.[AWAITING_APPROVAL];
+  if (typeof v !== "object" || v === null || !("since" in v) || typeof v.since !== "number") return undefined;
+  return { since: v.since, nested: "nested" in v && v.nested === true };
+}
+
 /** Why an answer was left unfinished, in words: a full storage is named when the store noted it. */
 function interruptedBecause(store: Store, messageID: string): string {
   if (store.storageWasFull === undefined)
@@ -61,20 +74,33 @@ export async function repairSession(
     // answer has no completion time yet either, and the run repairs before it starts anyway.
     if (!(await store.getSession(sessionID)) || (await runStarted?.())) return repaired;
     await missingPatch(store, m, await sandbox?.().catch(() => undefined));
+    let waited = false;
     for (const p of m.parts) {
       if (p.type !== "tool") continue;
       const s = p.state;
       if (s.status !== "pending" && s.status !== "running") continue;
       const start = s.status === "running" ? s.time.start : now;
+      const approval = s.status === "running" ? awaitedApproval(s.metadata) : undefined;
+      if (approval) waited = true;
+      // A call that waited for the user's answer did not run on (and a command its line runs was not started):
+      // it ends when the question was asked, not when the session was opened again.
+      const error = approval
+        ? approval.nested
+          ? "Stopped: the tab was closed or reloaded while a command this call runs waited for your approval; that command did not run."
+          : "Not run: the tab was closed or reloaded while this call waited for your approval."
+        : "Interrupted: the tab was closed while this tool ran.";
       await store.upsertPart({
         ...p,
-        state: { status: "error", input: s.input, error: "Interrupted: the tab was closed while this tool ran.", metadata: { interrupted: true }, time: { start, end: now } },
+        state: { status: "error", input: s.input, error, metadata: { interrupted: true }, time: { start, end: approval ? Math.max(start, approval.since) : now } },
       });
     }
+    const because = waited
+      ? "Stopped while waiting for your approval: the tab was closed or reloaded before you answered. Continue, and the model can make the call again."
+      : interruptedBecause(store, info.id);
     await store.upsertMessage({
       ...info,
       time: { ...info.time, completed: now },
-      error: info.error ?? namedError("MessageAbortedError", { message: interruptedBecause(store, info.id) }),
+      error: info.error ?? namedError("MessageAbortedError", { message: because }),
     });
     repaired++;
   }

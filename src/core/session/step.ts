@@ -12,6 +12,7 @@ import type { Tool, ToolContext } from "../tools/tool";
 import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "../conversation/retry";
 import { isServerTool } from "../conversation/server-tool";
 import { StepWriter } from "./step-writer";
+import { AWAITING_APPROVAL } from "./repair";
 import { addTokens, costOf, toTokens } from "../conversation/usage";
 
 export const DOOM_LOOP_THRESHOLD = 3;
@@ -107,6 +108,15 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
       })
     : Promise.resolve(undefined);
 
+  /** Notes on the running tool part that a permission question waits for the user (`undefined`: no longer). */
+  const awaitingApproval = async (callID: string, nested: boolean | undefined): Promise<void> => {
+    const cur = w.tools.get(callID);
+    if (cur?.state.status !== "running") return;
+    const { [AWAITING_APPROVAL]: _was, ...metadata } = cur.state.metadata ?? {};
+    const mark = nested === undefined ? {} : { [AWAITING_APPROVAL]: { since: clock.now(), ...(nested ? { nested: true } : {}) } };
+    await w.putTool({ ...cur, state: { ...cur.state, metadata: { ...metadata, ...mark } } });
+  };
+
   const execute = async (part: ToolPart, args: Record<string, unknown>): Promise<void> => {
     const tool = input.tools.find((t) => t.id === part.tool);
     const start = part.state.status === "running" ? part.state.time.start : clock.now();
@@ -129,7 +139,16 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
         cur.state = { ...cur.state, title: patch.title ?? cur.state.title, metadata: { ...cur.state.metadata, ...patch.metadata } };
         w.liveTool(cur);
       },
-      ask: (req) => deps.permissions.ask(assistant.sessionID, { ...req, title: part.tool, callID: part.callID }),
+      ask: async (req) => {
+        // A question left to the user is noted on the stored part, so a reload before the answer says the call
+        // waited for approval (repair.ts), not that it was running.
+        let noted: Promise<void> | undefined;
+        try {
+          await deps.permissions.ask(assistant.sessionID, { ...req, title: part.tool, callID: part.callID }, { parked: () => (noted = awaitingApproval(part.callID, req.metadata?.nested === true)) });
+        } finally {
+          if (noted) await noted.then(() => awaitingApproval(part.callID, undefined)).catch(() => undefined);
+        }
+      },
       rules: deps.permissions.rulesFor(assistant.sessionID),
       refused: (permission, pattern, rule) => deps.permissions.noteRefusal(assistant.sessionID, permission, pattern, rule),
     };

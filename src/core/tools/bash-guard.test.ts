@@ -43,6 +43,21 @@ describe("bash with the exec guard", () => {
     expect(await sandbox.fs.exists("/workspace/victim.txt")).toBe(false);
   });
 
+  it("a nested question shows the command with its arguments quoted as the shell needs them, and the line that runs it", async () => {
+    const { ctx: base } = await setup([{ permission: "bash", pattern: "grep *", action: "ask" }], () => "once");
+    const seen: { command: unknown; within: unknown; patterns: string[] }[] = [];
+    const ctx: ToolContext = {
+      ...base,
+      ask: (req) => {
+        seen.push({ command: req.metadata?.command, within: req.metadata?.within, patterns: req.patterns });
+        return base.ask(req);
+      },
+    };
+    const r = await bashTool.run({ command: "echo 'grep -n \"const month\" victim.txt' > q.sh && sh q.sh", description: "search" }, ctx);
+    expect(r.ok).toBe(true);
+    expect(seen.at(-1)).toEqual({ command: "grep -n 'const month' victim.txt", within: "echo 'grep -n \"const month\" victim.txt' > q.sh && sh q.sh", patterns: ["grep -n const month victim.txt"] });
+  });
+
   it("a rejection of a nested command stops the turn and the command never runs", async () => {
     const { sandbox, ctx } = await setup([{ permission: "bash", pattern: "rm *", action: "ask" }], () => "reject");
     const r = await bashTool.run({ command: "sh s.sh", description: "run the script" }, ctx);

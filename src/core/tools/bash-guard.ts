@@ -23,17 +23,23 @@ function isCwdTrailer(command: string): boolean {
   return command === "echo" || command.startsWith(`echo ${CWD_MARKER}`);
 }
 
-export function execGuard(ctx: ToolContext, sandbox: Sandbox, alreadyAsked: Set<string>): BashGuard | undefined {
+/** `line`: the command line the call was given, which runs the commands asked about (named in the question). */
+export function execGuard(ctx: ToolContext, sandbox: Sandbox, alreadyAsked: Set<string>, line?: string): BashGuard | undefined {
   const rules = ctx.rules;
   if (!rules) return undefined;
   const out: BashGuard = {
     guard: {
       policy: pathPolicy(sandbox.root, rules),
-      ask: async (command) => {
+      ask: async (command, shown) => {
         if (alreadyAsked.has(command) || isCwdTrailer(command)) return undefined;
         if (out.stop) return `tabcode: "${command}" not run — the user rejected an earlier command of this call.`;
         try {
-          await ctx.ask({ permission: "bash", patterns: [command], always: [`${prefix(command.split(" "))} *`], metadata: { command, nested: true } });
+          await ctx.ask({
+            permission: "bash",
+            patterns: [command],
+            always: [`${prefix(command.split(" "))} *`],
+            metadata: { command: shown ?? command, nested: true, ...(line !== undefined ? { within: line } : {}) },
+          });
           alreadyAsked.add(command);
           return undefined;
         } catch (e) {

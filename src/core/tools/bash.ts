@@ -103,7 +103,7 @@ export const bashTool = defineTool({
     const reads = bashReadOperands(args.command).map((p) => readPattern(sandbox.root, runIn, p));
     if (reads.length) await ctx.ask({ permission: "read", patterns: reads, always: ["*"], metadata: { command: args.command } });
     // …and every command that actually runs (scripts, xargs, find -exec…) and every file change, as it happens.
-    const guard = execGuard(ctx, sandbox, new Set(asked.patterns));
+    const guard = execGuard(ctx, sandbox, new Set(asked.patterns), args.command);
 
     const timeout = args.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
     let streamed = "";

@@ -1,7 +1,7 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useServices } from "../hooks/services";
-import { alwaysScope, permissionQuestion } from "./permission-words";
+import { alwaysScope, nestedContext, permissionQuestion } from "./permission-words";
 
 /** Asks the user about the oldest pending permission request, with the exact command or path. */
 export function PermissionDialog() {
@@ -56,6 +56,7 @@ export function PermissionDialog() {
       <h2 id="perm-title">Permission needed</h2>
       <p id="perm-question">{permissionQuestion(req)}</p>
       {sessionTitle && <p className="hint">In session “{sessionTitle}”.</p>}
+      {nestedContext(req) && <p className="hint">{nestedContext(req)}</p>}
       <pre className="perm-patterns">{req.permission === "bash" && typeof req.metadata?.command === "string" ? req.metadata.command : req.patterns.join("\n")}</pre>
       {req.mustAsk && <p className="hint">{req.mustAsk}</p>}
       <label className="field">

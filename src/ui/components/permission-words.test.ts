@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alwaysScope, permissionQuestion } from "./permission-words";
+import { alwaysScope, nestedContext, permissionQuestion } from "./permission-words";
 
 describe("the permission prompt's words", () => {
   it("names the permission only where it differs from the tool", () => {
@@ -14,5 +14,14 @@ describe("the permission prompt's words", () => {
     expect(alwaysScope({ permission: "edit", title: "write", patterns: ["a.ts"], always: ["*"] })).toBe("Always allow covers every edit request for the rest of this session.");
     expect(alwaysScope({ permission: "doom_loop", title: "Repeated tool call", patterns: ["read"], always: ["read"] })).toBe("Always allow lets “read” repeat itself for the rest of this session.");
     expect(alwaysScope({ permission: "bash", title: "bash", patterns: ["x"], always: [] })).toBeUndefined();
+  });
+
+  it("says which line runs a command asked about from inside it", () => {
+    expect(nestedContext({ metadata: { command: "rm a", nested: true, within: "bash scripts/check.sh" } })).toBe(
+      "A command run by “bash scripts/check.sh”: your rules ask before each command that runs, including those a script, xargs or find -exec starts.",
+    );
+    expect(nestedContext({ metadata: { command: "rm a", nested: true, within: "sh a.sh\nsh b.sh" } })).toMatch(/^A command run by “sh a.sh …”/);
+    expect(nestedContext({ metadata: { command: "rm a", nested: true } })).toMatch(/^A command run by the command line the model ran/);
+    expect(nestedContext({ metadata: { command: "rm a" } })).toBeUndefined();
   });
 });

@@ -21,3 +21,22 @@ export function alwaysScope(req: Asked): string | undefined {
   if (req.always.includes("*")) return `Always allow covers every ${req.permission} request for the rest of this session.`;
   return `Always allow covers ${quoted(req.always)} for the rest of this session.`;
 }
+
+/** One line of a command for a sentence: the first line, cut at 80 characters. */
+function oneLine(text: string): string {
+  const first = text.trim().split("\n")[0] ?? "";
+  const cut = first.length > 80 ? `${first.slice(0, 79)}…` : first;
+  return first === text.trim() ? cut : `${cut.replace(/…$/, "")} …`;
+}
+
+/**
+ * For a command that another command runs (a script, xargs, find -exec, sh -c…), asked about while the call's
+ * own line runs: which line runs it, so the question is not read as a new call of the model's.
+ */
+export function nestedContext(req: Pick<PendingPermission, "metadata">): string | undefined {
+  const meta = req.metadata;
+  if (meta?.nested !== true) return undefined;
+  const within = typeof meta.within === "string" && meta.within.trim() ? meta.within : undefined;
+  const by = within ? `“${oneLine(within)}”` : "the command line the model ran";
+  return `A command run by ${by}: your rules ask before each command that runs, including those a script, xargs or find -exec starts.`;
+}

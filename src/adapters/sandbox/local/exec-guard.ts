@@ -22,9 +22,24 @@ export function commandText(name: string, args: string[]): string {
   return [name, ...args].join(" ");
 }
 
+/** A word as the shell would need it written: bare when it is plain, else in single quotes. */
+function shellWord(word: string): string {
+  if (word !== "" && /^[\w@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The command as a person reads it, each argument quoted as the shell needs it (`grep -n 'const month' src/dates.js`). */
+export function commandLine(name: string, args: string[]): string {
+  return [name, ...args].map(shellWord).join(" ");
+}
+
+/** Checks one command (its name and arguments) against the guard; resolves to a refusal message, or undefined. */
+export type CommandCheck = (name: string, args: string[]) => Promise<string | undefined>;
+
 /** Decides one command against the guard; resolves to a refusal message, or undefined when it may run. */
-export async function checkCommand(guard: ExecGuard | undefined, seen: Map<string, string | undefined>, text: string): Promise<string | undefined> {
+export async function checkCommand(guard: ExecGuard | undefined, seen: Map<string, string | undefined>, name: string, args: string[]): Promise<string | undefined> {
   if (!guard) return undefined;
+  const text = commandText(name, args);
   if (seen.has(text)) return seen.get(text);
   const decision = decideAsk({ permission: "bash", patterns: [text] }, guard.policy.rules);
   let refusal: string | undefined;
@@ -33,7 +48,7 @@ export async function checkCommand(guard: ExecGuard | undefined, seen: Map<strin
     refusal = `tabcode: "${text}" refused — denied by your rule "bash ${rule?.pattern ?? "*"}". Permission rules apply to every command that runs, including those run by scripts, xargs, find -exec, env, timeout, sh -c and functions.`;
     guard.denied?.(text, refusal, rule);
   } else if (decision.action === "ask") {
-    refusal = guard.ask ? await guard.ask(text) : `tabcode: "${text}" refused — your rules ask before it runs, and nobody can be asked here.`;
+    refusal = guard.ask ? await guard.ask(text, commandLine(name, args)) : `tabcode: "${text}" refused — your rules ask before it runs, and nobody can be asked here.`;
   }
   seen.set(text, refusal);
   return refusal;
@@ -41,12 +56,12 @@ export async function checkCommand(guard: ExecGuard | undefined, seen: Map<strin
 
 const refused = (message: string): ExecResult => ({ stdout: "", stderr: `${message}\n`, exitCode: 126 });
 
-function wrap(cmd: Command, check: (text: string) => Promise<string | undefined>): Command {
+function wrap(cmd: Command, check: CommandCheck): Command {
   return {
     name: cmd.name,
     trusted: cmd.trusted,
     async execute(args, ctx) {
-      const refusal = await check(commandText(cmd.name, args));
+      const refusal = await check(cmd.name, args);
       if (refusal !== undefined) return refused(refusal);
       return cmd.execute(args, ctx);
     },
@@ -54,7 +69,7 @@ function wrap(cmd: Command, check: (text: string) => Promise<string | undefined>
 }
 
 /** Our own commands, wrapped before they are handed to just-bash. */
-export function guardCustom(commands: CustomCommand[], check: (text: string) => Promise<string | undefined>): CustomCommand[] {
+export function guardCustom(commands: CustomCommand[], check: CommandCheck): CustomCommand[] {
   return commands.map((c) => {
     if ("load" in c) {
       const lazy = c;
@@ -65,13 +80,13 @@ export function guardCustom(commands: CustomCommand[], check: (text: string) => 
 }
 
 /** Shadows every bundled command with a checked one that then runs the original. */
-export function guardBundled(jb: JustBash, bash: Bash, skip: Set<string>, check: (text: string) => Promise<string | undefined>): void {
+export function guardBundled(jb: JustBash, bash: Bash, skip: Set<string>, check: CommandCheck): void {
   for (const name of jb.getCommandNames()) {
     if (skip.has(name)) continue;
     bash.registerCommand({
       name,
       async execute(args, ctx) {
-        const refusal = await check(commandText(name, args));
+        const refusal = await check(name, args);
         if (refusal !== undefined) return refused(refusal);
         if (!ctx.origCommand) return refused(`tabcode: ${name} is not available.`);
         return ctx.origCommand(args);

@@ -128,7 +128,7 @@ export class LocalSandbox implements Sandbox {
   private shell(timeoutMs: number): Bash {
     let bash = this.shells.get(timeoutMs);
     if (!bash) {
-      const check = (text: string) => checkCommand(this.guard, this.seen, text);
+      const check = (name: string, args: string[]) => checkCommand(this.guard, this.seen, name, args);
       const custom = [
         ...missingCommands(this.jb.defineCommand, NATIVE_BUFFER, runtimeCommandNames(this.runtimes)),
         ...runtimeCommands(this.jb.defineCommand, this.runtimes, {

@@ -214,7 +214,7 @@ export class WorkerSandbox implements Sandbox {
     if (e.kind === "denied") guard?.denied?.(e.command, e.message, e.rule);
     else if (e.kind === "path") guard?.pathRefused?.(e.refusal);
     else {
-      const asked = guard?.ask ? guard.ask(e.command) : Promise.resolve("Nobody can be asked about this command.");
+      const asked = guard?.ask ? guard.ask(e.command, e.shown) : Promise.resolve("Nobody can be asked about this command.");
       void asked
         .catch((err: unknown) => (err instanceof Error ? err.message : "Refused."))
         .then((refusal) => {

@@ -57,11 +57,11 @@ export class WorkerHost {
     return {
       policy: req.policy,
       ask: req.asks
-        ? (command) => {
+        ? (command, shown) => {
             const ask = this.nextAsk++;
             return new Promise((resolve) => {
               this.answers.set(`${id}:${ask}`, resolve);
-              post({ kind: "ask", ask, command });
+              post({ kind: "ask", ask, command, ...(shown !== undefined ? { shown } : {}) });
             });
           }
         : undefined,

@@ -37,7 +37,7 @@ export type WorkerResponse =
   | { id: number; type: "guard"; event: GuardEvent };
 
 export type GuardEvent =
-  | { kind: "ask"; ask: number; command: string }
+  | { kind: "ask"; ask: number; command: string; shown?: string }
   | { kind: "denied"; command: string; message: string; rule?: PermissionRule }
   | { kind: "path"; refusal: PathRefusal };
 

@@ -108,7 +108,9 @@ export function ToolPartView({ part }: { part: ToolPart }) {
   }, [s.status]);
   // A command that ran but failed (a non-zero exit) says so on the card, closed as well: "done" would read as success.
   const exit = s.status === "completed" && typeof s.metadata?.exit === "number" && s.metadata.exit !== 0 ? s.metadata.exit : undefined;
-  const label = exit !== undefined ? `exit ${exit}` : STATUS_LABEL[s.status];
+  // A permission question waits for the user (the step notes it on the part: core/session/repair.ts).
+  const waiting = s.status === "running" && typeof s.metadata?.awaitingApproval === "object";
+  const label = exit !== undefined ? `exit ${exit}` : waiting ? "waiting for your approval" : STATUS_LABEL[s.status];
   const duration = s.status === "completed" || s.status === "error" ? formatDuration(s.time.end - s.time.start) : undefined;
   const liveOutput = s.status === "running" && typeof s.metadata?.output === "string" ? s.metadata.output : undefined;
   const diff = s.status === "completed" && typeof s.metadata.diff === "string" ? s.metadata.diff : undefined;
