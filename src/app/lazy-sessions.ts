@@ -142,7 +142,7 @@ export class LazySessions {
   async removePin(sessionID: string, pin: Pin): Promise<void> {
     return (await this.load()).removePin(sessionID, pin);
   }
-  async startFresh(sessionID: string, messageID: string): Promise<{ session: Session; brief: string; filesAfter: string | undefined }> {
+  async startFresh(sessionID: string, messageID: string): Promise<{ session: Session; brief: string; filesAt: string | undefined }> {
     return (await this.load()).startFresh(sessionID, messageID);
   }
   async ensureRunning(sessionID: string): Promise<void> {

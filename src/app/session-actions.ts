@@ -164,11 +164,10 @@ export async function importFile(
  */
 export async function fork(app: AppServices, sessionID: string, messageID: string, include: "before" | "through" = "through"): Promise<Session> {
   app.sessions.assertIdle(sessionID);
-  const [{ forkSession }, { snapshotAfter }] = await Promise.all([import("../core/session/fork"), import("../core/session/revert")]);
-  const { session, filesAfter } = await forkSession(app.store, { sessionID, messageID, include }, Date.now());
+  const { forkSession } = await import("../core/session/fork");
+  const { session, filesAt } = await forkSession(app.store, { sessionID, messageID, include }, Date.now());
   try {
-    const msgs = await readOnly(app, sessionID);
-    await app.sandbox.copyWorkspace(sessionID, session.id, snapshotAfter(msgs, filesAfter ?? ""));
+    await app.sandbox.copyWorkspace(sessionID, session.id, filesAt);
   } catch (e) {
     console.warn("tabcode: the fork's files could not be copied", e);
   }
@@ -182,10 +181,8 @@ export async function fork(app: AppServices, sessionID: string, messageID: strin
 export async function startFresh(app: AppServices, sessionID: string, messageID: string): Promise<{ session: Session; brief: string }> {
   app.sessions.assertIdle(sessionID);
   const fresh = await app.sessions.startFresh(sessionID, messageID);
-  const { snapshotAfter } = await import("../core/session/revert");
   try {
-    const msgs = await readOnly(app, sessionID);
-    await app.sandbox.copyWorkspace(sessionID, fresh.session.id, snapshotAfter(msgs, fresh.filesAfter ?? ""));
+    await app.sandbox.copyWorkspace(sessionID, fresh.session.id, fresh.filesAt);
   } catch (e) {
     console.warn("tabcode: the fresh session's files could not be copied", e);
   }

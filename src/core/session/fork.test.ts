@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentOf, dumpStore, sampleSession, storeWith } from "../export/test-helpers";
+import { contentOf, dumpStore, SessionBuilder, sampleSession, storeWith } from "../export/test-helpers";
 import type { MessageWithParts } from "../schema";
 import { ForkSourceError, forkSession } from "./fork";
 
@@ -112,6 +112,27 @@ describe("forkSession", () => {
     expect(copied?.info.role === "user" && copied.info.prev).toBe(msgs[0]?.info.id);
     const compaction = copied?.parts.find((p) => p.type === "compaction");
     expect(compaction?.type === "compaction" && compaction.tail_start_id).toBe(msgs[1]?.info.id);
+  });
+
+  it("copies the files of the branch shown: another branch's later steps never count", async () => {
+    // Turn one, then its answer's second turn; then an edit of turn one as a new branch (its steps are newer).
+    const b = new SessionBuilder();
+    const u1 = b.user("Fix the date bug");
+    b.assistant(u1, [{ type: "step-start", snapshot: "before-fix" }, { type: "text", text: "Fixed." }, { type: "step-finish", reason: "stop", cost: 0, tokens: { input: 1, output: 1, reasoning: 0, cache: { read: 0, write: 0 } } }, { type: "patch", hash: "before-fix", files: ["src/dates.js"] }]);
+    const u2 = b.user("Run the tests");
+    const a2 = b.assistant(u2, [{ type: "step-start", snapshot: "after-fix" }, { type: "text", text: "All pass." }]);
+    const edit = b.user("Explain the project");
+    edit.prev = "root";
+    b.assistant(edit, [{ type: "step-start", snapshot: "branch-two-start" }, { type: "text", text: "It formats dates." }]);
+    const first = b.build();
+    first.session.branches = { root: u1.id };
+    const store = await storeWith(first);
+    // Through the end of the older branch: nothing ran after it there, so the current files (that branch's, shown).
+    const through = await forkSession(store, { sessionID: first.session.id, messageID: a2.id, include: "through" }, NOW);
+    expect(through.filesAt).toBeUndefined();
+    // Through its first answer: the files right after it, on this branch.
+    const mid = await forkSession(store, { sessionID: first.session.id, messageID: first.messages[1]?.info.id ?? "", include: "through" }, NOW);
+    expect(mid.filesAt).toBe("after-fix");
   });
 
   it("throws a named error when the session or message is gone", async () => {

@@ -4,6 +4,7 @@ import type { Session } from "../schema";
 import { rebaseMessages } from "../export/remap";
 import { sessionTotals } from "../export/totals";
 import { conversationView, upToAsRead } from "../conversation/view";
+import { snapshotAfter } from "./revert";
 
 /** What to fork: the session, the message to cut at, and whether that message is kept. */
 export interface ForkInput {
@@ -41,17 +42,19 @@ function forkTitle(title: string, existing: readonly Session[]): string {
  * by a soft revert are not copied. Files, shares, todos and revert state are
  * not copied; totals are recomputed from the copied steps. The source is not
  * touched. Forking through an assistant message keeps its user message, since
- * it comes earlier. `filesAfter`: the message of the source whose workspace
- * the fork's files should be (see `upToAsRead`).
+ * it comes earlier. `filesAt`: the snapshot the fork's files are copied from
+ * (the workspace right after the last message kept, on the branch shown:
+ * another branch's later steps never count); undefined: the current files.
  */
-export async function forkSession(store: Store, input: ForkInput, now: number): Promise<{ session: Session; filesAfter: string | undefined }> {
+export async function forkSession(store: Store, input: ForkInput, now: number): Promise<{ session: Session; filesAt: string | undefined }> {
   await store.flush();
   const source = await store.getSession(input.sessionID);
   if (!source) throw new ForkSourceError(`Session ${input.sessionID} not found`);
   const all = await store.messages(source.id);
   if (!all.some((m) => m.info.id === input.messageID))
     throw new ForkSourceError(`Message ${input.messageID} not found in session ${source.id}`);
-  const { messages: picked, filesAfter } = upToAsRead(conversationView(source, all).shown, input.messageID, input.include);
+  const view = conversationView(source, all);
+  const { messages: picked, filesAfter } = upToAsRead(view.shown, input.messageID, input.include);
 
   const existing = [...(await store.listSessions()), ...(await store.listSessions({ archived: true }))];
   const id = descendingId("ses", now);
@@ -69,5 +72,5 @@ export async function forkSession(store: Store, input: ForkInput, now: number): 
   if (source.agent !== undefined) session.agent = source.agent;
   if (source.model) session.model = source.model;
   await store.importSession(session, messages);
-  return { session, filesAfter };
+  return { session, filesAt: snapshotAfter(view.path, filesAfter ?? "") };
 }

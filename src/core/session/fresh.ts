@@ -4,22 +4,24 @@ import { activePins, effectivePins } from "../pins/pins";
 import type { Store } from "../ports/store";
 import { emptyTokens, type Pin, type Session } from "../schema";
 import { conversationView, upToAsRead } from "../conversation/view";
+import { snapshotAfter } from "./revert";
 
 /**
  * "Start fresh from here": a child session (linked by `parentID`, and by
  * `fork` to the message it starts from) with no messages, carrying the
  * parent's pins in force as its own (accepted or still suggested, as they were), and the brief the user
- * edits before sending it. The parent is not touched. `filesAfter`: the message
- * of the parent whose workspace the child's files should be.
+ * edits before sending it. The parent is not touched. `filesAt`: the snapshot
+ * the child's files are copied from (as for a fork); undefined: the current files.
  */
 export async function startFresh(
   store: Store,
   input: { sessionID: string; messageID: string; now: number },
-): Promise<{ session: Session; brief: string; filesAfter: string | undefined }> {
+): Promise<{ session: Session; brief: string; filesAt: string | undefined }> {
   await store.flush();
   const parent = await store.getSession(input.sessionID);
   if (!parent) throw new Error("This session no longer exists.");
-  const shown = conversationView(parent, await store.messages(parent.id)).shown;
+  const view = conversationView(parent, await store.messages(parent.id));
+  const shown = view.shown;
   if (!shown.some((m) => m.info.id === input.messageID)) throw new Error("That message is not in the conversation shown.");
   // As the conversation reads: from a turn a summary kept, the brief has that summary's decisions.
   const { messages: upTo, filesAfter } = upToAsRead(shown, input.messageID, "through");
@@ -45,5 +47,5 @@ export async function startFresh(
     ...(parent.demo ? { demo: true } : {}),
   };
   await store.createSession(session);
-  return { session, brief: freshBrief(parent, upTo, input.messageID, pins), filesAfter };
+  return { session, brief: freshBrief(parent, upTo, input.messageID, pins), filesAt: snapshotAfter(view.path, filesAfter ?? "") };
 }

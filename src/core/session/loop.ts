@@ -296,7 +296,7 @@ export class SessionService {
   }
 
   /** "Start fresh from here": a linked child session with the parent's pins, and the brief to send first. */
-  async startFresh(sessionID: string, messageID: string): Promise<{ session: Session; brief: string; filesAfter: string | undefined }> {
+  async startFresh(sessionID: string, messageID: string): Promise<{ session: Session; brief: string; filesAt: string | undefined }> {
     const { startFresh } = await import("./fresh");
     return startFresh(this.store, { sessionID, messageID, now: this.deps.clock.now() });
   }
