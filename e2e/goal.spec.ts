@@ -10,9 +10,15 @@ async function storedGoal(page: import("@playwright/test").Page, id: string) {
 }
 
 test("/goal with a budget keeps working across turns and stops within the budget", async ({ page, mock }) => {
-  // 1,000 in + 100 out = 1,100 tokens a turn: 1.1k, 2.2k, 3.3k, and a fourth would reach 4.4k > 3.5k: it stops
-  // under its budget. Turns four and five are never asked for.
-  mock.setScript(Array.from({ length: 5 }, (_, i) => ({ text: `Step ${i + 1} of the work.`, usage: { input: 1000, output: 100 }, chunkDelayMs: 30 })));
+  // Each goal turn works: a tool step, then a text step. 1,000 in + 100 out = 1,100 tokens a step: 1.1k, 2.2k
+  // (turn one), 3.3k (turn two's tool step), and a fourth would reach 4.4k > 3.5k: it stops under its budget.
+  const usage = { input: 1000, output: 100 };
+  mock.setScript(
+    Array.from({ length: 3 }, (_, i) => [
+      { toolCalls: [{ name: "todowrite", args: { todos: [{ id: "1", content: `release ${i + 1}`, status: "in_progress", priority: "high" }] } }], usage },
+      { text: `Step ${i + 1} of the work.`, usage, chunkDelayMs: 30 },
+    ]).flat(),
+  );
   await openApp(page);
   await configure(page, mock, "openai-compatible");
   const id = await newSession(page);
@@ -27,11 +33,11 @@ test("/goal with a budget keeps working across turns and stops within the budget
   expect(mock.modelRequests()).toHaveLength(3);
   // The objective is the session's pinned goal too: one meaning of "goal".
   await expect(page.getByRole("region", { name: /Pinned/ })).toContainText("write the changelog");
-  expect(await storedGoal(page, id)).toMatchObject({ state: "spent", continues: 2 });
+  expect(await storedGoal(page, id)).toMatchObject({ state: "spent", continues: 1 });
 
   // The goal and the continue messages are system events, never "You".
   await expect(page.getByRole("article", { name: "System event" }).filter({ hasText: "Goal set: write the changelog" })).toBeVisible();
-  await expect(page.getByRole("article", { name: "System event" }).filter({ hasText: "continue toward the goal" })).toHaveCount(2);
+  await expect(page.getByRole("article", { name: "System event" }).filter({ hasText: "continue toward the goal" })).toHaveCount(1);
   await expect(page.getByRole("article", { name: "Your message" })).toHaveCount(0);
   // What the model was sent: the goal, its stop condition and budget, then how much was used.
   const [first, , third] = mock.modelRequests();
@@ -53,7 +59,7 @@ test("/goal with a budget keeps working across turns and stops within the budget
 
 test("after a reload an unfinished goal asks before resuming", async ({ page, mock }) => {
   mock.setScript([
-    { text: "Working on the first part now, this takes a little while to stream.", usage: { input: 500, output: 50 }, chunkDelayMs: 40 },
+    { toolCalls: [{ name: "todowrite", args: { todos: [{ id: "1", content: "tidy the docs", status: "in_progress", priority: "high" }] } }], usage: { input: 500, output: 50 } },
     { text: "Second part, slowly streamed so the page reloads in the middle of it.", usage: { input: 500, output: 50 }, chunkDelayMs: 400 },
     { text: "Resumed after the reload.", usage: { input: 500, output: 50 } },
     { text: "never finishes", hangAfterChunks: 1 },
@@ -80,6 +86,20 @@ test("after a reload an unfinished goal asks before resuming", async ({ page, mo
   await bar.getByRole("button", { name: "Stop goal" }).click();
   await expect(bar).toContainText("Goal stopped");
   expect((await storedGoal(page, id))?.state).toBe("stopped");
+});
+
+test("a goal whose model only talks is paused after two answers without a tool call", async ({ page, mock }) => {
+  mock.setScript(Array.from({ length: 6 }, () => ({ text: "There are no tests in this project.", usage: { input: 500, output: 50 } })));
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  await send(page, "/goal make the tests pass until all tests pass budget $1");
+  const bar = page.getByRole("region", { name: "Goal" });
+  await expect(page.getByRole("status").filter({ hasText: "Goal paused: the model's last 2 answers called no tool" })).toBeVisible({ timeout: 20_000 });
+  await waitIdle(page, id);
+  expect(mock.modelRequests()).toHaveLength(2);
+  await expect(bar.getByRole("status")).toHaveText("Resume goal?");
+  expect((await storedGoal(page, id))?.state).toBe("active");
 });
 
 test("Settings: the summary model is a field of its own, saved with the rest", async ({ page, mock }) => {

@@ -4,6 +4,7 @@ import { makeTestService } from "../../testing/session-service";
 import type { MessageWithParts } from "../schema";
 import { GOAL_DONE_TOOL } from "./goal";
 import { goalDoneTool } from "../tools/goal-done";
+import { todoWriteTool } from "../tools/todo";
 import { goalUsage, lastStep, parseGoal } from "./goal";
 
 const spec = (arg: string) => {
@@ -120,8 +121,9 @@ describe("/goal in the loop", () => {
     await first.service.goals.set(s.id, spec("write the docs budget 1000 tokens"));
     expect(first.service.goals.isArmed(s.id)).toBe(true);
 
-    const llm = new FakeLLM(turns(20));
-    const reloaded = makeTestService({ llm, tools: [goalDoneTool], store: first.store });
+    // The prompt's answer, then goal turns that work: a tool step (todowrite) and a text step each.
+    const llm = new FakeLLM([textTurn("docs left: two pages"), ...Array.from({ length: 10 }, (_, i) => [toolTurn([{ tool: "todowrite", input: { todos: [] } }]), textTurn(`page ${i + 1}`)]).flat()]);
+    const reloaded = makeTestService({ llm, tools: [goalDoneTool, todoWriteTool], store: first.store });
     expect((await reloaded.store.getSession(s.id))?.goal?.state).toBe("active");
     expect(reloaded.service.goals.isArmed(s.id)).toBe(false);
     await reloaded.service.prompt(s.id, { text: "what is left?" });
@@ -131,10 +133,27 @@ describe("/goal in the loop", () => {
 
     await reloaded.service.resumeGoal(s.id);
     await reloaded.service.ensureRunning(s.id);
-    // 120 (the prompt's turn) + 120 per goal turn: 960 after 7 more, and one more would reach 1080 > 1000.
+    // 120 (the prompt's turn) + 120 per step: 960 after 7 more, and one more would reach 1080 > 1000.
     expect(llm.requests).toHaveLength(8);
     expect((await reloaded.store.getSession(s.id))?.goal?.state).toBe("spent");
     await expect(reloaded.service.resumeGoal(s.id)).rejects.toThrow("There is no goal to resume.");
+  });
+
+  it("pauses a goal whose model only talks: two answers in a row without a tool call (still active, for the user to resume)", async () => {
+    const llm = new FakeLLM(turns(20));
+    const { store, service, bus } = makeTestService({ llm, tools: [goalDoneTool] });
+    const notices: string[] = [];
+    bus.subscribe((ev) => {
+      if (ev.type === "session.notice") notices.push(ev.message);
+    });
+    const s = await service.createSession();
+    await service.setGoal(s.id, spec("make the tests pass until all pass budget $1"));
+    await service.ensureRunning(s.id);
+    // The start's answer and one "continue" answer, both words only: no third request.
+    expect(llm.requests).toHaveLength(2);
+    expect((await store.getSession(s.id))?.goal?.state).toBe("active");
+    expect(service.goals.isArmed(s.id)).toBe(false);
+    expect(notices).toEqual(["Goal paused: the model's last 2 answers called no tool, so it is not getting closer to the goal. Resume it to try again, or give it directions."]);
   });
 
   it("Stop leaves the goal active but disarmed (the UI asks to resume); /goal stop ends it", async () => {

@@ -4,7 +4,7 @@ import type { Clock } from "../ports/clock";
 import type { Store } from "../ports/store";
 import type { Goal, Session, UserMessage } from "../schema";
 import { messagesToRead } from "./read-messages";
-import { budgetWouldPass, formatBudget, goalContinueText, goalDoneCall, type GoalSpec, goalStartText, goalUsage, lastStep, type StepUse, tokenTotal } from "./goal";
+import { budgetWouldPass, formatBudget, GOAL_STALL_TURNS, goalContinueText, goalDoneCall, type GoalSpec, goalStalled, goalStartText, goalUsage, lastStep, type StepUse, tokenTotal } from "./goal";
 
 export interface GoalRunnerDeps {
   store: Store;
@@ -128,6 +128,17 @@ export class GoalRunner {
     const newest = shown.at(-1)?.info;
     if (newest?.role !== "assistant" || newest.error) {
       this.arm(sessionID, false);
+      return false;
+    }
+    // A model that only answers in words is not working toward the goal: paused (still active), so the user
+    // decides whether another "continue" is worth its budget.
+    if (goalStalled(shown, goal)) {
+      this.arm(sessionID, false);
+      this.deps.bus.publish({
+        type: "session.notice",
+        sessionID,
+        message: `Goal paused: the model's last ${GOAL_STALL_TURNS} answers called no tool, so it is not getting closer to the goal. Resume it to try again, or give it directions.`,
+      });
       return false;
     }
     await this.continueWith(session, goal);

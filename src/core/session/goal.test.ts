@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_GOAL_BUDGET, goalUsage, parseBudget, parseGoal } from "./goal";
-import type { Goal } from "../schema";
+import { DEFAULT_GOAL_BUDGET, goalStalled, goalUsage, parseBudget, parseGoal } from "./goal";
+import type { Goal, MessageWithParts } from "../schema";
 import { Session } from "../schema";
 
 describe("/goal syntax", () => {
@@ -120,5 +120,30 @@ describe("/goal syntax", () => {
     });
     expect(r.success && r.data.goal).toBeUndefined();
     expect(r.success && r.data.title).toBe("t");
+  });
+});
+
+describe("a goal that makes no progress", () => {
+  let n = 0;
+  const id = () => `msg_${String(n++).padStart(6, "0")}`;
+  const user = () => ({ info: { id: id(), role: "user" }, parts: [] }) as unknown as MessageWithParts;
+  const answer = (tool: boolean) => ({ info: { id: id(), role: "assistant" }, parts: tool ? [{ type: "tool" }] : [{ type: "text" }] }) as unknown as MessageWithParts;
+  const goalAt = (messageID: string) => ({ messageID }) as Goal;
+
+  it("stalls after two turns in a row answered without a tool call, counted from the goal's start", () => {
+    const before = [user(), answer(false), answer(false)];
+    const start = user();
+    const talk1 = [answer(false)];
+    const cont = user();
+    const talk2 = [answer(false)];
+    const goal = goalAt(start.info.id);
+    expect(goalStalled([...before, start, ...talk1], goal)).toBe(false);
+    expect(goalStalled([...before, start, ...talk1, cont, ...talk2], goal)).toBe(true);
+    // A tool call in either turn (in any of its steps) is work.
+    expect(goalStalled([...before, start, answer(true), answer(false), cont, ...talk2], goal)).toBe(false);
+    const cont2 = user();
+    expect(goalStalled([...before, start, answer(true), cont, ...talk2, cont2, answer(false)], goal)).toBe(true);
+    // A turn not answered yet does not count as talk.
+    expect(goalStalled([start, ...talk1, user()], goal)).toBe(false);
   });
 });

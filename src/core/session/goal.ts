@@ -96,3 +96,32 @@ export function goalDoneCall(msgs: MessageWithParts[], goal: Goal): { outcome: "
   }
   return undefined;
 }
+
+/** How many turns in a row without a tool call make a goal stall (the model answers "continue" with words only). */
+export const GOAL_STALL_TURNS = 2;
+
+/**
+ * Whether the goal's newest turns made no progress: the last `GOAL_STALL_TURNS` turns since it was set (its
+ * start and each "continue", or a message of the user's) were answered without a single tool call. A model
+ * that only talks would otherwise be asked to continue until the budget is spent.
+ */
+export function goalStalled(msgs: readonly MessageWithParts[], goal: Goal): boolean {
+  // Whether each answered turn called a tool (a turn not answered yet is left out).
+  const turns: boolean[] = [];
+  let current: { answered: boolean; acted: boolean } | undefined;
+  const close = () => {
+    if (current?.answered) turns.push(current.acted);
+  };
+  for (const m of msgs) {
+    if (m.info.id < goal.messageID) continue;
+    if (m.info.role === "user") {
+      close();
+      current = { answered: false, acted: false };
+    } else if (current) {
+      current.answered = true;
+      if (m.parts.some((p) => p.type === "tool")) current.acted = true;
+    }
+  }
+  close();
+  return turns.length >= GOAL_STALL_TURNS && turns.slice(-GOAL_STALL_TURNS).every((acted) => !acted);
+}
