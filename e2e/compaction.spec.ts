@@ -111,6 +111,7 @@ test("Compact now summarises on demand; with auto off a context overflow stops w
   await page.getByRole("textbox", { name: "Edited summary" }).fill("## Goal\nCorrected by the user.");
   await page.getByRole("button", { name: "Save summary" }).click();
   await expect(summary).toContainText("Corrected by the user.");
+  await expect(summary.getByRole("button", { name: "Edit summary" })).toBeFocused();
 
   // The X-ray offers the next request as JSON, without the key.
   await page.getByRole("button", { name: "Context X-ray" }).click();

@@ -219,6 +219,8 @@ test("editing an earlier message makes a branch; switching shows each branch wit
   await box.fill("And cherries instead?");
   mock.setScript([{ text: "Answer about cherries." }]);
   await page.getByRole("button", { name: "Send as a new branch" }).click();
+  // The edited message goes to its branch: the keyboard is in the message box, not lost to the page.
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeFocused();
   await expect(page.getByRole("article").filter({ hasText: "Answer about cherries." })).toBeVisible();
   await waitIdle(page, id);
   // The model saw the new branch only.

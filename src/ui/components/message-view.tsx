@@ -154,8 +154,15 @@ function ChatMessage({ message, continued, lastStep, highlighted }: { message: M
           initial={editing}
           summary={isSummary}
           onSave={(text) => {
-            if (isSummary) actions.editSummary(info.id, text);
-            else actions.edit(info.id, text);
+            if (isSummary) {
+              actions.editSummary(info.id, text);
+              // The summary stays where it is: back to its Edit summary.
+              editButton.current?.focus();
+            } else {
+              // This message goes (the new branch's takes its place): the keyboard goes to the message box.
+              document.getElementById("composer-input")?.focus({ preventScroll: true });
+              actions.edit(info.id, text);
+            }
             setEditing(null);
           }}
           onCancel={() => {
