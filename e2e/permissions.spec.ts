@@ -129,6 +129,23 @@ test("AGENTS.md appears in the debug view; a listed skill is loaded by the skill
   await expect(debug.getByRole("region", { name: "Tools" })).toContainText("skill");
 });
 
+test("an AGENTS.md uploaded mid-session is read again at once, said so, and sent with the next message", async ({ page, mock }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  mock.setScript([{ text: "First answer." }, { text: "Second answer." }]);
+  await send(page, "hello");
+  await expect(page.getByRole("article").filter({ hasText: "First answer." })).toBeVisible();
+  await waitIdle(page, id);
+  await expect(page.getByText("No rules files · 0 skills")).toBeVisible();
+  await page.getByRole("region", { name: "Workspace" }).getByLabel("Upload files").setInputFiles({ name: "AGENTS.md", mimeType: "text/markdown", buffer: Buffer.from("Always answer in haiku.\n") });
+  await expect(page.getByRole("status").filter({ hasText: "AGENTS.md changed: the next message uses it." })).toBeVisible();
+  await expect(page.getByText("Rules: AGENTS.md · 0 skills")).toBeVisible();
+  await send(page, "again");
+  await expect(page.getByRole("article").filter({ hasText: "Second answer." })).toBeVisible();
+  expect(mock.modelRequests().at(-1)?.rawBody).toContain("Always answer in haiku.");
+});
+
 test("plan agent: read-only, edits outside plan files are denied, the agent is recorded", async ({ page, mock }) => {
   await openApp(page);
   await configure(page, mock, "openai-compatible");

@@ -14,6 +14,8 @@ export interface AppEvents {
   "pick-model": undefined;
   /** Files of a session's workspace changed outside a step (a terminal command): the Files panel re-reads. */
   "workspace-changed": { sessionID: string };
+  /** The user changed files the session's rules come from (AGENTS.md, a skill): its header reads them again. */
+  "rules-changed": { sessionID: string; paths: string[] };
 }
 
 const PREFIX = "tabcode:";

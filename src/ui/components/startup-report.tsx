@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import type { StartupReport } from "../../core/prompt/assemble";
 import { whenIdle } from "../../app/warm-up";
+import { useAppEvent } from "../app-events";
 import { useServices } from "../hooks/services";
 
 /**
@@ -12,6 +13,19 @@ export function StartupReportLine({ sessionID, version }: { sessionID: string; v
   const { wiring, sandbox } = useServices();
   const [report, setReport] = useState<StartupReport>();
   const [reloads, setReloads] = useState(0);
+  // Files the rules come from changed by the user's hand (an upload, a save in the viewer): read again, and say so.
+  const [changed, setChanged] = useState<string>();
+  const reload = () =>
+    wiring.assembler().then((a) => {
+      a.invalidate(sessionID);
+      setReloads((n) => n + 1);
+    });
+  useAppEvent("rules-changed", (d) => {
+    if (d.sessionID !== sessionID) return;
+    const names = d.paths.map((p) => p.split("/").at(-1) === "SKILL.md" ? `skill ${p.split("/").at(-2)}` : p);
+    setChanged(`${names.join(", ")} changed: the next message uses ${d.paths.length === 1 ? "it" : "them"}.`);
+    void reload();
+  });
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` and `reloads` re-read the report
   useEffect(() => {
     let live = true;
@@ -42,14 +56,17 @@ export function StartupReportLine({ sessionID, version }: { sessionID: string; v
         className="link"
         title="Re-read AGENTS.md and skills now; the next request uses them (the prompt cache starts over once)"
         onClick={() => {
-          void wiring.assembler().then((a) => {
-            a.invalidate(sessionID);
-            setReloads((n) => n + 1);
-          });
+          setChanged(undefined);
+          void reload();
         }}
       >
         Reload rules
       </button>
+      {changed && (
+        <span className="rules-changed" role="status">
+          {changed}
+        </span>
+      )}
       {report.warnings.length > 0 && (
         <details className="warnings">
           <summary>

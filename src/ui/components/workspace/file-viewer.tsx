@@ -38,8 +38,8 @@ interface Props {
   /** The rules in force for the session (read at save time): protect rules refuse a save. */
   rules: () => Promise<Ruleset[]>;
   onClose: () => void;
-  /** After a save (the tree and storage line refresh). */
-  onSaved?: () => void;
+  /** After a save, with the file's workspace-relative path (the tree and storage line refresh; a rules file is read again). */
+  onSaved?: (rel: string) => void;
 }
 
 /**
@@ -96,7 +96,7 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved }: Props) {
     setBytes(new TextEncoder().encode(body));
     setDraft(null);
     setNotice(`Saved ${rel}.`);
-    onSaved?.();
+    onSaved?.(rel);
   };
 
   return (

@@ -1,6 +1,6 @@
 import { type DragEvent, useState } from "react";
 import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
-import { useAppEvent } from "../../app-events";
+import { emit, useAppEvent } from "../../app-events";
 import { useServices } from "../../hooks/services";
 import { useSandbox, useSandboxStatus } from "../../hooks/use-sandbox";
 import { FileViewer } from "../../lazy";
@@ -36,8 +36,9 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
 
   const write = async (sb: Sandbox, files: [string, File][]) => {
     // Loaded on the first upload (the first screen never needs it).
-    const { writeUserFile } = await import("../../../core/snapshot/user-writes");
+    const [{ writeUserFile }, { isInstructionPath }] = await Promise.all([import("../../../core/snapshot/user-writes"), import("../../../core/prompt/instruction-paths")]);
     let skipped = 0;
+    const rules: string[] = [];
     for (const [name, file] of files) {
       const rel = uploadPath(name);
       if (!rel) {
@@ -45,9 +46,11 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
         continue;
       }
       await writeUserFile(sb, rel, new Uint8Array(await file.arrayBuffer()));
+      if (isInstructionPath(rel)) rules.push(rel);
     }
     if (skipped) onError(`${skipped} file${skipped === 1 ? " was" : "s were"} skipped: unsafe path.`);
     setBump((b) => b + 1);
+    if (rules.length) emit("rules-changed", { sessionID, paths: rules });
   };
   const upload = (list: FileList | null) => {
     if (!sandbox || !list) return;
@@ -107,7 +110,20 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
           </div>
           <FileTree sandbox={sandbox} version={version + bump} onOpen={setViewing} />
           <StorageLine sessionID={sessionID} version={version + bump} />
-          {viewing && <FileViewer sandbox={sandbox} entry={viewing} rules={rulesInForce} onClose={() => setViewing(null)} onSaved={() => setBump((b) => b + 1)} />}
+          {viewing && (
+            <FileViewer
+              sandbox={sandbox}
+              entry={viewing}
+              rules={rulesInForce}
+              onClose={() => setViewing(null)}
+              onSaved={(rel) => {
+                setBump((b) => b + 1);
+                void import("../../../core/prompt/instruction-paths").then(({ isInstructionPath }) => {
+                  if (isInstructionPath(rel)) emit("rules-changed", { sessionID, paths: [rel] });
+                });
+              }}
+            />
+          )}
         </>
       )}
     </section>
