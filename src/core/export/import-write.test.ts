@@ -68,6 +68,12 @@ describe("importBundle", () => {
     expect(id).not.toBe(s.session.id);
     const copy = await store.getSession(id ?? "");
     expect(copy?.title).toBe(`${s.session.title} (copy)`);
+    // Imported again (and a copy of the copy): each copy's title can be told apart in the list.
+    const again = await importBundle(store, bundleOf(await exported(store, s.session.id)));
+    const ofCopy = await importBundle(store, bundleOf(await exported(store, id ?? "")));
+    if (!again.ok || !ofCopy.ok) throw new Error("import failed");
+    const titleOf = async (sid: string | undefined) => (await store.getSession(sid ?? ""))?.title;
+    expect([await titleOf(again.value.sessionIDs[0]), await titleOf(ofCopy.value.sessionIDs[0])]).toEqual([`${s.session.title} (copy 2)`, `${s.session.title} (copy 3)`]);
     const msgs = await store.messages(id ?? "");
     expect(contentOf(msgs)).toEqual(contentOf(s.messages));
     const oldIds = new Set(s.messages.flatMap((m) => [m.info.id, ...m.parts.map((p) => p.id)]));

@@ -67,11 +67,23 @@ function untrusted(session: ImportedSession): ImportedSession {
   return { ...session, info, messages };
 }
 
-function build(plan: Plan, sessionIDs: Map<string, string>, now: number): ImportRows {
+/**
+ * A copy's title: "<title> (copy)", or "(copy 2)", "(copy 3)"… when that is taken, so copies of one file
+ * imported again can be told apart in the list. `taken` gets the title chosen.
+ */
+export function copyTitle(title: string, taken: Set<string>): string {
+  const base = title.replace(/ \(copy(?: \d+)?\)$/, "");
+  let name = `${base} (copy)`;
+  for (let n = 2; taken.has(name); n++) name = `${base} (copy ${n})`;
+  taken.add(name);
+  return name;
+}
+
+function build(plan: Plan, sessionIDs: Map<string, string>, now: number, titles: Set<string>): ImportRows {
   const src = plan.session.info;
   const info: Session = { ...src, id: plan.id };
   if (plan.copy) {
-    info.title = `${src.title} (copy)`;
+    info.title = copyTitle(src.title, titles);
     delete info.share;
   }
   const parent = src.parentID === undefined ? undefined : sessionIDs.get(src.parentID);
@@ -107,7 +119,7 @@ function build(plan: Plan, sessionIDs: Map<string, string>, now: number): Import
  * transaction when the store offers `importSessions`; otherwise one by one,
  * removing the ones already written if a later one fails. A session whose id
  * (or, when it keeps its ids, one of whose message ids) already exists is
- * imported as a copy: fresh ids throughout and " (copy)" after its title.
+ * imported as a copy: fresh ids throughout and " (copy)" after its title (" (copy 2)"… when taken).
  * Child sessions keep their parent link only when the parent is in the bundle.
  * Unless `trusted`, `demo` flags and per-message system text are dropped.
  * Workspace files in the bundle are not written here.
@@ -125,7 +137,10 @@ export async function importBundle(store: Store, bundle: ImportBundle, opts: Imp
   } catch {
     return { ok: false, error: "Nothing was imported: this browser's database did not answer when the existing sessions were checked. Reload the page and try again." };
   }
-  let written = await write(store, rowsOf(plans, now));
+  // The titles in use, for numbering copies (read only when there is a copy to name).
+  const titles = async () =>
+    plans.some((p) => p.copy) ? new Set([...(await store.listSessions()), ...(await store.listSessions({ archived: true }))].map((s) => s.title)) : new Set<string>();
+  let written = await write(store, rowsOf(plans, now, await titles()));
   // An id the checks could not see (a part's, or one written meanwhile by another tab) already exists:
   // import as copies with fresh ids throughout, like a colliding session.
   if (!written.ok && !written.quota && plans.some((p) => !p.copy)) {
@@ -134,15 +149,15 @@ export async function importBundle(store: Store, bundle: ImportBundle, opts: Imp
         p.copy = true;
         p.id = descendingId("ses", now);
       }
-    written = await write(store, rowsOf(plans, now));
+    written = await write(store, rowsOf(plans, now, await titles()));
   }
   if (!written.ok) return { ok: false, error: written.error };
   return { ok: true, value: { sessionIDs: plans.map((p) => p.id), copied: plans.filter((p) => p.copy).map((p) => p.id) } };
 }
 
-function rowsOf(plans: Plan[], now: number): ImportRows[] {
+function rowsOf(plans: Plan[], now: number, titles: Set<string>): ImportRows[] {
   const sessionIDs = new Map(plans.map((p) => [p.session.info.id, p.id]));
-  return plans.map((p) => build(p, sessionIDs, now));
+  return plans.map((p) => build(p, sessionIDs, now, titles));
 }
 
 type Written = { ok: true } | { ok: false; error: string; quota: boolean };
