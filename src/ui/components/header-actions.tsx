@@ -8,7 +8,8 @@ import { FILES_PANEL } from "../hooks/layout";
 
 interface Props {
   session: Session;
-  canCompact: boolean;
+  /** Why Compact now cannot run now (shown as its title), or undefined when it can. */
+  compactBlocked: string | undefined;
   onCompact: () => void;
   onShare: () => void;
   onDialog: (d: "debug" | "permissions" | "xray") => void;
@@ -18,7 +19,7 @@ interface Props {
 const COMPACT_TITLE = "Summarise the conversation so far (even when auto-compaction is off)";
 
 /** The session's actions: all on one row on wide screens; Share plus a "More" menu below 1200 px. */
-export function HeaderActions({ session, canCompact, onCompact, onShare, onDialog, onError }: Props) {
+export function HeaderActions({ session, compactBlocked, onCompact, onShare, onDialog, onError }: Props) {
   const compact = useMedia(COMPACT_HEADER);
   const layout = useLayout();
   const { items: exportItems, review: exportReview } = useExportItems(session.id, onError, "Export ");
@@ -43,7 +44,7 @@ export function HeaderActions({ session, canCompact, onCompact, onShare, onDialo
               },
             },
             { label: "Context X-ray", run: () => onDialog("xray") },
-            { label: "Compact now", run: onCompact, disabled: !canCompact, title: COMPACT_TITLE },
+            { label: "Compact now", run: onCompact, disabled: compactBlocked !== undefined, title: compactBlocked ?? COMPACT_TITLE },
             { label: "Permissions", run: () => onDialog("permissions") },
             { label: "Debug", run: () => onDialog("debug") },
             ...exportItems,
@@ -67,7 +68,7 @@ export function HeaderActions({ session, canCompact, onCompact, onShare, onDialo
       <button type="button" onClick={() => onDialog("xray")}>
         Context X-ray
       </button>
-      <button type="button" disabled={!canCompact} onClick={onCompact} title={COMPACT_TITLE}>
+      <button type="button" disabled={compactBlocked !== undefined} onClick={onCompact} title={compactBlocked ?? COMPACT_TITLE}>
         Compact now
       </button>
       <button type="button" onClick={() => onDialog("permissions")}>

@@ -97,7 +97,15 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
         <span className={`status status-${status.type}`} role="status" aria-live="polite">
           {statusText(status)}
         </span>
-        <HeaderActions session={session} canCompact={status.type === "idle" && view.shown.length > 0 && session.revert === undefined} onCompact={() => void compactNow()} onShare={() => setSharing(true)} onDialog={setDialog} onError={onError} />
+        <HeaderActions session={session} compactBlocked={
+            status.type !== "idle"
+              ? "The agent is working: compact when it is idle"
+              : session.revert !== undefined
+                ? "A revert is pending: Unrevert it, or send a message (which makes it permanent), then compact"
+                : view.shown.length === 0
+                  ? "Nothing to summarise yet"
+                  : undefined
+          } onCompact={() => void compactNow()} onShare={() => setSharing(true)} onDialog={setDialog} onError={onError} />
       </div>
       {!session.fork && session.parentID && <SubagentOrigin parentID={session.parentID} />}
       {session.fork && (
