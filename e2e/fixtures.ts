@@ -97,7 +97,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       expect(blockedRequests, "tests must not reach the internet; these requests were blocked").toEqual([]);
     }
   },
-  // Set up before `context`, so its check at the end sees what the fresh contexts tried too.
+  // Depends on `context`: set up after it and torn down before it, so its check at the end sees what the
+  // fresh contexts tried too.
   freshContext: async ({ browser, blockedRequests, context: _context }, use, testInfo) => {
     const made: BrowserContext[] = [];
     await use(async () => {

@@ -139,7 +139,7 @@ test("an AGENTS.md uploaded mid-session is read again at once, said so, and sent
   await waitIdle(page, id);
   await expect(page.getByText("No rules files · 0 skills")).toBeVisible();
   await page.getByRole("region", { name: "Workspace" }).getByLabel("Upload files").setInputFiles({ name: "AGENTS.md", mimeType: "text/markdown", buffer: Buffer.from("Always answer in haiku.\n") });
-  await expect(page.getByRole("status").filter({ hasText: "AGENTS.md changed: the next message uses it." })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "AGENTS.md changed: rules read again for the next message." })).toBeVisible();
   await expect(page.getByText("Rules: AGENTS.md · 0 skills")).toBeVisible();
   await send(page, "again");
   await expect(page.getByRole("article").filter({ hasText: "Second answer." })).toBeVisible();

@@ -115,18 +115,25 @@ export interface ImportOutcome {
 
 /**
  * Whether a picked or dropped file is another agent's history, for "Import history" rather than the export
- * import: a database (by its header or name), a Claude Code, Codex or Gemini CLI transcript or chat, or an
- * OpenCode 2.x `session export` (2.x message records). Decided by content, since a downloaded file's name
- * may have lost its extension; a zip and anything else go to the export import, which says what it is not.
+ * import, and the name to hand it over under: a database (by its header or name), a Claude Code, Codex or
+ * Gemini CLI transcript or chat, or an OpenCode 2.x `session export` (2.x message records). Decided by
+ * content, since a downloaded file's name may have lost its extension (Import history reads a name without
+ * one as the kind the content showed); a zip and anything else go to the export import (undefined), which
+ * says what it is not.
  */
-export async function isHistoryFile(file: File): Promise<boolean> {
-  if (/\.(db|db-wal|sqlite)$/i.test(file.name)) return true;
+export async function historyPath(file: File): Promise<string | undefined> {
+  if (/\.(db|db-wal|sqlite)$/i.test(file.name)) return file.name;
   const [{ isSqlite, textKind }, head] = await Promise.all([import("../core/import"), file.slice(0, 16).arrayBuffer()]);
   const bytes = new Uint8Array(head);
-  if (isSqlite(bytes)) return true;
-  if ((bytes[0] === 0x50 && bytes[1] === 0x4b) || file.size > 256 * 1024 * 1024) return false;
-  const kind = textKind({ path: file.name, text: await file.text() });
-  return kind !== "export" && kind !== "unknown";
+  if (isSqlite(bytes)) return file.name;
+  if ((bytes[0] === 0x50 && bytes[1] === 0x4b) || file.size > 256 * 1024 * 1024) return undefined;
+  const text = await file.text();
+  const named = /\.jsonl?$/i.test(file.name);
+  for (const path of named ? [file.name] : [`${file.name}.jsonl`, `${file.name}.json`]) {
+    const kind = textKind({ path, text });
+    if (kind !== "export" && kind !== "unknown") return path;
+  }
+  return undefined;
 }
 
 /** Validates, then writes in one transaction; workspace files carried by the file are restored. */

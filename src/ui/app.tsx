@@ -3,7 +3,7 @@ import { dismissGlance } from "./glance/dismiss";
 import type { DroppedFile } from "../app/history-import";
 import { LAUNCH_PARAM } from "../app/isolation";
 import { errorMessage } from "../core/errors";
-import { type DemoKind, exportEverything, importFile, isHistoryFile, startDemo } from "../app/session-actions";
+import { type DemoKind, exportEverything, importFile, historyPath, startDemo } from "../app/session-actions";
 import type { LaunchQueueLike } from "../app/shared-files";
 import { download } from "./components/workspace/workspace-io";
 import { useServices, useSettings } from "./hooks/services";
@@ -116,11 +116,12 @@ export function App() {
 
   const importFiles = useCallback(
     async (files: File[]) => {
-      const history: File[] = [];
+      const history: { path: string; file: File }[] = [];
       for (const f of files) {
         // Another agent's transcript or chat (or an OpenCode 2.x `session export`) is history, not an export of ours.
-        if (await isHistoryFile(f)) {
-          history.push(f);
+        const path = await historyPath(f);
+        if (path !== undefined) {
+          history.push({ path, file: f });
           continue;
         }
         const r = await importFile(services, new Uint8Array(await f.arrayBuffer()));
@@ -136,7 +137,7 @@ export function App() {
         const first = sessionIDs[0];
         if (first) navigate({ name: "session", sessionID: first });
       }
-      if (history.length) setHistory({ files: history.map((file) => ({ path: file.name, file })) });
+      if (history.length) setHistory({ files: history });
     },
     [services, notify, navigate],
   );

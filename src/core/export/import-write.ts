@@ -137,9 +137,15 @@ export async function importBundle(store: Store, bundle: ImportBundle, opts: Imp
   } catch {
     return { ok: false, error: "Nothing was imported: this browser's database did not answer when the existing sessions were checked. Reload the page and try again." };
   }
-  // The titles in use, for numbering copies (read only when there is a copy to name).
-  const titles = async () =>
-    plans.some((p) => p.copy) ? new Set([...(await store.listSessions()), ...(await store.listSessions({ archived: true }))].map((s) => s.title)) : new Set<string>();
+  // The titles in use, for numbering copies (read only when there is a copy to name; unread, a copy is "(copy)").
+  const titles = async () => {
+    if (!plans.some((p) => p.copy)) return new Set<string>();
+    try {
+      return new Set([...(await store.listSessions()), ...(await store.listSessions({ archived: true }))].map((s) => s.title));
+    } catch {
+      return new Set<string>();
+    }
+  };
   let written = await write(store, rowsOf(plans, now, await titles()));
   // An id the checks could not see (a part's, or one written meanwhile by another tab) already exists:
   // import as copies with fresh ids throughout, like a colliding session.

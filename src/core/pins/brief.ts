@@ -28,10 +28,11 @@ const oneLine = (t: string, max: number) => {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 };
 
-/** The brief for a fresh session from `upTo` (inclusive) of `shown` (the parent's shown branch). */
-export function freshBrief(parent: Pick<Session, "id" | "title">, shown: MessageWithParts[], upTo: string, pins: Pin[]): string {
-  const end = shown.findIndex((m) => m.info.id === upTo);
-  const history = end >= 0 ? shown.slice(0, end + 1) : shown;
+/**
+ * The brief for a fresh session started at message `upTo` of the parent: `history` is the conversation up to
+ * it as it reads (`upToAsRead`: a summary read before a kept turn is in it, though its id sorts later).
+ */
+export function freshBrief(parent: Pick<Session, "id" | "title">, history: MessageWithParts[], upTo: string, pins: Pin[]): string {
   const live = activePins(pins);
   const goal = live.find((p) => p.kind === "goal")?.text;
   const rules = live.filter((p) => p.kind === "constraint").map((p) => `- ${p.text}`);

@@ -143,6 +143,11 @@ describe("a goal that makes no progress", () => {
     expect(goalStalled([...before, start, answer(true), answer(false), cont, ...talk2], goal)).toBe(false);
     const cont2 = user();
     expect(goalStalled([...before, start, answer(true), cont, ...talk2, cont2, answer(false)], goal)).toBe(true);
+    // A summary in between (its request and its answer, no tool) is not a turn of the model's.
+    const request = { info: { id: id(), role: "user" }, parts: [{ type: "compaction", auto: true }] } as unknown as MessageWithParts;
+    const summary = { info: { id: id(), role: "assistant", summary: true }, parts: [{ type: "text" }] } as unknown as MessageWithParts;
+    const cont3 = user();
+    expect(goalStalled([start, answer(true), request, summary, cont3, answer(false)], goal)).toBe(false);
     // A turn not answered yet does not count as talk.
     expect(goalStalled([start, ...talk1, user()], goal)).toBe(false);
   });

@@ -114,6 +114,8 @@ export function goalStalled(msgs: readonly MessageWithParts[], goal: Goal): bool
   };
   for (const m of msgs) {
     if (m.info.id < goal.messageID) continue;
+    // A summary (its request and its answer) is tabcode's housekeeping, not a turn of the model's.
+    if (m.info.role === "assistant" ? m.info.summary === true : m.parts.some((p) => p.type === "compaction")) continue;
     if (m.info.role === "user") {
       close();
       current = { answered: false, acted: false };

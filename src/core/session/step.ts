@@ -117,6 +117,20 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
     await w.putTool({ ...cur, state: { ...cur.state, metadata: { ...metadata, ...mark } } });
   };
 
+  /**
+   * Asks the broker; a question left to the user is noted on the stored part while it waits, so a reload before
+   * the answer says the call waited for approval (repair.ts), not that it was running. The note goes once answered
+   * (also when writing it failed).
+   */
+  const askNoted = async (callID: string, req: Parameters<PermissionBroker["ask"]>[1], nested: boolean): Promise<void> => {
+    let noted: Promise<void> | undefined;
+    try {
+      await deps.permissions.ask(assistant.sessionID, req, { parked: () => (noted = awaitingApproval(callID, nested).catch(() => undefined)) });
+    } finally {
+      if (noted) await noted.then(() => awaitingApproval(callID, undefined)).catch(() => undefined);
+    }
+  };
+
   const execute = async (part: ToolPart, args: Record<string, unknown>): Promise<void> => {
     const tool = input.tools.find((t) => t.id === part.tool);
     const start = part.state.status === "running" ? part.state.time.start : clock.now();
@@ -139,16 +153,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
         cur.state = { ...cur.state, title: patch.title ?? cur.state.title, metadata: { ...cur.state.metadata, ...patch.metadata } };
         w.liveTool(cur);
       },
-      ask: async (req) => {
-        // A question left to the user is noted on the stored part, so a reload before the answer says the call
-        // waited for approval (repair.ts), not that it was running.
-        let noted: Promise<void> | undefined;
-        try {
-          await deps.permissions.ask(assistant.sessionID, { ...req, title: part.tool, callID: part.callID }, { parked: () => (noted = awaitingApproval(part.callID, req.metadata?.nested === true)) });
-        } finally {
-          if (noted) await noted.then(() => awaitingApproval(part.callID, undefined)).catch(() => undefined);
-        }
-      },
+      ask: (req) => askNoted(part.callID, { ...req, title: part.tool, callID: part.callID }, req.metadata?.nested === true),
       rules: deps.permissions.rulesFor(assistant.sessionID),
       refused: (permission, pattern, rule) => deps.permissions.noteRefusal(assistant.sessionID, permission, pattern, rule),
     };
@@ -172,7 +177,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
     const recent = [...input.recentTools, ...mine].slice(-(DOOM_LOOP_THRESHOLD - 1));
     if (recent.length < DOOM_LOOP_THRESHOLD - 1) return;
     const same = recent.every((p) => p.tool === tool && p.state.status !== "pending" && JSON.stringify(p.state.input) === JSON.stringify(args));
-    if (same) await deps.permissions.ask(assistant.sessionID, { permission: "doom_loop", patterns: [tool], always: [tool], title: "Repeated tool call", metadata: { tool, input: args } });
+    if (same) await askNoted(callID, { permission: "doom_loop", patterns: [tool], always: [tool], title: "Repeated tool call", metadata: { tool, input: args } }, false);
   };
 
   let answered = false;

@@ -58,6 +58,15 @@ describe("bash with the exec guard", () => {
     expect(seen.at(-1)).toEqual({ command: "grep -n 'const month' victim.txt", within: "echo 'grep -n \"const month\" victim.txt' > q.sh && sh q.sh", patterns: ["grep -n const month victim.txt"] });
   });
 
+  it("an approval stands for the command as shown: approving rm 'a b' does not approve rm a b", async () => {
+    const { sandbox, asked, ctx } = await setup([{ permission: "bash", pattern: "rm *", action: "ask" }], () => "once");
+    await sandbox.fs.writeFile("/workspace/t.sh", 'rm -f "a b"\nrm -f "a b"\nrm -f a b\n');
+    const r = await bashTool.run({ command: "sh t.sh", description: "remove" }, ctx);
+    expect(r.ok).toBe(true);
+    // Both forms match "rm *" as the joined text "rm -f a b"; each is asked about once, in its own form.
+    expect(asked).toEqual([["rm -f a b"], ["rm -f a b"]]);
+  });
+
   it("a rejection of a nested command stops the turn and the command never runs", async () => {
     const { sandbox, ctx } = await setup([{ permission: "bash", pattern: "rm *", action: "ask" }], () => "reject");
     const r = await bashTool.run({ command: "sh s.sh", description: "run the script" }, ctx);

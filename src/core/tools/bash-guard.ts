@@ -23,15 +23,20 @@ function isCwdTrailer(command: string): boolean {
   return command === "echo" || command.startsWith(`echo ${CWD_MARKER}`);
 }
 
-/** `line`: the command line the call was given, which runs the commands asked about (named in the question). */
+/**
+ * `alreadyAsked`: the line's own commands (joined text), which its own question covered. `line`: the command
+ * line the call was given, which runs the commands asked about (named in the question).
+ */
 export function execGuard(ctx: ToolContext, sandbox: Sandbox, alreadyAsked: Set<string>, line?: string): BashGuard | undefined {
   const rules = ctx.rules;
   if (!rules) return undefined;
+  // Commands approved while this line runs, as the user saw them (`rm 'a b'` approves that, not `rm a b`).
+  const approved = new Set<string>();
   const out: BashGuard = {
     guard: {
       policy: pathPolicy(sandbox.root, rules),
       ask: async (command, shown) => {
-        if (alreadyAsked.has(command) || isCwdTrailer(command)) return undefined;
+        if (alreadyAsked.has(command) || approved.has(shown ?? command) || isCwdTrailer(command)) return undefined;
         if (out.stop) return `tabcode: "${command}" not run — the user rejected an earlier command of this call.`;
         try {
           await ctx.ask({
@@ -40,7 +45,7 @@ export function execGuard(ctx: ToolContext, sandbox: Sandbox, alreadyAsked: Set<
             always: [`${prefix(command.split(" "))} *`],
             metadata: { command: shown ?? command, nested: true, ...(line !== undefined ? { within: line } : {}) },
           });
-          alreadyAsked.add(command);
+          approved.add(shown ?? command);
           return undefined;
         } catch (e) {
           if (!(e instanceof PermissionRefused)) throw e;

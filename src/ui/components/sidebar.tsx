@@ -263,12 +263,12 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
         })}
       </div>
       <div className="sidebar-footer">
-        <label className="button-like" title="Open a session file: a tabcode or OpenCode export (.json, or a .zip with its files), or another agent's transcript (Claude Code or Codex .jsonl, a Gemini CLI chat)">
+        <label className="button-like" title="Open a session file: a tabcode or OpenCode export (.json, or a .zip with its files), or another agent's history (Claude Code or Codex .jsonl, a Gemini CLI chat, an opencode.db)">
           Import file
           <input
             type="file"
             className="visually-hidden"
-            accept=".json,.jsonl,.zip,.db,.sqlite,application/json,application/zip"
+            accept=".json,.jsonl,.zip,.db,.db-wal,.sqlite,application/json,application/zip"
             multiple
             onChange={(e) => {
               onImport([...(e.target.files ?? [])]);

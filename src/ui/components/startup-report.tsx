@@ -22,10 +22,14 @@ export function StartupReportLine({ sessionID, version }: { sessionID: string; v
     });
   useAppEvent("rules-changed", (d) => {
     if (d.sessionID !== sessionID) return;
-    const names = d.paths.map((p) => p.split("/").at(-1) === "SKILL.md" ? `skill ${p.split("/").at(-2)}` : p);
-    setChanged(`${names.join(", ")} changed: the next message uses ${d.paths.length === 1 ? "it" : "them"}.`);
+    const names = d.paths.map((p) => (p.split("/").at(-1) === "SKILL.md" ? `skill ${p.split("/").at(-2)}` : p));
+    const shown = names.length > 3 ? `${names.slice(0, 2).join(", ")} and ${names.length - 2} more` : names.join(", ");
+    setChanged(`${shown} changed: rules read again for the next message.`);
     void reload();
   });
+  // Said until the next message goes (it then uses them).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cleared when the conversation moves on
+  useEffect(() => setChanged(undefined), [version]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` and `reloads` re-read the report
   useEffect(() => {
     let live = true;

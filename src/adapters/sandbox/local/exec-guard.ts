@@ -40,7 +40,10 @@ export type CommandCheck = (name: string, args: string[]) => Promise<string | un
 export async function checkCommand(guard: ExecGuard | undefined, seen: Map<string, string | undefined>, name: string, args: string[]): Promise<string | undefined> {
   if (!guard) return undefined;
   const text = commandText(name, args);
-  if (seen.has(text)) return seen.get(text);
+  // An answer stands for this very command: keyed by its arguments as they are (`rm 'a b'` is not `rm a b`),
+  // though the rules are matched against the joined text.
+  const key = commandLine(name, args);
+  if (seen.has(key)) return seen.get(key);
   const decision = decideAsk({ permission: "bash", patterns: [text] }, guard.policy.rules);
   let refusal: string | undefined;
   if (decision.action === "deny") {
@@ -48,9 +51,9 @@ export async function checkCommand(guard: ExecGuard | undefined, seen: Map<strin
     refusal = `tabcode: "${text}" refused — denied by your rule "bash ${rule?.pattern ?? "*"}". Permission rules apply to every command that runs, including those run by scripts, xargs, find -exec, env, timeout, sh -c and functions.`;
     guard.denied?.(text, refusal, rule);
   } else if (decision.action === "ask") {
-    refusal = guard.ask ? await guard.ask(text, commandLine(name, args)) : `tabcode: "${text}" refused — your rules ask before it runs, and nobody can be asked here.`;
+    refusal = guard.ask ? await guard.ask(text, key) : `tabcode: "${text}" refused — your rules ask before it runs, and nobody can be asked here.`;
   }
-  seen.set(text, refusal);
+  seen.set(key, refusal);
   return refusal;
 }
 

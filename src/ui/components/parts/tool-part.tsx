@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { isSubagentTool, subagentSession, subagentSourceID } from "../../../core/import/subagent";
-import type { ToolPart } from "../../../core/schema";
+import type { Store } from "../../../core/ports/store";
+import type { Session, ToolPart } from "../../../core/schema";
 import { useServices } from "../../hooks/services";
 import { formatDuration } from "../../format";
 import { PatchDiff } from "../../diff/lazy-diff";
@@ -69,6 +70,16 @@ function ToolText({ label, copy, text, error }: { label: string; copy: string; t
   );
 }
 
+/** Every session (archived too), read once for all the subagent cards a screen shows at a time. */
+let listed: { at: number; sessions: Promise<Session[]> } | undefined;
+function sessionsOnce(store: Store): Promise<Session[]> {
+  if (!listed || Date.now() - listed.at > 2000) {
+    const sessions = Promise.all([store.listSessions(), store.listSessions({ archived: true })]).then(([a, b]) => [...a, ...b]);
+    listed = { at: Date.now(), sessions };
+  }
+  return listed.sessions;
+}
+
 /**
  * An imported subagent call (OpenCode's `task`, Claude Code's `Task`) links to the session it ran in, when
  * that session was imported too (it is listed under its caller in the sidebar).
@@ -83,7 +94,7 @@ function SubagentLink({ part }: { part: ToolPart }) {
     void (async () => {
       const session = await store.getSession(part.sessionID);
       if (!session || subagentSourceID(session, part) === undefined) return;
-      const found = subagentSession(session, part, await store.listSessions());
+      const found = subagentSession(session, part, await sessionsOnce(store));
       if (live && found) setChild({ id: found.id, title: found.title });
     })().catch(() => undefined);
     return () => {
