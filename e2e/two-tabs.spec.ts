@@ -52,3 +52,22 @@ test("two tabs sending at the same instant: two turns, both answered, shown in b
   expect(last).toContain("question from tab A");
   expect(last).toContain("question from tab B");
 });
+
+test("a question waiting in the tab that runs the session: the other tab's card says where to answer it", async ({ context, mock }) => {
+  test.setTimeout(60_000);
+  mock.setScript([{ toolCalls: [{ name: "bash", args: { command: "ls", description: "list" } }] }, { text: "Listed." }]);
+  const a = await context.newPage();
+  await openApp(a);
+  await configure(a, mock, "openai-compatible", { permissions: [{ permission: "bash", pattern: "*", action: "ask" }] });
+  const id = await newSession(a);
+  const b = await context.newPage();
+  await b.goto(`/#/s/${id}`);
+  await expect(b.getByRole("textbox", { name: "Message" })).toBeVisible();
+  await a.getByRole("textbox", { name: "Message" }).fill("list the files");
+  await a.getByRole("button", { name: "Send" }).click();
+  await expect(a.getByRole("dialog", { name: "Permission needed" })).toBeVisible({ timeout: 20_000 });
+  await expect(a.getByRole("group", { name: /^Tool bash/ })).toContainText("waiting for your approval");
+  await expect(b.getByRole("group", { name: /^Tool bash/ })).toContainText("waiting for approval in the tab running this session", { timeout: 20_000 });
+  await a.getByRole("dialog", { name: "Permission needed" }).getByRole("button", { name: "Allow once" }).click();
+  await expect(b.getByRole("article").filter({ hasText: "Listed." })).toBeVisible({ timeout: 20_000 });
+});

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { isSubagentTool, subagentSession, subagentSourceID } from "../../../core/import/subagent";
 import type { Store } from "../../../core/ports/store";
 import type { Session, ToolPart } from "../../../core/schema";
@@ -119,9 +119,15 @@ export function ToolPartView({ part }: { part: ToolPart }) {
   }, [s.status]);
   // A command that ran but failed (a non-zero exit) says so on the card, closed as well: "done" would read as success.
   const exit = s.status === "completed" && typeof s.metadata?.exit === "number" && s.metadata.exit !== 0 ? s.metadata.exit : undefined;
-  // A permission question waits for the user (the step notes it on the part: core/session/repair.ts).
+  // A permission question waits for the user (the step notes it on the part: core/session/repair.ts). Its
+  // dialog is in the tab that runs the session: another tab watching it says where to answer.
   const waiting = s.status === "running" && typeof s.metadata?.awaitingApproval === "object";
-  const label = exit !== undefined ? `exit ${exit}` : waiting ? "waiting for your approval" : STATUS_LABEL[s.status];
+  const { permissions } = useServices();
+  const askedHere = useSyncExternalStore(
+    (l) => permissions.subscribe(l),
+    () => waiting && permissions.pending().some((p) => p.callID === part.callID),
+  );
+  const label = exit !== undefined ? `exit ${exit}` : waiting ? (askedHere ? "waiting for your approval" : "waiting for approval in the tab running this session") : STATUS_LABEL[s.status];
   const duration = s.status === "completed" || s.status === "error" ? formatDuration(s.time.end - s.time.start) : undefined;
   const liveOutput = s.status === "running" && typeof s.metadata?.output === "string" ? s.metadata.output : undefined;
   const diff = s.status === "completed" && typeof s.metadata.diff === "string" ? s.metadata.diff : undefined;
