@@ -87,9 +87,7 @@ function sessionsOnce(store: Store): Promise<Session[]> {
 function SubagentLink({ part }: { part: ToolPart }) {
   const { store } = useServices();
   const [child, setChild] = useState<{ id: string; title: string } | null>(null);
-  const named = isSubagentTool(part.tool);
   useEffect(() => {
-    if (!named) return;
     let live = true;
     void (async () => {
       const session = await store.getSession(part.sessionID);
@@ -100,13 +98,26 @@ function SubagentLink({ part }: { part: ToolPart }) {
     return () => {
       live = false;
     };
-  }, [store, part, named]);
+  }, [store, part]);
   if (!child) return null;
   return (
     <p className="tool-subagent">
       Ran in its own session: <a href={`#/s/${child.id}`}>{child.title || "the subagent's session"}</a>
     </p>
   );
+}
+
+/**
+ * The status of a call whose permission question waits: the question's dialog is in the tab that runs the
+ * session, so another tab watching it says where to answer.
+ */
+function WaitingLabel({ callID }: { callID: string }) {
+  const { permissions } = useServices();
+  const here = useSyncExternalStore(
+    (l) => permissions.subscribe(l),
+    () => permissions.pending().some((p) => p.callID === callID),
+  );
+  return <>{here ? "waiting for your approval" : "waiting for approval in the tab running this session"}</>;
 }
 
 /** A tool call as a card: name, status, input, output or error. */
@@ -119,15 +130,9 @@ export function ToolPartView({ part }: { part: ToolPart }) {
   }, [s.status]);
   // A command that ran but failed (a non-zero exit) says so on the card, closed as well: "done" would read as success.
   const exit = s.status === "completed" && typeof s.metadata?.exit === "number" && s.metadata.exit !== 0 ? s.metadata.exit : undefined;
-  // A permission question waits for the user (the step notes it on the part: core/session/repair.ts). Its
-  // dialog is in the tab that runs the session: another tab watching it says where to answer.
+  // A permission question waits for the user (the step notes it on the part: core/session/repair.ts).
   const waiting = s.status === "running" && typeof s.metadata?.awaitingApproval === "object";
-  const { permissions } = useServices();
-  const askedHere = useSyncExternalStore(
-    (l) => permissions.subscribe(l),
-    () => waiting && permissions.pending().some((p) => p.callID === part.callID),
-  );
-  const label = exit !== undefined ? `exit ${exit}` : waiting ? (askedHere ? "waiting for your approval" : "waiting for approval in the tab running this session") : STATUS_LABEL[s.status];
+  const label = exit !== undefined ? `exit ${exit}` : STATUS_LABEL[s.status];
   const duration = s.status === "completed" || s.status === "error" ? formatDuration(s.time.end - s.time.start) : undefined;
   const liveOutput = s.status === "running" && typeof s.metadata?.output === "string" ? s.metadata.output : undefined;
   const diff = s.status === "completed" && typeof s.metadata.diff === "string" ? s.metadata.diff : undefined;
@@ -141,12 +146,12 @@ export function ToolPartView({ part }: { part: ToolPart }) {
         <span className="tool-name">{part.tool}</span>
         <span className="tool-summary">{summary(part)}</span>
         <span className="tool-status">
-          {label}
+          {waiting ? <WaitingLabel callID={part.callID} /> : label}
           {duration ? ` · ${duration}` : ""}
           {pruned ? " · pruned" : ""}
         </span>
       </button>
-      {(s.status === "completed" || s.status === "error") && <SubagentLink part={part} />}
+      {(s.status === "completed" || s.status === "error") && isSubagentTool(part.tool) && <SubagentLink part={part} />}
       {s.status === "pending" && s.raw && <pre className="tool-raw">{s.raw}</pre>}
       {liveOutput && <pre className="tool-output live">{liveOutput.slice(-4000)}</pre>}
       {/* An edit's diff is what matters about it: shown with the card closed too. */}
