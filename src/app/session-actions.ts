@@ -123,10 +123,10 @@ export interface ImportOutcome {
  */
 export async function historyPath(file: File): Promise<string | undefined> {
   if (/\.(db|db-wal|sqlite)$/i.test(file.name)) return file.name;
-  const [{ isSqlite, textKind }, head] = await Promise.all([import("../core/import"), file.slice(0, 16).arrayBuffer()]);
+  const [{ isSqlite, textKind }, { isZip }, head] = await Promise.all([import("../core/import"), exporter(), file.slice(0, 16).arrayBuffer()]);
   const bytes = new Uint8Array(head);
   if (isSqlite(bytes)) return file.name;
-  if ((bytes[0] === 0x50 && bytes[1] === 0x4b) || file.size > 256 * 1024 * 1024) return undefined;
+  if (isZip(bytes) || file.size > 256 * 1024 * 1024) return undefined;
   const text = await file.text();
   const named = /\.jsonl?$/i.test(file.name);
   for (const path of named ? [file.name] : [`${file.name}.jsonl`, `${file.name}.json`]) {

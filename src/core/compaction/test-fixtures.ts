@@ -97,3 +97,18 @@ export class History {
 export function sized(tokens: number, ch = "x"): string {
   return ch.repeat(tokens * 4);
 }
+
+/**
+ * "Summarise up to here" on turn one's answer: turns one, two and three, then the compaction request (its
+ * kept tail starting at "two") and its summary, written after the kept turns but read before them.
+ */
+export function keptTailHistory(summary = "S") {
+  const h = new History();
+  h.turn("one", [text("a1")]);
+  const two = h.user(text("two"));
+  const a2 = h.assistant([text("a2")]);
+  h.turn("three", [text("a3")]);
+  const c = h.user(compaction(false, { tail_start_id: two.info.id }));
+  const s = h.assistant([text(summary)], { summary: true, parent: c.info.id });
+  return { h, two, a2, c, s };
+}

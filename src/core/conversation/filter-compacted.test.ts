@@ -3,7 +3,7 @@ import { namedError } from "../errors";
 import { toModelMessages } from "./to-model";
 import { foldedCounts } from "./system-event";
 import { filterCompacted, readingOrder, upToAsRead } from "./view";
-import { compaction, History, text } from "../compaction/test-fixtures";
+import { compaction, History, keptTailHistory, text } from "../compaction/test-fixtures";
 
 const texts = (h: History, ids: string[]) => ids.map((id) => h.msgs.find((m) => m.info.id === id)?.parts.map((p) => (p.type === "text" ? p.text : p.type)).join("|"));
 
@@ -130,16 +130,7 @@ describe("readingOrder", () => {
 
 describe("upToAsRead (what a fork or a fresh start keeps)", () => {
   /** "Summarise up to here" on a1: the summary (written after a3) is read before "two". */
-  function keptTail() {
-    const h = new History();
-    h.turn("one", [text("a1")]);
-    const two = h.user(text("two"));
-    const a2 = h.assistant([text("a2")]);
-    h.turn("three", [text("a3")]);
-    const c = h.user(compaction(false, { tail_start_id: two.info.id }));
-    const s = h.assistant([text("S")], { summary: true, parent: c.info.id });
-    return { h, two, a2, c, s, a3: h.msgs[5] };
-  }
+  const keptTail = () => keptTailHistory();
   const keep = (h: History, r: { messages: { info: { id: string } }[] }) => texts(h, r.messages.map((m) => m.info.id));
 
   it("through a kept turn carries the summary read before it; the files stand after that turn", () => {

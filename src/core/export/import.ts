@@ -134,7 +134,8 @@ export function parseImportValue(value: unknown): Result<ImportBundle> {
   return validateAll([{ raw: value, prefix: "", kind: kind.value }], kind.value === "tabcode" ? "tabcode-session" : "opencode");
 }
 
-function isZip(bytes: Uint8Array): boolean {
+/** Whether the bytes open with a zip's local-file or end-of-archive header. */
+export function isZip(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5) && (bytes[3] === 4 || bytes[3] === 6);
 }
 

@@ -1,6 +1,6 @@
 /** Session lifecycle data: export (JSON, zip, markdown, HTML), import, share links. */
 export { sessionHtml } from "./html";
-export { importBundle, parseImport, parseImportBytes } from "./import";
+export { importBundle, isZip, parseImport, parseImportBytes } from "./import";
 export { exportAllZip, exportFileName, exportSession, serializeExport, ZIP_FILE_NAME } from "./json";
 export { sessionMarkdown } from "./markdown";
 export { decodeProtectedShare, decodeShare, isProtectedShare, protectedShareLink, shareLink, stripForShare } from "./share";

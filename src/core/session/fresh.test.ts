@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../testing/memory-store";
-import { compaction, History, text } from "../compaction/test-fixtures";
+import { keptTailHistory } from "../compaction/test-fixtures";
 import { emptyTokens } from "../schema";
 import { startFresh } from "./fresh";
 
 describe("Start fresh from here", () => {
   it("from a turn a summary kept: the brief has that summary's decisions (the summary is read before the turn, though written after it)", async () => {
-    const h = new History();
-    h.turn("one", [text("a1")]);
-    const two = h.user(text("two"));
-    const a2 = h.assistant([text("a2")]);
-    h.turn("three", [text("a3")]);
-    const c = h.user(compaction(false, { tail_start_id: two.info.id }));
-    const summary = h.assistant([text("## Goal\nDates\n\n## Key Decisions\n- Use dayjs for parsing.\n")], { summary: true, parent: c.info.id });
+    const { h, a2, s: summary } = keptTailHistory("## Goal\nDates\n\n## Key Decisions\n- Use dayjs for parsing.\n");
     const store = new MemoryStore();
     await store.importSession({ id: h.sessionID, title: "Dates", directory: "/workspace", version: "0.1.0", time: { created: 1, updated: 1 }, tokens: emptyTokens(), cost: 0 }, h.msgs);
     const fromKept = await startFresh(store, { sessionID: h.sessionID, messageID: a2.info.id, now: 10 });
