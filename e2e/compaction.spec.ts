@@ -91,6 +91,14 @@ test("Compact now summarises on demand; with auto off a context overflow stops w
   await openApp(page);
   await configure(page, mock, "openai-compatible", { compaction: { auto: false, prune: true, threshold: 1 } });
   const id = await newSession(page);
+  // With nothing to summarise, the button still takes the keyboard and says why it cannot run; pressing it does nothing.
+  const compactNow = page.getByRole("button", { name: "Compact now" });
+  await expect(compactNow).toBeDisabled();
+  await expect(compactNow).toHaveAccessibleDescription("Nothing to summarise yet");
+  await compactNow.focus();
+  await expect(compactNow).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
   mock.setScript([{ text: "An answer." }, { error: { status: 400, body: { error: { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 200000 tokens.", type: "invalid_request_error", code: "context_length_exceeded", param: "messages" } } } }]);
   await send(page, "hello");
   await waitIdle(page, id);

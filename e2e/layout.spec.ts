@@ -253,6 +253,20 @@ test.describe("tablet (1024×768)", () => {
     await page.keyboard.press("Escape");
     await expect(page.getByRole("menu", { name: "More actions" })).toBeHidden();
     await expect(more).toBeFocused();
+    // A new session has nothing to summarise: the arrows still reach Compact now, which shows and reads why.
+    await page.keyboard.press("ArrowDown");
+    await expect(page.getByRole("menuitem", { name: "Replay" })).toBeFocused();
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowDown");
+    const compactNow = page.getByRole("menuitem", { name: "Compact now" });
+    await expect(compactNow).toBeFocused();
+    await expect(compactNow).toHaveAttribute("aria-disabled", "true");
+    await expect(compactNow).toHaveAccessibleDescription("Nothing to summarise yet");
+    await expect(page.getByRole("menu", { name: "More actions" }).getByText("Nothing to summarise yet")).toBeVisible();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("menu", { name: "More actions" })).toBeVisible();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await page.keyboard.press("Escape");
     await more.click();
     await page.getByRole("menuitem", { name: "Context X-ray" }).click();
     await expect(page.getByRole("dialog", { name: /Context X-ray/ })).toBeVisible();

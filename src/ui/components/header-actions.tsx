@@ -1,3 +1,4 @@
+import { useId } from "react";
 import type { Session } from "../../core/schema";
 import { useLayout } from "../hooks/layout";
 import { COMPACT_HEADER, useMedia } from "../hooks/use-media";
@@ -22,6 +23,7 @@ const COMPACT_TITLE = "Summarise the conversation so far (even when auto-compact
 export function HeaderActions({ session, compactBlocked, onCompact, onShare, onDialog, onError }: Props) {
   const compact = useMedia(COMPACT_HEADER);
   const layout = useLayout();
+  const reasonId = useId();
   const { items: exportItems, review: exportReview } = useExportItems(session.id, onError, "Export ");
   const filesToggle = (
     <PanelToggle label="Files and todos" controls={FILES_PANEL.id} panel={layout.files} narrow={layout.narrow}>
@@ -44,7 +46,7 @@ export function HeaderActions({ session, compactBlocked, onCompact, onShare, onD
               },
             },
             { label: "Context X-ray", run: () => onDialog("xray") },
-            { label: "Compact now", run: onCompact, disabled: compactBlocked !== undefined, title: compactBlocked ?? COMPACT_TITLE },
+            { label: "Compact now", run: onCompact, disabled: compactBlocked !== undefined, reason: compactBlocked, title: COMPACT_TITLE },
             { label: "Permissions", run: () => onDialog("permissions") },
             { label: "Debug", run: () => onDialog("debug") },
             ...exportItems,
@@ -68,9 +70,22 @@ export function HeaderActions({ session, compactBlocked, onCompact, onShare, onD
       <button type="button" onClick={() => onDialog("xray")}>
         Context X-ray
       </button>
-      <button type="button" disabled={compactBlocked !== undefined} onClick={onCompact} title={compactBlocked ?? COMPACT_TITLE}>
+      {/* aria-disabled, not disabled: the keyboard still reaches it, and its description says why it cannot run. */}
+      <button
+        type="button"
+        className={compactBlocked !== undefined ? "looks-disabled" : undefined}
+        aria-disabled={compactBlocked !== undefined || undefined}
+        aria-describedby={compactBlocked !== undefined ? reasonId : undefined}
+        onClick={() => compactBlocked === undefined && onCompact()}
+        title={compactBlocked ?? COMPACT_TITLE}
+      >
         Compact now
       </button>
+      {compactBlocked !== undefined && (
+        <span id={reasonId} hidden>
+          {compactBlocked}
+        </span>
+      )}
       <button type="button" onClick={() => onDialog("permissions")}>
         Permissions
       </button>

@@ -1,20 +1,24 @@
-import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 
 export interface MenuItem {
   label: string;
   run: () => void;
   disabled?: boolean;
   title?: string;
+  /** Why a disabled item cannot run now: shown under its label and read as its description. */
+  reason?: string;
 }
 
 /**
- * A menu button (WAI-ARIA menu pattern): opens on click, focus goes to the first item, ↑/↓ move,
- * Esc closes and returns focus to the button, a click outside closes.
+ * A menu button (WAI-ARIA menu pattern): opens on click, focus goes to the first item that can run, ↑/↓ move,
+ * Esc closes and returns focus to the button, a click outside closes. A disabled item stays focusable
+ * (`aria-disabled`, as the pattern advises), so the keyboard reaches it and its reason.
  */
 export function MenuButton({ label, items, children, className, buttonLabel }: { label: string; items: MenuItem[]; children?: ReactNode; className?: string; buttonLabel?: string }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
+  const idBase = useId();
 
   // A menu near the bottom of its scrolling box (a message's ⋯ just above the composer) opens upwards, when
   // there is more room above: opening down, its items were cut off by the box's edge.
@@ -31,7 +35,7 @@ export function MenuButton({ label, items, children, className, buttonLabel }: {
 
   useEffect(() => {
     if (!open) return;
-    const items = root.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]:not(:disabled)');
+    const items = root.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]:not([aria-disabled="true"])');
     (openAtLast.current ? items?.[items.length - 1] : items?.[0])?.focus();
     openAtLast.current = false;
     const close = (e: MouseEvent) => {
@@ -60,7 +64,7 @@ export function MenuButton({ label, items, children, className, buttonLabel }: {
           return;
         }
         if (open && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
-          const all = [...(root.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]:not(:disabled)') ?? [])];
+          const all = [...(root.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])];
           const i = document.activeElement instanceof HTMLButtonElement ? all.indexOf(document.activeElement) : -1;
           all[(i + (e.key === "ArrowDown" ? 1 : all.length - 1)) % all.length]?.focus();
           e.preventDefault();
@@ -72,22 +76,32 @@ export function MenuButton({ label, items, children, className, buttonLabel }: {
       </button>
       {open && (
         <div role="menu" aria-label={label} className={up ? "menu-up" : undefined}>
-          {items.map((it) => (
-            <button
-              key={it.label}
-              type="button"
-              role="menuitem"
-              disabled={it.disabled}
-              title={it.title}
-              onClick={() => {
-                setOpen(false);
-                button.current?.focus();
-                it.run();
-              }}
-            >
-              {it.label}
-            </button>
-          ))}
+          {items.map((it, i) => {
+            const reasonId = it.disabled && it.reason ? `${idBase}-r${i}` : undefined;
+            return (
+              <button
+                key={it.label}
+                type="button"
+                role="menuitem"
+                aria-disabled={it.disabled || undefined}
+                aria-describedby={reasonId}
+                title={it.title}
+                onClick={() => {
+                  if (it.disabled) return;
+                  setOpen(false);
+                  button.current?.focus();
+                  it.run();
+                }}
+              >
+                {it.label}
+                {reasonId && (
+                  <span id={reasonId} className="menu-reason" aria-hidden="true">
+                    {it.reason}
+                  </span>
+                )}
+              </button>
+            );
+          })}
         </div>
       )}
     </div>

@@ -60,6 +60,8 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
     // the old scroll offset pointed into the new rows, which were rendered, measured and thrown away.
     anchorTo: "end",
   });
+  const virtRef = useRef(virt);
+  virtRef.current = virt;
 
   useEffect(() => {
     const el = parent.current;
@@ -74,12 +76,50 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
       if (isAway !== shownAway.current) setAway(isAway);
       if (stick.current && shownArrived.current) setArrived(false);
     };
+    // The reader moving up lets go of the bottom at once, not at the scroll event the move causes: an answer's
+    // frame committed in between would jump the list back down (and the virtualiser's jump to the end, which
+    // retries over a few frames after a send, would too).
+    let touchY: number | undefined;
+    const letGo = () => {
+      if (!stick.current) return;
+      stick.current = false;
+      virtRef.current.cancelScroll();
+    };
+    const onWheel = (e: WheelEvent) => {
+      if (e.deltaY < 0) letGo();
+    };
+    const onTouchStart = (e: TouchEvent) => {
+      touchY = e.touches[0]?.clientY;
+    };
+    const onTouchMove = (e: TouchEvent) => {
+      const y = e.touches[0]?.clientY;
+      // A finger moving down the screen scrolls the content up.
+      if (y !== undefined && touchY !== undefined && y > touchY + 2) letGo();
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.target instanceof HTMLElement && e.target.closest("input, textarea, [contenteditable]")) return;
+      if (e.key === "PageUp" || e.key === "ArrowUp" || e.key === "Home" || (e.key === " " && e.shiftKey)) letGo();
+    };
+    // The scrollbar: a press on the list itself (not on a message in it).
+    const onPointerDown = (e: PointerEvent) => {
+      if (e.target === el) letGo();
+    };
+    const listeners = [
+      ["scroll", onScroll],
+      ["wheel", onWheel],
+      ["touchstart", onTouchStart],
+      ["touchmove", onTouchMove],
+      ["keydown", onKey],
+      ["pointerdown", onPointerDown],
+    ] as const;
     // Added in the next frame: in the first render's effects, registering the listener cost ~12 ms of an in-app
     // open (profiled), and nobody scrolls the list before it has painted (it starts stuck to the bottom).
-    const frame = requestAnimationFrame(() => el.addEventListener("scroll", onScroll, { passive: true }));
+    const frame = requestAnimationFrame(() => {
+      for (const [type, fn] of listeners) el.addEventListener(type, fn as EventListener, { passive: true });
+    });
     return () => {
       cancelAnimationFrame(frame);
-      el.removeEventListener("scroll", onScroll);
+      for (const [type, fn] of listeners) el.removeEventListener(type, fn as EventListener);
     };
   }, [setAway, setArrived]);
 

@@ -37,6 +37,9 @@ export const MessageView = memo(function MessageView({ message, continued, lastS
 });
 
 /** Errors after which the model can pick up from what it already wrote. */
+/** Why a message's menu actions that change the conversation wait. */
+const BUSY_REASON = "The agent is working: try again when it is idle";
+
 const cutError = (name: string) => name === "MessageOutputLengthError" || name === "MessageAbortedError" || name === "StreamError";
 
 /**
@@ -137,8 +140,8 @@ function ChatMessage({ message, continued, lastStep, highlighted }: { message: M
                   buttonLabel="More actions for this message"
                   items={[
                     ...(copyText ? [{ label: "Pin as constraint", run: () => actions.pinMessage(info.id, copyText), title: "Send this text with every request, through every summary" }] : []),
-                    { label: "Summarise up to here", run: () => actions.summariseUpTo(info.id), disabled: actions.busy, title: "Fold the conversation up to this turn into a summary; later turns stay as they are" },
-                    { label: "Start fresh from here", run: () => actions.startFresh(info.id), disabled: actions.busy, title: "A new linked session that starts from a brief of this one (goal, constraints, decisions, files)" },
+                    { label: "Summarise up to here", run: () => actions.summariseUpTo(info.id), disabled: actions.busy, reason: BUSY_REASON, title: "Fold the conversation up to this turn into a summary; later turns stay as they are" },
+                    { label: "Start fresh from here", run: () => actions.startFresh(info.id), disabled: actions.busy, reason: BUSY_REASON, title: "A new linked session that starts from a brief of this one (goal, constraints, decisions, files)" },
                   ]}
                 >
                   ⋯

@@ -66,11 +66,10 @@ export function StartupReportLine({ sessionID, version }: { sessionID: string; v
       >
         Reload rules
       </button>
-      {changed && (
-        <span className="rules-changed" role="status">
-          {changed}
-        </span>
-      )}
+      {/* Always there, empty until it has something to say: a live region inserted with its text is not announced. */}
+      <span className={changed ? "rules-changed" : undefined} role="status">
+        {changed}
+      </span>
       {report.warnings.length > 0 && (
         <details className="warnings">
           <summary>
