@@ -27,3 +27,59 @@ test("a long session list shows its first 100 sessions per group and more on req
   await expect(items).toHaveCount(250);
   await expect(today.getByRole("button", { name: /^Show \d+ more/ })).toHaveCount(0);
 });
+
+test("a deleted session's files wait for its Undo toast: Undo after a long read restores them, ✕ deletes them; Esc in a rename ends only the rename", async ({ page }) => {
+  test.setTimeout(60_000);
+  await openApp(page);
+  type T = { __tabcode: { sessions: { createSession(o: { title: string }): Promise<{ id: string }> }; sandbox: { seedWorkspace(id: string, files: Record<string, string>): Promise<void>; sandboxFor(id: string): Promise<{ fs: { readFile(p: string): Promise<Uint8Array> } }> } } };
+  const make = (title: string) =>
+    page.evaluate(async (title) => {
+      const t = (globalThis as unknown as T).__tabcode;
+      const { id } = await t.sessions.createSession({ title });
+      await t.sandbox.seedWorkspace(id, { "notes.txt": "do not lose me\n" });
+      return id;
+    }, title);
+  const fileOf = (id: string) =>
+    page.evaluate(async (id) => {
+      const t = (globalThis as unknown as T).__tabcode;
+      return new TextDecoder().decode(await (await t.sandbox.sandboxFor(id)).fs.readFile("/workspace/notes.txt")).trim();
+    }, id).catch((e: unknown) => `gone: ${String(e).slice(0, 60)}`);
+  const long = `Keep ${"a very long title ".repeat(12)}end`;
+  const kept = await make(long);
+  const nav = page.getByRole("navigation", { name: "Sessions" });
+  await nav.getByRole("button", { name: `Delete ${long}` }).click();
+  await page.getByRole("dialog", { name: "Delete this session?" }).getByRole("button", { name: "Delete" }).click();
+  const toast = page.getByRole("status").filter({ hasText: "Deleted" });
+  // The toast quotes a long title cut short.
+  await expect(toast).toContainText("Deleted “Keep a very long title");
+  expect((await toast.innerText()).length).toBeLessThan(120);
+  // Read for longer than the toast's time (hovering pauses it): its Undo still brings everything back.
+  await toast.hover();
+  await page.waitForTimeout(10_000);
+  await toast.getByRole("button", { name: "Undo" }).click();
+  await expect(page).toHaveURL(new RegExp(`#/s/${kept}`));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(long);
+  expect(await fileOf(kept)).toBe("do not lose me");
+
+  // ✕ on the toast: the files go then.
+  const gone = await make("Gone for good");
+  await nav.getByRole("button", { name: "Delete Gone for good" }).click();
+  await page.getByRole("dialog", { name: "Delete this session?" }).getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("status").filter({ hasText: "Deleted “Gone for good”" }).getByRole("button", { name: "Dismiss" }).click();
+  await expect.poll(() => fileOf(gone)).toMatch(/^gone/);
+  expect(await page.evaluate(() => localStorage.getItem("tabcode.deleted.pending"))).toBeNull();
+
+  // Esc in the title field ends the rename, keeps the title, and gives the keyboard back to Rename.
+  await nav.getByRole("button", { name: `Rename ${long}` }).click();
+  await nav.getByRole("textbox", { name: "Session title" }).fill("Renamed by mistake");
+  await page.keyboard.press("Escape");
+  await expect(nav.getByRole("button", { name: `Rename ${long}` })).toBeFocused();
+  await expect(nav.getByRole("textbox", { name: "Session title" })).toHaveCount(0);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(long);
+  // Enter renames once.
+  await page.keyboard.press("Enter");
+  await nav.getByRole("textbox", { name: "Session title" }).fill("Renamed");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Renamed");
+  await expect(nav.getByRole("button", { name: "Rename Renamed" })).toBeFocused();
+});

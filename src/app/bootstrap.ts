@@ -22,7 +22,8 @@ import { pageMove, syncIsolateFlag } from "./isolation";
 import { SettingsStore } from "./settings-store";
 import { wakeServiceWorker } from "./service-worker";
 import { snapshotCollector } from "./storage-gc";
-import { afterFirstPaint, warmUp } from "./warm-up";
+import { afterFirstPaint, warmUp, whenIdle } from "./warm-up";
+import { stalePendingDeletes } from "./pending-deletes";
 
 /** How long an automatic summary is shown before it starts by itself. */
 const COMPACTION_GRACE_MS = 5_000;
@@ -189,6 +190,11 @@ export async function bootstrap(): Promise<BootResult> {
   };
   services = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring, counter, warm };
   snapshots.start();
+  // Files of sessions deleted by a page that closed while their Undo was still offered.
+  if (stalePendingDeletes().length > 0) {
+    const app = services;
+    whenIdle(() => void import("./session-actions").then((m) => m.finishPendingDeletes(app)).catch(() => undefined));
+  }
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).
   Object.defineProperty(globalThis, "__tabcode", { value: services, configurable: true });
   return { ok: true, services };

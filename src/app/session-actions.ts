@@ -11,6 +11,7 @@ import type { ExportFile } from "../core/export/types";
 import { conversationView } from "../core/conversation/view";
 import type { Session } from "../core/schema";
 import type { AppServices } from "./bootstrap";
+import { clearPendingDelete, notePendingDelete, stalePendingDeletes } from "./pending-deletes";
 
 export type ExportKind = "json" | "json-files" | "markdown" | "markdown-brief" | "html";
 
@@ -211,14 +212,12 @@ export async function unrevert(app: AppServices, sessionID: string): Promise<voi
   await unrevertSession(app.store, sandbox, sessionID);
 }
 
-/** How long a deleted session's files wait for an undo. */
-export const UNDO_DELETE_MS = 9000;
-
 /**
- * Deletes a session (stopping its run first). Its rows are kept in memory
- * and its files on disk for a few seconds: the returned function undoes it.
+ * Deletes a session (stopping its run first). Its rows are kept in memory and its files on disk until
+ * `finish` (the Undo toast went without being pressed): `undo` brings it back, files included. A page
+ * closed in between leaves the files, which a later start-up deletes (`finishPendingDeletes`).
  */
-export async function deleteSession(app: AppServices, s: Session): Promise<() => Promise<void>> {
+export async function deleteSession(app: AppServices, s: Session): Promise<{ undo: () => Promise<void>; finish: () => void }> {
   await app.sessions.stop(s.id);
   await app.sessions.assertIdleEverywhere(s.id);
   await app.store.flush();
@@ -226,14 +225,29 @@ export async function deleteSession(app: AppServices, s: Session): Promise<() =>
   await app.store.deleteSession(s.id);
   // The snapshot a cold open paints shows the sidebar, which named this session.
   forgetGlance();
-  let undone = false;
-  setTimeout(() => {
-    if (!undone) deleteSessionFiles(app, s.id).catch(() => undefined);
-  }, UNDO_DELETE_MS);
-  return async () => {
-    undone = true;
-    await app.store.importSession(kept.session, kept.messages);
+  notePendingDelete(s.id);
+  let settled = false;
+  return {
+    undo: async () => {
+      if (settled) throw new Error("its files have already been deleted");
+      settled = true;
+      await app.store.importSession(kept.session, kept.messages);
+      clearPendingDelete(s.id);
+    },
+    finish: () => {
+      if (settled) return;
+      settled = true;
+      deleteSessionFiles(app, s.id).then(() => clearPendingDelete(s.id), () => undefined);
+    },
   };
+}
+
+/** At start-up: the files of sessions deleted by a page that closed before their Undo toast went. */
+export async function finishPendingDeletes(app: Pick<AppServices, "store" | "sandbox">): Promise<void> {
+  for (const id of stalePendingDeletes()) {
+    if (await app.store.getSession(id)) clearPendingDelete(id);
+    else await deleteSessionFiles(app, id).then(() => clearPendingDelete(id));
+  }
 }
 
 /** Which guided demo: the date bug (shell only) or the Python project (python3 and git). */

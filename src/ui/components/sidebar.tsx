@@ -12,13 +12,14 @@ import { MenuButton } from "./menu-button";
 import { BrandLink } from "./brand-link";
 import { ArchiveIcon, CopyIcon, ForkIcon, PinIcon } from "./icons";
 import { emit } from "../app-events";
+import type { NoticeAction } from "./toasts";
 import { SESSIONS_PANEL, useLayout } from "../hooks/layout";
 
 interface Props {
   onSettings: () => void;
   /** The provider is the built-in demo model. */
   demo: boolean;
-  onNotify: (text: string, kind: "info", action: { label: string; run: () => void }) => void;
+  onNotify: (text: string, kind: "info", action: NoticeAction) => void;
   onImport: (files: File[]) => void;
   /** Opens the history import (other agents' histories, folders, opencode.db). */
   onImportHistory: () => void;
@@ -57,7 +58,11 @@ const SessionItem = memo(function SessionItem({ session, current, busy, pinned, 
   const { sessions } = useServices();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(session.title);
+  // Set once Enter, Esc or the blur has ended this rename: moving the keyboard away blurs the field again.
+  const ended = useRef(false);
   const commit = async () => {
+    if (ended.current) return;
+    ended.current = true;
     setEditing(false);
     const title = draft.trim();
     if (!title || title === session.title) return;
@@ -67,12 +72,23 @@ const SessionItem = memo(function SessionItem({ session, current, busy, pinned, 
       onError(e instanceof Error ? e.message : String(e));
     }
   };
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const startRename = () => {
+    ended.current = false;
+    setDraft(session.title);
+    setEditing(true);
+  };
   const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key !== "Enter" && e.key !== "Escape") return;
+    // Esc ends the rename only (not the Sessions drawer around it, on a phone); the keyboard goes back to Rename.
+    e.preventDefault();
     if (e.key === "Enter") void commit();
-    if (e.key === "Escape") {
+    else {
+      ended.current = true;
       setDraft(session.title);
       setEditing(false);
     }
+    renameButton.current?.focus();
   };
   const archived = session.time.archived !== undefined;
   const archive = async () => {
@@ -96,7 +112,7 @@ const SessionItem = memo(function SessionItem({ session, current, busy, pinned, 
           onBlur={() => void commit()}
         />
       ) : (
-        <button type="button" className="session-link" aria-current={current ? "page" : undefined} onClick={onSelect} onDoubleClick={() => setEditing(true)} title={session.title}>
+        <button type="button" className="session-link" aria-current={current ? "page" : undefined} onClick={onSelect} onDoubleClick={startRename} title={session.title}>
           <span className="session-name">
             {pinned && (
               <span className="session-mark" role="img" aria-label="pinned">
@@ -128,12 +144,10 @@ const SessionItem = memo(function SessionItem({ session, current, busy, pinned, 
         <button
           type="button"
           className="icon"
+          ref={renameButton}
           aria-label={`Rename ${session.title}`}
           title="Rename"
-          onClick={() => {
-            setDraft(session.title);
-            setEditing(true);
-          }}
+          onClick={startRename}
         >
           ✎
         </button>
@@ -155,6 +169,11 @@ const SessionItem = memo(function SessionItem({ session, current, busy, pinned, 
 const GROUP_PAGE = 100;
 
 /** The session list: a navigation landmark named "Sessions". */
+/** A title as a notice quotes it: a long one is cut, so the toast stays a line or two. */
+function shortTitle(title: string): string {
+  return title.length > 60 ? `${title.slice(0, 57).trimEnd()}…` : title;
+}
+
 export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNotify, onImport, onImportHistory, onExportAll, onSettings, demo }: Props) {
   const app = useServices();
   const layout = useLayout();
@@ -174,13 +193,18 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
   const remove = async (s: Session) => {
     setConfirm(null);
     try {
-      const undo = await deleteSession(app, s);
+      const { undo, finish } = await deleteSession(app, s);
       onDeleted(s.id);
-      onNotify(`Deleted “${s.title}”.`, "info", {
+      onNotify(`Deleted “${shortTitle(s.title)}”.`, "info", {
         label: "Undo",
         run: () => {
-          undo().catch((e: unknown) => onError(`Could not undo: ${e instanceof Error ? e.message : String(e)}`));
+          undo().then(
+            () => latest.current.onSelect(s.id),
+            (e: unknown) => onError(`Could not undo: ${e instanceof Error ? e.message : String(e)}`),
+          );
         },
+        // The files go once the toast has gone: never while Undo can still be pressed.
+        expire: finish,
       });
     } catch (e) {
       onError(e instanceof Error ? e.message : String(e));

@@ -3,6 +3,11 @@ import { useCallback, useEffect, useRef, useState } from "react";
 export interface NoticeAction {
   label: string;
   run: () => void;
+  /**
+   * Runs when the toast goes without its action having run (its time ran out, ✕, pushed out by newer ones):
+   * what the action could still undo is made final then, never while its button can still be pressed.
+   */
+  expire?: () => void;
 }
 
 export interface Notice {
@@ -24,14 +29,30 @@ export function pushNotice(list: Notice[], n: Notice): Notice[] {
 
 export function useNotices() {
   const [notices, setNotices] = useState<Notice[]>([]);
-  const notify = useCallback((text: string, kind: Notice["kind"] = "error", action?: NoticeAction) => {
-    setNotices((n) => pushNotice(n, { id: Date.now() + Math.random(), text, kind, action }));
+  const current = useRef<Notice[]>([]);
+  const update = useCallback((next: Notice[], ran?: number) => {
+    const gone = current.current.filter((n) => !next.includes(n));
+    current.current = next;
+    setNotices(next);
+    for (const n of gone) if (n.id !== ran) n.action?.expire?.();
   }, []);
-  const dismiss = useCallback((id: number) => setNotices((all) => all.filter((x) => x.id !== id)), []);
+  const notify = useCallback(
+    (text: string, kind: Notice["kind"] = "error", action?: NoticeAction) => update(pushNotice(current.current, { id: Date.now() + Math.random(), text, kind, action })),
+    [update],
+  );
+  /** Takes a toast away; `ran` when its action ran (nothing to expire then). */
+  const dismiss = useCallback(
+    (id: number, ran = false) =>
+      update(
+        current.current.filter((x) => x.id !== id),
+        ran ? id : undefined,
+      ),
+    [update],
+  );
   return { notices, notify, dismiss };
 }
 
-function Toast({ notice, onDismiss }: { notice: Notice; onDismiss: () => void }) {
+function Toast({ notice, onDismiss }: { notice: Notice; onDismiss: (ran?: boolean) => void }) {
   const [paused, setPaused] = useState(false);
   const dismissRef = useRef(onDismiss);
   dismissRef.current = onDismiss;
@@ -56,13 +77,13 @@ function Toast({ notice, onDismiss }: { notice: Notice; onDismiss: () => void })
           type="button"
           onClick={() => {
             notice.action?.run();
-            onDismiss();
+            onDismiss(true);
           }}
         >
           {notice.action.label}
         </button>
       )}
-      <button type="button" className="icon" aria-label="Dismiss" onClick={onDismiss}>
+      <button type="button" className="icon" aria-label="Dismiss" onClick={() => onDismiss()}>
         ✕
       </button>
     </div>
@@ -70,11 +91,11 @@ function Toast({ notice, onDismiss }: { notice: Notice; onDismiss: () => void })
 }
 
 /** The toast region: top right (away from the composer); modal dialogs sit above it in the top layer. */
-export function Toasts({ notices, onDismiss }: { notices: Notice[]; onDismiss: (id: number) => void }) {
+export function Toasts({ notices, onDismiss }: { notices: Notice[]; onDismiss: (id: number, ran?: boolean) => void }) {
   return (
     <section className="notices" aria-label="Notifications">
       {notices.map((n) => (
-        <Toast key={n.id} notice={n} onDismiss={() => onDismiss(n.id)} />
+        <Toast key={n.id} notice={n} onDismiss={(ran) => onDismiss(n.id, ran)} />
       ))}
     </section>
   );

@@ -1,0 +1,49 @@
+/**
+ * Deleted sessions whose files wait for the Undo toast to go (`deleteSession`). Remembered in localStorage,
+ * so a page closed while the toast showed does not leave the files behind for good: a later start-up
+ * deletes the files of an entry older than `PENDING_DELETE_STALE_MS` whose session is still gone.
+ */
+import { pageStorage } from "../adapters/storage/page-storage";
+
+const KEY = "tabcode.deleted.pending";
+/** Older than this, no tab can still be offering its Undo (a toast lasts seconds, even hovered for a while). */
+export const PENDING_DELETE_STALE_MS = 10 * 60_000;
+
+type Memo = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+
+function read(memo: Memo | undefined): Record<string, number> {
+  try {
+    const v: unknown = JSON.parse(memo?.getItem(KEY) ?? "{}");
+    if (!v || typeof v !== "object" || Array.isArray(v)) return {};
+    return Object.fromEntries(Object.entries(v).filter((e): e is [string, number] => typeof e[1] === "number"));
+  } catch {
+    return {};
+  }
+}
+
+function write(memo: Memo | undefined, all: Record<string, number>): void {
+  try {
+    if (Object.keys(all).length === 0) memo?.removeItem(KEY);
+    else memo?.setItem(KEY, JSON.stringify(all));
+  } catch {
+    // A full storage: the entry is only a safety net.
+  }
+}
+
+export function notePendingDelete(sessionID: string, now = Date.now(), memo: Memo | undefined = pageStorage()): void {
+  write(memo, { ...read(memo), [sessionID]: now });
+}
+
+export function clearPendingDelete(sessionID: string, memo: Memo | undefined = pageStorage()): void {
+  const all = read(memo);
+  if (!(sessionID in all)) return;
+  delete all[sessionID];
+  write(memo, all);
+}
+
+/** The entries a start-up should finish: old enough that no Undo can still be pressed. */
+export function stalePendingDeletes(now = Date.now(), memo: Memo | undefined = pageStorage()): string[] {
+  return Object.entries(read(memo))
+    .filter(([, at]) => now - at >= PENDING_DELETE_STALE_MS)
+    .map(([id]) => id);
+}
