@@ -23,7 +23,7 @@ import { SettingsStore } from "./settings-store";
 import { wakeServiceWorker } from "./service-worker";
 import { snapshotCollector } from "./storage-gc";
 import { afterFirstPaint, warmUp, whenIdle } from "./warm-up";
-import { stalePendingDeletes } from "./pending-deletes";
+import { finishPendingDeletes, stalePendingDeletes } from "./pending-deletes";
 
 /** How long an automatic summary is shown before it starts by itself. */
 const COMPACTION_GRACE_MS = 5_000;
@@ -193,7 +193,7 @@ export async function bootstrap(): Promise<BootResult> {
   // Files of sessions deleted by a page that closed while their Undo was still offered.
   if (stalePendingDeletes().length > 0) {
     const app = services;
-    whenIdle(() => void import("./session-actions").then((m) => m.finishPendingDeletes(app)).catch(() => undefined));
+    whenIdle(() => void finishPendingDeletes(app).catch(() => undefined));
   }
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).
   Object.defineProperty(globalThis, "__tabcode", { value: services, configurable: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clearPendingDelete, notePendingDelete, PENDING_DELETE_STALE_MS, stalePendingDeletes } from "./pending-deletes";
+import { clearPendingDelete, finishPendingDeletes, notePendingDelete, PENDING_DELETE_STALE_MS, stalePendingDeletes } from "./pending-deletes";
 
 function memo() {
   const m = new Map<string, string>();
@@ -25,5 +25,35 @@ describe("pending deletes", () => {
     expect(stalePendingDeletes(Date.now(), store)).toEqual([]);
     store.setItem("tabcode.deleted.pending", JSON.stringify({ ses_a: "soon", ses_b: 1 }));
     expect(stalePendingDeletes(Date.now(), store)).toEqual(["ses_b"]);
+  });
+});
+
+describe("finishPendingDeletes", () => {
+  it("deletes the files of a session still gone, keeps those of one restored meanwhile, and forgets both", async () => {
+    const store = memo();
+    notePendingDelete("ses_gone", 0, store);
+    notePendingDelete("ses_back", 0, store);
+    notePendingDelete("ses_recent", PENDING_DELETE_STALE_MS, store);
+    const deleted: string[] = [];
+    let collected = 0;
+    const app = {
+      store: {
+        getSession: async (id: string) => (id === "ses_back" ? ({ id } as never) : undefined),
+        listSessions: async () => [],
+        messages: async () => [],
+      },
+      sandbox: {
+        deleteWorkspace: async (id: string) => void deleted.push(id),
+        collectGarbage: async () => {
+          collected++;
+          return { trees: 0, blobs: 0, bytes: 0 };
+        },
+      },
+    };
+    await finishPendingDeletes(app, PENDING_DELETE_STALE_MS + 1, store);
+    expect(deleted).toEqual(["ses_gone"]);
+    expect(collected).toBe(1);
+    // The recent one waits: its page may still offer Undo.
+    expect(stalePendingDeletes(10 * PENDING_DELETE_STALE_MS, store)).toEqual(["ses_recent"]);
   });
 });

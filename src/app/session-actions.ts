@@ -11,7 +11,7 @@ import type { ExportFile } from "../core/export/types";
 import { conversationView } from "../core/conversation/view";
 import type { Session } from "../core/schema";
 import type { AppServices } from "./bootstrap";
-import { clearPendingDelete, notePendingDelete, stalePendingDeletes } from "./pending-deletes";
+import { clearPendingDelete, notePendingDelete } from "./pending-deletes";
 
 export type ExportKind = "json" | "json-files" | "markdown" | "markdown-brief" | "html";
 
@@ -242,13 +242,6 @@ export async function deleteSession(app: AppServices, s: Session): Promise<{ und
   };
 }
 
-/** At start-up: the files of sessions deleted by a page that closed before their Undo toast went. */
-export async function finishPendingDeletes(app: Pick<AppServices, "store" | "sandbox">): Promise<void> {
-  for (const id of stalePendingDeletes()) {
-    if (await app.store.getSession(id)) clearPendingDelete(id);
-    else await deleteSessionFiles(app, id).then(() => clearPendingDelete(id));
-  }
-}
 
 /** Which guided demo: the date bug (shell only) or the Python project (python3 and git). */
 export type DemoKind = "dates" | "python";
