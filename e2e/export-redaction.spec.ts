@@ -45,3 +45,41 @@ test("Export reviews secrets first: a key in a tool output is listed, and the fi
   await expect(review).toBeHidden();
   expect(downloaded).toBe(false);
 });
+
+test("JSON with files reviews the workspace's secrets too; Export all reviews every session's, the Settings key included", async ({ page, mock }) => {
+  const { unzipSync, strFromU8 } = await import("fflate");
+  await openApp(page);
+  // A key with no known prefix (a Mistral key has none): it counts because it is the one in Settings.
+  const ownKey = "Zx81kQ2mP0aL7vR4tY6uB3nC9dE5fG1h";
+  await configure(page, mock, "openai-compatible", { apiKey: ownKey });
+  const id = await newSession(page);
+  await page.evaluate(
+    async ({ id, leaked }) => {
+      const t = (globalThis as unknown as { __tabcode: { sandbox: { seedWorkspace(id: string, f: Record<string, string>): Promise<void> } } }).__tabcode;
+      await t.sandbox.seedWorkspace(id, { ".env": `OPENAI_API_KEY=${leaked}\n`, "app.js": "console.log(1)\n" });
+    },
+    { id, leaked: LEAKED },
+  );
+  mock.setScript([{ text: "Noted." }]);
+  await send(page, `my key is ${ownKey}`);
+  await waitIdle(page, id);
+
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  await page.getByRole("menuitem", { name: "JSON with files" }).click();
+  const review = page.getByRole("dialog", { name: "Review before exporting" });
+  await expect(review.getByRole("checkbox", { name: /Remove OpenAI-style API key sk-p… \(44 characters\) \(workspace file .env/ })).toBeChecked();
+  await expect(review.getByRole("checkbox", { name: /Remove your API key from Settings Zx81… \(32 characters\)/ })).toBeChecked();
+  const [withFiles] = await Promise.all([page.waitForEvent("download"), review.getByRole("button", { name: "Export JSON with files" }).click()]);
+  const text = readFileSync(await withFiles.path(), "utf8");
+  expect(text).not.toContain(LEAKED);
+  expect(text).not.toContain(ownKey);
+  expect(text).toContain("app.js");
+
+  await page.getByRole("navigation", { name: "Sessions" }).getByRole("button", { name: "Export all" }).click();
+  await expect(review.getByRole("checkbox", { name: /Remove your API key from Settings Zx81… \(32 characters\) \(“.*”, message 1, text/ })).toBeChecked();
+  const [all] = await Promise.all([page.waitForEvent("download"), review.getByRole("button", { name: "Export all sessions" }).click()]);
+  const zip = unzipSync(readFileSync(await all.path()));
+  const joined = Object.values(zip).map((b) => strFromU8(b)).join("\n");
+  expect(joined).not.toContain(ownKey);
+  expect(joined).toContain("[redacted your API key from Settings]");
+});

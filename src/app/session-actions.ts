@@ -48,10 +48,14 @@ async function exportedFile(
   return redactFile(file, opts.remove ?? []);
 }
 
-/** What the redaction pass finds in a session before it is shared or exported. */
-export async function secretsIn(app: AppServices, sessionID: string): Promise<Finding[]> {
+/**
+ * What the redaction pass finds in a session before it is shared or exported: in its messages, and in its
+ * workspace's files when they go too (`files`). The key set in Settings counts whatever its shape.
+ */
+export async function secretsIn(app: AppServices, sessionID: string, opts: { files?: boolean } = {}): Promise<Finding[]> {
   const { findSecrets } = await exporter();
-  return findSecrets(await exportedFile(app, sessionID));
+  const workspace = opts.files ? await workspaceFiles(app, sessionID) : undefined;
+  return findSecrets(await exportedFile(app, sessionID, { workspace }), [app.settings.get().apiKey]);
 }
 
 export async function exportOne(app: AppServices, sessionID: string, kind: ExportKind, remove: readonly Finding[] = []): Promise<Download> {
@@ -80,10 +84,17 @@ export async function exportOne(app: AppServices, sessionID: string, kind: Expor
   }
 }
 
-export async function exportEverything(app: AppServices): Promise<Download> {
+/** What the redaction pass finds in every session, before Export all. */
+export async function secretsInAll(app: AppServices): Promise<Finding[]> {
+  await app.store.flush();
+  const { exportAll, findSecretsInAll } = await exporter();
+  return findSecretsInAll((await exportAll(app.store)).sessions, [app.settings.get().apiKey]);
+}
+
+export async function exportEverything(app: AppServices, remove: readonly Finding[] = []): Promise<Download> {
   await app.store.flush();
   const { exportAllZip, ZIP_FILE_NAME } = await exporter();
-  return { name: ZIP_FILE_NAME, data: await exportAllZip(app.store), mime: "application/zip" };
+  return { name: ZIP_FILE_NAME, data: await exportAllZip(app.store, { remove }), mime: "application/zip" };
 }
 
 export type ShareResult = { ok: true; url: string } | { ok: false; size: number };

@@ -3,7 +3,8 @@ import { dismissGlance } from "./glance/dismiss";
 import type { DroppedFile } from "../app/history-import";
 import { LAUNCH_PARAM } from "../app/isolation";
 import { errorMessage } from "../core/errors";
-import { type DemoKind, exportEverything, importFile, historyPath, startDemo } from "../app/session-actions";
+import { type DemoKind, exportEverything, importFile, historyPath, secretsInAll, startDemo } from "../app/session-actions";
+import type { Finding } from "../core/export";
 import type { LaunchQueueLike } from "../app/shared-files";
 import { download } from "./components/workspace/workspace-io";
 import { useServices, useSettings } from "./hooks/services";
@@ -24,7 +25,7 @@ import { useAppShortcuts } from "./hooks/use-app-shortcuts";
 import { useAppEvent } from "./app-events";
 import { ShortcutsDialog } from "./components/shortcuts-dialog";
 import { resetTour } from "./components/tour-state";
-import { PinnedPanel, ReplayRoute, SettingsDialog, SharedView } from "./lazy";
+import { ExportReviewDialog, PinnedPanel, ReplayRoute, SettingsDialog, SharedView } from "./lazy";
 import { droppedFiles, isHistoryDrop } from "./drop-files";
 import { useRunAttention } from "./notifications/use-run-attention";
 import { firstScreenShown, whenIdle } from "../app/warm-up";
@@ -141,10 +142,21 @@ export function App() {
     },
     [services, notify, navigate],
   );
+  // Export all reviews the secrets found in every session first, as a single session's export does.
+  const [exportReview, setExportReview] = useState<Finding[] | null>(null);
+  const writeAll = async (remove: readonly Finding[]) => {
+    try {
+      const d = await exportEverything(services, remove);
+      download(d.name, d.data, d.mime);
+    } catch (e) {
+      notify(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
   const exportAllSessions = async () => {
     try {
-      const d = await exportEverything(services);
-      download(d.name, d.data, d.mime);
+      const findings = await secretsInAll(services);
+      if (findings.length === 0) await writeAll([]);
+      else setExportReview(findings);
     } catch (e) {
       notify(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -301,6 +313,17 @@ export function App() {
               }}
             />
           </Suspense>
+        )}
+        {exportReview && (
+          <ExportReviewDialog
+            label="all sessions"
+            findings={exportReview}
+            onClose={() => setExportReview(null)}
+            onExport={(remove) => {
+              setExportReview(null);
+              void writeAll(remove);
+            }}
+          />
         )}
         {helpOpen && <ShortcutsDialog onClose={() => setHelpOpen(false)} />}
         <PermissionDialog />

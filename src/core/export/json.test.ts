@@ -51,6 +51,24 @@ describe("exportSession", () => {
     const back = parseImport(serializeExport(file ?? ({} as never)));
     expect(back.ok && back.value.sessions[0]?.workspace).toEqual(file?.workspace);
   });
+
+  it("carries the workspace's text files as text, as read from the sandbox (bytes): the redaction pass must see them", async () => {
+    const s = sampleSession();
+    const enc = new TextEncoder();
+    const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]);
+    const file = await exportSession(await storeWith(s), s.session.id, {
+      workspace: { ".env": enc.encode("KEY=1\n"), "bom.txt": new Uint8Array([0xef, 0xbb, 0xbf, 0x61]), "latin1.txt": latin1, "nul.txt": new Uint8Array([0x61, 0, 0x62]) },
+    });
+    expect(file?.workspace).toEqual({
+      ".env": { encoding: "utf8", data: "KEY=1\n" },
+      "bom.txt": { encoding: "utf8", data: "\ufeffa" },
+      // Not UTF-8, or not text: the bytes exactly.
+      "latin1.txt": { encoding: "base64", data: "Y2Fm6Qo=" },
+      "nul.txt": { encoding: "base64", data: "YQBi" },
+    });
+    // Text carried as text comes back as the same bytes (the BOM included).
+    expect(enc.encode(file?.workspace?.["bom.txt"]?.data)).toEqual(new Uint8Array([0xef, 0xbb, 0xbf, 0x61]));
+  });
 });
 
 describe("exportAll / exportAllZip", () => {

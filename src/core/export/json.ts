@@ -2,6 +2,7 @@ import { strToU8, zipSync } from "fflate";
 import type { Store } from "../ports/store";
 import { Message, type MessageWithParts, Part, Session } from "../schema";
 import { bytesToBase64 } from "./base64";
+import { type Finding, redactFile } from "./redact";
 import { ARCHIVE_FORMAT, type ArchiveFile, type ExportFile, FORMAT_VERSION, SESSION_FORMAT, type WorkspaceFile } from "./types";
 
 /** Options of {@link exportSession}. */
@@ -45,10 +46,26 @@ export async function exportSession(store: Store, sessionID: string, opts: Expor
   return file;
 }
 
+/** The bytes as text when they are UTF-8 text (no NUL), else undefined. */
+function asText(bytes: Uint8Array): string | undefined {
+  if (bytes.includes(0)) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The workspace as the export carries it: text files as text (readable in the file, and what the redaction
+ * pass scans and edits: as base64 a `.env`'s key went out unseen), other files as base64.
+ */
 function encodeWorkspace(files: Record<string, string | Uint8Array>): Record<string, WorkspaceFile> {
   const out: Record<string, WorkspaceFile> = {};
-  for (const [path, content] of Object.entries(files))
-    out[path] = typeof content === "string" ? { encoding: "utf8", data: content } : { encoding: "base64", data: bytesToBase64(content) };
+  for (const [path, content] of Object.entries(files)) {
+    const text = typeof content === "string" ? content : asText(content);
+    out[path] = text !== undefined ? { encoding: "utf8", data: text } : { encoding: "base64", data: bytesToBase64(content as Uint8Array) };
+  }
   return out;
 }
 
@@ -77,10 +94,10 @@ export const ZIP_FILE_NAME = "tabcode-sessions.zip";
  * Exports every session as a zip (save it as {@link ZIP_FILE_NAME}) holding one
  * `<sessionID>.json` export file per session.
  */
-export async function exportAllZip(store: Store, opts: { now?: number } = {}): Promise<Uint8Array> {
+export async function exportAllZip(store: Store, opts: { now?: number; remove?: readonly Finding[] } = {}): Promise<Uint8Array> {
   const archive = await exportAll(store, opts);
   const entries: Record<string, Uint8Array> = {};
-  for (const s of archive.sessions) entries[`${s.info.id}.json`] = strToU8(serializeExport(s));
+  for (const s of archive.sessions) entries[`${s.info.id}.json`] = strToU8(serializeExport(redactFile(s, opts.remove ?? [])));
   return zipSync(entries, { level: 6 });
 }
 

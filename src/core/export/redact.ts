@@ -38,11 +38,15 @@ const SHAPES: Shape[] = [
   { kind: "Slack token", re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
   { kind: "Stripe key", re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
   { kind: "Hugging Face token", re: /\bhf_[A-Za-z0-9]{30,}/g },
+  { kind: "Groq API key", re: /\bgsk_[A-Za-z0-9]{20,}/g },
+  { kind: "xAI API key", re: /\bxai-[A-Za-z0-9]{20,}/g },
   { kind: "JSON Web Token", re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   { kind: "bearer token", re: /\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)/g, group: 1 },
   {
     kind: ".env secret",
-    re: /^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Za-z0-9_]*[ \t]*[=:][ \t]*["']?(?!Bearer\b|Basic\b|\[redacted)([^\s"'#]{6,})/gim,
+    // Not the shell's working folders (`PWD`, `OLDPWD`: an `env` listing has them), and not a value that is a
+    // path (`SSH_AUTH_SOCK=/tmp/…`, `XAUTHORITY=/home/…`): removing `/workspace` broke every path in the file.
+    re: /^[ \t]*(?:export[ \t]+)?(?!(?:OLD)?PWD[ \t]*[=:])[A-Za-z_][A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Za-z0-9_]*[ \t]*[=:][ \t]*["']?(?!Bearer\b|Basic\b|\[redacted|~?\.{0,2}\/)([^\s"'#]{6,})/gim,
     group: 1,
   },
 ];
@@ -78,8 +82,8 @@ function* texts(p: Part): Generator<[string, string]> {
   }
 }
 
-function scan(text: string, where: string, found: Map<string, Finding>): void {
-  for (const shape of SHAPES) {
+function scanWith(shapes: readonly Shape[], text: string, where: string, found: Map<string, Finding>): void {
+  for (const shape of shapes) {
     shape.re.lastIndex = 0;
     for (const m of text.matchAll(shape.re)) {
       const value = m[shape.group ?? 0];
@@ -91,8 +95,21 @@ function scan(text: string, where: string, found: Map<string, Finding>): void {
   }
 }
 
-/** The secrets a file seems to hold, in order of first appearance. */
-export function findSecrets(file: ExportFile): Finding[] {
+/** A literal value as a shape: the key set in Settings, whatever form it has. */
+function literal(kind: string, value: string): Shape {
+  return { kind, re: new RegExp(value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g") };
+}
+
+/**
+ * The secrets a file seems to hold, in order of first appearance. `known` are values that are secrets
+ * whatever their shape (the API key in Settings: a Mistral key, say, has no prefix to recognise).
+ */
+export function findSecrets(file: ExportFile, known: readonly string[] = []): Finding[] {
+  const extra = known
+    .map((k) => k.trim())
+    .filter((k) => k.length >= 8)
+    .map((k) => literal("your API key from Settings", k));
+  const scan = (text: string, where: string, found: Map<string, Finding>) => scanWith([...extra, ...SHAPES], text, where, found);
   const found = new Map<string, Finding>();
   scan(file.info.title, "the title", found);
   file.messages.forEach((m, i) => {
@@ -103,6 +120,18 @@ export function findSecrets(file: ExportFile): Finding[] {
   // A key that is a prefix of another (an OpenAI-shaped match inside a longer token) is the same secret.
   const all = [...found.values()];
   return all.filter((f) => !all.some((g) => g !== f && g.value.includes(f.value) && g.value.length > f.value.length));
+}
+
+/** The secrets of several files (Export all), each said with the title of the session it was first seen in. */
+export function findSecretsInAll(files: readonly ExportFile[], known: readonly string[] = []): Finding[] {
+  const found = new Map<string, Finding>();
+  for (const file of files)
+    for (const f of findSecrets(file, known)) {
+      const seen = found.get(f.value);
+      if (seen) seen.count += f.count;
+      else found.set(f.value, { ...f, where: `“${file.info.title}”, ${f.where}` });
+    }
+  return [...found.values()];
 }
 
 function replaceAll(text: string, findings: readonly Finding[]): string {

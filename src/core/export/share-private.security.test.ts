@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { mulberry32 as prng } from "../../testing/prng";
-import { findSecrets, redactFile } from "./redact";
+import { findSecrets, findSecretsInAll, redactFile } from "./redact";
 import { decodeProtectedShare, decodeShare, isProtectedShare, MAX_SHARE_LINK, protectedShareLink, shareLink } from "./share";
 import { SessionBuilder } from "./test-helpers";
 import type { ExportFile } from "./types";
@@ -61,6 +61,50 @@ describe("redaction", () => {
     expect(out).toContain("[redacted OpenAI-style API key]");
     expect(out).toContain("DB_HOST=localhost");
     expect(findSecrets(redactFile(file, found))).toEqual([]);
+  });
+
+  it("an `env` listing: the shell's folders and path values are not secrets, a password variable is", () => {
+    const b = new SessionBuilder();
+    const u = b.user("show the environment");
+    const env = "PWD=/workspace\nOLDPWD=/workspace/src\nSSH_AUTH_SOCK=/tmp/ssh-XXXX/agent.1\nXAUTHORITY=~/.Xauthority\nHOME=/home/user\nDB_PWD=hunter22x\n";
+    b.assistant(u, [{ type: "tool", callID: "c1", tool: "bash", state: { status: "completed", input: { command: "env" }, output: env, title: "env", metadata: {}, time: { start: 1, end: 2 } } }]);
+    const found = findSecrets(fileOf(b));
+    expect(found.map((f) => f.value)).toEqual(["hunter22x"]);
+    // Removing it leaves every path as it was.
+    expect(JSON.stringify(redactFile(fileOf(b), found))).toContain("PWD=/workspace\\nOLDPWD=/workspace/src");
+  });
+
+  it("the key from Settings is a secret whatever its shape; Groq and xAI keys by their prefix", () => {
+    const mistral = "Zx81kQ2mP0aL7vR4tY6uB3nC9dE5fG1h";
+    const groq = "gsk_4fJ8kL2mN6pQ0rS3tU7vW1xY5zA9bC2dE6fG0hJ4kL8mN2p";
+    const xai = "xai-Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78St90";
+    const b = new SessionBuilder();
+    b.user(`use ${mistral} and ${groq} and ${xai}`);
+    expect(findSecrets(fileOf(b)).map((f) => f.kind)).toEqual(["Groq API key", "xAI API key"]);
+    const withKey = findSecrets(fileOf(b), [` ${mistral} `, ""]);
+    expect(withKey.find((f) => f.value === mistral)?.kind).toBe("your API key from Settings");
+    expect(withKey).toHaveLength(3);
+  });
+
+  it("finds secrets in the workspace's text files when they go too", () => {
+    const b = new SessionBuilder();
+    b.user("export this");
+    const file: ExportFile = { ...fileOf(b), workspace: { ".env": { encoding: "utf8", data: `OPENAI_API_KEY=${SECRETS.openai}\n` } } };
+    const found = findSecrets(file);
+    expect(found.map((f) => [f.value, f.where])).toEqual([[SECRETS.openai, "workspace file .env"]]);
+    expect(JSON.stringify(redactFile(file, found))).not.toContain(SECRETS.openai);
+  });
+
+  it("across sessions (Export all): each secret once, counted over all, said with the session it was first seen in", () => {
+    const a = new SessionBuilder({ title: "Deploy" });
+    a.user(`key ${SECRETS.openai}`);
+    const c = new SessionBuilder({ title: "Later" });
+    c.user(`again ${SECRETS.openai} and ${SECRETS.github}`);
+    const found = findSecretsInAll([fileOf(a), fileOf(c)]);
+    expect(found.map((f) => [f.value, f.count, f.where])).toEqual([
+      [SECRETS.openai, 2, "“Deploy”, message 1, text"],
+      [SECRETS.github, 1, "“Later”, message 1, text"],
+    ]);
   });
 
   it("finds nothing in ordinary text", () => {

@@ -33,7 +33,7 @@ export function useExportItems(sessionID: string, onError: (m: string) => void, 
   const run = async (kind: ExportKind, label: string) => {
     let findings: Finding[];
     try {
-      findings = await secretsIn(app, sessionID);
+      findings = await secretsIn(app, sessionID, { files: kind === "json-files" });
     } catch (e) {
       onError(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
       return;
