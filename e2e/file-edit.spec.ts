@@ -86,3 +86,48 @@ for (const size of SIZES) {
     expect(await readText(page, id, "/workspace/config/app.json")).toBe('{ "debug": false }\n');
   });
 }
+
+test("the viewer follows the file: a change underneath is shown, a save over it asks first; a file that is not UTF-8 is not editable here", async ({ page, mock }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  await seedFile(page, id, "/workspace/notes.txt", "v1\n");
+  const ws = page.getByRole("region", { name: "Workspace" });
+  await ws.getByRole("button", { name: "notes.txt", exact: true }).click();
+  const viewer = page.getByRole("dialog", { name: "File notes.txt" });
+  await expect(viewer).toContainText("v1");
+  // Written by someone else (the agent) while the viewer is open: it shows the new text.
+  await seedFile(page, id, "/workspace/notes.txt", "v2 from the agent\n");
+  await expect(viewer).toContainText("v2 from the agent");
+
+  await viewer.getByRole("button", { name: "Edit" }).click();
+  await viewer.getByRole("textbox", { name: "Contents of notes.txt" }).fill("mine\n");
+  await seedFile(page, id, "/workspace/notes.txt", "v3 from the agent\n");
+  await expect(viewer.getByRole("status")).toContainText("notes.txt changed while you were editing");
+  await viewer.getByRole("button", { name: "Save" }).click();
+  await expect(viewer.getByRole("alert")).toContainText("notes.txt changed since you started editing");
+  expect(await readText(page, id, "/workspace/notes.txt")).toBe("v3 from the agent\n");
+  await viewer.getByRole("button", { name: "Discard my changes" }).click();
+  await expect(viewer).toContainText("v3 from the agent");
+  // Or the user's version wins, when they say so.
+  await viewer.getByRole("button", { name: "Edit" }).click();
+  await viewer.getByRole("textbox", { name: "Contents of notes.txt" }).fill("mine\n");
+  await seedFile(page, id, "/workspace/notes.txt", "v4 from the agent\n");
+  await viewer.getByRole("button", { name: "Save" }).click();
+  await viewer.getByRole("button", { name: "Save anyway" }).click();
+  await expect(viewer.getByRole("status")).toHaveText("Saved notes.txt.");
+  expect(await readText(page, id, "/workspace/notes.txt")).toBe("mine\n");
+  await viewer.getByRole("button", { name: "Close" }).click();
+
+  // Latin-1 bytes: shown, said, not editable (a save would turn é into U+FFFD).
+  await page.evaluate(async (id) => {
+    const t = (globalThis as unknown as { __tabcode: { sandbox: { sandboxFor(id: string): Promise<{ fs: { writeFile(p: string, d: Uint8Array): Promise<void> } }> } } }).__tabcode;
+    await (await t.sandbox.sandboxFor(id)).fs.writeFile("/workspace/latin1.txt", new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    window.dispatchEvent(new CustomEvent("tabcode:workspace-changed", { detail: { sessionID: id } }));
+  }, id);
+  await ws.getByRole("button", { name: "latin1.txt", exact: true }).click();
+  const latin = page.getByRole("dialog", { name: "File latin1.txt" });
+  await expect(latin).toContainText("Not UTF-8 text");
+  await expect(latin.getByRole("button", { name: "Edit" })).toHaveCount(0);
+  await expect(latin.getByRole("button", { name: "Download" })).toBeVisible();
+});

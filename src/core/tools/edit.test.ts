@@ -54,6 +54,19 @@ describe("edit", () => {
     expect(await text("src/main.ts")).toContain("const x = 4;\n");
   });
 
+  it("refuses to edit a file that is not UTF-8 (its other bytes would become U+FFFD), and read says why", async () => {
+    const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x6b, 0x65, 0x65, 0x70, 0x0a]); // "café\nkeep\n" in Latin-1
+    await sb.fs.writeFile("/workspace/latin1.txt", latin1);
+    const r = await read("latin1.txt");
+    expect(r.output).toContain("caf\uFFFD");
+    expect(r.output).toContain("This file is not UTF-8 text");
+    const err = await runToolError(editTool, { filePath: "latin1.txt", oldString: "keep", newString: "kept" }, ctx);
+    expect(err).toMatch(/^latin1\.txt was not edited\. This file is not UTF-8 text/);
+    expect(await sb.fs.readFile("/workspace/latin1.txt")).toEqual(latin1);
+    // A UTF-8 file reads without the note.
+    expect((await read("win.txt")).output).not.toContain("not UTF-8");
+  });
+
   it("keeps CRLF line endings", async () => {
     await read("win.txt");
     await runTool(editTool, { filePath: "win.txt", oldString: "beta\ngamma", newString: "BETA\nGAMMA\ndelta" }, ctx);

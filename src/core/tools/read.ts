@@ -8,6 +8,7 @@ import { z } from "../zod";
 import type { SandboxFS } from "../ports/sandbox";
 import { basename, dirname, extname, joinPath } from "../sandbox-path";
 import { defineTool } from "./tool";
+import { decodeTextFile, NOT_UTF8_NOTE } from "./text-file";
 import { recordRead, requireSandbox, workspacePath } from "./workspace";
 import { loadedRules, nestedRulesFor, systemReminder } from "../rules/nested";
 
@@ -156,13 +157,14 @@ export const readTool = defineTool({
     }
     if (looksBinary(abs, bytes)) throw new Error(`Cannot read binary file: ${abs}`);
 
-    const text = new TextDecoder().decode(bytes);
+    const { text, utf8 } = decodeTextFile(bytes);
     const lines = formatLines(text, offset, limit);
     if (offset > lines.total && !(offset === 1 && lines.total === 0)) {
       throw new Error(`Offset ${offset} is out of range for this file (${lines.total} lines)`);
     }
     await recordRead(ctx, abs, bytes);
     let output = [`<path>${abs}</path>`, "<type>file</type>", "<content>", lines.body, "", lines.footer, "</content>"].join("\n");
+    if (!utf8) output += `\n\n${NOT_UTF8_NOTE}`;
     // Instructions of the folders between this file and the workspace root, once per session (spec §7.1).
     const nested = await nestedRulesFor(sandbox.fs, abs, sandbox.root, loadedRules(ctx.state));
     const reminder = systemReminder(nested.files);

@@ -8,6 +8,8 @@ export interface TextFile {
   text: string;
   bom: boolean;
   crlf: boolean;
+  /** Whether the bytes are UTF-8 throughout: other bytes read as U+FFFD, and writing the text back would change them. */
+  utf8: boolean;
 }
 
 const BOM = [0xef, 0xbb, 0xbf];
@@ -23,9 +25,21 @@ export function lf(s: string): string {
 /** Decodes a file for editing. */
 export function decodeTextFile(bytes: Uint8Array): TextFile {
   const bom = hasBom(bytes);
-  const raw = new TextDecoder().decode(bom ? bytes.subarray(3) : bytes);
-  return { text: lf(raw), bom, crlf: raw.includes("\r\n") };
+  const body = bom ? bytes.subarray(3) : bytes;
+  let utf8 = true;
+  let raw: string;
+  try {
+    raw = new TextDecoder("utf-8", { fatal: true }).decode(body);
+  } catch {
+    utf8 = false;
+    raw = new TextDecoder().decode(body);
+  }
+  return { text: lf(raw), bom, crlf: raw.includes("\r\n"), utf8 };
 }
+
+/** What the model is told when a file is not UTF-8 text (the read tool's note, the edit tool's refusal). */
+export const NOT_UTF8_NOTE =
+  "This file is not UTF-8 text: the bytes shown as \uFFFD are in another encoding (Latin-1, Windows-1252, …). The edit tool cannot change it without changing those bytes; rewrite the whole file with the write tool (as UTF-8) if that is what the user wants.";
 
 /** The file content to write for `text` (with `\n` endings) in the style of `like`. */
 export function encodeTextFile(text: string, like: Pick<TextFile, "bom" | "crlf">): string {

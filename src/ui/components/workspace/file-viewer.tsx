@@ -25,6 +25,20 @@ function decode(bytes: Uint8Array): string | null {
   return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(0, MAX_SHOWN));
 }
 
+/** Whether the bytes are UTF-8 throughout (a Latin-1 é is not: saved from the text shown, it would become U+FFFD). */
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 /** What the textarea edits (no BOM, `\n` lines) and how to write it back as the file had it. */
 function forEditing(text: string): { text: string; crlf: boolean; bom: boolean } {
   const bom = text.startsWith(BOM);
@@ -40,6 +54,8 @@ interface Props {
   onClose: () => void;
   /** After a save, with the file's workspace-relative path (the tree and storage line refresh; a rules file is read again). */
   onSaved?: (rel: string) => void;
+  /** Changes when the workspace may have changed (a tool ran, an upload): the file is read again. */
+  version?: number;
 }
 
 /**
@@ -47,7 +63,7 @@ interface Props {
  * textarea, Save (written as the user's change, see `saveUserFile`), Cancel,
  * and a guard against losing unsaved changes.
  */
-export function FileViewer({ sandbox, entry, rules, onClose, onSaved }: Props) {
+export function FileViewer({ sandbox, entry, rules, onClose, onSaved, version = 0 }: Props) {
   const ref = useModal();
   const [bytes, setBytes] = useState<Uint8Array | null>(null);
   const [error, setError] = useState<string>();
@@ -56,15 +72,32 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved }: Props) {
   const [saveError, setSaveError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const [guard, setGuard] = useState<"close" | "cancel" | null>(null);
+  // The file as it is now, read again whenever the workspace may have changed. While the user edits, what is
+  // shown stays the version they started from (`bytes`), and a change underneath is said, never lost.
+  const [latest, setLatest] = useState<Uint8Array | null>(null);
+  const [conflict, setConflict] = useState(false);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` says when to read the file again
   useEffect(() => {
-    sandbox.fs.readFile(entry.path).then(setBytes, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
-  }, [sandbox, entry]);
+    let live = true;
+    sandbox.fs.readFile(entry.path).then(
+      (b) => live && setLatest(b),
+      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [sandbox, entry, version]);
+  useEffect(() => {
+    if (latest && draft === null && (!bytes || !sameBytes(bytes, latest))) setBytes(latest);
+  }, [latest, draft, bytes]);
 
   const rel = entry.path.slice(sandbox.root.length + 1);
   const text = bytes ? decode(bytes) : null;
   const original = text === null ? null : forEditing(text);
-  const editable = bytes !== null && text !== null && bytes.length <= MAX_SHOWN;
+  const utf8 = bytes !== null && isUtf8(bytes);
+  const editable = bytes !== null && text !== null && bytes.length <= MAX_SHOWN && utf8;
+  const changedUnder = draft !== null && bytes !== null && latest !== null && !sameBytes(bytes, latest);
   const dirty = draft !== null && original !== null && draft !== original.text;
 
   // Leaving the page with unsaved changes asks first.
@@ -79,13 +112,23 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved }: Props) {
     setDraft(null);
     setGuard(null);
     setSaveError(undefined);
+    setConflict(false);
   };
   const requestClose = () => (dirty ? setGuard("close") : onClose());
   const requestCancel = () => (dirty ? setGuard("cancel") : leaveEditing());
-  const save = async () => {
-    if (draft === null || !original) return;
+  const save = async (overwrite = false) => {
+    if (draft === null || !original || !bytes) return;
     setSaving(true);
     setSaveError(undefined);
+    // Changed since the user started editing (the agent wrote it)? Asked, never overwritten unseen.
+    const now = await sandbox.fs.readFile(entry.path).catch(() => null);
+    if (!overwrite && now && !sameBytes(now, bytes)) {
+      setLatest(now);
+      setConflict(true);
+      setSaving(false);
+      return;
+    }
+    setConflict(false);
     const body = (original.bom ? BOM : "") + (original.crlf ? draft.replace(/\n/g, "\r\n") : draft);
     const r = await saveUserFile(sandbox, rel, body, await rules());
     setSaving(false);
@@ -93,7 +136,9 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved }: Props) {
       setSaveError(r.message);
       return;
     }
-    setBytes(new TextEncoder().encode(body));
+    const written = new TextEncoder().encode(body);
+    setBytes(written);
+    setLatest(written);
     setDraft(null);
     setNotice(`Saved ${rel}.`);
     onSaved?.(rel);
@@ -111,6 +156,25 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved }: Props) {
       <h2>{rel}</h2>
       {error && <p className="error-text">{error}</p>}
       {bytes && text === null && <p>Binary file, {bytes.length.toLocaleString()} bytes.</p>}
+      {bytes && text !== null && !utf8 && (
+        <p className="hint">Not UTF-8 text: bytes shown as � are in another encoding. Saving from here would change them, so it cannot be edited here; download it to edit it elsewhere.</p>
+      )}
+      {changedUnder && !conflict && (
+        <p role="status" className="hint">
+          {rel} changed while you were editing (the agent may have written it). Saving will ask before replacing it.
+        </p>
+      )}
+      {conflict && (
+        <div role="alert" className="error-text">
+          <p>{rel} changed since you started editing. Save anyway to replace that version with yours, or discard your changes to see it.</p>
+          <button type="button" onClick={() => void save(true)}>
+            Save anyway
+          </button>{" "}
+          <button type="button" onClick={leaveEditing}>
+            Discard my changes
+          </button>
+        </div>
+      )}
       {notice && draft === null && (
         <p role="status" className="hint">
           {notice}
@@ -161,7 +225,7 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved }: Props) {
             <button type="button" onClick={requestCancel}>
               Cancel
             </button>
-            <button type="button" className="primary" disabled={saving || !dirty} onClick={() => void save()}>
+            <button type="button" className="primary" disabled={saving || !dirty || conflict} onClick={() => void save()}>
               {saving ? "Saving…" : "Save"}
             </button>
           </>

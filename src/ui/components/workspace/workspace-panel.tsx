@@ -114,6 +114,7 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
             <FileViewer
               sandbox={sandbox}
               entry={viewing}
+              version={version + bump}
               rules={rulesInForce}
               onClose={() => setViewing(null)}
               onSaved={(rel) => {
