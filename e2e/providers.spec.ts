@@ -158,6 +158,9 @@ test("OpenAI-compatible: a length finish says so and Continue asks the model to 
   await page.getByRole("button", { name: "Continue" }).click();
   await expect.poll(() => mock.modelRequests().length).toBe(2);
   expect(mock.modelRequests()[1]?.rawBody).toContain("Continue exactly where");
+  // The model is shown what it said before the cut, right before that request: it goes on from there.
+  const roles = (JSON.parse(mock.modelRequests()[1]?.rawBody ?? "{}") as { messages: { role: string; content: unknown }[] }).messages.map((m) => `${m.role}:${JSON.stringify(m.content).length > 4}`);
+  expect(roles.slice(-3)).toEqual(["user:true", "assistant:true", "user:true"]);
   await waitIdle(page, id);
   // tabcode wrote that message (the person only pressed Continue): a divider, not a message of theirs.
   await expect(page.getByRole("article", { name: "System event" })).toHaveText(/You asked the model to continue its cut-off answer/);

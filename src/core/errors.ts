@@ -29,6 +29,14 @@ export interface APIErrorData {
   [key: string]: unknown;
 }
 
+/**
+ * Whether an answer with this error was cut off rather than failed: stopped by the user, out of output tokens,
+ * or its stream ended early. What it said is kept in the next request (Continue picks up from it).
+ */
+export function isCutOff(name: string): boolean {
+  return name === "MessageAbortedError" || name === "MessageOutputLengthError" || name === "StreamError";
+}
+
 export function namedError(name: ErrorName, data: Record<string, unknown>): NamedErrorData {
   return { name, data };
 }

@@ -75,6 +75,28 @@ describe("toModelMessages", () => {
     for (const partial of ["STOPPED", "FAILED", "CRASHED"]) expect(sent).not.toContain(partial);
   });
 
+  it("sends an answer that was cut off (stopped, out of output tokens, its stream ended early) with what it said, never one that failed", () => {
+    const h = new History();
+    for (const [name, said] of [
+      ["MessageAbortedError", "STOPPED half"],
+      ["MessageOutputLengthError", "LENGTH half"],
+      ["StreamError", "BROKEN half"],
+      ["APIError", "FAILED half"],
+      ["NetworkError", "OFFLINE half"],
+    ] as const) {
+      h.user(text(`ask ${name}`));
+      h.assistant([text(said)], { error: { name, data: { message: name } } });
+    }
+    // Cut off before it said anything: nothing to continue from.
+    h.user(text("ask empty"));
+    h.assistant([], { error: { name: "StreamError", data: { message: "ended" } } });
+    const sent = toModelMessages(h.msgs);
+    const said = sent.filter((m) => m.role === "assistant").map((m) => JSON.stringify(m.content));
+    expect(said).toHaveLength(3);
+    expect(said.join()).toMatch(/STOPPED half.*LENGTH half.*BROKEN half/);
+    expect(JSON.stringify(sent)).not.toMatch(/FAILED half|OFFLINE half/);
+  });
+
   describe("media a tool read", () => {
     const h = new History();
     h.user(text("look"));

@@ -3,6 +3,7 @@ import type { LLMAssistantContent, LLMMedia, LLMMessage, LLMToolResult, LLMUserC
 import type { AssistantMessage, MessageWithParts, ToolPart } from "../schema";
 import { providerCompactionOf } from "./provider-compaction";
 import { isServerTool } from "./server-tool";
+import { isCutOff } from "../errors";
 
 export const CLEARED_TOOL_OUTPUT = "[Old tool result content cleared]";
 export const INTERRUPTED_TOOL_OUTPUT = "[Tool execution was interrupted]";
@@ -66,12 +67,16 @@ function userContent(m: MessageWithParts, opts: ToModelOptions): LLMUserContent[
   return content;
 }
 
-/** Whether an assistant message is sent: errored ones are dropped unless aborted with real content. */
+/**
+ * Whether an assistant message is sent: errored ones are dropped unless cut off with real content (stopped,
+ * out of output tokens, its stream ended early: `isCutOff`). OpenCode keeps only stopped ones; a cut answer
+ * is what Continue asks the model to go on from, so it must see it.
+ */
 export function keepAssistant(m: MessageWithParts, info: AssistantMessage): boolean {
   // A summary counts only when it finished: a stopped or failed one's partial text is never sent.
   if (info.summary && (info.error || !info.finish)) return false;
   if (!info.error) return true;
-  if (info.error.name !== "MessageAbortedError") return false;
+  if (!isCutOff(info.error.name)) return false;
   return m.parts.some((p) => p.type === "text" || p.type === "tool");
 }
 

@@ -8,6 +8,7 @@ import { CopyButton } from "../markdown/copy-button";
 import { PartView } from "./parts/part-view";
 import { systemEventKind } from "../../core/conversation/system-event";
 import { SystemEventView } from "./system-event-view";
+import { isCutOff } from "../../core/errors";
 import { MenuButton } from "./menu-button";
 
 /** What the user should know about how an answer ended: cut at the output limit (with Continue) or stopped by the provider's filter. */
@@ -40,7 +41,6 @@ export const MessageView = memo(function MessageView({ message, continued, lastS
 /** Why a message's menu actions that change the conversation wait. */
 const BUSY_REASON = "The agent is working: try again when it is idle";
 
-const cutError = (name: string) => name === "MessageOutputLengthError" || name === "MessageAbortedError" || name === "StreamError";
 
 /**
  * Edit-and-resend of a message, or the correction of a summary. It opens focused, with the caret at the end
@@ -196,7 +196,7 @@ function ChatMessage({ message, continued, lastStep, highlighted }: { message: M
         <ErrorBox
           error={info.error}
           onRetry={actions && !actions.busy && !info.summary ? () => actions.regenerate(info.id) : undefined}
-          onContinue={actions && !actions.busy && cutError(info.error.name) ? () => actions.continueAnswer() : undefined}
+          onContinue={actions && !actions.busy && isCutOff(info.error.name) ? () => actions.continueAnswer() : undefined}
         />
       )}
       {info.role === "assistant" && info.cost > 0 && info.time.completed && steps !== 1 && (
