@@ -73,10 +73,13 @@ describe("pins", () => {
     stored = setPin(stored, { ...goal, text: "Quoted commas in CSV import", state: "accepted" });
     const pins = effectivePins(stored, h.msgs);
     const block = pinnedBlock(pins);
-    expect(block).toContain("Goal: Quoted commas in CSV import");
+    expect(block).toContain("Goal: Quoted commas in CSV import\n");
     expect(block).not.toContain("Never touch config/");
-    expect(block).toContain("- From now on always run the tests before you answer.");
+    // A suggestion is said to be the user's words, not a pin they set; what they accepted or added is plain.
+    expect(block).toContain("- From now on always run the tests before you answer. (the user's own words; not confirmed by the user)");
     expect(block).toContain("- Keep the public API stable.");
+    expect(block).not.toContain("Keep the public API stable. (");
+    expect(block).not.toContain("Pinned by the user");
     expect(pins.find((p) => p.id === rule.id)?.state).toBe("dismissed");
   });
 

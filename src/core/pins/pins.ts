@@ -139,9 +139,11 @@ export function pinnedBlock(pins: Pin[]): string {
   if (live.length === 0) return "";
   const goal = live.find((p) => p.kind === "goal");
   const rules = live.filter((p) => p.kind === "constraint");
-  const lines = ["# Pinned by the user (kept through every compaction; follow these even if the conversation below no longer shows them)"];
-  if (goal) lines.push(`Goal: ${goal.text}`);
-  if (rules.length) lines.push("Constraints and preferences:", ...rules.map((r) => `- ${r.text}`));
+  // Said as what they are: a suggestion is the user's own words, taken from their messages, not a pin they set.
+  const from = (p: Pin, words: string) => (p.state === "suggested" ? ` (${words}; not confirmed by the user)` : "");
+  const lines = ["# Pinned context (kept through every compaction; follow these even if the conversation below no longer shows them)"];
+  if (goal) lines.push(`Goal: ${goal.text}${from(goal, "taken from the user's first message")}`);
+  if (rules.length) lines.push("Constraints and preferences:", ...rules.map((r) => `- ${r.text}${from(r, "the user's own words")}`));
   return lines.join("\n");
 }
 
