@@ -115,6 +115,24 @@ export function answeredModelConfig(settings: Settings, ran: { providerID: strin
   return modelConfig({ ...settings, provider: kind.success ? kind.data : settings.provider, modelID: ran.modelID, baseURL: "", apiKey: "" });
 }
 
+/**
+ * Why a base URL cannot be called, in the user's words, or undefined when it can (empty: the preset's own).
+ * A URL without its scheme ("api.openai.com/v1") would be read as a path of this page's own server: the
+ * request, key included, would go there instead of to the provider.
+ */
+export function baseURLProblem(url: string | undefined): string | undefined {
+  const u = url?.trim();
+  if (!u) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(u);
+  } catch {
+    return `The base URL “${u}” is not a full web address: it must start with https:// (or http:// for a server on this machine). Nothing was sent.`;
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return `The base URL “${u}” must start with https:// or http://. Nothing was sent.`;
+  return undefined;
+}
+
 export function modelConfig(settings: Settings): ModelConfig {
   const spec = specFor(settings, settings.modelID);
   return {

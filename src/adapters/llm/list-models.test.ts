@@ -18,6 +18,16 @@ describe("listModels", () => {
     expect(calls[0]?.headers.get("authorization")).toBe("Bearer k-123");
   });
 
+  it("a base URL without its scheme is refused before anything is sent (the key would go to the page's own server)", async () => {
+    const { f, calls } = fake(200, { data: [{ id: "x" }] });
+    for (const baseURL of ["api.openai.com/v1", "ftp://api.openai.com/v1", "/v1"]) {
+      const r = await listModels({ provider: "openai", baseURL, apiKey: "sk-secret" }, f);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.message).toMatch(/must start with|not a full web address/);
+    }
+    expect(calls).toHaveLength(0);
+  });
+
   it("no key → no Authorization header (local servers)", async () => {
     const { f, calls } = fake(200, { data: [{ id: "llama3.1:8b" }] });
     await listModels({ provider: "openai-compatible", baseURL: "http://localhost:11434/v1" }, f);

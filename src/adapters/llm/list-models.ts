@@ -6,6 +6,7 @@
  */
 import type { ModelConfig } from "../../core/ports/llm";
 import { presetOf } from "../../core/providers";
+import { baseURLProblem } from "../../core/settings";
 import { ANTHROPIC_BROWSER_HEADER } from "./model-factory";
 import { scrubSecrets } from "./scrub-secrets";
 
@@ -15,6 +16,8 @@ export type ModelList = { ok: true; ids: string[] } | { ok: false; message: stri
 export async function listModels(config: Pick<ModelConfig, "provider" | "baseURL" | "apiKey">, f: typeof fetch = globalThis.fetch, signal?: AbortSignal): Promise<ModelList> {
   const preset = presetOf(config.provider);
   if (!preset) return { ok: false, message: "The demo model has no model list." };
+  const problem = baseURLProblem(config.baseURL);
+  if (problem) return { ok: false, message: problem };
   const base = (config.baseURL?.trim() || preset.baseURL).replace(/\/+$/, "");
   const key = config.apiKey?.trim() ?? "";
   const headers: Record<string, string> = { accept: "application/json" };

@@ -24,6 +24,7 @@
  * - Anthropic gets `anthropic-dangerous-direct-browser-access: true`, the
  *   header Anthropic documents for calls made straight from a browser.
  */
+import { baseURLProblem } from "../../core/settings";
 import type { LanguageModel } from "ai";
 import type { ModelConfig } from "../../core/ports/llm";
 import type { ProviderKind } from "../../core/providers";
@@ -138,6 +139,9 @@ export function createModelFactory(baseFetch?: typeof fetch): ModelFactory {
   return {
     async model(config) {
       if (config.provider === "demo") throw new Error("The demo model is not served by the AI SDK adapter.");
+      // Never resolved against the page: the key would go to this page's own server.
+      const problem = baseURLProblem(config.baseURL);
+      if (problem) throw new Error(problem);
       const make = await provider(config.provider, config);
       return make(config.modelID);
     },

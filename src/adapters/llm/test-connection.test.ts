@@ -34,6 +34,18 @@ describe("testConnection", () => {
     expect(ff.requests[0]?.body).not.toHaveProperty("tools");
   });
 
+  it("a base URL without its scheme: said, and nothing sent (through the real adapter too)", async () => {
+    const ff = fakeFetch(() => ({ status: 200, body: "{}" }));
+    const llm = createAiSdkLLM({ fetch: ff.fetch });
+    const result = await testConnection({ ...modelConfig(), baseURL: "api.openai.com/v1" }, llm);
+    expect(result).toMatchObject({ ok: false, error: { name: "UnknownError", data: { kind: "settings", message: expect.stringContaining("must start with https://") } } });
+    // A run on such a setting (stored before this check) is refused by the adapter itself.
+    const events: LLMEvent[] = [];
+    for await (const ev of llm.stream({ model: { ...modelConfig(), baseURL: "api.openai.com/v1" }, system: [], messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }], tools: [], maxOutputTokens: 16, signal: new AbortController().signal })) events.push(ev);
+    expect(JSON.stringify(events)).toContain("not a full web address");
+    expect(ff.requests).toHaveLength(0);
+  });
+
   it("returns the classified error (with its hint) when the call fails", async () => {
     const ff = fakeFetch(() => ({ status: 401, body: JSON.stringify({ error: { message: "Invalid key", type: "auth" } }) }));
     const result = await testConnection(modelConfig(), createAiSdkLLM({ fetch: ff.fetch }));

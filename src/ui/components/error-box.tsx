@@ -34,7 +34,7 @@ export function errorHeadline(e: NamedErrorData): string {
       if (status !== undefined && status >= 500) return "The provider is failing or overloaded";
       return `The provider returned an error${status ? ` (HTTP ${status})` : ""}`;
     default:
-      return "Something went wrong";
+      return e.data.kind === "settings" ? "A setting needs fixing" : "Something went wrong";
   }
 }
 

@@ -3,7 +3,7 @@ import { listModels } from "../../adapters/llm/list-models";
 import { pageMove } from "../../app/isolation";
 import { testConnection } from "../../adapters/llm/test-connection";
 import { PROVIDER_PRESETS, presetOf } from "../../core/providers";
-import { BUILTIN_MODELS, modelConfig, type ProviderKind, type Settings, specFor } from "../../core/settings";
+import { BUILTIN_MODELS, baseURLProblem, modelConfig, type ProviderKind, type Settings, specFor } from "../../core/settings";
 import { useServices, useSettings } from "../hooks/services";
 import { ErrorBox } from "./error-box";
 import { SettingsAdvanced } from "./settings-advanced";
@@ -47,6 +47,8 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [models, setModels] = useState<{ state: "idle" | "loading" } | { state: "ok"; ids: string[] } | { state: "failed"; message: string }>({ state: "idle" });
   const loadedList = useRef<HTMLSelectElement>(null);
   const loadModels = async () => {
+    const problem = baseURLProblem(draft.baseURL);
+    if (problem) return setModels({ state: "failed", message: problem });
     setModels({ state: "loading" });
     const r = await listModels(modelConfig(draft), undefined, AbortSignal.timeout(20_000));
     setModels(r.ok ? { state: "ok", ids: r.ids } : { state: "failed", message: r.message });
