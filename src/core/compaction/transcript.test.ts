@@ -55,15 +55,21 @@ describe("tool log", () => {
       tool("grep", { pattern: "TODO" }, "none"),
       tool("bash", { command: "npm test" }, "ok"),
       tool("bash", { command: "git status\ngit diff" }, "ok"),
-      tool("bash", { command: "npm test" }, "fail", { status: "error" }),
+      tool("bash", { command: "npm test" }, "ok"),
       tool("todowrite", { todos: [] }, "ok"),
+      // Named absolute, or with a dot: the same files.
+      tool("read", { filePath: "/workspace/src/./b.ts" }, "x"),
+      tool("read", { filePath: "./src/a.ts" }, "x"),
+      // Failed calls did nothing: not listed (a denied command, an edit of a missing file); one cut while it ran is.
+      tool("edit", { filePath: "missing.ts", oldString: "1", newString: "2" }, "File not found", { status: "error" }),
+      tool("bash", { command: "rm -rf /" }, "denied", { status: "error" }),
     ]);
     const log = toolLog(h.msgs);
     expect(renderToolLog(log)).toBe(
       [
         "## Relevant files",
         "- src/a.ts (read, edited)",
-        "- src/b.ts (written)",
+        "- src/b.ts (written, read)",
         "- src (searched)",
         "- . (searched)",
         "",
@@ -80,12 +86,12 @@ describe("tool log", () => {
     h.assistant([tool("read", { filePath: "/workspace/src/a.ts" }, "x"), tool("bash", { command: "sed -i s/1/2/ src/a.ts && touch new.txt" }, "ok"), patch(["src/a.ts", "new.txt", ".git/index", "node_modules/x/index.js", "__pycache__/a.pyc"])]);
     h.assistant([tool("edit", { filePath: "/workspace/src/b.ts", oldString: "1", newString: "2" }, "ok"), patch(["src/b.ts"])]);
     expect([...toolLog(h.msgs).files].map(([path, actions]) => [path, [...actions]])).toEqual([
-      ["/workspace/src/a.ts", ["read", "changed"]],
-      ["/workspace/new.txt", ["changed"]],
-      ["/workspace/src/b.ts", ["edited"]],
+      ["src/a.ts", ["read", "changed"]],
+      ["new.txt", ["changed"]],
+      ["src/b.ts", ["edited"]],
     ]);
-    // Another working directory.
-    expect([...toolLog(h.msgs, undefined, "/home/me/").files.keys()]).toContain("/home/me/new.txt");
+    // Another working directory: a path outside it stays absolute.
+    expect([...toolLog(h.msgs, undefined, "/home/me/").files.keys()]).toEqual(["/workspace/src/a.ts", "src/a.ts", "new.txt", "/workspace/src/b.ts", "src/b.ts"]);
   });
 
   it("renders (none) for empty lists and round-trips through splitSummary", () => {

@@ -90,7 +90,7 @@ export function toolLog(msgs: MessageWithParts[], into: ToolLog = { files: new M
       if (p.type === "patch") {
         for (const f of p.files) {
           if (MACHINERY.test(f)) continue;
-          const path = `${root.replace(/\/+$/, "")}/${f}`;
+          const path = workspaceRelative(root, f);
           const set = into.files.get(path);
           if (!set) into.files.set(path, new Set(["changed"]));
           else if (!set.has("edited") && !set.has("written")) set.add("changed");
@@ -98,9 +98,14 @@ export function toolLog(msgs: MessageWithParts[], into: ToolLog = { files: new M
         continue;
       }
       if (p.type !== "tool" || p.state.status === "pending") continue;
+      // A call that failed did nothing to list (an edit of a missing file, a denied command); one cut while it
+      // ran did part of its work.
+      if (p.state.status === "error" && !p.state.metadata?.interrupted) continue;
       const input = p.state.input;
       const action = FILE_ACTIONS[p.tool];
-      const path = action === "searched" ? (str(input.path) ?? ".") : str(input.filePath);
+      const given = action === "searched" ? (str(input.path) ?? ".") : str(input.filePath);
+      // One name per file, whether the tool was given it relative or absolute (and the patches' names).
+      const path = given === undefined ? undefined : workspaceRelative(root, given);
       if (action && path) {
         const set = into.files.get(path) ?? new Set<string>();
         set.add(action);
@@ -111,6 +116,24 @@ export function toolLog(msgs: MessageWithParts[], into: ToolLog = { files: new M
     }
   }
   return into;
+}
+
+/**
+ * `given` (relative to the workspace or absolute) as the workspace names it: relative to the root, without `.`
+ * segments or a trailing slash (`.` for the root itself); a path outside the workspace stays absolute.
+ */
+function workspaceRelative(root: string, given: string): string {
+  const base = root.replace(/\/+$/, "");
+  const abs = given.startsWith("/") ? given : `${base}/${given}`;
+  const out: string[] = [];
+  for (const seg of abs.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") out.pop();
+    else out.push(seg);
+  }
+  const path = `/${out.join("/")}`;
+  if (path === base) return ".";
+  return path.startsWith(`${base}/`) ? path.slice(base.length + 1) : path;
 }
 
 function addCommand(log: ToolLog, command: string): void {
