@@ -310,7 +310,8 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
     }
     if (part.state.status === "pending" || part.state.status === "running") {
       const start = part.state.status === "running" ? part.state.time.start : clock.now();
-      const meta = part.state.status === "running" ? part.state.metadata : undefined;
+      // A call still being written when the step stopped never ran: the card says so, and keeps what had streamed of it.
+      const meta = part.state.status === "running" ? part.state.metadata : { notStarted: true, ...(part.state.raw ? { raw: part.state.raw } : {}) };
       await w.putTool({ ...part, state: { status: "error", input: part.state.input, error: "Tool execution aborted", metadata: { ...meta, interrupted: true }, time: { start, end: clock.now() } } });
     }
   }

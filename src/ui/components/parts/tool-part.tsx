@@ -120,6 +120,11 @@ function WaitingLabel({ callID }: { callID: string }) {
   return <>{here ? "waiting for your approval" : "waiting for approval in the tab running this session"}</>;
 }
 
+/** A tool's output as a person reads it: the notes the shell tool writes for the model lose their tags. */
+export function shownOutput(output: string): string {
+  return output.replace(/<bash_metadata>\n?([\s\S]*?)\n?<\/bash_metadata>/g, "$1");
+}
+
 /** A tool call as a card: name, status, input, output or error. */
 export function ToolPartView({ part }: { part: ToolPart }) {
   const s = part.state;
@@ -132,7 +137,13 @@ export function ToolPartView({ part }: { part: ToolPart }) {
   const exit = s.status === "completed" && typeof s.metadata?.exit === "number" && s.metadata.exit !== 0 ? s.metadata.exit : undefined;
   // A permission question waits for the user (the step notes it on the part: core/session/repair.ts).
   const waiting = s.status === "running" && typeof s.metadata?.awaitingApproval === "object";
-  const label = exit !== undefined ? `exit ${exit}` : STATUS_LABEL[s.status];
+  // Stopped (by the user, or the step stopping around it) is not a failure: neither a red "failed" nor the
+  // exit code the shell gives a killed command. A timeout is said as one.
+  const notStarted = s.status === "error" && s.metadata?.notStarted === true;
+  const stopped = (s.status === "error" && s.metadata?.interrupted === true) || (s.status === "completed" && s.metadata?.aborted === true);
+  const timedOut = s.status === "completed" && s.metadata?.timedOut === true;
+  const label = notStarted ? "stopped before it ran" : stopped ? "stopped" : timedOut ? "timed out" : exit !== undefined ? `exit ${exit}` : STATUS_LABEL[s.status];
+  const failed = !stopped && (exit !== undefined || timedOut);
   const duration = s.status === "completed" || s.status === "error" ? formatDuration(s.time.end - s.time.start) : undefined;
   const liveOutput = s.status === "running" && typeof s.metadata?.output === "string" ? s.metadata.output : undefined;
   const diff = s.status === "completed" && typeof s.metadata.diff === "string" ? s.metadata.diff : undefined;
@@ -140,9 +151,13 @@ export function ToolPartView({ part }: { part: ToolPart }) {
   return (
     // A group, not a region: a long session has dozens of tool cards, and each region would be a landmark.
     // biome-ignore lint/a11y/useSemanticElements: a tool card is no form: <fieldset> would say it is one
-    <div role="group" className={`tool-card tool-${s.status}${exit !== undefined ? " tool-failed" : ""}`} aria-label={`Tool ${part.tool}: ${exit !== undefined ? `finished with exit code ${exit}` : label}`}>
+    <div
+      role="group"
+      className={`tool-card tool-${stopped ? "stopped" : s.status}${failed ? " tool-failed" : ""}`}
+      aria-label={`Tool ${part.tool}: ${failed && !timedOut ? `finished with exit code ${exit}` : label}`}
+    >
       <button type="button" className="tool-head" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <span className={`tool-dot dot-${exit !== undefined ? "error" : s.status}`} aria-hidden="true" />
+        <span className={`tool-dot dot-${stopped ? "pending" : failed ? "error" : s.status}`} aria-hidden="true" />
         <span className="tool-name">{part.tool}</span>
         <span className="tool-summary">{summary(part)}</span>
         <span className="tool-status">
@@ -163,10 +178,10 @@ export function ToolPartView({ part }: { part: ToolPart }) {
       {open && (
         <div className="tool-body">
           <div className="tool-label">Input</div>
-          <pre>{stringify(s.input)}</pre>
+          <pre>{notStarted && typeof s.metadata?.raw === "string" ? `${s.metadata.raw} …(not finished)` : stringify(s.input)}</pre>
           {s.status === "completed" && (
             <>
-              <ToolText label={`Output${pruned ? " (pruned from the model's context; kept here)" : ""}`} copy={`Copy the output of ${part.tool}`} text={s.output} />
+              <ToolText label={`Output${pruned ? " (pruned from the model's context; kept here)" : ""}`} copy={`Copy the output of ${part.tool}`} text={shownOutput(s.output)} />
             </>
           )}
           {s.status === "error" && (
