@@ -179,6 +179,29 @@ test("a prompt sent during a run is queued and answered after it", async ({ page
   expect(stored[1]?.parts.find((p) => p.type === "text")?.text).toContain("a29");
 });
 
+test("Stop with a prompt queued: the queued prompt is said to have no answer, and can be answered", async ({ page, mock }) => {
+  mock.setScript([{ text: Array.from({ length: 120 }, (_, i) => `a${i}`).join(" "), chunkDelayMs: 40 }, { text: "Answer to the queued one." }]);
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  await send(page, "first");
+  await expect(page.getByRole("article").filter({ hasText: "a2 " })).toBeVisible();
+  await send(page, "queued second");
+  await expect(page.getByText("1 queued")).toBeVisible();
+  await page.getByRole("button", { name: "Stop" }).click();
+  // Idle, with the queued prompt last (waitIdle waits for an answer to be last).
+  await expect.poll(() => page.evaluate((id) => (globalThis as unknown as { __tabcode: { sessions: { isBusy(id: string): boolean } } }).__tabcode.sessions.isBusy(id), id)).toBe(false);
+  const bar = page.getByRole("status").filter({ hasText: "Your last message has no answer" });
+  await expect(bar).toBeVisible();
+  expect(mock.modelRequests()).toHaveLength(1);
+  await bar.getByRole("button", { name: "Answer it now" }).click();
+  await expect(page.getByRole("article").filter({ hasText: "Answer to the queued one." })).toBeVisible();
+  await waitIdle(page, id);
+  await expect(bar).toHaveCount(0);
+  // The model got both messages, and the stopped answer's text between them.
+  expect(mock.modelRequests()[1]?.rawBody).toMatch(/first[\s\S]*a2 [\s\S]*queued second/);
+});
+
 test("killing the tab mid-stream keeps the partial answer, marked interrupted, and the session continues", async ({ context, mock }) => {
   mock.setScript([{ text: Array.from({ length: 40 }, (_, i) => `part${i}`).join(" "), chunkDelayMs: 30, hangAfterChunks: 25 }]);
   const page = await context.newPage();

@@ -402,9 +402,35 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             </aside>
           </SidePanel>
         </div>
+        <UnansweredBar sessionID={sessionID} last={messages?.[messages.length - 1]} idle={!busy && session.revert === undefined} onError={onError} />
         {session.goal && <GoalBar session={session} busy={busy} onError={onError} />}
         <Composer key={sessionID} session={session} onError={onError} onOpenSession={onOpenSession} />
       </div>
     </MessageActionsContext.Provider>
+  );
+}
+
+/**
+ * The newest message is the user's and has no answer while nothing runs: a message queued during a run that was
+ * then stopped (or a run stopped before it answered). Said, with a way to have it answered. Shown once the
+ * session has been idle a moment, so a send never flashes it before its run starts.
+ */
+function UnansweredBar({ sessionID, last, idle, onError }: { sessionID: string; last: MessageWithParts | undefined; idle: boolean; onError: (m: string) => void }) {
+  const { sessions } = useServices();
+  const waiting = idle && last?.info.role === "user" && systemEventKind(last) === undefined ? last.info.id : undefined;
+  const [shown, setShown] = useState<string>();
+  useEffect(() => {
+    if (!waiting) return setShown(undefined);
+    const t = setTimeout(() => setShown(waiting), 600);
+    return () => clearTimeout(t);
+  }, [waiting]);
+  if (!shown || shown !== waiting) return null;
+  return (
+    <div className="banner unanswered" role="status">
+      <span>Your last message has no answer: the run stopped before it.</span>
+      <button type="button" onClick={() => sessions.ensureRunning(sessionID).catch((e: unknown) => onError(`Could not answer it: ${e instanceof Error ? e.message : String(e)}`))}>
+        Answer it now
+      </button>
+    </div>
   );
 }
