@@ -151,7 +151,7 @@ function apiError(f: ErrorFacts, message: string, ctx: ClassifyContext, scrub: (
       ...base,
       kind: "rate-limit",
       isRetryable: true,
-      hint: "The provider is rate limiting requests. tabcode waits and retries.",
+      hint: "The provider is rate limiting requests. tabcode retries a few times on its own, waiting as the provider asks; if this still shows, wait a minute and press Retry.",
     });
   }
   if ((status !== undefined && status >= 500) || /overloaded/i.test(message) || codes.includes("overloaded")) {
@@ -160,7 +160,7 @@ function apiError(f: ErrorFacts, message: string, ctx: ClassifyContext, scrub: (
       ...base,
       kind: overloaded ? "overloaded" : "server",
       isRetryable: true,
-      hint: "The provider had a server error or is overloaded. tabcode waits and retries.",
+      hint: "The provider had a server error or is overloaded. tabcode retries a few times on its own; if this still shows, try again later with Retry.",
     });
   }
   if (status === 408 || status === 409) {

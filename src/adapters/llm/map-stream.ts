@@ -190,8 +190,10 @@ function rawReasonOf(part: Extract<Part, { type: "finish-step" | "finish" }>): {
 
 /** A warning line for a recovered stream error: its message, without the hint. */
 function warningText(e: NamedErrorData): string {
-  const m = e.data.message;
-  return `The provider sent a chunk tabcode could not read; the rest of the answer was used. ${typeof m === "string" ? m : ""}`.trim();
+  const m = typeof e.data.message === "string" ? e.data.message : "";
+  // The error's own words only where they add something ("could not be read" says it twice).
+  const extra = /could not be (read|parsed)/i.test(m) ? "" : m;
+  return `The provider sent a chunk tabcode could not read; the rest of the answer was used. ${extra}`.trim();
 }
 
 /** A provider-run tool's output as text (JSON for structured results). */

@@ -30,7 +30,7 @@ import { mediaOf, renderToolLog, splitSummary, toolLog } from "./transcript";
 
 export const COMPACTION_TOO_LARGE = "Session too large to compact — start a new session or choose a model with a larger context window.";
 export const CONTINUE_PROMPT = "Continue if you have next steps. If you are unsure how to proceed, stop and ask the user for clarification.";
-export const OVERFLOW_NOTE = "The previous request was too large for the model's context window; attachments in it were replaced by placeholders.";
+export const OVERFLOW_NOTE = "The previous request was too large for the model's context window, so the conversation before it was summarised; any images or files in it are placeholders now.";
 
 export interface CompactionDeps {
   store: Store;

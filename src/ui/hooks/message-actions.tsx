@@ -13,14 +13,12 @@ export interface MessageActions {
   switchBranch(messageID: string, step: -1 | 1): void;
   /** Asks the answered question again, as a new branch (the old answer stays one click away). */
   regenerate(assistantMessageID: string): void;
-  /** Asks the model to go on where an answer was cut. */
+  /** Asks the model to go on where an answer was cut (at the output limit, by Stop, by a broken stream). */
   continueAnswer(): void;
   /** How many messages a compaction request folded into its summary. */
   compacted(messageID: string): number | undefined;
   /** Replaces the text of a compaction summary (what the model sees from now on). */
   editSummary(messageID: string, text: string): void;
-  /** Asks the model to go on after an answer cut at the output limit. */
-  continueAnswer(): void;
   /** Pins a message's text as a constraint. */
   pinMessage(messageID: string, text: string): void;
   /** Summarises the conversation up to this message's turn (after a preview). */
