@@ -54,18 +54,21 @@ export const grepTool = defineTool({
       st.type === "directory"
         ? (await walkFiles(sandbox.fs, abs, { skipDirs: skippedDirs(`${args.include ?? ""} ${args.path ?? ""}`) })).files
         : [st];
-    const candidates = files
-      .filter((f) => f.size <= MAX_FILE_BYTES && (!include || include(st.type === "directory" ? relativeTo(abs, f.path) : f.name)))
-      .sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : 1));
+    const included = files.filter((f) => !include || include(st.type === "directory" ? relativeTo(abs, f.path) : f.name));
+    const tooLarge = included.filter((f) => f.size > MAX_FILE_BYTES);
+    const candidates = included.filter((f) => f.size <= MAX_FILE_BYTES).sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : 1));
 
     const matches: Match[] = [];
     let total = 0;
+    // Lines searched only in part: said, so a match further along one is not taken as absent.
+    let cutLines = 0;
     for (const f of candidates) {
       if (ctx.signal.aborted) throw new Error("Search aborted");
       const bytes = await sandbox.fs.readFile(f.path);
       if (looksBinary(f.path, bytes)) continue;
       const lines = new TextDecoder().decode(bytes).split(/\r?\n/);
       lines.forEach((line, i) => {
+        if (line.length > MAX_TESTED_CHARS) cutLines++;
         if (!regex.test(line.length > MAX_TESTED_CHARS ? line.slice(0, MAX_TESTED_CHARS) : line)) return;
         total++;
         if (matches.length < GREP_LIMIT) {
@@ -79,7 +82,14 @@ export const grepTool = defineTool({
     const quoted = [...new Set(matches.map((m) => relativeTo(sandbox.root, m.path)))];
     if (quoted.length) await ctx.ask({ permission: "read", patterns: quoted, always: ["*"], metadata: { grep: args.pattern } });
     const title = args.pattern;
-    if (!matches.length) return { title, output: "No files found", metadata: { matches: 0, truncated: false } };
+    const notes: string[] = [];
+    if (tooLarge.length) {
+      const named = tooLarge.slice(0, 3).map((f) => relativeTo(sandbox.root, f.path));
+      notes.push(`Not searched: ${tooLarge.length} file${tooLarge.length === 1 ? "" : "s"} over 2 MB (${named.join(", ")}${tooLarge.length > 3 ? ", …" : ""}); use bash (grep) for ${tooLarge.length === 1 ? "it" : "them"}.`);
+    }
+    if (cutLines) notes.push(`Only the first ${MAX_TESTED_CHARS.toLocaleString("en")} characters of ${cutLines} very long line${cutLines === 1 ? " were" : "s were"} searched; use bash (grep) to search all of ${cutLines === 1 ? "it" : "them"}.`);
+    const noted = notes.length ? `\n\n(${notes.join(" ")})` : "";
+    if (!matches.length) return { title, output: `No files found${noted}`, metadata: { matches: 0, truncated: false } };
     const out = [`Found ${total} match${total === 1 ? "" : "es"}${total > matches.length ? ` (showing the first ${matches.length})` : ""}`];
     let current = "";
     for (const m of matches) {
@@ -92,6 +102,6 @@ export const grepTool = defineTool({
     }
     const truncated = total > matches.length;
     if (truncated) out.push("", `(Results are truncated: showing ${matches.length} of ${total} matches. Use a more specific path, pattern or include glob.)`);
-    return { title: rel === "." ? title : `${title} in ${rel}`, output: out.join("\n"), metadata: { matches: total, truncated } };
+    return { title: rel === "." ? title : `${title} in ${rel}`, output: out.join("\n") + noted, metadata: { matches: total, truncated } };
   },
 });

@@ -102,6 +102,19 @@ describe("grep", () => {
     expect(r.metadata).toMatchObject({ matches: 3, truncated: false });
   });
 
+  it("says what it could not search: files over 2 MB, and very long lines past their first 10,000 characters", async () => {
+    await writeInOrder([
+      ["long.txt", `${"x".repeat(300_000)}ENDMARK\nENDMARK at the start\n`],
+      ["big.log", `${"y".repeat(2 * 1024 * 1024 + 10)}\nENDMARK\n`],
+    ]);
+    const r = await runTool(grepTool, { pattern: "ENDMARK" }, ctx);
+    expect(r.output).toMatch(/^Found 1 match\n/);
+    expect(r.output).toContain("Not searched: 1 file over 2 MB (big.log); use bash (grep) for it.");
+    expect(r.output).toContain("Only the first 10,000 characters of 1 very long line were searched");
+    const none = await runTool(grepTool, { pattern: "nowhere" }, ctx);
+    expect(none.output).toMatch(/^No files found\n\n\(Not searched: 1 file over 2 MB/);
+  });
+
   it("filters by include glob and path, and supports (?i)", async () => {
     await writeInOrder([
       ["a.ts", "Hello\n"],
