@@ -30,7 +30,7 @@ test("choosing WebContainer loads the app again on its cross-origin isolated pag
   await openApp(page);
   expect(await isolated(page)).toBe(false);
   const id = await newSession(page);
-  const status = page.getByRole("region", { name: "Workspace" }).getByRole("status");
+  const status = page.getByRole("region", { name: "Workspace" }).getByRole("status").first();
   await expect(status).toContainText("Local sandbox — chosen automatically");
   await cacheApp(page);
 

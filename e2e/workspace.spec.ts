@@ -15,9 +15,13 @@ test("the model reads, edits and runs commands on real files; the tree shows it;
   const ws = page.getByRole("region", { name: "Workspace" });
 
   // "Automatic" is the local sandbox: nothing third-party is contacted (the network fence fails the test otherwise).
-  await expect(ws.getByRole("status")).toContainText("Local sandbox — chosen automatically; it runs in this tab. WebContainer (Node.js, loaded from stackblitz.com) starts only if you choose it in Settings");
+  await expect(ws.getByRole("status").first()).toContainText("Local sandbox — chosen automatically; it runs in this tab. WebContainer (Node.js, loaded from stackblitz.com) starts only if you choose it in Settings");
 
+  await ws.getByLabel("Upload files").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("first upload\n") });
+  await expect(ws.getByRole("status").filter({ hasText: "Uploaded notes.txt." })).toHaveText("Uploaded notes.txt.");
+  // A second file of the same name replaces the first: said, not done unseen.
   await ws.getByLabel("Upload files").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello world\nsecond line\n") });
+  await expect(ws.getByRole("status").filter({ hasText: "Uploaded notes.txt." })).toContainText("Replaced the file already there with the same name: notes.txt.");
   await expect(ws.getByRole("button", { name: "notes.txt", exact: true })).toBeVisible();
 
   mock.setScript([

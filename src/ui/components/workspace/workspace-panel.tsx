@@ -30,6 +30,8 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
   const [bump, setBump] = useState(0);
   const [viewing, setViewing] = useState<FileEntry | null>(null);
   const [dragging, setDragging] = useState(false);
+  // What the last upload did.
+  const [note, setNote] = useState<string>();
   useAppEvent("workspace-changed", (d) => {
     if (d.sessionID === sessionID) setBump((b) => b + 1);
   });
@@ -39,16 +41,27 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
     const [{ writeUserFile }, { isInstructionPath }] = await Promise.all([import("../../../core/snapshot/user-writes"), import("../../../core/prompt/instruction-paths")]);
     let skipped = 0;
     const rules: string[] = [];
+    const written: string[] = [];
+    const replaced: string[] = [];
     for (const [name, file] of files) {
       const rel = uploadPath(name);
       if (!rel) {
         skipped++;
         continue;
       }
+      if ((await sb.fs.stat(`${sb.root}/${rel}`))?.type === "file") replaced.push(rel);
       await writeUserFile(sb, rel, new Uint8Array(await file.arrayBuffer()));
+      written.push(rel);
       if (isInstructionPath(rel)) rules.push(rel);
     }
     if (skipped) onError(`${skipped} file${skipped === 1 ? " was" : "s were"} skipped: unsafe path.`);
+    // Said, so a file replaced by one of the same name is not replaced unseen.
+    if (written.length) {
+      const names = (list: string[]) => `${list.slice(0, 3).join(", ")}${list.length > 3 ? ` and ${list.length - 3} more` : ""}`;
+      setNote(
+        `Uploaded ${written.length === 1 ? written[0] : `${written.length} files`}.${replaced.length ? ` Replaced ${replaced.length === 1 ? "the file" : `${replaced.length} files`} already there with the same name: ${names(replaced)}.` : ""}`,
+      );
+    }
     setBump((b) => b + 1);
     if (rules.length) emit("rules-changed", { sessionID, paths: rules });
   };
@@ -108,6 +121,9 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
               Download zip
             </button>
           </div>
+          <p className="hint upload-note" role="status">
+            {note}
+          </p>
           <FileTree sandbox={sandbox} version={version + bump} onOpen={setViewing} />
           <StorageLine sessionID={sessionID} version={version + bump} />
           {viewing && (
