@@ -63,3 +63,27 @@ test("a new session with the composer, permissions and debug dialogs has no unna
   await expect(debug).toBeHidden();
   await expect(page.getByRole("button", { name: "Debug" })).toBeFocused();
 });
+
+test.describe("touch phone (390×844)", () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test("every control of an answer with reasoning, code and a tool card is at least 24 px tall (WCAG 2.5.8)", async ({ page, mock }) => {
+    const { configure, send, waitIdle } = await import("./app");
+    await page.goto("/");
+    await page.waitForFunction(() => Boolean((globalThis as unknown as { __tabcode?: unknown }).__tabcode));
+    await configure(page, mock, "openai-compatible");
+    const id = await page.evaluate(async () => (await (globalThis as unknown as { __tabcode: { sessions: { createSession(): Promise<{ id: string }> } } }).__tabcode.sessions.createSession()).id);
+    await page.goto(`/#/s/${id}`);
+    mock.setScript([{ reasoning: "thinking about it", text: "Here:\n\n```js\nconst a = 1;\n```\n", toolCalls: [{ name: "bash", args: { command: "echo hi", description: "say hi" } }] }, { text: "Done." }]);
+    await send(page, "go");
+    await waitIdle(page, id);
+    await page.getByRole("group", { name: /Tool bash/ }).getByRole("button").first().click();
+    const small = await page.locator("button, summary, a[href]").evaluateAll((els) =>
+      els
+        .map((e) => ({ e, r: e.getBoundingClientRect() }))
+        .filter(({ r }) => r.width > 0 && r.height > 0 && r.height < 24)
+        .map(({ e, r }) => `${e.tagName} "${(e.textContent ?? "").trim().slice(0, 30)}" ${Math.round(r.height)} px`),
+    );
+    expect(small).toEqual([]);
+  });
+});

@@ -215,7 +215,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
               <button type="button" onClick={() => void runTest()} disabled={test.state === "running"}>
                 {test.state === "running" ? "Testing…" : "Test connection"}
               </button>
-              <div aria-live="polite" ref={testResult}>
+              <div aria-live="polite" ref={testResult} className="test-result">
                 {test.state === "ok" && <span className="ok">Connected. The model answered: “{test.text}”</span>}
                 {test.state === "failed" && !test.result.ok && <ErrorBox error={test.result.error} inSettings />}
               </div>

@@ -122,7 +122,9 @@ export function PartView({ part, role }: { part: Part; role: "user" | "assistant
       const msg = typeof part.error.data.message === "string" ? part.error.data.message : part.error.name;
       return (
         <div className="retry-part" role="status">
-          Attempt {part.attempt} failed: {msg} — {part.time.next ? <Countdown until={part.time.next} /> : "retrying"}
+          Attempt {part.attempt} failed: {msg}
+          {/* Once nothing runs (stopped, or the retries ended) there is no retry to count down to. */}
+          {streaming ? <> — {part.time.next ? <Countdown until={part.time.next} /> : "retrying"}</> : "."}
         </div>
       );
     }
