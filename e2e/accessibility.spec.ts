@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { newSession, openApp } from "./app";
+import { configure, newSession, openApp, send, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 
 /** Every interactive control on the page has an accessible name (label, aria-label, text or title). */
@@ -68,7 +68,6 @@ test.describe("touch phone (390×844)", () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
   test("every control of an answer with reasoning, code and a tool card is at least 24 px tall (WCAG 2.5.8)", async ({ page, mock }) => {
-    const { configure, send, waitIdle } = await import("./app");
     await page.goto("/");
     await page.waitForFunction(() => Boolean((globalThis as unknown as { __tabcode?: unknown }).__tabcode));
     await configure(page, mock, "openai-compatible");

@@ -1,4 +1,4 @@
-import { configure, send, waitIdle } from "./app";
+import { configure, newSession, openApp, send, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 
 test.describe("phone (390×844)", () => {
@@ -347,4 +347,22 @@ test.describe("touch phone (390×844)", () => {
     expect(await small()).toEqual([]);
     await page.screenshot({ path: test.info().outputPath("touch-terminal-390.png") });
   });
+});
+
+test("the header keeps its height while a run's status comes and goes (retrying, working), at 1400 and 1280", async ({ page, mock }) => {
+  test.setTimeout(60_000);
+  for (const width of [1400, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    mock.setScript([{ error: { status: 429, headers: { "retry-after-ms": "2500" } } }, { text: "x ".repeat(60), chunkDelayMs: 30 }]);
+    await openApp(page);
+    await configure(page, mock, "openai-compatible");
+    const id = await newSession(page);
+    const height = () => page.locator(".session-header").evaluate((e) => Math.round(e.getBoundingClientRect().height));
+    const idle = await height();
+    await send(page, "go");
+    await expect(page.getByRole("status").filter({ hasText: /Rate limited/ }).first()).toBeVisible();
+    expect(await height()).toBe(idle);
+    await waitIdle(page, id);
+    expect(await height()).toBe(idle);
+  }
 });

@@ -94,7 +94,7 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
     <header className="session-header">
       <div className="title-row">
         <h1 className="session-title">{session.title}</h1>
-        <span className={`status status-${status.type}`} role="status" aria-live="polite">
+        <span className={`status status-${status.type}`} role="status" aria-live="polite" title={statusText(status)}>
           {statusText(status)}
         </span>
         <HeaderActions session={session} compactBlocked={
