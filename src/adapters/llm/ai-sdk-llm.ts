@@ -73,6 +73,7 @@ function classifyContext(req: LLMRequest): ClassifyContext {
     provider: req.model.provider,
     ...(req.model.baseURL ? { baseURL: req.model.baseURL } : {}),
     ...(req.model.apiKey ? { apiKey: req.model.apiKey } : {}),
+    contextWindow: req.model.contextWindow,
   };
 }
 

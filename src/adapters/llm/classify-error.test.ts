@@ -1,7 +1,7 @@
 import { APICallError, JSONParseError, LoadAPIKeyError, TypeValidationError } from "ai";
 import { describe, expect, it } from "vitest";
 import { isRetryable } from "../../core/errors";
-import { type ClassifyContext, classifyError, isLocalURL, networkHint } from "./classify-error";
+import { type ClassifyContext, classifyError, isLocalURL, networkHint, statedContextLimit } from "./classify-error";
 
 const KEY = "sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ012345";
 const ctx: ClassifyContext = { provider: "openai-compatible", baseURL: "http://localhost:1234/v1", apiKey: KEY };
@@ -44,6 +44,27 @@ describe("classifyError", () => {
   ])("a 400 matching %s is a ContextOverflowError", (_re, message) => {
     const e = apiCall(400, JSON.stringify({ error: { message, type: "invalid_request_error" } }));
     expect(classifyError(e, ctx)).toMatchObject({ name: "ContextOverflowError", data: { message } });
+  });
+
+  it.each([
+    ["This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.", 4096],
+    ["prompt is too long: 210000 tokens > 200000 maximum", 200_000],
+    ["The input token count (1234567) exceeds the maximum number of tokens allowed (1048576).", 1_048_576],
+    ["Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum context length", 32_768],
+    ["request (5000 tokens) exceeds the available context size (4096 tokens), try increasing it", 4096],
+    ["Input exceeds the model's context window.", undefined],
+  ])("the limit an overflow message states is read: %s", (message, limit) => {
+    expect(statedContextLimit(message)).toBe(limit);
+  });
+
+  it("an overflow far below the window in Settings says which setting to fix (a local model served with a small context)", () => {
+    const message = "request (5000 tokens) exceeds the available context size (4096 tokens), try increasing it";
+    const e = apiCall(400, JSON.stringify({ error: { message } }));
+    const wrong = classifyError(e, { ...ctx, contextWindow: 128_000 });
+    expect(wrong.data).toMatchObject({ contextLimit: 4096 });
+    expect(wrong.data.hint).toBe("The provider says this model's context window is 4,096 tokens, but Settings give it 128,000: set Context window to 4096 in Settings, so tabcode compacts before the limit instead of after it.");
+    // Settings agree with the provider: the usual advice.
+    expect(classifyError(e, { ...ctx, contextWindow: 4096 }).data.hint).toMatch(/^The conversation no longer fits/);
   });
 
   it("the code context_length_exceeded alone is enough", () => {

@@ -17,6 +17,34 @@ export interface ClassifyContext {
   provider: ModelConfig["provider"];
   baseURL?: string;
   apiKey?: string;
+  /** The context window Settings give the model (to compare with the limit a provider states). */
+  contextWindow?: number;
+}
+
+/** The context window a provider's overflow message states, where it states one. */
+const STATED_LIMIT: RegExp[] = [
+  /maximum context length is (\d[\d,]*) tokens/i, // OpenAI, vLLM, DeepSeek, Groq
+  /tokens? > (\d[\d,]*) maximum/i, // Anthropic: "prompt is too long: 210000 tokens > 200000 maximum"
+  /maximum number of tokens allowed \((\d[\d,]*)\)/i, // Gemini
+  /model with (\d[\d,]*) maximum context length/i, // Mistral
+  /context (?:size|window|length)(?: of| is)? \(?(\d[\d,]*)(?: tokens)?\)?/i, // llama.cpp, Ollama, LM Studio
+  /n_ctx\s*[:=]\s*(\d+)/i,
+];
+
+export function statedContextLimit(message: string): number | undefined {
+  for (const re of STATED_LIMIT) {
+    const m = re.exec(message);
+    const n = m?.[1] ? Number(m[1].replace(/,/g, "")) : Number.NaN;
+    if (Number.isFinite(n) && n >= 256) return n;
+  }
+  return undefined;
+}
+
+/** What to do about an overflow: the usual advice, or, when the provider's limit is below Settings', the setting to fix. */
+function overflowHint(limit: number | undefined, configured: number | undefined): string {
+  if (limit !== undefined && configured !== undefined && limit < configured)
+    return `The provider says this model's context window is ${limit.toLocaleString("en")} tokens, but Settings give it ${configured.toLocaleString("en")}: set Context window to ${limit} in Settings, so tabcode compacts before the limit instead of after it.`;
+  return "The conversation no longer fits in the model's context window. Compact the session or start a new one.";
 }
 
 /** Messages providers use when the prompt does not fit the context window. */
@@ -99,11 +127,13 @@ export function classifyError(e: unknown, ctx: ClassifyContext): NamedErrorData 
   }
   if (status === 401 || status === 403) return authError(message, status, ctx);
   if (isContextOverflow(f, message)) {
+    const limit = statedContextLimit(message);
     return namedError("ContextOverflowError", {
       message,
       ...(status !== undefined ? { statusCode: status } : {}),
+      ...(limit !== undefined ? { contextLimit: limit } : {}),
       ...body(f, scrub),
-      hint: "The conversation no longer fits in the model's context window. Compact the session or start a new one.",
+      hint: overflowHint(limit, ctx.contextWindow),
     });
   }
   if (status === undefined && f.isRetryable === undefined && f.name !== "AI_APICallError") {
