@@ -253,3 +253,21 @@ test("Test connection reports success, and the provider's own words on failure",
   await page.getByRole("button", { name: "Settings" }).click();
   await expect(page.getByRole("dialog", { name: "Settings" }).getByLabel("Provider", { exact: true })).toHaveValue("demo");
 });
+
+test("a stream that goes quiet is said after 45 s (not at 30), and the notice goes when the run is stopped", async ({ page, mock }) => {
+  await page.clock.install();
+  mock.setScript([{ text: "first words then nothing more", hangAfterChunks: 3 }]);
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  await send(page, "go");
+  await expect(page.getByRole("article").filter({ hasText: "first" })).toBeVisible();
+  const quiet = page.getByRole("status").filter({ hasText: "Nothing has come from the provider for 45 s" });
+  await page.clock.fastForward(30_000);
+  await expect(quiet).toHaveCount(0);
+  await page.clock.fastForward(16_000);
+  await expect(quiet).toBeVisible();
+  await page.getByRole("button", { name: "Stop" }).click();
+  await expect(quiet).toHaveCount(0);
+  await expect.poll(() => page.evaluate((id) => (globalThis as unknown as { __tabcode: { sessions: { isBusy(id: string): boolean } } }).__tabcode.sessions.isBusy(id), id)).toBe(false);
+});

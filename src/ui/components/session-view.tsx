@@ -403,6 +403,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           </SidePanel>
         </div>
         <UnansweredBar sessionID={sessionID} last={messages?.[messages.length - 1]} idle={!busy && session.revert === undefined} onError={onError} />
+        <QuietBar last={messages?.[messages.length - 1]} waiting={status.type === "busy"} />
         {session.goal && <GoalBar session={session} busy={busy} onError={onError} />}
         <Composer key={sessionID} session={session} onError={onError} onOpenSession={onOpenSession} />
       </div>
@@ -431,6 +432,36 @@ function UnansweredBar({ sessionID, last, idle, onError }: { sessionID: string; 
       <button type="button" onClick={() => sessions.ensureRunning(sessionID).catch((e: unknown) => onError(`Could not answer it: ${e instanceof Error ? e.message : String(e)}`))}>
         Answer it now
       </button>
+    </div>
+  );
+}
+
+/** How long the provider may send nothing during a run before the page says so. */
+export const QUIET_NOTICE_MS = 45_000;
+
+/**
+ * A run that has received nothing for a while (no text, no reasoning, no tool call; a running tool is its own
+ * business): said, since a stalled stream never ends on its own. The model may still be thinking, so nothing is
+ * stopped; Stop is the user's call.
+ */
+function QuietBar({ last, waiting }: { last: MessageWithParts | undefined; waiting: boolean }) {
+  const toolRunning = last?.parts.some((p) => p.type === "tool" && p.state.status === "running") === true;
+  // What has arrived so far: it changes with every delta, every new part, every tool state.
+  const activity = last
+    ? `${last.info.id}|${last.parts.length}|${last.parts.map((p) => (p.type === "text" || p.type === "reasoning" ? p.text.length : p.type === "tool" ? p.state.status : 0)).join(",")}`
+    : "";
+  const watching = waiting && !toolRunning ? activity : undefined;
+  const [quiet, setQuiet] = useState<string>();
+  useEffect(() => {
+    setQuiet(undefined);
+    if (watching === undefined) return;
+    const t = setTimeout(() => setQuiet(watching), QUIET_NOTICE_MS);
+    return () => clearTimeout(t);
+  }, [watching]);
+  if (quiet === undefined || quiet !== watching) return null;
+  return (
+    <div className="banner unanswered" role="status">
+      <span>Nothing has come from the provider for {Math.round(QUIET_NOTICE_MS / 1000)} s. It may still be thinking, or the connection may have stalled: Stop, then Retry, to try again.</span>
     </div>
   );
 }
