@@ -193,6 +193,9 @@ test("Stop with a prompt queued: the queued prompt is said to have no answer, an
   await expect.poll(() => page.evaluate((id) => (globalThis as unknown as { __tabcode: { sessions: { isBusy(id: string): boolean } } }).__tabcode.sessions.isBusy(id), id)).toBe(false);
   const bar = page.getByRole("status").filter({ hasText: "Your last message has no answer" });
   await expect(bar).toBeVisible();
+  // The stopped answer is no longer the newest: its Continue would act on the queued message, so it is not offered.
+  await expect(page.getByRole("note").filter({ hasText: "Stopped" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Continue" })).toHaveCount(0);
   expect(mock.modelRequests()).toHaveLength(1);
   await bar.getByRole("button", { name: "Answer it now" }).click();
   await expect(page.getByRole("article").filter({ hasText: "Answer to the queued one." })).toBeVisible();

@@ -1,7 +1,7 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { MessageWithParts, TextPart } from "../../core/schema";
 import { formatCost, formatTime } from "../format";
-import { useMessageActions } from "../hooks/message-actions";
+import { useIsNewest, useMessageActions } from "../hooks/message-actions";
 import { finishNotice } from "../../core/session/finish-notice";
 import { ErrorBox } from "./error-box";
 import { CopyButton } from "../markdown/copy-button";
@@ -18,13 +18,26 @@ function FinishNotice({ message, onContinue }: { message: MessageWithParts; onCo
   return (
     <div className={`finish-notice finish-${notice.kind}`} role="status">
       <span>{notice.text}</span>
-      {notice.kind === "length" && onContinue && (
-        <button type="button" onClick={onContinue}>
-          Continue
-        </button>
-      )}
+      {notice.kind === "length" && onContinue && <ContinueButton messageID={message.info.id} onContinue={onContinue} />}
     </div>
   );
+}
+
+/** Continue, on the newest answer only: pressed on an older cut answer it would act on whatever came after. */
+function ContinueButton({ messageID, onContinue }: { messageID: string; onContinue: () => void }) {
+  if (!useIsNewest(messageID)) return null;
+  return (
+    <button type="button" onClick={onContinue}>
+      Continue
+    </button>
+  );
+}
+
+/** A failed or cut answer's box; Continue only while it is the newest answer. */
+function AnswerError({ message, onRetry, onContinue }: { message: MessageWithParts; onRetry: (() => void) | undefined; onContinue: (() => void) | undefined }) {
+  const newest = useIsNewest(message.info.id);
+  if (message.info.role !== "assistant" || !message.info.error) return null;
+  return <ErrorBox error={message.info.error} onRetry={onRetry} onContinue={newest ? onContinue : undefined} />;
 }
 
 /**
@@ -193,8 +206,8 @@ function ChatMessage({ message, continued, lastStep, highlighted }: { message: M
       )}
       {info.role === "assistant" && !info.error && <FinishNotice message={message} onContinue={actions && !actions.busy ? actions.continueAnswer : undefined} />}
       {info.role === "assistant" && info.error && (
-        <ErrorBox
-          error={info.error}
+        <AnswerError
+          message={message}
           onRetry={actions && !actions.busy && !info.summary ? () => actions.regenerate(info.id) : undefined}
           onContinue={actions && !actions.busy && isCutOff(info.error.name) ? () => actions.continueAnswer() : undefined}
         />

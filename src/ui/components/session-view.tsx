@@ -192,6 +192,11 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   // frame (that would re-render every message on screen); any stored change re-renders the messages anyway.
   const latest = useRef({ all, messages, revertID, stored });
   latest.current = { all, messages, revertID, stored };
+  // The newest message's id, for the few rows that ask (a cut answer's Continue acts on the newest answer only);
+  // a store, so a new message does not re-render every row through the actions' context.
+  const [newest] = useState(() => newestStore());
+  const newestID = messages?.[messages.length - 1]?.info.id;
+  useEffect(() => newest.set(newestID), [newest, newestID]);
   const currentMessages = useCallback(() => latest.current.all ?? [], []);
   // The turn tree of the stored messages, built once per stored change: every user message on screen asks
   // for its branch switch while rendering (building it per message cost ~30 ms at 800 messages).
@@ -199,6 +204,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const actions = useMemo<MessageActions>(
     () => ({
       busy,
+      newest,
       fork: (messageID) => {
         // Forking from your own prompt: the fork stops before it and its text waits in the fork's composer.
         const m = latest.current.all?.find((x) => x.info.id === messageID);
@@ -291,7 +297,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           .catch((e: unknown) => onError(`Could not switch branch: ${e instanceof Error ? e.message : String(e)}`));
       },
     }),
-    [app, sessionID, busy, onError, onOpenSession, sessions, compacted],
+    [app, sessionID, busy, onError, onOpenSession, sessions, compacted, newest],
   );
 
   // Until the deferred render has caught up once, the side column shows the current view.
@@ -464,4 +470,21 @@ function QuietBar({ last, waiting }: { last: MessageWithParts | undefined; waiti
       <span>Nothing has come from the provider for {Math.round(QUIET_NOTICE_MS / 1000)} s. It may still be thinking, or the connection may have stalled: Stop, then Retry, to try again.</span>
     </div>
   );
+}
+
+function newestStore(): MessageActions["newest"] {
+  let id: string | undefined;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => id,
+    set: (next) => {
+      if (next === id) return;
+      id = next;
+      for (const l of listeners) l();
+    },
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  };
 }

@@ -1,8 +1,10 @@
-import { createContext, useContext } from "react";
+import { createContext, useContext, useSyncExternalStore } from "react";
 
 /** What a message's own buttons can do; provided by the session view. */
 export interface MessageActions {
   busy: boolean;
+  /** The newest message shown (Continue acts on it only). */
+  newest: { get(): string | undefined; set(id: string | undefined): void; subscribe(listener: () => void): () => void };
   fork(messageID: string): void;
   revert(messageID: string): void;
   /** Edit-and-resend a user message as a new branch. */
@@ -31,4 +33,14 @@ export const MessageActionsContext = createContext<MessageActions | null>(null);
 
 export function useMessageActions(): MessageActions | null {
   return useContext(MessageActionsContext);
+}
+
+/** Whether `messageID` is the newest message shown (for the few rows that ask: a cut answer's Continue). */
+export function useIsNewest(messageID: string): boolean {
+  const actions = useMessageActions();
+  const newest = useSyncExternalStore(
+    (l) => actions?.newest.subscribe(l) ?? (() => undefined),
+    () => actions?.newest.get(),
+  );
+  return newest === messageID;
 }
