@@ -82,7 +82,7 @@ describe("edit", () => {
   it("reports multiple matches, and replaces all when asked", async () => {
     await read("dup.txt");
     const err = await runToolError(editTool, { filePath: "dup.txt", oldString: "x = 1", newString: "x = 9" }, ctx);
-    expect(err).toMatch(/^Found multiple matches for oldString/);
+    expect(err).toMatch(/^Found 2 matches for oldString \(starting on lines 1, 3\)/);
     const r = await runTool(editTool, { filePath: "dup.txt", oldString: "x = 1", newString: "x = 9", replaceAll: true }, ctx);
     expect(await text("dup.txt")).toBe("x = 9\ny = 2\nx = 9\n");
     expect(r.metadata).toMatchObject({ additions: 2, deletions: 2 });

@@ -6,7 +6,7 @@ import {
   IndentationFlexibleReplacer,
   LineTrimmedReplacer,
   levenshtein,
-  MULTIPLE_MATCHES_ERROR,
+  multipleMatchesError,
   NOT_FOUND_ERROR,
   type Replacer,
   replace,
@@ -33,7 +33,10 @@ describe("replace", () => {
 
   it("reports not found and multiple matches", () => {
     expect(replace("abc", "zzz", "y")).toEqual({ ok: false, error: NOT_FOUND_ERROR });
-    expect(replace("x = 1\nx = 1\n", "x = 1", "x = 2")).toEqual({ ok: false, error: MULTIPLE_MATCHES_ERROR });
+    expect(replace("x = 1\nx = 1\n", "x = 1", "x = 2")).toEqual({ ok: false, error: multipleMatchesError("x = 1\nx = 1\n", [0, 6]) });
+    expect(multipleMatchesError("x = 1\nx = 1\n", [0, 6])).toBe(
+      "Found 2 matches for oldString (starting on lines 1, 2). Provide more surrounding lines in oldString to identify the correct match, or set replaceAll to change every occurrence.",
+    );
   });
 
   it("replaces every occurrence with replaceAll, literally (no $ patterns)", () => {
@@ -99,9 +102,9 @@ describe("replace", () => {
 
   it("stops at the first stage that matches more than once (no looser unique match)", () => {
     // Exact "foo();" occurs twice; the trimmed-line stage would find "  foo();" alone.
-    expect(replace("  foo();\nfoo();  \n", "foo();", "x")).toEqual({ ok: false, error: MULTIPLE_MATCHES_ERROR });
+    expect(replace("  foo();\nfoo();  \n", "foo();", "x")).toMatchObject({ ok: false, error: expect.stringMatching(/^Found 2 matches for oldString \(starting on lines 1, 2\)/) });
     // Two trimmed-line matches: the whitespace stage must not pick one of them.
-    expect(replace("  b c\nb c  \n", "\tb c", "x")).toEqual({ ok: false, error: MULTIPLE_MATCHES_ERROR });
+    expect(replace("  b c\nb c  \n", "\tb c", "x")).toMatchObject({ ok: false, error: expect.stringMatching(/^Found 2 matches for oldString \(starting on lines 1, 2\)/) });
   });
 
   it("rejects an anchored block whose middle does not resemble oldString", () => {

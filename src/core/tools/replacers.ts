@@ -24,6 +24,13 @@ export const NOT_FOUND_ERROR =
   "Could not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings. Read the file again and copy the exact text.";
 export const MULTIPLE_MATCHES_ERROR =
   "Found multiple matches for oldString. Provide more surrounding lines in oldString to identify the correct match, or set replaceAll to change every occurrence.";
+
+/** The multiple-matches error with how many there are and the lines they start on (the model can quote the right one). */
+export function multipleMatchesError(content: string, starts: readonly number[]): string {
+  const lines = starts.map((at) => content.slice(0, at).split("\n").length);
+  const shown = lines.slice(0, 8).join(", ") + (lines.length > 8 ? ", …" : "");
+  return MULTIPLE_MATCHES_ERROR.replace("Found multiple matches for oldString.", `Found ${starts.length} matches for oldString (starting on lines ${shown}).`);
+}
 export const DISPROPORTIONATE_ERROR =
   "The only close match for oldString spans far more of the file than oldString itself, so it was not replaced. Read the file again and quote the exact text to change.";
 
@@ -341,7 +348,7 @@ export function replace(content: string, oldString: string, newString: string, r
       const { spans, first } = stageMatches(content, replacer(content, oldString));
       if (first === undefined) continue;
       if (replaceAll) return { ok: true, content: content.split(first).join(newString) };
-      if (spans.length > 1) return { ok: false, error: MULTIPLE_MATCHES_ERROR };
+      if (spans.length > 1) return { ok: false, error: multipleMatchesError(content, spans.map((sp) => sp.start)) };
       const span = spans[0];
       if (!span) continue;
       const matched = content.slice(span.start, span.end);
