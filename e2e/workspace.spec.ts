@@ -166,3 +166,22 @@ test("a tool's output: wrapped on a phone by default, Wrap off lines columns up 
   await bash.getByRole("button", { name: "Copy the output of bash" }).click();
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain("alpha 12 /workspace/src/a/rather/long/path/to/module/alpha.ts");
 });
+
+test("a cut command output can be downloaded whole from its card", async ({ page, mock }) => {
+  const { readFileSync } = await import("node:fs");
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  mock.setScript([{ toolCalls: [{ name: "bash", args: { command: "seq 1 5000", description: "count to 5000" } }] }, { text: "Counted." }]);
+  await send(page, "count");
+  await waitIdle(page, id);
+  const card = page.getByRole("group", { name: /Tool bash/ });
+  await card.getByRole("button").first().click();
+  await expect(card).toContainText("The full output was saved to");
+  const [file] = await Promise.all([page.waitForEvent("download"), card.getByRole("button", { name: "Download the full output" }).click()]);
+  const text = readFileSync(await file.path(), "utf8");
+  // Every line, as the tool gave it to the model (its exit code last).
+  expect(text.startsWith("1\n2\n3\n")).toBe(true);
+  expect(text).toContain("\n2500\n2501\n");
+  expect(text).toMatch(/\n4999\n5000\n\nExit code: 0$/);
+});

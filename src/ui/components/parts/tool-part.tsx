@@ -6,6 +6,7 @@ import { useServices } from "../../hooks/services";
 import { formatDuration } from "../../format";
 import { PatchDiff } from "../../diff/lazy-diff";
 import { CopyButton } from "../../markdown/copy-button";
+import { download } from "../workspace/workspace-io";
 
 const STATUS_LABEL = { pending: "preparing", running: "running", completed: "done", error: "failed" } as const;
 
@@ -84,6 +85,33 @@ function sessionsOnce(store: Store): Promise<Session[]> {
  * An imported subagent call (OpenCode's `task`, Claude Code's `Task`) links to the session it ran in, when
  * that session was imported too (it is listed under its caller in the sidebar).
  */
+/** Where a cut output's whole text was saved (the truncation note names it), if it was. */
+function savedOutputPath(output: string): string | undefined {
+  return /The full output was saved to (\S+?\.txt)\./.exec(output)?.[1];
+}
+
+/** The whole output of a cut tool result: in the workspace's hidden scratch folder, so the Files tree does not list it. */
+function SavedOutput({ sessionID, path }: { sessionID: string; path: string }) {
+  const { sandbox } = useServices();
+  const [error, setError] = useState<string>();
+  const fetchIt = async () => {
+    try {
+      const bytes = await (await sandbox.sandboxFor(sessionID)).fs.readFile(path);
+      download(path.split("/").pop() ?? "output.txt", bytes, "text/plain");
+    } catch (e) {
+      setError(`The full output is no longer there (${e instanceof Error ? e.message : String(e)}).`);
+    }
+  };
+  return (
+    <div className="tool-saved-output">
+      <button type="button" className="link" onClick={() => void fetchIt()}>
+        Download the full output
+      </button>
+      {error && <span className="error-text"> {error}</span>}
+    </div>
+  );
+}
+
 function SubagentLink({ part }: { part: ToolPart }) {
   const { store } = useServices();
   const [child, setChild] = useState<{ id: string; title: string } | null>(null);
@@ -182,6 +210,7 @@ export function ToolPartView({ part }: { part: ToolPart }) {
           {s.status === "completed" && (
             <>
               <ToolText label={`Output${pruned ? " (pruned from the model's context; kept here)" : ""}`} copy={`Copy the output of ${part.tool}`} text={shownOutput(s.output)} />
+              {savedOutputPath(s.output) && <SavedOutput sessionID={part.sessionID} path={savedOutputPath(s.output) ?? ""} />}
             </>
           )}
           {s.status === "error" && (
