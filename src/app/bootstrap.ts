@@ -21,9 +21,9 @@ import { sessionApprovals } from "./approvals";
 import { pageMove, syncIsolateFlag } from "./isolation";
 import { SettingsStore } from "./settings-store";
 import { wakeServiceWorker } from "./service-worker";
-import { snapshotCollector } from "./storage-gc";
+import { finishPendingDeletes, snapshotCollector } from "./storage-gc";
 import { afterFirstPaint, warmUp, whenIdle } from "./warm-up";
-import { finishPendingDeletes, stalePendingDeletes } from "./pending-deletes";
+import { stalePendingDeletes } from "./pending-deletes";
 
 /** How long an automatic summary is shown before it starts by itself. */
 const COMPACTION_GRACE_MS = 5_000;

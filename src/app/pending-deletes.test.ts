@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { clearPendingDelete, finishPendingDeletes, notePendingDelete, PENDING_DELETE_STALE_MS, stalePendingDeletes } from "./pending-deletes";
+import { clearPendingDelete, foreignPendingDelete, keptForUndo, notePendingDelete, PENDING_DELETE_STALE_MS, stalePendingDeletes } from "./pending-deletes";
+import { finishPendingDeletes } from "./storage-gc";
 
 function memo() {
   const m = new Map<string, string>();
@@ -55,5 +56,28 @@ describe("finishPendingDeletes", () => {
     expect(collected).toBe(1);
     // The recent one waits: its page may still offer Undo.
     expect(stalePendingDeletes(10 * PENDING_DELETE_STALE_MS, store)).toEqual(["ses_recent"]);
+  });
+});
+
+describe("a delete whose Undo another tab still offers", () => {
+  it("holds collections back until it is settled or stale; this tab's own are kept through keptForUndo instead", () => {
+    const store = memo();
+    notePendingDelete("ses_elsewhere", 1_000, store);
+    expect(foreignPendingDelete(1_000 + 5, store)).toBe(true);
+    expect(foreignPendingDelete(1_000 + PENDING_DELETE_STALE_MS, store)).toBe(false);
+    keptForUndo.set("ses_elsewhere", { session: {} as never, messages: [] });
+    expect(foreignPendingDelete(1_000 + 5, store)).toBe(false);
+    keptForUndo.delete("ses_elsewhere");
+  });
+});
+
+describe("liveSnapshots", () => {
+  it("keeps what a session deleted here names while its Undo is offered", async () => {
+    const { liveSnapshots } = await import("./storage-gc");
+    const app = { store: { listSessions: async () => [], messages: async () => [] } };
+    keptForUndo.set("ses_gone", { session: { revert: { messageID: "msg_1", snapshot: "tree_kept" } } as never, messages: [] });
+    expect([...(await liveSnapshots(app))]).toEqual(["tree_kept"]);
+    keptForUndo.delete("ses_gone");
+    expect([...(await liveSnapshots(app))]).toEqual([]);
   });
 });

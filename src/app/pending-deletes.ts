@@ -4,14 +4,24 @@
  * deletes the files of an entry older than `PENDING_DELETE_STALE_MS` whose session is still gone.
  */
 import { pageStorage } from "../adapters/storage/page-storage";
-import type { Store } from "../core/ports/store";
-import { collectUnusedSnapshots } from "./storage-gc";
+import type { MessageWithParts, Session } from "../core/schema";
 
 const KEY = "tabcode.deleted.pending";
 /** Older than this, no tab can still be offering its Undo (a toast lasts seconds, even hovered for a while). */
 export const PENDING_DELETE_STALE_MS = 10 * 60_000;
 
 type Memo = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+
+/**
+ * The rows of sessions deleted in this tab whose Undo is still offered: a snapshot collection meanwhile must
+ * keep what they name (an Undo would bring back a revert, diffs or a fork point whose trees were collected).
+ */
+export const keptForUndo = new Map<string, { session: Session; messages: MessageWithParts[] }>();
+
+/** Whether a session deleted in another tab may still be undone there: collections wait until it is settled. */
+export function foreignPendingDelete(now = Date.now(), memo: Memo | undefined = pageStorage()): boolean {
+  return Object.entries(read(memo)).some(([id, at]) => !keptForUndo.has(id) && now - at < PENDING_DELETE_STALE_MS);
+}
 
 function read(memo: Memo | undefined): Record<string, number> {
   try {
@@ -48,24 +58,4 @@ export function stalePendingDeletes(now = Date.now(), memo: Memo | undefined = p
   return Object.entries(read(memo))
     .filter(([, at]) => now - at >= PENDING_DELETE_STALE_MS)
     .map(([id]) => id);
-}
-
-type Collects = Parameters<typeof collectUnusedSnapshots>[0];
-interface Deletes extends Collects {
-  store: Collects["store"] & Pick<Store, "getSession">;
-  sandbox: Collects["sandbox"] & { deleteWorkspace(sessionID: string): Promise<void> };
-}
-
-/** At start-up: the files of sessions deleted by a page that closed before their Undo toast went. */
-export async function finishPendingDeletes(app: Deletes, now = Date.now(), memo: Memo | undefined = pageStorage()): Promise<void> {
-  const ids = stalePendingDeletes(now, memo);
-  let deleted = false;
-  for (const id of ids) {
-    if (!(await app.store.getSession(id))) {
-      await app.sandbox.deleteWorkspace(id);
-      deleted = true;
-    }
-    clearPendingDelete(id, memo);
-  }
-  if (deleted) await collectUnusedSnapshots(app);
 }

@@ -11,7 +11,7 @@ import type { ExportFile } from "../core/export/types";
 import { conversationView } from "../core/conversation/view";
 import type { Session } from "../core/schema";
 import type { AppServices } from "./bootstrap";
-import { clearPendingDelete, notePendingDelete } from "./pending-deletes";
+import { clearPendingDelete, keptForUndo, notePendingDelete } from "./pending-deletes";
 
 export type ExportKind = "json" | "json-files" | "markdown" | "markdown-brief" | "html";
 
@@ -237,18 +237,25 @@ export async function deleteSession(app: AppServices, s: Session): Promise<{ und
   // The snapshot a cold open paints shows the sidebar, which named this session.
   forgetGlance();
   notePendingDelete(s.id);
+  keptForUndo.set(s.id, kept);
   let settled = false;
   return {
     undo: async () => {
       if (settled) throw new Error("its files have already been deleted");
       settled = true;
       await app.store.importSession(kept.session, kept.messages);
+      keptForUndo.delete(s.id);
       clearPendingDelete(s.id);
     },
     finish: () => {
       if (settled) return;
       settled = true;
-      deleteSessionFiles(app, s.id).then(() => clearPendingDelete(s.id), () => undefined);
+      keptForUndo.delete(s.id);
+      void (async () => {
+        // Brought back meanwhile (imported again under the same id): its files are its own again.
+        if (!(await app.store.getSession(s.id))) await deleteSessionFiles(app, s.id);
+        clearPendingDelete(s.id);
+      })().catch(() => undefined);
     },
   };
 }

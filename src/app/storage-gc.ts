@@ -10,6 +10,7 @@
  */
 import { pageStorage } from "../adapters/storage/page-storage";
 import { GC_GRACE_MS } from "../core/snapshot/grace";
+import { clearPendingDelete, foreignPendingDelete, keptForUndo, stalePendingDeletes } from "./pending-deletes";
 import type { Store } from "../core/ports/store";
 
 interface Collects {
@@ -25,11 +26,17 @@ export async function liveSnapshots(app: Pick<Collects, "store">): Promise<Set<s
   for (const archived of [false, true])
     for (const s of await app.store.listSessions({ archived }))
       for (const h of referencedSnapshots(s, await app.store.messages(s.id))) live.add(h);
+  // A session deleted here whose Undo is still offered keeps what it names.
+  for (const kept of keptForUndo.values()) for (const h of referencedSnapshots(kept.session, kept.messages)) live.add(h);
   return live;
 }
 
-/** Deletes the snapshot trees and blobs no session needs. */
+/**
+ * Deletes the snapshot trees and blobs no session needs. Waits (collects nothing) while another tab still offers
+ * the Undo of a delete: this tab cannot see that session's rows; the next collection (a reload, a later drop) runs.
+ */
 export async function collectUnusedSnapshots(app: Collects): Promise<{ trees: number; blobs: number; bytes: number }> {
+  if (foreignPendingDelete()) return { trees: 0, blobs: 0, bytes: 0 };
   return app.sandbox.collectGarbage(await liveSnapshots(app));
 }
 
@@ -90,4 +97,23 @@ function whenIdle(run: () => Promise<void>): void {
   const go = () => void run();
   if (typeof requestIdleCallback === "function") requestIdleCallback(go, { timeout: 30_000 });
   else setTimeout(go, 2_000);
+}
+
+interface Deletes extends Collects {
+  store: Collects["store"] & Pick<Store, "getSession">;
+  sandbox: Collects["sandbox"] & { deleteWorkspace(sessionID: string): Promise<void> };
+}
+
+/** At start-up: the files of sessions deleted by a page that closed before their Undo toast went. */
+export async function finishPendingDeletes(app: Deletes, now = Date.now(), memo: Pick<Storage, "getItem" | "setItem" | "removeItem"> | undefined = pageStorage()): Promise<void> {
+  const ids = stalePendingDeletes(now, memo);
+  let deleted = false;
+  for (const id of ids) {
+    if (!(await app.store.getSession(id))) {
+      await app.sandbox.deleteWorkspace(id);
+      deleted = true;
+    }
+    clearPendingDelete(id, memo);
+  }
+  if (deleted) await collectUnusedSnapshots(app);
 }

@@ -45,8 +45,9 @@ const SHAPES: Shape[] = [
   {
     kind: ".env secret",
     // Not the shell's working folders (`PWD`, `OLDPWD`: an `env` listing has them), and not a value that is a
-    // path (`SSH_AUTH_SOCK=/tmp/…`, `XAUTHORITY=/home/…`): removing `/workspace` broke every path in the file.
-    re: /^[ \t]*(?:export[ \t]+)?(?!(?:OLD)?PWD[ \t]*[=:])[A-Za-z_][A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Za-z0-9_]*[ \t]*[=:][ \t]*["']?(?!Bearer\b|Basic\b|\[redacted|~?\.{0,2}\/)([^\s"'#]{6,})/gim,
+    // path (`SSH_AUTH_SOCK=/tmp/…`, `XAUTHORITY=/home/…`: short segments of path characters; a base64 secret that
+    // starts with "/" has a long one or a "+" or "="): removing `/workspace` broke every path in the file.
+    re: /^[ \t]*(?:export[ \t]+)?(?!(?:OLD)?PWD[ \t]*[=:])[A-Za-z_][A-Za-z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Za-z0-9_]*[ \t]*[=:][ \t]*["']?(?!Bearer\b|Basic\b|\[redacted|(?:~|\.{1,2})?(?:\/[\w.@:-]{1,32})+\/?(?=[\s"'#]|$))([^\s"'#]{6,})/gim,
     group: 1,
   },
 ];
@@ -70,8 +71,10 @@ function* texts(p: Part): Generator<[string, string]> {
       yield [JSON.stringify(p.state.input), `tool ${p.tool} input`];
       if (p.state.status === "completed") yield [p.state.output, `tool ${p.tool} output`];
       if (p.state.status === "error") yield [p.state.error, `tool ${p.tool} error`];
-      const out = p.state.status !== "pending" ? p.state.metadata?.output : undefined;
-      if (typeof out === "string") yield [out, `tool ${p.tool} output`];
+      if (p.state.status === "pending" && p.state.raw) yield [p.state.raw, `tool ${p.tool} input`];
+      // Every string the call's metadata holds (its live output, the arguments that had streamed of a call stopped
+      // before it ran, a diff…): the export and the link carry them all.
+      if (p.state.status !== "pending") for (const text of stringsIn(p.state.metadata)) yield [text, `tool ${p.tool} details`];
       break;
     }
     case "file":
@@ -80,6 +83,13 @@ function* texts(p: Part): Generator<[string, string]> {
     default:
       break;
   }
+}
+
+/** Every string inside a JSON value. */
+function* stringsIn(v: unknown): Generator<string> {
+  if (typeof v === "string") yield v;
+  else if (Array.isArray(v)) for (const x of v) yield* stringsIn(x);
+  else if (v && typeof v === "object") for (const x of Object.values(v)) yield* stringsIn(x);
 }
 
 function scanWith(shapes: readonly Shape[], text: string, where: string, found: Map<string, Finding>): void {

@@ -66,10 +66,11 @@ describe("redaction", () => {
   it("an `env` listing: the shell's folders and path values are not secrets, a password variable is", () => {
     const b = new SessionBuilder();
     const u = b.user("show the environment");
-    const env = "PWD=/workspace\nOLDPWD=/workspace/src\nSSH_AUTH_SOCK=/tmp/ssh-XXXX/agent.1\nXAUTHORITY=~/.Xauthority\nHOME=/home/user\nDB_PWD=hunter22x\n";
+    const env = "PWD=/workspace\nOLDPWD=/workspace/src\nSSH_AUTH_SOCK=/tmp/ssh-XXXX/agent.1\nXAUTHORITY=~/.Xauthority\nHOME=/home/user\nDB_PWD=hunter22x\nAWS_SECRET_ACCESS_KEY=/k7MDENGbPxRfiCYEXAMPLEKEYwJalrXUtnFEMI+K\n";
     b.assistant(u, [{ type: "tool", callID: "c1", tool: "bash", state: { status: "completed", input: { command: "env" }, output: env, title: "env", metadata: {}, time: { start: 1, end: 2 } } }]);
     const found = findSecrets(fileOf(b));
-    expect(found.map((f) => f.value)).toEqual(["hunter22x"]);
+    // A secret that starts with "/" is still one (no short path segments: a long base64 run and a "+").
+    expect(found.map((f) => f.value)).toEqual(["hunter22x", "/k7MDENGbPxRfiCYEXAMPLEKEYwJalrXUtnFEMI+K"]);
     // Removing it leaves every path as it was.
     expect(JSON.stringify(redactFile(fileOf(b), found))).toContain("PWD=/workspace\\nOLDPWD=/workspace/src");
   });
@@ -84,6 +85,17 @@ describe("redaction", () => {
     const withKey = findSecrets(fileOf(b), [` ${mistral} `, ""]);
     expect(withKey.find((f) => f.value === mistral)?.kind).toBe("your API key from Settings");
     expect(withKey).toHaveLength(3);
+  });
+
+  it("finds a secret in what had streamed of a call stopped before it ran (kept in its details)", () => {
+    const b = new SessionBuilder();
+    const u = b.user("write the env file");
+    b.assistant(u, [
+      { type: "tool", callID: "c1", tool: "write", state: { status: "error", input: {}, error: "Tool execution aborted", metadata: { notStarted: true, interrupted: true, raw: `{"filePath":".env","content":"OPENAI_API_KEY=${SECRETS.openai}` }, time: { start: 1, end: 1 } } },
+    ]);
+    const found = findSecrets(fileOf(b));
+    expect(found.map((f) => [f.value, f.where])).toEqual([[SECRETS.openai, "message 2, tool write details"]]);
+    expect(JSON.stringify(redactFile(fileOf(b), found))).not.toContain(SECRETS.openai);
   });
 
   it("finds secrets in the workspace's text files when they go too", () => {
