@@ -317,6 +317,7 @@ export function App() {
         {exportReview && (
           <ExportReviewDialog
             label="all sessions"
+            target="every session's file in the archive"
             findings={exportReview}
             onClose={() => setExportReview(null)}
             onExport={(remove) => {

@@ -11,6 +11,8 @@
  * One `stream()` call is one step: tools have no `execute`, so the step ends
  * at the model's tool calls and the core runs them.
  */
+import { baseURLProblem } from "../../core/settings";
+import { namedError } from "../../core/errors";
 import { isStepCount, type LanguageModel, streamText, type TextStreamPart, type ToolSet } from "ai";
 import type { LLM, LLMEvent, LLMRequest, ModelConfig } from "../../core/ports/llm";
 import { type ClassifyContext, classifyError } from "./classify-error";
@@ -56,6 +58,12 @@ export function createAiSdkLLM(opts: AiSdkLLMOptions = {}): LLM & { preload(conf
       rehearsed.add(req.model.provider);
       rehearsing.get(req.model.provider)?.abort();
       const ctx = classifyContext(req);
+      // A setting that cannot work is said as one (the factory refuses it too).
+      const problem = baseURLProblem(req.model.baseURL);
+      if (problem) {
+        yield { type: "error", error: namedError("UnknownError", { message: problem, kind: "settings" }) };
+        return;
+      }
       let model: LanguageModel;
       try {
         model = await factory.model(req.model);

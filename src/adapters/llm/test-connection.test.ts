@@ -42,7 +42,7 @@ describe("testConnection", () => {
     // A run on such a setting (stored before this check) is refused by the adapter itself.
     const events: LLMEvent[] = [];
     for await (const ev of llm.stream({ model: { ...modelConfig(), baseURL: "api.openai.com/v1" }, system: [], messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }], tools: [], maxOutputTokens: 16, signal: new AbortController().signal })) events.push(ev);
-    expect(JSON.stringify(events)).toContain("not a full web address");
+    expect(events).toMatchObject([{ type: "error", error: { name: "UnknownError", data: { kind: "settings", message: expect.stringContaining("not a full web address") } } }]);
     expect(ff.requests).toHaveLength(0);
   });
 

@@ -80,6 +80,16 @@ describe("tool log", () => {
     );
   });
 
+  it("names a previous summary's absolute paths as the workspace does, merged with the same files named relative", () => {
+    const h = new History();
+    h.assistant([tool("read", { filePath: "src/a.ts" }, "x")]);
+    const previous = splitSummary("## Goal\nx\n\n## Relevant files\n- /workspace/src/a.ts (edited)\n- /etc/hosts (read)\n").log;
+    expect([...toolLog(h.msgs, previous).files].map(([path, actions]) => [path, [...actions]])).toEqual([
+      ["/etc/hosts", ["read"]],
+      ["src/a.ts", ["edited", "read"]],
+    ]);
+  });
+
   it("lists the files a step's patch shows changed by a command, unless an edit or write already named them", () => {
     const h = new History();
     const patch = (files: string[]) => (ids: { id: string; sessionID: string; messageID: string }) => ({ ...ids, type: "patch" as const, hash: "h0", files });

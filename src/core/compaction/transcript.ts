@@ -80,11 +80,19 @@ function str(v: unknown): string | undefined {
 }
 
 /**
- * Reads the tool calls of `msgs` (including failed ones, which still show intent), and the files each step
- * changed (its `patch` part, paths relative to the workspace `root`): a file a command or script changed
- * is listed as `changed` unless a tool call already named it.
+ * Reads the tool calls of `msgs` that did something (not failed ones, nor ones stopped before they ran or while they
+ * waited for approval), and the files each step changed (its `patch` part, paths relative to the workspace `root`):
+ * a file a command or script changed is listed as `changed` unless a tool call already named it. Files are named as
+ * the workspace names them (`workspaceRelative`), also those of `into` (a previous summary's list may name them
+ * absolute).
  */
 export function toolLog(msgs: MessageWithParts[], into: ToolLog = { files: new Map(), commands: [] }, root = "/workspace"): ToolLog {
+  for (const [path, actions] of [...into.files]) {
+    const rel = workspaceRelative(root, path);
+    if (rel === path) continue;
+    into.files.delete(path);
+    into.files.set(rel, new Set([...(into.files.get(rel) ?? []), ...actions]));
+  }
   for (const m of msgs) {
     for (const p of m.parts) {
       if (p.type === "patch") {
@@ -100,7 +108,7 @@ export function toolLog(msgs: MessageWithParts[], into: ToolLog = { files: new M
       if (p.type !== "tool" || p.state.status === "pending") continue;
       // A call that failed did nothing to list (an edit of a missing file, a denied command); one cut while it
       // ran did part of its work.
-      if (p.state.status === "error" && !p.state.metadata?.interrupted) continue;
+      if (p.state.status === "error" && (!p.state.metadata?.interrupted || p.state.metadata.notStarted || p.state.metadata.awaitingApproval)) continue;
       const input = p.state.input;
       const action = FILE_ACTIONS[p.tool];
       const given = action === "searched" ? (str(input.path) ?? ".") : str(input.filePath);

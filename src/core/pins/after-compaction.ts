@@ -81,7 +81,8 @@ export function afterCompaction(input: AfterCompactionInput): AfterCompaction {
   const pins = activePins(input.pins);
   const missingPins = pins.filter((p) => !haystack.includes(squash(p.text)));
   const files = [...toolLog(input.history).files];
-  const missingFiles = files.filter(([path]) => !haystack.includes(path));
+  // (The workspace itself, "." for a search over all of it, is no file to re-add.)
+  const missingFiles = files.filter(([path]) => path !== "." && !mentions(haystack, path));
   const lines: string[] = [];
   if (missingPins.length || missingFiles.length) {
     lines.push(REINJECTED_HEADING);
@@ -128,4 +129,10 @@ export async function requestAfterSummary(store: Store, session: Session, view: 
   const part = view.sent[0]?.parts.find((p) => p.type === "compaction");
   if (r.check && part?.type === "compaction" && !sameCheck(part.check, r.check)) await store.upsertPart({ ...part, check: r.check });
   return { messages: withAfterSummary(base, r.text), text: r.text };
+}
+
+/** Whether `text` names `path` as a path: `a.ts` is not named by `data.ts` nor by `a.tsx` (a plain substring was). */
+export function mentions(text: string, path: string): boolean {
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![\\w.-])${escaped}(?![\\w-])`).test(text);
 }

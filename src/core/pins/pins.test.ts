@@ -162,3 +162,14 @@ describe("userWordsBudget", () => {
     expect(userWordsBudget({ contextWindow: 32_000, maxOutputTokens: 4_000 }, 5_000)).toBe(0);
   });
 });
+
+describe("mentions (the check after a summary: is each touched file still named in the request?)", () => {
+  it("finds a path as a path, not inside a longer name", async () => {
+    const { mentions } = await import("./after-compaction");
+    expect(mentions("read /workspace/src/a.ts then", "src/a.ts")).toBe(true);
+    expect(mentions("edited a.ts.", "a.ts")).toBe(true);
+    expect(mentions("edited data.ts", "a.ts")).toBe(false);
+    expect(mentions("edited a.tsx", "a.ts")).toBe(false);
+    expect(mentions("see (notes.md)", "notes.md")).toBe(true);
+  });
+});

@@ -27,8 +27,17 @@ export const MULTIPLE_MATCHES_ERROR =
 
 /** The multiple-matches error with how many there are and the lines they start on (the model can quote the right one). */
 export function multipleMatchesError(content: string, starts: readonly number[]): string {
-  const lines = starts.map((at) => content.slice(0, at).split("\n").length);
-  const shown = lines.slice(0, 8).join(", ") + (lines.length > 8 ? ", …" : "");
+  // One pass over the file up to the 8th match (thousands of matches in a large file must stay cheap).
+  const first = [...starts].sort((a, b) => a - b).slice(0, 8);
+  const lines: number[] = [];
+  let line = 1;
+  let from = 0;
+  for (const at of first) {
+    for (let i = content.indexOf("\n", from); i !== -1 && i < at; i = content.indexOf("\n", i + 1)) line++;
+    from = at;
+    lines.push(line);
+  }
+  const shown = lines.join(", ") + (starts.length > 8 ? ", …" : "");
   return MULTIPLE_MATCHES_ERROR.replace("Found multiple matches for oldString.", `Found ${starts.length} matches for oldString (starting on lines ${shown}).`);
 }
 export const DISPROPORTIONATE_ERROR =

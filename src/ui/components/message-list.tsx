@@ -80,13 +80,21 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
     // frame committed in between would jump the list back down (and the virtualiser's jump to the end, which
     // retries over a few frames after a send, would too).
     let touchY: number | undefined;
-    const letGo = () => {
-      if (!stick.current) return;
+    // Only a move the list itself takes: not one a scrolled box inside it (a tool's output, a code block) takes
+    // first, nor one on a list already at its top (too short to scroll): no scroll event would undo the let-go.
+    const listMoves = (target: EventTarget | null) => {
+      if (el.scrollTop <= 0) return false;
+      for (let n = target instanceof Element ? target : null; n && n !== el; n = n.parentElement)
+        if (n.scrollTop > 0 && n.scrollHeight > n.clientHeight && /(auto|scroll)/.test(getComputedStyle(n).overflowY)) return false;
+      return true;
+    };
+    const letGo = (target: EventTarget | null) => {
+      if (!stick.current || !listMoves(target)) return;
       stick.current = false;
       virtRef.current.cancelScroll();
     };
     const onWheel = (e: WheelEvent) => {
-      if (e.deltaY < 0) letGo();
+      if (e.deltaY < 0) letGo(e.target);
     };
     const onTouchStart = (e: TouchEvent) => {
       touchY = e.touches[0]?.clientY;
@@ -94,15 +102,16 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
     const onTouchMove = (e: TouchEvent) => {
       const y = e.touches[0]?.clientY;
       // A finger moving down the screen scrolls the content up.
-      if (y !== undefined && touchY !== undefined && y > touchY + 2) letGo();
+      if (y !== undefined && touchY !== undefined && y > touchY + 2) letGo(e.target);
     };
     const onKey = (e: KeyboardEvent) => {
-      if (e.target instanceof HTMLElement && e.target.closest("input, textarea, [contenteditable]")) return;
-      if (e.key === "PageUp" || e.key === "ArrowUp" || e.key === "Home" || (e.key === " " && e.shiftKey)) letGo();
+      // Keys that move inside a field or a menu move there, not the list.
+      if (e.target instanceof HTMLElement && e.target.closest("input, textarea, select, [contenteditable], [role=menu]")) return;
+      if (e.key === "PageUp" || e.key === "ArrowUp" || e.key === "Home" || (e.key === " " && e.shiftKey)) letGo(null);
     };
     // The scrollbar: a press on the list itself (not on a message in it).
     const onPointerDown = (e: PointerEvent) => {
-      if (e.target === el) letGo();
+      if (e.target === el) letGo(null);
     };
     const listeners = [
       ["scroll", onScroll],

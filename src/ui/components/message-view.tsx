@@ -190,7 +190,7 @@ function ChatMessage({ message, continued, lastStep, highlighted }: { message: M
       ) : (
         <div className="parts">
           {message.parts.map((p) => (
-            <PartView key={p.id} part={p} role={info.role} />
+            <PartView key={p.id} part={p} role={info.role} live={info.role === "assistant" && info.time.completed === undefined} />
           ))}
         </div>
       )}

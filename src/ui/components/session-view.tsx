@@ -431,13 +431,17 @@ function UnansweredBar({ sessionID, last, idle, onError }: { sessionID: string; 
     const t = setTimeout(() => setShown(waiting), 600);
     return () => clearTimeout(t);
   }, [waiting]);
-  if (!shown || shown !== waiting) return null;
+  // The live region is always there, empty until it has something to say (one inserted with its text is not announced).
   return (
-    <div className="banner unanswered" role="status">
-      <span>Your last message has no answer: the run stopped before it.</span>
-      <button type="button" onClick={() => sessions.ensureRunning(sessionID).catch((e: unknown) => onError(`Could not answer it: ${e instanceof Error ? e.message : String(e)}`))}>
-        Answer it now
-      </button>
+    <div role="status" className="live-slot">
+      {shown && shown === waiting && (
+        <div className="banner unanswered">
+          <span>Your last message has no answer: the run stopped before it.</span>
+          <button type="button" onClick={() => sessions.ensureRunning(sessionID).catch((e: unknown) => onError(`Could not answer it: ${e instanceof Error ? e.message : String(e)}`))}>
+            Answer it now
+          </button>
+        </div>
+      )}
     </div>
   );
 }
@@ -454,7 +458,7 @@ function QuietBar({ last, waiting }: { last: MessageWithParts | undefined; waiti
   const toolRunning = last?.parts.some((p) => p.type === "tool" && p.state.status === "running") === true;
   // What has arrived so far: it changes with every delta, every new part, every tool state.
   const activity = last
-    ? `${last.info.id}|${last.parts.length}|${last.parts.map((p) => (p.type === "text" || p.type === "reasoning" ? p.text.length : p.type === "tool" ? p.state.status : 0)).join(",")}`
+    ? `${last.info.id}|${last.parts.length}|${last.parts.map((p) => (p.type === "text" || p.type === "reasoning" ? p.text.length : p.type === "tool" ? `${p.state.status}${p.state.status === "pending" ? (p.state.raw?.length ?? 0) : ""}` : 0)).join(",")}`
     : "";
   const watching = waiting && !toolRunning ? activity : undefined;
   const [quiet, setQuiet] = useState<string>();
@@ -464,10 +468,13 @@ function QuietBar({ last, waiting }: { last: MessageWithParts | undefined; waiti
     const t = setTimeout(() => setQuiet(watching), QUIET_NOTICE_MS);
     return () => clearTimeout(t);
   }, [watching]);
-  if (quiet === undefined || quiet !== watching) return null;
   return (
-    <div className="banner unanswered" role="status">
-      <span>Nothing has come from the provider for {Math.round(QUIET_NOTICE_MS / 1000)} s. It may still be thinking, or the connection may have stalled: Stop, then Retry, to try again.</span>
+    <div role="status" className="live-slot">
+      {quiet !== undefined && quiet === watching && (
+        <div className="banner unanswered">
+          <span>Nothing has come from the provider for {Math.round(QUIET_NOTICE_MS / 1000)} s. It may still be thinking, or the connection may have stalled: Stop, then Retry, to try again.</span>
+        </div>
+      )}
     </div>
   );
 }

@@ -66,7 +66,7 @@ function ProviderCompactionView({ text }: { text: string }) {
 }
 
 /** One renderer per part type; exhaustive over the union. */
-export function PartView({ part, role }: { part: Part; role: "user" | "assistant" }) {
+export function PartView({ part, role, live }: { part: Part; role: "user" | "assistant"; /** Its message is still being answered. */ live?: boolean }) {
   const streaming = useMessageActions()?.busy === true;
   switch (part.type) {
     case "text":
@@ -124,7 +124,7 @@ export function PartView({ part, role }: { part: Part; role: "user" | "assistant
         <div className="retry-part" role="status">
           Attempt {part.attempt} failed: {msg}
           {/* Once nothing runs (stopped, or the retries ended) there is no retry to count down to. */}
-          {streaming ? <> — {part.time.next ? <Countdown until={part.time.next} /> : "retrying"}</> : "."}
+          {streaming && live !== false ? <> — {part.time.next ? <Countdown until={part.time.next} /> : "retrying"}</> : "."}
         </div>
       );
     }

@@ -81,13 +81,9 @@ function sessionsOnce(store: Store): Promise<Session[]> {
   return listed.sessions;
 }
 
-/**
- * An imported subagent call (OpenCode's `task`, Claude Code's `Task`) links to the session it ran in, when
- * that session was imported too (it is listed under its caller in the sidebar).
- */
-/** Where a cut output's whole text was saved (the truncation note names it), if it was. */
+/** Where a cut output's whole text was saved, if it was: the truncation note, the output's last words (not a line the command printed). */
 function savedOutputPath(output: string): string | undefined {
-  return /The full output was saved to (\S+?\.txt)\./.exec(output)?.[1];
+  return /The full output was saved to (\S+?\.txt)\. Use grep to search it, or read with offset\/limit to view parts of it\.\s*$/.exec(output)?.[1];
 }
 
 /** The whole output of a cut tool result: in the workspace's hidden scratch folder, so the Files tree does not list it. */
@@ -112,6 +108,10 @@ function SavedOutput({ sessionID, path }: { sessionID: string; path: string }) {
   );
 }
 
+/**
+ * An imported subagent call (OpenCode's `task`, Claude Code's `Task`) links to the session it ran in, when
+ * that session was imported too (it is listed under its caller in the sidebar).
+ */
 function SubagentLink({ part }: { part: ToolPart }) {
   const { store } = useServices();
   const [child, setChild] = useState<{ id: string; title: string } | null>(null);

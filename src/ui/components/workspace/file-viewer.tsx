@@ -75,13 +75,17 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved, version = 
   // The file as it is now, read again whenever the workspace may have changed. While the user edits, what is
   // shown stays the version they started from (`bytes`), and a change underneath is said, never lost.
   const [latest, setLatest] = useState<Uint8Array | null>(null);
-  const [conflict, setConflict] = useState(false);
+  const [conflict, setConflict] = useState<false | "changed" | "deleted">(false);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` says when to read the file again
   useEffect(() => {
     let live = true;
     sandbox.fs.readFile(entry.path).then(
-      (b) => live && setLatest(b),
+      (b) => {
+        if (!live) return;
+        setLatest(b);
+        setError(undefined);
+      },
       (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
     );
     return () => {
@@ -120,17 +124,19 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved, version = 
     if (draft === null || !original || !bytes) return;
     setSaving(true);
     setSaveError(undefined);
-    // Changed since the user started editing (the agent wrote it)? Asked, never overwritten unseen.
+    // The rules first: the check below and the write then follow each other with nothing awaited in between.
+    const inForce = await rules();
+    // Changed (or deleted) since the user started editing (the agent did it)? Asked, never overwritten unseen.
     const now = await sandbox.fs.readFile(entry.path).catch(() => null);
-    if (!overwrite && now && !sameBytes(now, bytes)) {
-      setLatest(now);
-      setConflict(true);
+    if (!overwrite && (!now || !sameBytes(now, bytes))) {
+      if (now) setLatest(now);
+      setConflict(now ? "changed" : "deleted");
       setSaving(false);
       return;
     }
     setConflict(false);
     const body = (original.bom ? BOM : "") + (original.crlf ? draft.replace(/\n/g, "\r\n") : draft);
-    const r = await saveUserFile(sandbox, rel, body, await rules());
+    const r = await saveUserFile(sandbox, rel, body, inForce);
     setSaving(false);
     if (!r.ok) {
       setSaveError(r.message);
@@ -166,7 +172,11 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved, version = 
       )}
       {conflict && (
         <div role="alert" className="error-text">
-          <p>{rel} changed since you started editing. Save anyway to replace that version with yours, or discard your changes to see it.</p>
+          <p>
+            {conflict === "deleted"
+              ? `${rel} was deleted since you started editing. Save anyway to create it again with your text, or discard your changes.`
+              : `${rel} changed since you started editing. Save anyway to replace that version with yours, or discard your changes to see it.`}
+          </p>
           <button type="button" onClick={() => void save(true)}>
             Save anyway
           </button>{" "}
@@ -225,7 +235,7 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved, version = 
             <button type="button" onClick={requestCancel}>
               Cancel
             </button>
-            <button type="button" className="primary" disabled={saving || !dirty || conflict} onClick={() => void save()}>
+            <button type="button" className="primary" disabled={saving || !dirty || conflict !== false} onClick={() => void save()}>
               {saving ? "Saving…" : "Save"}
             </button>
           </>
