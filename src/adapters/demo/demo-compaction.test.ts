@@ -43,7 +43,7 @@ describe("demo model: compaction", () => {
     expect(text).toContain("The date check printed PASS.");
     expect(text).toContain("- [x] Fixed the month in formatDate (src/dates.js)");
     expect(text).toContain("- Answered the user.");
-    expect(text).toMatch(/^- \/workspace\/src\/dates\.js \(read, edited\)$/m);
+    expect(text).toMatch(/^- src\/dates\.js \(read, edited\)$/m);
     expect(text).toContain("- `bash scripts/check.sh`");
     expect(await summaryOf()).toBe(text);
   });
