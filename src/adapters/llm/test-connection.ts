@@ -4,7 +4,6 @@
  */
 import type { LLM, ModelConfig } from "../../core/ports/llm";
 import { namedError } from "../../core/errors";
-import { baseURLProblem } from "../../core/settings";
 import type { NamedErrorData } from "../../core/schema/common";
 
 /** The reply text on success, or the classified error (with `data.hint`). */
@@ -15,8 +14,6 @@ export const TEST_PROMPT = "Reply with the word OK.";
 
 /** Sends one short prompt; `signal` lets the settings screen cancel it. */
 export async function testConnection(model: ModelConfig, llm: LLM, signal?: AbortSignal): Promise<TestConnectionResult> {
-  const problem = baseURLProblem(model.baseURL);
-  if (problem) return { ok: false, error: namedError("UnknownError", { message: problem, kind: "settings" }) };
   let text = "";
   let reasoning = false;
   for await (const ev of llm.stream({

@@ -7,6 +7,7 @@
  * removing it replaces every occurrence with `[redacted <kind>]`.
  */
 import type { Part } from "../schema";
+import { escapeRegex } from "../util/safe-regex";
 import type { ExportFile } from "./types";
 
 export interface Finding {
@@ -107,7 +108,7 @@ function scanWith(shapes: readonly Shape[], text: string, where: string, found: 
 
 /** A literal value as a shape: the key set in Settings, whatever form it has. */
 function literal(kind: string, value: string): Shape {
-  return { kind, re: new RegExp(value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g") };
+  return { kind, re: new RegExp(escapeRegex(value), "g") };
 }
 
 /**

@@ -15,6 +15,7 @@ import type { LLMMessage } from "../ports/llm";
 import type { Store } from "../ports/store";
 import type { CompactionCheck, MessageWithParts, Pin, Session } from "../schema";
 import { estimateTokens } from "../tokens/counter";
+import { escapeRegex } from "../util/safe-regex";
 import { activePins, effectivePins } from "./pins";
 import { keptUserWords, USER_WORDS_HEADING, userWordsBudget } from "./user-words";
 
@@ -133,6 +134,5 @@ export async function requestAfterSummary(store: Store, session: Session, view: 
 
 /** Whether `text` names `path` as a path: `a.ts` is not named by `data.ts` nor by `a.tsx` (a plain substring was). */
 export function mentions(text: string, path: string): boolean {
-  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(?<![\\w.-])${escaped}(?![\\w-])`).test(text);
+  return new RegExp(`(?<![\\w.-])${escapeRegex(path)}(?![\\w-])`).test(text);
 }

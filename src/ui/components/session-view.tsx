@@ -26,6 +26,7 @@ import type { CompactionPreview } from "../../core/compaction/preview";
 import { WorkspacePanel as WorkspacePanelView } from "./workspace/workspace-panel";
 import { TerminalSection } from "./terminal/terminal-section";
 import { PanelToggle, SidePanel } from "./layout/side-panel";
+import { QuietBar, UnansweredBar } from "./run-bars";
 import { FILES_PANEL, useLayout } from "../hooks/layout";
 
 /*
@@ -195,7 +196,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   // The newest message's id, for the few rows that ask (a cut answer's Continue acts on the newest answer only);
   // a store, so a new message does not re-render every row through the actions' context.
   const [newest] = useState(() => newestStore());
-  const newestID = messages?.[messages.length - 1]?.info.id;
+  const last = messages?.[messages.length - 1];
+  const newestID = last?.info.id;
   useEffect(() => newest.set(newestID), [newest, newestID]);
   const currentMessages = useCallback(() => latest.current.all ?? [], []);
   // The turn tree of the stored messages, built once per stored change: every user message on screen asks
@@ -408,74 +410,12 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             </aside>
           </SidePanel>
         </div>
-        <UnansweredBar sessionID={sessionID} last={messages?.[messages.length - 1]} idle={!busy && session.revert === undefined} onError={onError} />
-        <QuietBar last={messages?.[messages.length - 1]} waiting={status.type === "busy"} />
+        <UnansweredBar sessionID={sessionID} last={last} idle={!busy && session.revert === undefined} onError={onError} />
+        <QuietBar last={last} waiting={status.type === "busy"} />
         {session.goal && <GoalBar session={session} busy={busy} onError={onError} />}
         <Composer key={sessionID} session={session} onError={onError} onOpenSession={onOpenSession} />
       </div>
     </MessageActionsContext.Provider>
-  );
-}
-
-/**
- * The newest message is the user's and has no answer while nothing runs: a message queued during a run that was
- * then stopped (or a run stopped before it answered). Said, with a way to have it answered. Shown once the
- * session has been idle a moment, so a send never flashes it before its run starts.
- */
-function UnansweredBar({ sessionID, last, idle, onError }: { sessionID: string; last: MessageWithParts | undefined; idle: boolean; onError: (m: string) => void }) {
-  const { sessions } = useServices();
-  const waiting = idle && last?.info.role === "user" && systemEventKind(last) === undefined ? last.info.id : undefined;
-  const [shown, setShown] = useState<string>();
-  useEffect(() => {
-    if (!waiting) return setShown(undefined);
-    const t = setTimeout(() => setShown(waiting), 600);
-    return () => clearTimeout(t);
-  }, [waiting]);
-  // The live region is always there, empty until it has something to say (one inserted with its text is not announced).
-  return (
-    <div role="status" className="live-slot">
-      {shown && shown === waiting && (
-        <div className="banner unanswered">
-          <span>Your last message has no answer: the run stopped before it.</span>
-          <button type="button" onClick={() => sessions.ensureRunning(sessionID).catch((e: unknown) => onError(`Could not answer it: ${e instanceof Error ? e.message : String(e)}`))}>
-            Answer it now
-          </button>
-        </div>
-      )}
-    </div>
-  );
-}
-
-/** How long the provider may send nothing during a run before the page says so. */
-export const QUIET_NOTICE_MS = 45_000;
-
-/**
- * A run that has received nothing for a while (no text, no reasoning, no tool call; a running tool is its own
- * business): said, since a stalled stream never ends on its own. The model may still be thinking, so nothing is
- * stopped; Stop is the user's call.
- */
-function QuietBar({ last, waiting }: { last: MessageWithParts | undefined; waiting: boolean }) {
-  const toolRunning = last?.parts.some((p) => p.type === "tool" && p.state.status === "running") === true;
-  // What has arrived so far: it changes with every delta, every new part, every tool state.
-  const activity = last
-    ? `${last.info.id}|${last.parts.length}|${last.parts.map((p) => (p.type === "text" || p.type === "reasoning" ? p.text.length : p.type === "tool" ? `${p.state.status}${p.state.status === "pending" ? (p.state.raw?.length ?? 0) : ""}` : 0)).join(",")}`
-    : "";
-  const watching = waiting && !toolRunning ? activity : undefined;
-  const [quiet, setQuiet] = useState<string>();
-  useEffect(() => {
-    setQuiet(undefined);
-    if (watching === undefined) return;
-    const t = setTimeout(() => setQuiet(watching), QUIET_NOTICE_MS);
-    return () => clearTimeout(t);
-  }, [watching]);
-  return (
-    <div role="status" className="live-slot">
-      {quiet !== undefined && quiet === watching && (
-        <div className="banner unanswered">
-          <span>Nothing has come from the provider for {Math.round(QUIET_NOTICE_MS / 1000)} s. It may still be thinking, or the connection may have stalled: Stop, then Retry, to try again.</span>
-        </div>
-      )}
-    </div>
   );
 }
 
