@@ -80,6 +80,26 @@ test("the model reads, edits and runs commands on real files; the tree shows it;
   await expect(ws.getByRole("button", { name: "made.txt", exact: true })).toBeVisible();
   viewer = await openFile(page, "notes.txt");
   await expect(viewer).toContainText("hello tabcode");
+
+  // The user changes the model's file after the turn; a revert of the turn undoes that too: said, by name,
+  // with a way to keep the user's version.
+  await viewer.getByRole("button", { name: "Edit" }).click();
+  await viewer.getByRole("textbox", { name: "Contents of notes.txt" }).fill("hello tabcode\nmy own line\n");
+  await viewer.getByRole("button", { name: "Save" }).click();
+  await expect(viewer.getByRole("status")).toHaveText("Saved notes.txt.");
+  await viewer.getByRole("button", { name: "Close" }).click();
+  await page.getByRole("article", { name: "Your message" }).hover();
+  await page.getByRole("button", { name: "Revert this turn" }).click();
+  const banner = page.getByRole("status").filter({ hasText: "Your last message and its answer were reverted" });
+  await expect(banner).toContainText("Your own later changes to notes.txt were undone with it.");
+  await banner.getByRole("button", { name: "Keep my changes" }).click();
+  await expect(banner).toContainText("Your own later changes to notes.txt were kept.");
+  await expect(banner.getByRole("button", { name: "Keep my changes" })).toHaveCount(0);
+  viewer = await openFile(page, "notes.txt");
+  await expect(viewer).toContainText("my own line");
+  await viewer.getByRole("button", { name: "Close" }).click();
+  // The rest of the revert stands.
+  await expect(ws.getByRole("button", { name: "made.txt", exact: true })).toHaveCount(0);
 });
 
 test("a runaway command is stopped by the sandbox's limits and the page stays responsive", async ({ page, mock }) => {

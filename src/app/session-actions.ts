@@ -216,6 +216,14 @@ export async function revert(app: AppServices, sessionID: string, messageID: str
   await revertSession(app.store, sandbox, sessionID, messageID);
 }
 
+/** During a revert, puts back the user's own later versions of the files it undid. */
+export async function keepOwnChanges(app: AppServices, sessionID: string): Promise<void> {
+  await app.sessions.assertIdleEverywhere(sessionID);
+  const sandbox = await app.sandbox.sandboxFor(sessionID);
+  const { keepOwnChanges } = await import("../core/session/revert");
+  await keepOwnChanges(app.store, sandbox, sessionID);
+}
+
 export async function unrevert(app: AppServices, sessionID: string): Promise<void> {
   await app.sessions.assertIdleEverywhere(sessionID);
   const sandbox = await app.sandbox.sandboxFor(sessionID).catch(() => undefined);

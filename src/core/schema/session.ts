@@ -79,6 +79,10 @@ export const Session = z.object({
       diff: z.optional(z.string()),
       /** The files could not go back: the earlier versions of some are not in this browser (an imported session). */
       filesKept: z.optional(z.boolean()),
+      /** Files the revert put back that had been changed after the reverted steps, not by the model (the user's own changes). */
+      undone: z.optional(z.array(z.string())),
+      /** Of those, the ones whose user's version was put back ("Keep my changes"). */
+      ownKept: z.optional(z.array(z.string())),
     }),
   ),
   share: z.optional(z.object({ url: z.string() })),

@@ -5,7 +5,7 @@ import { z } from "../zod";
 import { writeUserFile } from "../snapshot/user-writes";
 import { workspaceTools } from "../tools/index";
 import { defineTool } from "../tools/tool";
-import { revertSession, snapshotAfter, unrevertSession } from "./revert";
+import { keepOwnChanges, revertSession, snapshotAfter, unrevertSession } from "./revert";
 import { makeTestService } from "../../testing/session-service";
 
 async function setup(llm: FakeLLM) {
@@ -180,5 +180,79 @@ describe("uploads during a run", () => {
     await revertSession(store, sandbox, s.id, user.id);
     expect(await sandbox.fs.exists("/workspace/model.txt")).toBe(false);
     expect([...(await sandbox.fs.readFile("/workspace/upload.bin"))]).toEqual([...upload]);
+  });
+});
+
+describe("the user's own changes after a reverted turn", () => {
+  async function twoTurns() {
+    const llm = new FakeLLM([
+      toolTurn([{ tool: "read", input: { filePath: "/workspace/app.txt" } }]),
+      toolTurn([{ tool: "edit", input: { filePath: "/workspace/app.txt", oldString: "version one", newString: "version two" } }]),
+      textTurn("one"),
+      toolTurn([{ tool: "bash", input: { command: "echo by the model > notes.txt", description: "notes" } }]),
+      textTurn("two"),
+    ]);
+    const { store, sandbox, service } = await setup(llm);
+    const s = await service.createSession();
+    const first = await service.prompt(s.id, { text: "first" });
+    await service.ensureRunning(s.id);
+    const second = await service.prompt(s.id, { text: "second" });
+    await service.ensureRunning(s.id);
+    return { store, sandbox, service, s, first, second };
+  }
+
+  it("are named when the revert undoes them, can be kept, and unrevert brings everything back", async () => {
+    const { store, sandbox, s, second } = await twoTurns();
+    // After the turn, the user edits the model's file; a file the turn never touched is theirs alone.
+    await writeUserFile(sandbox, "notes.txt", "mine\n");
+    await writeUserFile(sandbox, "other.txt", "untouched by the model\n");
+    const reverted = await revertSession(store, sandbox, s.id, second.id);
+    expect(reverted?.revert?.undone).toEqual(["notes.txt"]);
+    expect(await sandbox.fs.exists("/workspace/notes.txt")).toBe(false);
+    expect(await sandbox.fs.readText("/workspace/other.txt")).toBe("untouched by the model\n");
+
+    const kept = await keepOwnChanges(store, sandbox, s.id);
+    expect(kept?.revert).toMatchObject({ messageID: second.id, ownKept: ["notes.txt"] });
+    expect(kept?.revert?.undone).toBeUndefined();
+    expect(await sandbox.fs.readText("/workspace/notes.txt")).toBe("mine\n");
+    // The rest of the revert stands.
+    expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("version two\n");
+
+    await unrevertSession(store, sandbox, s.id);
+    expect(await sandbox.fs.readText("/workspace/notes.txt")).toBe("mine\n");
+  });
+
+  it("a revert with no later change names nothing, and a further revert does not take the first one's work for the user's", async () => {
+    const { store, sandbox, s, first, second } = await twoTurns();
+    const once = await revertSession(store, sandbox, s.id, second.id);
+    expect(once?.revert?.undone).toBeUndefined();
+    // notes.txt is gone now (the first revert): that is not a change of the user's to the second turn's file.
+    const twice = await revertSession(store, sandbox, s.id, first.id);
+    expect(twice?.revert?.undone).toBeUndefined();
+    expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("version one\n");
+  });
+
+  it("a further revert still names a change the user made before the first one", async () => {
+    const { store, sandbox, s, first, second } = await twoTurns();
+    await writeUserFile(sandbox, "app.txt", "version two, and mine\n");
+    const once = await revertSession(store, sandbox, s.id, second.id);
+    // The second turn never touched app.txt: this revert leaves it.
+    expect(once?.revert?.undone).toBeUndefined();
+    expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("version two, and mine\n");
+    const twice = await revertSession(store, sandbox, s.id, first.id);
+    expect(twice?.revert?.undone).toEqual(["app.txt"]);
+    expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("version one\n");
+    await keepOwnChanges(store, sandbox, s.id);
+    expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("version two, and mine\n");
+  });
+
+  it("a file the user deleted after the turn stays deleted when kept", async () => {
+    const { store, sandbox, s, first } = await twoTurns();
+    await sandbox.fs.rm("/workspace/app.txt");
+    const reverted = await revertSession(store, sandbox, s.id, first.id);
+    expect(reverted?.revert?.undone).toEqual(["app.txt"]);
+    expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("version one\n");
+    await keepOwnChanges(store, sandbox, s.id);
+    expect(await sandbox.fs.exists("/workspace/app.txt")).toBe(false);
   });
 });

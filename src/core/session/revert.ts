@@ -4,6 +4,7 @@ import type { MessageWithParts, PatchPart, Session } from "../schema";
 import { branchTree } from "../conversation/branches";
 import { conversationView } from "../conversation/view";
 import { isMissingSnapshot } from "../snapshot/store";
+import { writeUserFile } from "../snapshot/user-writes";
 
 /** The user message a revert of `messageID` starts at: the message itself, or the user message before it. */
 export function revertPoint(msgs: MessageWithParts[], messageID: string): string | undefined {
@@ -42,9 +43,12 @@ export async function revertSession(
   // When the files cannot go back (their earlier states are not in this browser), the messages still are
   // reverted; the revert records it, so what is shown never says the files were restored.
   let filesKept = session.revert?.filesKept === true;
+  let undone = session.revert?.undone ?? [];
   const patches = patchesFrom(msgs, point).reverse();
   if (sandbox && !(await beforeStatesHere(sandbox, patches))) filesKept = true;
   else if (sandbox) {
+    // Found before anything is written: once a further revert has put files back, the user's changes are in `snapshot` only.
+    undone = [...new Set([...undone, ...(await changedSince(sandbox, msgs, point, snapshot))])].sort();
     snapshot ??= await sandbox.snapshot();
     for (const patch of patches) {
       for (const file of patch.files) {
@@ -55,7 +59,66 @@ export async function revertSession(
       }
     }
   }
-  return store.updateSession(sessionID, (s) => ({ ...s, revert: { messageID: point, ...(snapshot ? { snapshot } : {}), ...(filesKept ? { filesKept } : {}) } }));
+  const ownKept = session.revert?.ownKept?.filter((f) => !undone.includes(f)) ?? [];
+  const revert = {
+    messageID: point,
+    ...(snapshot ? { snapshot } : {}),
+    ...(filesKept ? { filesKept } : {}),
+    ...(undone.length ? { undone } : {}),
+    ...(ownKept.length ? { ownKept } : {}),
+  };
+  return store.updateSession(sessionID, (s) => ({ ...s, revert }));
+}
+
+/**
+ * Files the reverted steps changed that were changed again after the last of those steps, not by the model:
+ * the user's edits and uploads, their terminal commands. The revert puts these back too (it restores the
+ * files as they were before the turn); the banner names them and offers to keep the user's versions.
+ */
+export async function changedSince(sandbox: Sandbox, msgs: readonly MessageWithParts[], fromID: string, current?: string): Promise<string[]> {
+  // Where the newest reverted step to change each file left it: that step's end snapshot.
+  const left = new Map<string, string>();
+  for (const m of msgs) {
+    if (m.info.id < fromID) continue;
+    const end = m.parts.findLast((p) => (p.type === "step-finish" && p.snapshot) || p.type === "snapshot");
+    const after = end?.type === "step-finish" ? end.snapshot : end?.type === "snapshot" ? end.snapshot : undefined;
+    if (!after) continue;
+    for (const p of m.parts) if (p.type === "patch") for (const f of p.files) left.set(f, after);
+  }
+  const out: string[] = [];
+  for (const [file, after] of left) {
+    const then = await sandbox.readAt(after, file).catch(() => null);
+    if (then === null) continue;
+    // `current`: the snapshot an earlier revert started from, when one is in force (the files now are its result).
+    const now = current ? await sandbox.readAt(current, file).catch(() => undefined) : await sandbox.fs.readFile(`${sandbox.root}/${file}`).catch(() => undefined);
+    if (!sameBytes(then, now)) out.push(file);
+  }
+  return out.sort();
+}
+
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * During a revert, puts back the user's own versions of the files it undid (`revert.undone`, taken from the
+ * state the revert started from); the rest of the revert stands. Unrevert still restores everything.
+ */
+export async function keepOwnChanges(store: Store, sandbox: Sandbox, sessionID: string): Promise<Session | undefined> {
+  const session = await store.getSession(sessionID);
+  const revert = session?.revert;
+  if (!revert?.snapshot || !revert.undone?.length) return session;
+  for (const file of revert.undone) {
+    const mine = await sandbox.readAt(revert.snapshot, file);
+    const abs = `${sandbox.root}/${file}`;
+    if (mine === undefined) await sandbox.fs.rm(abs);
+    else await writeUserFile(sandbox, file, mine);
+  }
+  const kept = [...new Set([...(revert.ownKept ?? []), ...revert.undone])].sort();
+  return store.updateSession(sessionID, (s) => (s.revert ? { ...s, revert: { ...s.revert, undone: undefined, ownKept: kept } } : s));
 }
 
 /** Whether this browser holds the state before each patch (an imported session's steps name states it never had). */

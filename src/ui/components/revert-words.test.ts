@@ -16,4 +16,16 @@ describe("revertWords", () => {
       "Your last 2 messages and their answers were reverted. The files were left as they are: their earlier versions are not in this browser (the session came from an export or a share).",
     );
   });
+
+  it("names the user's own later changes the revert undid, or kept", () => {
+    expect(revertWords(1, 0, { snapshot: "h", undone: ["notes.md"] })).toBe(
+      "Your last message and its answer were reverted, and the files restored. Your own later changes to notes.md were undone with it.",
+    );
+    expect(revertWords(1, 0, { snapshot: "h", undone: ["a", "b", "c", "d", "e"] })).toBe(
+      "Your last message and its answer were reverted, and the files restored. Your own later changes to a, b, c and 2 more were undone with them.",
+    );
+    expect(revertWords(2, 0, { snapshot: "h", ownKept: ["a.ts", "b.ts"] })).toBe(
+      "Your last 2 messages and their answers were reverted, and the files restored. Your own later changes to a.ts and b.ts were kept.",
+    );
+  });
 });

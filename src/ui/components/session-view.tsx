@@ -1,7 +1,7 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { CONTINUE_ANSWER_PROMPT } from "../../core/session/finish-notice";
 import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { fork, revert, startFresh, unrevert } from "../../app/session-actions";
+import { fork, keepOwnChanges, revert, startFresh, unrevert } from "../../app/session-actions";
 import { firstScreenShown, whenIdle } from "../../app/warm-up";
 import { glanceShowing } from "../glance/keeper";
 import { dismissGlance } from "../glance/dismiss";
@@ -340,6 +340,17 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             >
               Unrevert
             </button>
+            {session.revert?.undone?.length ? (
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() =>
+                  keepOwnChanges(app, sessionID).then(focusComposer, (e: unknown) => onError(`Could not put your changes back: ${e instanceof Error ? e.message : String(e)}`))
+                }
+              >
+                Keep my changes
+              </button>
+            ) : null}
           </div>
         )}
         <PendingSummaryBanner sessionID={sessionID} />
