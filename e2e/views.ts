@@ -18,6 +18,37 @@ export async function seriousAxe(page: Page, include?: string): Promise<string[]
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
+/** One axe finding, with the screen (and scheme) it was found on. */
+export interface AxeFinding {
+  screen: string;
+  id: string;
+  impact: string;
+  nodes: string[];
+}
+
+/** axe's rules that read colours. */
+const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
+
+/**
+ * Every rule on the screen as it is, in the light scheme; then the same state in the dark scheme with the rules
+ * that read colours (the scheme changes nothing else): both schemes of every state, walked once. `shot` saves a
+ * screenshot of each scheme (`<shot>.png`, `<shot>-dark.png`).
+ */
+export async function axeBothSchemes(page: Page, screen: string, out: AxeFinding[], shot?: string): Promise<void> {
+  // Let transitions and lazy chunks (highlighting) settle.
+  await page.waitForTimeout(300);
+  if (shot) await page.screenshot({ path: `${shot}.png` });
+  const light = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.waitForTimeout(100);
+  if (shot) await page.screenshot({ path: `${shot}-dark.png` });
+  const dark = await new AxeBuilder({ page }).withRules(COLOUR_RULES).analyze();
+  await page.emulateMedia({ colorScheme: "light" });
+  for (const [scheme, r] of [["", light], [" (dark)", dark]] as const) {
+    for (const v of r.violations) out.push({ screen: screen + scheme, id: v.id, impact: v.impact ?? "minor", nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) });
+  }
+}
+
 /** Saves a screenshot to test-results/screens/<name>.png (looked at by hand, not compared). */
 export async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `test-results/screens/${name}.png` });
