@@ -144,6 +144,8 @@ test("a share link opens the session read-only in a fresh browser, with Save a c
   const url = await dialog.getByRole("textbox", { name: "Share link" }).inputValue();
   expect(url).toContain("/#/share/");
   expect(url).not.toContain(KEY);
+  // The link carries no files, and says so.
+  await expect(dialog).toContainText("The workspace's files are not in the link");
 
   const fresh = await freshContext();
   const other = await fresh.newPage();
@@ -161,6 +163,7 @@ test("a share link opens the session read-only in a fresh browser, with Save a c
   await other.goBack();
   await expect(other.getByText("Shared session · read-only")).toBeVisible();
   expect(other.url()).not.toContain("/replay");
+  await expect(other.getByText("A share link carries the conversation, not the workspace's files")).toBeVisible();
   await other.getByRole("button", { name: "Save a copy" }).click();
   await expect(other).toHaveURL(/#\/s\/ses_/);
   await expect(other.getByRole("textbox", { name: "Message" })).toBeVisible();

@@ -107,6 +107,10 @@ export function ShareDialog({ sessionID, onClose }: { sessionID: string; onClose
               : "Anyone with this link can open a read-only copy."}{" "}
             The session is inside the link itself — nothing is uploaded. Your API key and settings are never included.
           </p>
+          <p className="hint">
+            The workspace's files are not in the link: it shows the conversation, with each edit and command as its card shows it. To pass the files
+            on too, use Export → JSON with files.
+          </p>
           <input className="share-url" readOnly aria-label="Share link" value={state.url} onFocus={(e) => e.currentTarget.select()} />
           <div className="dialog-actions">
             <span aria-live="polite">{copied ? "Copied." : ""}</span>

@@ -97,6 +97,7 @@ function SharedSession({ decoded, onSaved, replay, onReplay }: { decoded: Result
                 </button>
               </div>
             </div>
+            <p className="hint shared-note">A share link carries the conversation, not the workspace's files: a saved copy starts with no files.</p>
             {error && (
               <p className="error-text" role="alert">
                 {error}
