@@ -51,6 +51,22 @@ describe("search index", () => {
     expect(await st.search("tokeniz")).toEqual([]);
   });
 
+  it("reads a tool's input as written: a word after a newline is found, and the snippet shows no JSON", async () => {
+    const st = await store();
+    const s = session("delta");
+    await st.createSession(s);
+    const [user, answer] = exchange(s.id, "write it", "Wrote src/util.ts");
+    if (!user || !answer) throw new Error("fixture");
+    const tool = answer.parts[0];
+    if (tool?.type !== "tool" || tool.state.status !== "completed") throw new Error("fixture");
+    const input = { filePath: "/workspace/src/util.ts", content: 'import x from "y";\nexport function clampValue() {}\n' };
+    await st.importSession(s, [user, { ...answer, parts: [{ ...tool, tool: "write", state: { ...tool.state, input } }] }]);
+    const [hit] = await st.search("clampvalue");
+    expect(hit?.snippet).toContain("export function clampValue");
+    expect(hit?.snippet).not.toMatch(/\\n|\{"|":/);
+    expect(await st.search("export")).toHaveLength(1);
+  });
+
   it("indexes streamed text once it is flushed", async () => {
     const st = await store();
     const s = session("gamma");

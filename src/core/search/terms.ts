@@ -26,7 +26,7 @@ export function searchableText(part: Part): string {
       return part.text;
     case "tool": {
       const s = part.state;
-      const input = JSON.stringify(s.input);
+      const input = readableInput(s.input);
       if (s.status === "completed") return `${part.tool} ${s.title} ${input} ${s.output}`;
       if (s.status === "error") return `${part.tool} ${input} ${s.error}`;
       return `${part.tool} ${input}`;
@@ -38,6 +38,17 @@ export function searchableText(part: Part): string {
     default:
       return "";
   }
+}
+
+/**
+ * A tool's input as a person reads it: `key: value`, strings as they are (JSON would show `\n` and quotes, and
+ * index the letter after an escape as part of the next word: "\nexport" gave "nexport").
+ */
+export function readableInput(input: unknown): string {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return typeof input === "string" ? input : JSON.stringify(input) ?? "";
+  return Object.entries(input)
+    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join(" · ");
 }
 
 export function partWords(part: Part): string[] {
