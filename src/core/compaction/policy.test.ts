@@ -276,7 +276,8 @@ describe("tabcodePolicy: summaries", () => {
   });
 });
 
-describe("context benchmark", () => {
+// Whole 200-turn traces, simulated: seconds each, more when the other worker is busy too (a budget, not a speed check).
+describe("context benchmark", { timeout: 90_000 }, () => {
   const shipped: Record<string, string> = { "coding-128k.jsonl": coding, "exploring-128k.jsonl": exploring, "testing-128k.jsonl": testing, "local-32k.jsonl": local, "claude-200k.jsonl": claude, "large-400k.jsonl": large };
   const traces: Trace[] = SHIPPED.map((s) => {
     const r = parseTrace(shipped[s.file] ?? "", s.file);
