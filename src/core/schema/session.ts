@@ -76,6 +76,8 @@ export const Session = z.object({
       messageID: z.string(),
       partID: z.optional(z.string()),
       snapshot: z.optional(z.string()),
+      /** The workspace as the revert left it: what changes after it is the user's, and unrevert keeps it. */
+      after: z.optional(z.string()),
       diff: z.optional(z.string()),
       /** The files could not go back: the earlier versions of some are not in this browser (an imported session). */
       filesKept: z.optional(z.boolean()),

@@ -256,3 +256,65 @@ describe("the user's own changes after a reverted turn", () => {
     expect(await sandbox.fs.exists("/workspace/app.txt")).toBe(false);
   });
 });
+
+describe("changes made while a revert stands", () => {
+  async function oneTurn() {
+    const llm = new FakeLLM([toolTurn([{ tool: "bash", input: { command: "echo by the model > a.txt", description: "write a" } }]), textTurn("done")]);
+    const { store, sandbox, service } = await setup(llm);
+    const s = await service.createSession();
+    const user = await service.prompt(s.id, { text: "write a" });
+    await service.ensureRunning(s.id);
+    return { store, sandbox, s, user };
+  }
+
+  it("survive Unrevert: an upload, an edit and a deletion made during the revert are the user's", async () => {
+    const { store, sandbox, s, user } = await oneTurn();
+    await writeUserFile(sandbox, "u.txt", "uploaded\n");
+    await revertSession(store, sandbox, s.id, user.id);
+    expect(await sandbox.fs.exists("/workspace/a.txt")).toBe(false);
+    await writeUserFile(sandbox, "during.txt", "made during the revert\n");
+    await writeUserFile(sandbox, "u.txt", "edited during the revert\n");
+    await sandbox.fs.rm("/workspace/app.txt");
+    await unrevertSession(store, sandbox, s.id);
+    expect(await sandbox.fs.readText("/workspace/a.txt")).toBe("by the model\n");
+    expect(await sandbox.fs.readText("/workspace/during.txt")).toBe("made during the revert\n");
+    expect(await sandbox.fs.readText("/workspace/u.txt")).toBe("edited during the revert\n");
+    expect(await sandbox.fs.exists("/workspace/app.txt")).toBe(false);
+  });
+
+  it("survive a further revert and then Unrevert", async () => {
+    const llm = new FakeLLM([
+      toolTurn([{ tool: "bash", input: { command: "echo one > a.txt", description: "one" } }]),
+      textTurn("one"),
+      toolTurn([{ tool: "bash", input: { command: "echo two > b.txt", description: "two" } }]),
+      textTurn("two"),
+    ]);
+    const { store, sandbox, service } = await setup(llm);
+    const s = await service.createSession();
+    const first = await service.prompt(s.id, { text: "one" });
+    await service.ensureRunning(s.id);
+    const second = await service.prompt(s.id, { text: "two" });
+    await service.ensureRunning(s.id);
+    await revertSession(store, sandbox, s.id, second.id);
+    await writeUserFile(sandbox, "between.txt", "between the reverts\n");
+    await revertSession(store, sandbox, s.id, first.id);
+    expect(await sandbox.fs.exists("/workspace/a.txt")).toBe(false);
+    expect(await sandbox.fs.readText("/workspace/between.txt")).toBe("between the reverts\n");
+    await unrevertSession(store, sandbox, s.id);
+    expect(await sandbox.fs.readText("/workspace/a.txt")).toBe("one\n");
+    expect(await sandbox.fs.readText("/workspace/b.txt")).toBe("two\n");
+    expect(await sandbox.fs.readText("/workspace/between.txt")).toBe("between the reverts\n");
+  });
+
+  it("a revert imported from another browser can be undone: the messages come back, the files stay", async () => {
+    const { store, sandbox, s, user } = await oneTurn();
+    await revertSession(store, sandbox, s.id, user.id);
+    // As after an import: the revert names states this browser never held.
+    await store.updateSession(s.id, (x) => (x.revert ? { ...x, revert: { ...x.revert, snapshot: "f".repeat(40), after: "e".repeat(40) } } : x));
+    await writeUserFile(sandbox, "mine.txt", "kept\n");
+    const back = await unrevertSession(store, sandbox, s.id);
+    expect(back?.revert).toBeUndefined();
+    expect(await sandbox.fs.readText("/workspace/mine.txt")).toBe("kept\n");
+    expect(await sandbox.fs.exists("/workspace/a.txt")).toBe(false);
+  });
+});

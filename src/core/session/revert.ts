@@ -49,6 +49,8 @@ export async function revertSession(
   else if (sandbox) {
     // Found before anything is written: once a further revert has put files back, the user's changes are in `snapshot` only.
     undone = [...new Set([...undone, ...(await changedSince(sandbox, msgs, point, snapshot))])].sort();
+    // A further revert: what the user changed since the first one is theirs too; unrevert must bring it back with the rest.
+    if (snapshot && session.revert?.after) snapshot = await withUserChanges(sandbox, snapshot, await userChangesSince(sandbox, session.revert.after));
     snapshot ??= await sandbox.snapshot();
     for (const patch of patches) {
       for (const file of patch.files) {
@@ -60,9 +62,12 @@ export async function revertSession(
     }
   }
   const ownKept = session.revert?.ownKept?.filter((f) => !undone.includes(f)) ?? [];
+  // Where the revert left the files: what the user changes after it is theirs, and unrevert keeps it.
+  const after = sandbox && snapshot && !filesKept ? await sandbox.snapshot() : undefined;
   const revert = {
     messageID: point,
     ...(snapshot ? { snapshot } : {}),
+    ...(after ? { after } : {}),
     ...(filesKept ? { filesKept } : {}),
     ...(undone.length ? { undone } : {}),
     ...(ownKept.length ? { ownKept } : {}),
@@ -136,12 +141,62 @@ async function beforeStatesHere(sandbox: Sandbox, patches: readonly PatchPart[])
   return true;
 }
 
-/** Undoes a soft revert: the files come back as they were, and so do the hidden messages. */
+/**
+ * Undoes a soft revert: the files come back as they were, and so do the hidden messages. Files the user changed
+ * while the revert stood (uploads, edits, terminal commands) keep the user's changes. When the state the revert
+ * started from is not in this browser (a session imported with a revert pending), the messages come back and the
+ * files stay as they are.
+ */
 export async function unrevertSession(store: Store, sandbox: Sandbox | undefined, sessionID: string): Promise<Session | undefined> {
   const session = await store.getSession(sessionID);
-  if (!session?.revert) return session;
-  if (sandbox && session.revert.snapshot) await sandbox.restore(session.revert.snapshot);
+  const revert = session?.revert;
+  if (!revert) return session;
+  if (sandbox && revert.snapshot) {
+    const since = revert.after ? await userChangesSince(sandbox, revert.after) : new Map<string, Uint8Array | undefined>();
+    try {
+      await sandbox.restore(revert.snapshot);
+    } catch (e) {
+      if (!isMissingSnapshot(e)) throw e;
+    }
+    await applyChanges(sandbox, since);
+  }
   return store.updateSession(sessionID, (s) => ({ ...s, revert: undefined }));
+}
+
+async function applyChanges(sandbox: Sandbox, changes: ReadonlyMap<string, Uint8Array | undefined>): Promise<void> {
+  for (const [file, data] of changes) {
+    if (data === undefined) await sandbox.fs.rm(`${sandbox.root}/${file}`).catch(() => undefined);
+    else await writeUserFile(sandbox, file, data);
+  }
+}
+
+/** `base` with `changes` applied, as a snapshot (the workspace is left as it was). */
+async function withUserChanges(sandbox: Sandbox, base: string, changes: ReadonlyMap<string, Uint8Array | undefined>): Promise<string> {
+  if (changes.size === 0) return base;
+  const now = await sandbox.snapshot();
+  try {
+    await sandbox.restore(base);
+  } catch (e) {
+    if (isMissingSnapshot(e)) return base;
+    throw e;
+  }
+  await applyChanges(sandbox, changes);
+  const merged = await sandbox.snapshot();
+  await sandbox.restore(now);
+  return merged;
+}
+
+/** The files changed since `after` (a snapshot this browser may not hold), with their contents now (undefined: deleted). */
+async function userChangesSince(sandbox: Sandbox, after: string): Promise<Map<string, Uint8Array | undefined>> {
+  const out = new Map<string, Uint8Array | undefined>();
+  const now = await sandbox.snapshot();
+  if (now === after) return out;
+  const files = await sandbox.changed(after, now).catch((e: unknown) => {
+    if (isMissingSnapshot(e)) return [];
+    throw e;
+  });
+  for (const file of files) out.set(file, await sandbox.readAt(now, file));
+  return out;
 }
 
 /**

@@ -13,6 +13,7 @@ import { GC_GRACE_MS } from "./grace";
 export function referencedSnapshots(session: Session | undefined, messages: readonly MessageWithParts[]): Set<string> {
   const out = new Set<string>();
   if (session?.revert?.snapshot) out.add(session.revert.snapshot);
+  if (session?.revert?.after) out.add(session.revert.after);
   for (const m of messages)
     for (const p of m.parts) {
       if (p.type === "step-start" && p.snapshot) out.add(p.snapshot);
