@@ -16,6 +16,7 @@ import type { XrayDialog as XrayDialogT } from "./components/xray-dialog";
 import type { PinnedPanel as PinnedPanelT } from "./components/pinned-panel";
 import type { SummaryPreviewDialog as SummaryPreviewDialogT } from "./components/summary-preview-dialog";
 import type { FileViewer as FileViewerT } from "./components/workspace/file-viewer";
+import type { FileActionDialog as FileActionDialogT } from "./components/workspace/file-actions";
 import type { TerminalPane as TerminalPaneT } from "./components/terminal/terminal-pane";
 import { onDemand } from "./on-demand";
 
@@ -33,3 +34,4 @@ export const PinnedPanel = onDemand<ComponentProps<typeof PinnedPanelT>>("The Pi
 export const SummaryPreviewDialog = onDemand<ComponentProps<typeof SummaryPreviewDialogT>>("The summary preview", () => import("./components/summary-preview-dialog"), "SummaryPreviewDialog");
 export const TerminalPane = onDemand<ComponentProps<typeof TerminalPaneT>>("The terminal", () => import("./components/terminal/terminal-pane"), "TerminalPane");
 export const FileViewer = onDemand<ComponentProps<typeof FileViewerT>>("The file viewer", () => import("./components/workspace/file-viewer"), "FileViewer");
+export const FileActionDialog = onDemand<ComponentProps<typeof FileActionDialogT>>("File actions", () => import("./components/workspace/file-actions"), "FileActionDialog");

@@ -1,9 +1,17 @@
-import { changeRefusal, PathRefused, pathPolicy } from "../permission/path-policy";
+import { changeRefusal, type PathPolicy, PathRefused, pathPolicy } from "../permission/path-policy";
 import type { Sandbox } from "../ports/sandbox";
 import type { Ruleset } from "../schema";
 import { writeUserFile } from "./user-writes";
 
 export type SaveResult = { ok: true } | { ok: false; message: string };
+
+/** The path rules a person's own change meets: the protect rules of `rules` (`edit` rules are the agent's). */
+export function personPolicy(sandbox: Sandbox, rules: Ruleset[]): PathPolicy {
+  return pathPolicy(
+    sandbox.root,
+    rules.map((rs) => rs.filter((r) => r.permission === "protect")),
+  );
+}
 
 /**
  * A person's edit of a workspace file (the Files viewer): written as the
@@ -13,10 +21,7 @@ export type SaveResult = { ok: true } | { ok: false; message: string };
  * and do not apply to the person.
  */
 export async function saveUserFile(sandbox: Sandbox, rel: string, data: Uint8Array | string, rules: Ruleset[]): Promise<SaveResult> {
-  const policy = pathPolicy(
-    sandbox.root,
-    rules.map((rs) => rs.filter((r) => r.permission === "protect")),
-  );
+  const policy = personPolicy(sandbox, rules);
   const refusal = changeRefusal(policy, `${sandbox.root}/${rel}`, "write");
   if (refusal) return { ok: false, message: `Not saved: ${refusal.message}.` };
   try {

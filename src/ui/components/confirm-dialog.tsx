@@ -1,12 +1,36 @@
+import { useId } from "react";
 import { useModal } from "../hooks/use-modal";
 
-/** A modal yes/no question on the native <dialog> (focus trap and Esc for free). */
-export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel }: { title: string; body: string; confirmLabel: string; onConfirm: () => void; onCancel: () => void }) {
+/**
+ * A modal yes/no question on the native <dialog> (focus trap and Esc for free). `alert`, when given (even
+ * empty, so the region is there before its text), is a line under the question: why the answer did not work.
+ */
+export function ConfirmDialog({
+  title,
+  body,
+  confirmLabel,
+  alert,
+  onConfirm,
+  onCancel,
+}: {
+  title: string;
+  body: string;
+  confirmLabel: string;
+  alert?: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   const ref = useModal();
+  const id = useId();
   return (
-    <dialog ref={ref} className="dialog confirm" aria-labelledby="confirm-title" onCancel={onCancel} onClose={onCancel}>
-      <h2 id="confirm-title">{title}</h2>
+    <dialog ref={ref} className="dialog confirm" aria-labelledby={`${id}-title`} onCancel={onCancel} onClose={onCancel}>
+      <h2 id={`${id}-title`}>{title}</h2>
       <p>{body}</p>
+      {alert !== undefined && (
+        <p role="alert" className="error-text">
+          {alert}
+        </p>
+      )}
       <div className="dialog-actions">
         <button type="button" onClick={onCancel}>
           Cancel

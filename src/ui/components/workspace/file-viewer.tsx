@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
 import type { Ruleset } from "../../../core/schema";
 import { saveUserFile } from "../../../core/snapshot/save-user-file";
@@ -56,6 +56,13 @@ interface Props {
   onSaved?: (rel: string) => void;
   /** Changes when the workspace may have changed (a tool ran, an upload): the file is read again. */
   version?: number;
+  /** Opens in Edit mode (a file just created). */
+  startEditing?: boolean;
+  /** Said in the viewer's status line when it changes (the file was just renamed). */
+  note?: string;
+  /** Rename… and Delete… (the panel asks; Delete gets the bytes shown, so a change since is asked about). */
+  onRename?: () => void;
+  onDelete?: (shown: Uint8Array) => void;
 }
 
 /**
@@ -63,7 +70,7 @@ interface Props {
  * textarea, Save (written as the user's change, see `saveUserFile`), Cancel,
  * and a guard against losing unsaved changes.
  */
-export function FileViewer({ sandbox, entry, rules, onClose, onSaved, version = 0 }: Props) {
+export function FileViewer({ sandbox, entry, rules, onClose, onSaved, version = 0, startEditing = false, note, onRename, onDelete }: Props) {
   const ref = useModal();
   const [bytes, setBytes] = useState<Uint8Array | null>(null);
   const [error, setError] = useState<string>();
@@ -103,6 +110,16 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved, version = 
   const editable = bytes !== null && text !== null && bytes.length <= MAX_SHOWN && utf8;
   const changedUnder = draft !== null && bytes !== null && latest !== null && !sameBytes(bytes, latest);
   const dirty = draft !== null && original !== null && draft !== original.text;
+
+  const started = useRef(false);
+  useEffect(() => {
+    if (!startEditing || started.current || !editable || !original) return;
+    started.current = true;
+    setDraft(original.text);
+  }, [startEditing, editable, original]);
+  useEffect(() => {
+    if (note) setNotice(note);
+  }, [note]);
 
   // Leaving the page with unsaved changes asks first.
   useEffect(() => {
@@ -228,6 +245,16 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved, version = 
             }}
           >
             Edit
+          </button>
+        )}
+        {draft === null && bytes && onRename && (
+          <button type="button" onClick={onRename}>
+            Rename…
+          </button>
+        )}
+        {draft === null && bytes && onDelete && (
+          <button type="button" className="danger" onClick={() => onDelete(bytes)}>
+            Delete…
           </button>
         )}
         {draft !== null && (

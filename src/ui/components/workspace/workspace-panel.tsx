@@ -1,10 +1,11 @@
-import { type DragEvent, useState } from "react";
+import { type DragEvent, useCallback, useEffect, useRef, useState } from "react";
 import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
 import { emit, useAppEvent } from "../../app-events";
 import { useServices } from "../../hooks/services";
 import { useSandbox, useSandboxStatus } from "../../hooks/use-sandbox";
-import { FileViewer } from "../../lazy";
-import { FileTree } from "./file-tree";
+import { FileActionDialog, FileViewer } from "../../lazy";
+import type { FileAction, FileActionDone } from "./file-actions";
+import { type FolderAction, FileTree, type Reveal } from "./file-tree";
 import { StorageLine } from "./storage-line";
 import { download, droppedFiles, uploadPath } from "./workspace-io";
 
@@ -21,17 +22,26 @@ function SandboxLine() {
   );
 }
 
-/** The session's files: tree, viewer, upload (files, folders, drag and drop) and zip download. */
+/** The session's files: tree, viewer, new file, rename, delete, upload (files, folders, drag and drop) and zip download. */
 export function WorkspacePanel({ sessionID, version, onError }: { sessionID: string; version: number; onError: (m: string) => void }) {
   const { sandbox, error } = useSandbox(sessionID);
   const { permissions, store, settings } = useServices();
   // The session's own rules are read from storage: after a reload no run has handed them to the broker yet.
   const rulesInForce = async () => [...permissions.rulesFor(sessionID), settings.get().permissions, (await store.getSession(sessionID))?.permission ?? []];
   const [bump, setBump] = useState(0);
-  const [viewing, setViewing] = useState<FileEntry | null>(null);
+  // The file in the viewer; `edit`: opens in Edit mode; `note`: said in its status line.
+  const [viewing, setViewing] = useState<{ entry: FileEntry; edit?: boolean; note?: string } | null>(null);
+  const [action, setAction] = useState<FileAction | null>(null);
+  const [reveal, setReveal] = useState<Reveal>();
   const [dragging, setDragging] = useState(false);
-  // What the last upload did.
+  // What the last upload, new file, rename or delete did.
   const [note, setNote] = useState<string>();
+  const newFile = useRef<HTMLButtonElement>(null);
+  // Set when focus has nowhere better to go than New file (a file at the top was deleted).
+  const [focusNew, setFocusNew] = useState(0);
+  useEffect(() => {
+    if (focusNew) newFile.current?.focus();
+  }, [focusNew]);
   useAppEvent("workspace-changed", (d) => {
     if (d.sessionID === sessionID) setBump((b) => b + 1);
   });
@@ -79,6 +89,20 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
       .then((files) => write(sandbox, files))
       .catch((err: unknown) => onError(`Upload failed: ${err instanceof Error ? err.message : String(err)}`));
   };
+  const revealed = useCallback((r: Reveal) => setReveal((now) => (now === r ? undefined : now)), []);
+  const onFolder = (e: FileEntry, act: FolderAction) => {
+    const rel = sandbox ? e.path.slice(sandbox.root.length + 1) : e.name;
+    setAction(act === "new" ? { kind: "new", dir: rel } : { kind: act, rel, folder: true });
+  };
+  const done = (d: FileActionDone) => {
+    setAction(null);
+    setBump((b) => b + 1);
+    setNote(d.note);
+    if (d.view !== undefined) setViewing(d.view);
+    if (d.reveal) setReveal(d.reveal);
+    if (d.focusNew) setFocusNew((n) => n + 1);
+    if (d.rules.length) emit("rules-changed", { sessionID, paths: d.rules });
+  };
   const zip = async () => {
     if (!sandbox) return;
     try {
@@ -109,6 +133,9 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
       {sandbox && (
         <>
           <div className="workspace-actions">
+            <button type="button" ref={newFile} onClick={() => setAction({ kind: "new" })} title="Create a file (or, ending with /, a folder) at a path you type">
+              New file…
+            </button>
             <label className="button-like">
               Upload files
               <input type="file" multiple className="visually-hidden" onChange={(e) => upload(e.target.files)} />
@@ -124,21 +151,42 @@ export function WorkspacePanel({ sessionID, version, onError }: { sessionID: str
           <p className="hint upload-note" role="status">
             {note}
           </p>
-          <FileTree sandbox={sandbox} version={version + bump} onOpen={setViewing} />
+          <FileTree sandbox={sandbox} version={version + bump} onOpen={(entry) => setViewing({ entry })} onFolder={onFolder} reveal={reveal} onRevealed={revealed} />
           <StorageLine sessionID={sessionID} version={version + bump} />
           {viewing && (
             <FileViewer
               sandbox={sandbox}
-              entry={viewing}
+              entry={viewing.entry}
               version={version + bump}
               rules={rulesInForce}
-              onClose={() => setViewing(null)}
+              startEditing={viewing.edit}
+              note={viewing.note}
+              onClose={() => {
+                // The row it was opened from may be gone (renamed): focus goes to the file's row where it is now.
+                setReveal({ path: viewing.entry.path, focus: true });
+                setViewing(null);
+              }}
               onSaved={(rel) => {
                 setBump((b) => b + 1);
                 void import("../../../core/prompt/instruction-paths").then(({ isInstructionPath }) => {
                   if (isInstructionPath(rel)) emit("rules-changed", { sessionID, paths: [rel] });
                 });
               }}
+              onRename={() => setAction({ kind: "rename", rel: viewing.entry.path.slice(sandbox.root.length + 1), folder: false })}
+              onDelete={(shown) => setAction({ kind: "delete", rel: viewing.entry.path.slice(sandbox.root.length + 1), folder: false, shown })}
+            />
+          )}
+          {action && (
+            <FileActionDialog
+              sandbox={sandbox}
+              action={action}
+              rules={rulesInForce}
+              onCancel={() => {
+                setAction(null);
+                // What it found (a file gone, one already there) is in the list too.
+                setBump((b) => b + 1);
+              }}
+              onDone={done}
             />
           )}
         </>
