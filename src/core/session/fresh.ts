@@ -4,6 +4,7 @@ import { activePins, effectivePins } from "../pins/pins";
 import type { Store } from "../ports/store";
 import { emptyTokens, type Pin, type Session } from "../schema";
 import { conversationView, upToAsRead } from "../conversation/view";
+import { turnAfter } from "../compaction/preview";
 import { snapshotAfter } from "./revert";
 
 /**
@@ -24,7 +25,10 @@ export async function startFresh(
   const shown = view.shown;
   if (!shown.some((m) => m.info.id === input.messageID)) throw new Error("That message is not in the conversation shown.");
   // As the conversation reads: from a turn a summary kept, the brief has that summary's decisions.
-  const { messages: upTo, filesAfter } = upToAsRead(shown, input.messageID, "through");
+  // "Here" is the message's whole turn, as for "Summarise up to here": a person's message with its answer.
+  const next = turnAfter(shown, input.messageID);
+  const end = next ? shown[shown.findIndex((m) => m.info.id === next) - 1]?.info.id : shown.at(-1)?.info.id;
+  const { messages: upTo, filesAfter } = upToAsRead(shown, end ?? input.messageID, "through");
   const pins = activePins(effectivePins(parent.pins, upTo));
   const now = input.now;
   const id = descendingId("ses", now);

@@ -4,6 +4,8 @@ import { makeTestService } from "../../testing/session-service";
 import type { Clock } from "../ports/clock";
 import type { MessageWithParts } from "../schema";
 import { bigOutputTool as big, TINY_MODEL as TINY } from "../../testing/tiny-model";
+import { createLocalSandboxForTests } from "../../adapters/sandbox/local/testing";
+import { workspaceTools } from "../tools/index";
 
 const summaryTurn = () => textTurn("## Goal\nDo the thing.\n## Progress\nCalled big.");
 
@@ -172,5 +174,28 @@ describe("Start fresh from here", () => {
     expect(brief).toContain("## Constraints\n- Never touch config/.\n- Answer in English.");
     expect(brief).toContain(`- [Fix the CSV parser. Never touch config/.](#/s/${s.id}/m/${msgs[0]?.info.id})`);
     expect(await store.getSession(s.id)).toMatchObject({ id: s.id, title: "Parser work" });
+  });
+
+  it("from a person's message: its whole turn, the answer's files too (as Summarise up to here reads it)", async () => {
+    const llm = new FakeLLM([
+      toolTurn([{ tool: "write", input: { filePath: "/workspace/a.txt", content: "a" } }]),
+      textTurn("one"),
+      toolTurn([{ tool: "write", input: { filePath: "/workspace/c.txt", content: "c" } }]),
+      textTurn("two"),
+      toolTurn([{ tool: "write", input: { filePath: "/workspace/d.txt", content: "d" } }]),
+      textTurn("three"),
+    ]);
+    const sandbox = await createLocalSandboxForTests({});
+    const { service } = makeTestService({ llm, tools: workspaceTools, sandbox });
+    const s = await service.createSession({ title: "Three turns" });
+    await service.prompt(s.id, { text: "Turn 1" });
+    await service.ensureRunning(s.id);
+    const second = await service.prompt(s.id, { text: "Turn 2" });
+    await service.ensureRunning(s.id);
+    await service.prompt(s.id, { text: "Turn 3" });
+    await service.ensureRunning(s.id);
+    const { brief } = await service.startFresh(s.id, second.id);
+    expect(brief).toContain("## Files\n- a.txt (written)\n- c.txt (written)\n");
+    expect(brief).not.toContain("d.txt");
   });
 });
