@@ -208,4 +208,16 @@ test("Compact now and Summarise up to here show what they fold first, and Cancel
   await expect(page.getByRole("article", { name: "Summary" })).toHaveCount(0);
   await page.getByRole("button", { name: "Unrevert" }).click();
   await expect(page.getByRole("article", { name: "Summary" })).toBeVisible();
+
+  // "undo" on the divider with a turn sent after the summary: it asks first, and the banner names the summary first.
+  await divider.getByRole("button", { name: "Undo this compaction" }).click();
+  const ask = page.getByRole("dialog", { name: "Undo this summary?" });
+  await expect(ask).toContainText("The message you sent after it goes too, with its answer and the files they changed.");
+  await ask.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("article", { name: "Summary" })).toBeVisible();
+  await divider.getByRole("button", { name: "Undo this compaction" }).click();
+  await ask.getByRole("button", { name: "Undo the summary" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "The summary was undone, with your later message and its answer (files included): the model sees the conversation it replaced again." })).toBeVisible();
+  await expect(page.getByRole("article").filter({ hasText: "Third answer." })).toHaveCount(0);
+  await expect(page.getByRole("article").filter({ hasText: "Second answer." })).toBeVisible();
 });

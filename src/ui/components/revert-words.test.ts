@@ -28,4 +28,13 @@ describe("revertWords", () => {
       "Your last 2 messages and their answers were reverted, and the files restored. Your own later changes to a.ts and b.ts were kept.",
     );
   });
+
+  it("undo on a summary's divider with turns after it: the summary first, then what went with it", () => {
+    expect(revertWords(1, 1, { snapshot: "h" }, 1, true)).toBe(
+      "The summary was undone, with your later message and its answer (files included): the model sees the conversation it replaced again.",
+    );
+    expect(revertWords(2, 1, { snapshot: "h", filesKept: true }, 2, true)).toBe(
+      "The summary was undone, with your 2 later messages and their answers: the model sees the conversation it replaced again. The files were left as they are: their earlier versions are not in this browser (the session came from an export or a share).",
+    );
+  });
 });

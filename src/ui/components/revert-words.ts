@@ -7,10 +7,17 @@ export function revertWords(
   summaries: number,
   revert: { snapshot?: string; filesKept?: boolean; undone?: string[]; ownKept?: string[] } | undefined,
   answers = 0,
+  fromSummary = false,
 ): string {
-  // "undo" on a compaction divider reverts the summary alone: no message of the person's went.
-  if (turns === 0) {
-    const undone = `${summaries > 1 ? `The last ${summaries} summaries were undone` : "The summary was undone"}${answers > 0 ? ", with what the model did after it" : ""}`;
+  // "undo" on a compaction divider: the summary, and whatever came after it.
+  if (turns === 0 || fromSummary) {
+    const after =
+      turns > 0
+        ? `, with ${turns === 1 ? "your later message and its answer" : `your ${turns} later messages and their answers`}${revert?.snapshot && !revert.filesKept ? " (files included)" : ""}`
+        : answers > 0
+          ? ", with what the model did after it"
+          : "";
+    const undone = `${summaries > 1 ? `The last ${summaries} summaries were undone` : "The summary was undone"}${after}`;
     return `${undone}: the model sees the conversation it replaced again${revert?.filesKept ? FILES_KEPT : "."}${ownWords(revert)}`;
   }
   const what = turns === 1 ? "Your last message and its answer were reverted" : `Your last ${turns} messages and their answers were reverted`;

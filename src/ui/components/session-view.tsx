@@ -125,8 +125,10 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   // What a revert hid, counted as a person counts it: their messages (each with its answer), not the answer's
   // steps; a summary written after the reverted turn (a "Summarise up to here" above it) goes with it.
   const hidden = useMemo(() => {
-    const n = { turns: 0, summaries: 0, answers: 0 };
-    for (const m of view ? view.path.slice(view.shown.length) : []) {
+    const gone = view ? view.path.slice(view.shown.length) : [];
+    // "undo" on a summary's divider: the revert starts at the summary, and what came after it goes with it.
+    const n = { turns: 0, summaries: 0, answers: 0, fromSummary: gone[0] !== undefined && systemEventKind(gone[0]) === "compaction" };
+    for (const m of gone) {
       if (m.info.role === "user") n.turns += systemEventKind(m) === undefined ? 1 : 0;
       else if (m.info.summary !== true) n.answers++;
       else if (!m.info.error) n.summaries++;
@@ -239,6 +241,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           .catch((e: unknown) => onError(`Could not send the edit: ${e instanceof Error ? e.message : String(e)}`));
       },
       compacted: (messageID) => compacted.get(messageID),
+      turnsAfter: (messageID) => (latest.current.messages ?? []).filter((m) => m.info.id > messageID && m.info.role === "user" && systemEventKind(m) === undefined).length,
       regenerate: (messageID) => {
         const q = questionOf(latest.current.messages ?? [], messageID);
         if (!q) {
@@ -328,7 +331,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         {revertID && (
           <div className="banner revert" role="status">
             <span>
-              {revertWords(hidden.turns, hidden.summaries, session?.revert, hidden.answers)} Sending a new message makes this permanent.
+              {revertWords(hidden.turns, hidden.summaries, session?.revert, hidden.answers, hidden.fromSummary)} Sending a new message makes this permanent.
             </span>
             <button
               type="button"

@@ -10,7 +10,7 @@ export function SummaryPreviewDialog({ preview, upTo, onConfirm, onCancel }: { p
       <h2 id="summary-preview-title">{upTo ? "Summarise up to here?" : "Summarise the conversation?"}</h2>
       <p>About to summarise {previewText(preview)}.</p>
       <p className="dialog-note">
-        {upTo && preview.tailStartID ? "The later turns stay as they are. " : ""}The stored conversation is not changed: “undo” on the divider brings it back exactly, and your pins are kept.
+        {upTo && preview.tailStartID ? "The later turns stay as they are. " : ""}The stored conversation is not changed: “undo” on the divider brings it back exactly (what you send after the summary would go with it; it asks first), and your pins are kept.
       </p>
       <div className="dialog-actions">
         <button type="button" onClick={onCancel}>

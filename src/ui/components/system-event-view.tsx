@@ -1,4 +1,6 @@
+import { useState } from "react";
 import type { MessageWithParts } from "../../core/schema";
+import { ConfirmDialog } from "./confirm-dialog";
 import { formatTime } from "../format";
 import { useMessageActions } from "../hooks/message-actions";
 import type { SystemEventKind } from "../../core/conversation/system-event";
@@ -17,6 +19,8 @@ function goalLine(text: string, prefix: string): string {
 /** A compact divider for a message the user never typed (compaction, continue prompt, injected text). */
 export function SystemEventView({ message, kind }: { message: MessageWithParts; kind: SystemEventKind }) {
   const actions = useMessageActions();
+  // "undo" with turns after the summary: how many, while the question is asked.
+  const [ask, setAsk] = useState<number>();
   const info = message.info;
   const compaction = message.parts.find((p) => p.type === "compaction");
   const auto = compaction?.type === "compaction" && compaction.auto;
@@ -49,11 +53,34 @@ export function SystemEventView({ message, kind }: { message: MessageWithParts; 
         </span>
         <time dateTime={new Date(info.time.created).toISOString()}>{formatTime(info.time.created)}</time>
         {kind === "compaction" && actions && (
-          <button type="button" className="link" disabled={actions.busy} onClick={() => actions.revert(info.id)} aria-label="Undo this compaction" title="Go back to before the summary (files included); Unrevert brings it back">
+          <button
+            type="button"
+            className="link"
+            disabled={actions.busy}
+            onClick={() => {
+              const later = actions.turnsAfter(info.id);
+              if (later === 0) actions.revert(info.id);
+              else setAsk(later);
+            }}
+            aria-label="Undo this compaction"
+            title="Go back to before the summary (files included); Unrevert brings it back"
+          >
             undo
           </button>
         )}
       </div>
+      {ask !== undefined && actions && (
+        <ConfirmDialog
+          title="Undo this summary?"
+          body={`${ask === 1 ? "The message you sent after it goes too, with its answer" : `The ${ask} messages you sent after it go too, with their answers`} and the files they changed. Unrevert brings everything back until you send a new message.`}
+          confirmLabel="Undo the summary"
+          onConfirm={() => {
+            setAsk(undefined);
+            actions.revert(info.id);
+          }}
+          onCancel={() => setAsk(undefined)}
+        />
+      )}
     </article>
   );
 }

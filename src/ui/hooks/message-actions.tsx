@@ -17,6 +17,8 @@ export interface MessageActions {
   regenerate(assistantMessageID: string): void;
   /** Asks the model to go on where an answer was cut (at the output limit, by Stop, by a broken stream). */
   continueAnswer(): void;
+  /** How many of the person's messages come after `messageID` (a revert from it takes them too). */
+  turnsAfter(messageID: string): number;
   /** How many messages a compaction request folded into its summary. */
   compacted(messageID: string): number | undefined;
   /** Replaces the text of a compaction summary (what the model sees from now on). */
