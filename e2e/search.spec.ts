@@ -76,3 +76,40 @@ test("search finds titles and content across sessions and jumps to the message",
   await expect(page).toHaveURL(new RegExp(`#/s/${first}/m/msg_`));
   await expect(search).toHaveValue("");
 });
+
+test("a hit on a branch not shown, or in a reverted turn, says so; Show that branch shows it", async ({ page, mock }) => {
+  mock.setScript([{ text: "Zebrafish live in rivers." }, { text: "Goldfish instead." }, { text: "Narwhals have a tusk." }]);
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  await send(page, "Tell me about zebrafish");
+  await waitIdle(page, id);
+  // Edit the question: the zebrafish answer is now on the branch not shown.
+  const question = page.getByRole("article", { name: "Your message" });
+  await question.hover();
+  await question.getByRole("button", { name: "Edit this message" }).click();
+  await page.getByRole("textbox", { name: "Edited message" }).fill("Tell me about goldfish");
+  await page.getByRole("button", { name: "Send as a new branch" }).click();
+  await expect(page.getByRole("article").filter({ hasText: "Goldfish instead." })).toBeVisible();
+  await waitIdle(page, id);
+
+  const search = page.getByRole("searchbox", { name: "Search sessions" });
+  await search.fill("zebrafish rivers");
+  await page.getByRole("region", { name: "Search results" }).getByRole("button", { name: /Zebrafish live in rivers/ }).click();
+  const note = page.getByRole("status").filter({ hasText: "The message you opened is on another branch of this conversation." });
+  await expect(note).toBeVisible();
+  await note.getByRole("button", { name: "Show that branch" }).click();
+  await expect(page.locator("article.highlighted")).toContainText("Zebrafish live in rivers.");
+  await expect(note).toHaveCount(0);
+
+  // A reverted turn: the note says how to see it again.
+  await send(page, "And narwhals?");
+  await waitIdle(page, id);
+  const narwhals = page.getByRole("article", { name: "Your message" }).filter({ hasText: "And narwhals?" });
+  await narwhals.hover();
+  await narwhals.getByRole("button", { name: "Revert this turn" }).click();
+  await expect(page.getByRole("button", { name: "Unrevert" })).toBeVisible();
+  await search.fill("narwhals tusk");
+  await page.getByRole("region", { name: "Search results" }).getByRole("button", { name: /Narwhals have a tusk/ }).click();
+  await expect(page.getByRole("status").filter({ hasText: "The message you opened was reverted: Unrevert shows it again." })).toBeVisible();
+});

@@ -118,6 +118,10 @@ export class LazySessions {
   async switchBranch(sessionID: string, messageID: string, step: number): Promise<void> {
     return (await this.load()).switchBranch(sessionID, messageID, step);
   }
+
+  async showBranchOf(sessionID: string, messageID: string): Promise<void> {
+    return (await this.load()).showBranchOf(sessionID, messageID);
+  }
   async editSummary(sessionID: string, messageID: string, text: string): Promise<void> {
     return (await this.load()).editSummary(sessionID, messageID, text);
   }

@@ -45,6 +45,33 @@ describe("files follow branches", () => {
     expect(await read()).toBe("second B\n");
   });
 
+  it("showBranchOf shows the branch a message (or its answer) is on, with its files, and refuses during a revert", async () => {
+    const llm = new FakeLLM([write("first A\n"), textTurn("ok"), write("second A\n"), textTurn("answer on A"), write("second B\n"), textTurn("ok"), write("third B\n"), textTurn("ok")]);
+    const { store, sandbox, service, read } = await setup(llm);
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "one" });
+    await service.ensureRunning(s.id);
+    const second = await service.prompt(s.id, { text: "two" });
+    await service.ensureRunning(s.id);
+    await service.prompt(s.id, { text: "two, edited", editOf: second.id });
+    await service.ensureRunning(s.id);
+    const third = await service.prompt(s.id, { text: "three" });
+    await service.ensureRunning(s.id);
+    expect(await read()).toBe("third B\n");
+    const answerOnA = (await store.messages(s.id)).find((m) => m.info.role === "assistant" && m.parts.some((p) => p.type === "text" && p.text === "answer on A"));
+    if (!answerOnA) throw new Error("fixture");
+    await service.showBranchOf(s.id, answerOnA.info.id);
+    const shown = () => store.getSession(s.id).then(async (x) => conversationView(x, await store.messages(s.id)).shown.map((m) => m.info.id));
+    expect(await shown()).toContain(answerOnA.info.id);
+    expect(await read()).toBe("second A\n");
+    // And back to the deeper branch by its last message.
+    await service.showBranchOf(s.id, third.id);
+    expect(await shown()).toContain(third.id);
+    expect(await read()).toBe("third B\n");
+    await revertSession(store, sandbox, s.id, third.id);
+    await expect(service.showBranchOf(s.id, answerOnA.info.id)).rejects.toThrow("Unrevert first");
+  });
+
   it("reverting a turn on the new branch leaves none of the old branch's changes", async () => {
     const llm = new FakeLLM([write("first A\n"), textTurn("ok"), write("second A\n"), textTurn("ok"), write("second B\n"), textTurn("ok")]);
     const { store, sandbox, service, read } = await setup(llm);

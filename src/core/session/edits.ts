@@ -3,7 +3,7 @@ import { isMissingSnapshot } from "../snapshot/store";
 import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import type { MessageWithParts, Ruleset, Session } from "../schema";
-import { siblings } from "../conversation/branches";
+import { branchTree, ROOT, siblings } from "../conversation/branches";
 import { type ConversationView, conversationView } from "../conversation/view";
 
 /**
@@ -97,8 +97,32 @@ export async function switchBranch(store: Store, sandbox: Sandbox | undefined, s
   const s = siblings(all, messageID);
   const target = s.ids[s.index + step];
   if (!target) return session;
+  return selectBranches(store, sandbox, session, all, { [s.key]: target });
+}
+
+/** Shows the branch `messageID` is on (a search hit on a branch not shown), files included. Refused during a soft revert. */
+export async function showBranchOf(store: Store, sandbox: Sandbox | undefined, sessionID: string, messageID: string): Promise<Session | undefined> {
+  const session = await store.getSession(sessionID);
+  if (!session) return undefined;
+  if (session.revert) throw new BranchSwitchError("Unrevert first (or send a message to make the revert permanent) before switching branches.");
+  await store.flush();
+  const all = await store.messages(sessionID);
+  const m = all.find((x) => x.info.id === messageID);
+  if (!m) return session;
+  const tree = branchTree(all);
+  const selections: Record<string, string> = {};
+  for (let turn: string | undefined = m.info.role === "user" ? m.info.id : m.info.parentID; turn !== undefined && turn !== ROOT; ) {
+    const key = tree.prevOf.get(turn);
+    if (key === undefined) break;
+    selections[key] = turn;
+    turn = key;
+  }
+  return selectBranches(store, sandbox, session, all, selections);
+}
+
+async function selectBranches(store: Store, sandbox: Sandbox | undefined, session: Session, all: MessageWithParts[], selections: Record<string, string>): Promise<Session | undefined> {
   await leaveBranch(store, sandbox, conversationView(session, all));
   // Files first, then the selection: whoever sees the new branch sees its files.
-  await enterBranch(sandbox, conversationView({ ...session, branches: { ...session.branches, [s.key]: target } }, all).snapshot);
-  return store.updateSession(sessionID, (x) => ({ ...x, branches: { ...x.branches, [s.key]: target } }));
+  await enterBranch(sandbox, conversationView({ ...session, branches: { ...session.branches, ...selections } }, all).snapshot);
+  return store.updateSession(session.id, (x) => ({ ...x, branches: { ...x.branches, ...selections } }));
 }

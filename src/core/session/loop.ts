@@ -9,7 +9,7 @@ import { defaultTitle, emptyTokens, type MessageWithParts, type Ruleset, type Se
 import { AgentLoop } from "./agent-loop";
 import { dropSavedOutputs } from "./collect";
 import { ContextGuard } from "./context-guard";
-import { editSummary, renameSession, setArchived, setSessionModel, setSessionRules, switchBranch } from "./edits";
+import { editSummary, renameSession, setArchived, setSessionModel, setSessionRules, showBranchOf, switchBranch } from "./edits";
 import { MirrorStore } from "./mirror-store";
 import { messagesToRead } from "./read-messages";
 import { repairSession } from "./repair";
@@ -253,6 +253,12 @@ export class SessionService {
   async switchBranch(sessionID: string, messageID: string, step: number): Promise<void> {
     await this.assertIdleEverywhere(sessionID);
     await switchBranch(this.store, await this.sandboxOf(sessionID), sessionID, messageID, step);
+  }
+
+  /** Shows the branch a message is on (a search hit elsewhere in the tree); the workspace follows the branch. */
+  async showBranchOf(sessionID: string, messageID: string): Promise<void> {
+    await this.assertIdleEverywhere(sessionID);
+    await showBranchOf(this.store, await this.sandboxOf(sessionID), sessionID, messageID);
   }
 
   /** Rewrites a summary's text (refused while the session runs anywhere). */

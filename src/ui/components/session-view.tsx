@@ -151,6 +151,12 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const compactedKey = JSON.stringify(folded ? [...folded.byRequest] : []);
   const compacted = useMemo(() => new Map<string, number>(JSON.parse(compactedKey) as [string, number][]), [compactedKey]);
   const focusReplaced = focusMessageID !== undefined && messages?.some((m) => m.info.id === focusMessageID) === true && !sent.has(focusMessageID);
+  // A link to a message not shown (a search hit): on another branch, or hidden by a revert. Said, not silently ignored.
+  const focusElsewhere = useMemo(() => {
+    if (focusMessageID === undefined || !view || !stored?.some((m) => m.info.id === focusMessageID)) return undefined;
+    if (view.shown.some((m) => m.info.id === focusMessageID)) return undefined;
+    return view.path.some((m) => m.info.id === focusMessageID) ? "reverted" : "branch";
+  }, [focusMessageID, view, stored]);
   const shown = messages && hiddenCount > 0 && !showReplaced && !focusReplaced ? messages.filter((m) => sent.has(m.info.id)) : messages;
 
   // The messages are on screen once everything the list waits for is there (see the early return below); the
@@ -354,6 +360,24 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
                 Keep my changes
               </button>
             ) : null}
+          </div>
+        )}
+        {focusElsewhere && (
+          <div className="banner revert" role="status">
+            <span>
+              {focusElsewhere === "reverted"
+                ? "The message you opened was reverted: Unrevert shows it again."
+                : "The message you opened is on another branch of this conversation."}
+            </span>
+            {focusElsewhere === "branch" && (
+              <button
+                type="button"
+                disabled={busy || revertID !== undefined}
+                onClick={() => sessions.showBranchOf(sessionID, focusMessageID ?? "").catch((e: unknown) => onError(`Could not show that branch: ${e instanceof Error ? e.message : String(e)}`))}
+              >
+                Show that branch
+              </button>
+            )}
           </div>
         )}
         <PendingSummaryBanner sessionID={sessionID} />
