@@ -137,6 +137,21 @@ describe("revert and unrevert", () => {
     expect((await store.getSession(s.id))?.revert).toBeUndefined();
   });
 
+  it("a goal set by a reverted message ends when the revert is committed; one set before it stays", async () => {
+    const llm = new FakeLLM([textTurn("first"), textTurn("second")]);
+    const { store, service, sandbox } = await setup(llm);
+    const s = await service.createSession();
+    const u = await service.prompt(s.id, { text: "one" });
+    await service.ensureRunning(s.id);
+    const goal = { objective: "ship it", budget: { tokens: 1000 }, state: "spent" as const, start: { tokens: 0, cost: 0 }, messageID: u.id, continues: 0, time: { created: 1 } };
+    await store.updateSession(s.id, (x) => ({ ...x, goal }));
+    await revertSession(store, sandbox, s.id, u.id);
+    expect((await store.getSession(s.id))?.goal).toEqual(goal);
+    await service.prompt(s.id, { text: "two" });
+    await service.ensureRunning(s.id);
+    expect((await store.getSession(s.id))?.goal).toBeUndefined();
+  });
+
   it("finds the workspace snapshot right after a message", async () => {
     const llm = new FakeLLM([toolTurn([{ tool: "bash", input: { command: "echo x > a.txt", description: "write a" } }]), textTurn("ok")]);
     const { store, service } = await setup(llm);

@@ -236,6 +236,7 @@ export async function commitRevert(store: Store, session: Session): Promise<Mess
     for (const answer of tree.answers.get(turn) ?? []) cut.add(answer.info.id);
   }
   await store.deleteMessages(session.id, [...cut]);
-  await store.updateSession(session.id, (s) => ({ ...s, revert: undefined }));
+  // A goal set by a message that went ends with it.
+  await store.updateSession(session.id, (s) => ({ ...s, revert: undefined, ...(s.goal && cut.has(s.goal.messageID) ? { goal: undefined } : {}) }));
   return all.filter((m) => cut.has(m.info.id));
 }

@@ -450,7 +450,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         </div>
         <UnansweredBar sessionID={sessionID} last={last} idle={!busy && session.revert === undefined} onError={onError} />
         <QuietBar last={last} waiting={status.type === "busy"} />
-        {session.goal && <GoalBar session={session} busy={busy} onError={onError} />}
+        {/* A goal set by a reverted message is not in force while the revert stands (sending a message ends it). */}
+        {session.goal && !(revertID !== undefined && session.goal.messageID >= revertID) && <GoalBar session={session} busy={busy} onError={onError} />}
         <Composer key={sessionID} session={session} onError={onError} onOpenSession={onOpenSession} />
       </div>
     </MessageActionsContext.Provider>
