@@ -56,6 +56,11 @@ describe("listModels", () => {
     expect(r.ok).toBe(false);
     expect(JSON.stringify(r)).toContain("HTTP 401");
     expect(JSON.stringify(r)).not.toContain("sk-secret-0123456789abcdef");
+    // The provider's own words, not its JSON.
+    expect(r).toMatchObject({ message: expect.stringMatching(/^The provider refused the API key for the model list \(HTTP 401: “Incorrect API key provided: .*”\)\. Check the key\.$/) });
+    expect(r.ok ? "" : r.message).not.toContain("{");
+    const missing = await listModels({ provider: "openai-compatible", baseURL: "http://localhost:8080/v1" }, fake(404, { detail: "Not Found" }).f);
+    expect(missing).toEqual({ ok: false, message: "This server has no model list at http://localhost:8080/v1/models (HTTP 404: “Not Found”). Type the model name instead, or check the base URL." });
     const down = await listModels({ provider: "openai-compatible", baseURL: "http://localhost:1/v1" }, (async () => {
       throw new TypeError("Failed to fetch");
     }) as typeof fetch);

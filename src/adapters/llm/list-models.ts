@@ -8,6 +8,7 @@ import type { ModelConfig } from "../../core/ports/llm";
 import { presetOf } from "../../core/providers";
 import { baseURLProblem } from "../../core/settings";
 import { ANTHROPIC_BROWSER_HEADER } from "./model-factory";
+import { messageFromBody } from "./error-facts";
 import { scrubSecrets } from "./scrub-secrets";
 
 export type ModelList = { ok: true; ids: string[] } | { ok: false; message: string };
@@ -32,8 +33,12 @@ export async function listModels(config: Pick<ModelConfig, "provider" | "baseURL
     return { ok: false, message: `Could not reach ${base} (${scrubSecrets(e instanceof Error ? e.message : String(e), key)}). ${preset.corsHint}` };
   }
   if (!res.ok) {
-    const text = await res.text().catch(() => "");
-    return { ok: false, message: `The provider answered HTTP ${res.status} to the model list${text ? `: ${scrubSecrets(text.slice(0, 300), key)}` : ""}` };
+    // The provider's own words (the message inside its JSON error), not the raw body.
+    const said = scrubSecrets(messageFromBody(await res.text().catch(() => "")) ?? "", key);
+    const quoted = said ? `: “${said}”` : "";
+    if (res.status === 401 || res.status === 403) return { ok: false, message: `The provider refused the API key for the model list (HTTP ${res.status}${quoted}). Check the key.` };
+    if (res.status === 404) return { ok: false, message: `This server has no model list at ${base}/models (HTTP 404${quoted}). Type the model name instead, or check the base URL.` };
+    return { ok: false, message: `The provider answered HTTP ${res.status} to the model list${quoted}.` };
   }
   const body: unknown = await res.json().catch(() => undefined);
   const ids = idsOf(body);

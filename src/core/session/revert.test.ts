@@ -143,7 +143,7 @@ describe("revert and unrevert", () => {
     const s = await service.createSession();
     const u = await service.prompt(s.id, { text: "one" });
     await service.ensureRunning(s.id);
-    const goal = { objective: "ship it", budget: { tokens: 1000 }, state: "spent" as const, start: { tokens: 0, cost: 0 }, messageID: u.id, continues: 0, time: { created: 1 } };
+    const goal = { objective: "ship it", budget: { kind: "tokens" as const, limit: 1000 }, state: "spent" as const, start: { tokens: 0, cost: 0 }, messageID: u.id, continues: 0, time: { created: 1 } };
     await store.updateSession(s.id, (x) => ({ ...x, goal }));
     await revertSession(store, sandbox, s.id, u.id);
     expect((await store.getSession(s.id))?.goal).toEqual(goal);
