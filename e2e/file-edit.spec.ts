@@ -123,6 +123,8 @@ test("the viewer follows the file: a change underneath is shown, a save over it 
   await page.evaluate(async (id) => {
     const t = (globalThis as unknown as { __tabcode: { sandbox: { sandboxFor(id: string): Promise<{ fs: { writeFile(p: string, d: Uint8Array): Promise<void> } }> } } }).__tabcode;
     await (await t.sandbox.sandboxFor(id)).fs.writeFile("/workspace/latin1.txt", new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    // "hi é" in UTF-16LE with its byte-order mark.
+    await (await t.sandbox.sandboxFor(id)).fs.writeFile("/workspace/u16.txt", new Uint8Array([0xff, 0xfe, 0x68, 0, 0x69, 0, 0x20, 0, 0xe9, 0, 0x0a, 0]));
     window.dispatchEvent(new CustomEvent("tabcode:workspace-changed", { detail: { sessionID: id } }));
   }, id);
   await ws.getByRole("button", { name: "latin1.txt", exact: true }).click();
@@ -130,4 +132,11 @@ test("the viewer follows the file: a change underneath is shown, a save over it 
   await expect(latin).toContainText("Not UTF-8 text");
   await expect(latin.getByRole("button", { name: "Edit" })).toHaveCount(0);
   await expect(latin.getByRole("button", { name: "Download" })).toBeVisible();
+  await latin.getByRole("button", { name: "Close" }).click();
+  // UTF-16 is text: shown as such (it read as a binary file before), not editable here.
+  await ws.getByRole("button", { name: "u16.txt", exact: true }).click();
+  const u16 = page.getByRole("dialog", { name: "File u16.txt" });
+  await expect(u16).toContainText("hi é");
+  await expect(u16).toContainText("UTF-16 text: shown here");
+  await expect(u16.getByRole("button", { name: "Edit" })).toHaveCount(0);
 });

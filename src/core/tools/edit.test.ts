@@ -3,6 +3,7 @@ import { createLocalSandboxForTests } from "../../adapters/sandbox/local/testing
 import { makeToolContext, type RecordingToolContext, runTool, runToolError } from "../../testing/workspace-tool-context";
 import type { Sandbox } from "../ports/sandbox";
 import { editTool } from "./edit";
+import { grepTool } from "./grep";
 import { readTool } from "./read";
 import { writeTool } from "./write";
 
@@ -65,6 +66,22 @@ describe("edit", () => {
     expect(await sb.fs.readFile("/workspace/latin1.txt")).toEqual(latin1);
     // A UTF-8 file reads without the note.
     expect((await read("win.txt")).output).not.toContain("not UTF-8");
+  });
+
+  it("a UTF-16 file (with its byte-order mark) is text: read shows it, grep finds in it, edit refuses it and says why", async () => {
+    const le = new Uint8Array([0xff, 0xfe, ...[..."héllo\r\nworld\r\n"].flatMap((c) => [c.charCodeAt(0), 0])]);
+    const be = new Uint8Array([0xfe, 0xff, ...[..."big end\n"].flatMap((c) => [0, c.charCodeAt(0)])]);
+    await sb.fs.writeFile("/workspace/u16.txt", le);
+    await sb.fs.writeFile("/workspace/u16be.txt", be);
+    const r = await read("u16.txt");
+    expect(r.output).toContain("1: héllo\n2: world");
+    expect(r.output).toContain("This file is UTF-16 text");
+    expect((await read("u16be.txt")).output).toContain("1: big end");
+    const found = await runTool(grepTool, { pattern: "^world$" }, ctx);
+    expect(found.output).toContain("u16.txt");
+    const err = await runToolError(editTool, { filePath: "u16.txt", oldString: "world", newString: "earth" }, ctx);
+    expect(err).toMatch(/^u16\.txt was not edited\. This file is UTF-16 text/);
+    expect(await sb.fs.readFile("/workspace/u16.txt")).toEqual(le);
   });
 
   it("keeps CRLF line endings", async () => {

@@ -9,7 +9,7 @@ import { z } from "../zod";
 import { defineTool } from "./tool";
 import { withFileLock } from "./file-lock";
 import { replaceText } from "./replace-offload";
-import { decodeTextFile, encodeTextFile, lf, NOT_UTF8_NOTE } from "./text-file";
+import { decodeTextFile, encodeTextFile, encodingNote, lf } from "./text-file";
 import { assertReadUnchanged, changePolicy, fileDiff, recordRead, requireSandbox, workspacePath } from "./workspace";
 
 const parameters = z.object({
@@ -51,7 +51,7 @@ export const editTool = defineTool({
         const bytes = await sandbox.fs.readFile(abs);
         await assertReadUnchanged(ctx, abs, bytes);
         const file = decodeTextFile(bytes);
-        if (!file.utf8) throw new Error(`${rel} was not edited. ${NOT_UTF8_NOTE}`);
+        if (!file.utf8) throw new Error(`${rel} was not edited. ${encodingNote(file)}`);
         before = file.text;
         const r = await replaceText(ctx, file.text, lf(args.oldString), lf(args.newString), args.replaceAll ?? false);
         if (!r.ok) throw new Error(r.error);

@@ -9,6 +9,7 @@ import { relativeTo } from "../sandbox-path";
 import { safeRegex } from "../util/safe-regex";
 import { skippedDirs } from "./glob";
 import { looksBinary, MAX_LINE_LENGTH } from "./read";
+import { decodeTextFile } from "./text-file";
 import { defineTool } from "./tool";
 import { requireSandbox, walkFiles, workspacePath } from "./workspace";
 
@@ -66,7 +67,8 @@ export const grepTool = defineTool({
       if (ctx.signal.aborted) throw new Error("Search aborted");
       const bytes = await sandbox.fs.readFile(f.path);
       if (looksBinary(f.path, bytes)) continue;
-      const lines = new TextDecoder().decode(bytes).split(/\r?\n/);
+      // Decoded as read shows it (a UTF-16 file too).
+      const lines = decodeTextFile(bytes).text.split("\n");
       lines.forEach((line, i) => {
         if (line.length > MAX_TESTED_CHARS) cutLines++;
         if (!regex.test(line.length > MAX_TESTED_CHARS ? line.slice(0, MAX_TESTED_CHARS) : line)) return;

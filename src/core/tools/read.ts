@@ -8,7 +8,7 @@ import { z } from "../zod";
 import type { SandboxFS } from "../ports/sandbox";
 import { basename, dirname, extname, joinPath } from "../sandbox-path";
 import { defineTool } from "./tool";
-import { decodeTextFile, NOT_UTF8_NOTE } from "./text-file";
+import { binaryBytes, decodeTextFile, encodingNote } from "./text-file";
 import { recordRead, requireSandbox, workspacePath } from "./workspace";
 import { loadedRules, nestedRulesFor, systemReminder } from "../rules/nested";
 
@@ -47,17 +47,10 @@ function megabytes(n: number): string {
   return `${(n / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** Binary by extension, by a NUL byte, or by more than 30 % non-printable bytes in the first 4 KB. */
+/** Binary by extension, or by its bytes (`binaryBytes`: a UTF-16 file is text). */
 export function looksBinary(path: string, bytes: Uint8Array): boolean {
   if (BINARY_EXTENSIONS.has(extname(path))) return true;
-  const head = bytes.subarray(0, 4096);
-  if (head.length === 0) return false;
-  let odd = 0;
-  for (const b of head) {
-    if (b === 0) return true;
-    if (b < 9 || (b > 13 && b < 32)) odd++;
-  }
-  return odd / head.length > 0.3;
+  return binaryBytes(bytes);
 }
 
 function base64(bytes: Uint8Array): string {
@@ -157,14 +150,15 @@ export const readTool = defineTool({
     }
     if (looksBinary(abs, bytes)) throw new Error(`Cannot read binary file: ${abs}`);
 
-    const { text, utf8 } = decodeTextFile(bytes);
+    const file = decodeTextFile(bytes);
+    const { text, utf8 } = file;
     const lines = formatLines(text, offset, limit);
     if (offset > lines.total && !(offset === 1 && lines.total === 0)) {
       throw new Error(`Offset ${offset} is out of range for this file (${lines.total} lines)`);
     }
     await recordRead(ctx, abs, bytes);
     let output = [`<path>${abs}</path>`, "<type>file</type>", "<content>", lines.body, "", lines.footer, "</content>"].join("\n");
-    if (!utf8) output += `\n\n${NOT_UTF8_NOTE}`;
+    if (!utf8) output += `\n\n${encodingNote(file)}`;
     // Instructions of the folders between this file and the workspace root, once per session (spec §7.1).
     const nested = await nestedRulesFor(sandbox.fs, abs, sandbox.root, loadedRules(ctx.state));
     const reminder = systemReminder(nested.files);

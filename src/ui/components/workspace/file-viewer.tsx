@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
 import type { Ruleset } from "../../../core/schema";
 import { saveUserFile } from "../../../core/snapshot/save-user-file";
+import { binaryBytes, decodeTextFile, utf16Bom } from "../../../core/tools/text-file";
 import { useModal } from "../../hooks/use-modal";
 import { download } from "./workspace-io";
 import { escapeTo, UnsavedGuard } from "../unsaved-guard";
@@ -9,30 +10,16 @@ import { escapeTo, UnsavedGuard } from "../unsaved-guard";
 const MAX_SHOWN = 512 * 1024;
 const BOM = "\uFEFF";
 
-function isProbablyText(bytes: Uint8Array): boolean {
-  const sample = bytes.subarray(0, 4096);
-  let odd = 0;
-  for (const b of sample) {
-    if (b === 0) return false;
-    if (b < 9 || (b > 13 && b < 32)) odd++;
-  }
-  return odd <= sample.length * 0.3;
-}
-
-/** The file's text as read (BOM kept), or null for binary files. */
+/** The file's text as read (a UTF-8 BOM kept, for a save to keep it), or null for binary files. */
 function decode(bytes: Uint8Array): string | null {
-  if (!isProbablyText(bytes)) return null;
+  if (binaryBytes(bytes)) return null;
+  if (utf16Bom(bytes)) return decodeTextFile(bytes.subarray(0, MAX_SHOWN)).text;
   return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(0, MAX_SHOWN));
 }
 
 /** Whether the bytes are UTF-8 throughout (a Latin-1 é is not: saved from the text shown, it would become U+FFFD). */
 function isUtf8(bytes: Uint8Array): boolean {
-  try {
-    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
+  return decodeTextFile(bytes).utf8;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -180,7 +167,11 @@ export function FileViewer({ sandbox, entry, rules, onClose, onSaved, version = 
       {error && <p className="error-text">{error}</p>}
       {bytes && text === null && <p>Binary file, {bytes.length.toLocaleString()} bytes.</p>}
       {bytes && text !== null && !utf8 && (
-        <p className="hint">Not UTF-8 text: bytes shown as � are in another encoding. Saving from here would change them, so it cannot be edited here; download it to edit it elsewhere.</p>
+        <p className="hint">
+          {utf16Bom(bytes)
+            ? "UTF-16 text: shown here, but saving from here would change its encoding, so it cannot be edited here; download it to edit it elsewhere."
+            : "Not UTF-8 text: bytes shown as � are in another encoding. Saving from here would change them, so it cannot be edited here; download it to edit it elsewhere."}
+        </p>
       )}
       {changedUnder && !conflict && (
         <p role="status" className="hint">
