@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { FileEntry, Sandbox } from "../../../core/ports/sandbox";
 import { MenuButton } from "../menu-button";
+import { formatBytes } from "./storage-line";
 
 const HIDDEN = new Set([".tabcode", "node_modules", ".git"]);
 
@@ -102,7 +103,7 @@ function Dir({ sandbox, path, depth, version, onOpen, onFolder, reveal, onReveal
         ) : (
           <li key={e.path}>
             <div className="tree-row">
-              <button type="button" className="tree-file" data-path={e.path} style={{ paddingLeft: 18 + depth * 12 }} onClick={() => onOpen(e)} title={`${e.size} bytes`}>
+              <button type="button" className="tree-file" data-path={e.path} style={{ paddingLeft: 18 + depth * 12 }} onClick={() => onOpen(e)} title={`${e.name} · ${formatBytes(e.size)}`}>
                 {e.name}
               </button>
             </div>
