@@ -83,3 +83,40 @@ test("a deleted session's files wait for its Undo toast: Undo after a long read 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Renamed");
   await expect(nav.getByRole("button", { name: "Rename Renamed" })).toBeFocused();
 });
+
+test("the session list is one Tab stop: arrows move between sessions and into a session's actions", async ({ page }) => {
+  await openApp(page);
+  await page.evaluate(async () => {
+    const t = (globalThis as unknown as { __tabcode: { sessions: { createSession(o: { title: string }): Promise<{ id: string }> } } }).__tabcode;
+    for (const title of ["Alpha", "Beta", "Gamma"]) await t.sessions.createSession({ title });
+  });
+  const nav = page.getByRole("navigation", { name: "Sessions" });
+  const link = (title: string) => nav.getByRole("button", { name: new RegExp(`^${title} just now$`) });
+  await expect(link("Alpha")).toBeVisible();
+  // One session is in the Tab order; its description says how the arrows move.
+  expect(await nav.locator(".session-list button:not([tabindex='-1'])").count()).toBe(1);
+  await expect(link("Gamma")).toHaveAccessibleDescription(/Up and Down arrows move between sessions/);
+  await link("Gamma").focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(link("Beta")).toBeFocused();
+  await page.keyboard.press("End");
+  await expect(link("Alpha")).toBeFocused();
+  await page.keyboard.press("Home");
+  await expect(link("Gamma")).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowRight");
+  await expect(nav.getByRole("button", { name: "Rename Beta" })).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  await expect(nav.getByRole("button", { name: "Pin Beta" })).toBeFocused();
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  await expect(link("Beta")).toBeFocused();
+  // The Tab stop follows the keyboard: Tab leaves the list, Shift+Tab comes back to Beta.
+  await page.keyboard.press("Tab");
+  await expect(page.locator(".session-list :focus")).toHaveCount(0);
+  await page.keyboard.press("Shift+Tab");
+  await expect(link("Beta")).toBeFocused();
+  // Enter opens it.
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { level: 1, name: "Beta" })).toBeVisible();
+});

@@ -39,7 +39,10 @@ interface ItemProps {
   pinned: boolean;
   /** Listed under its parent session (1) or deeper; 0 at the top level. */
   depth: number;
+  /** The list's one Tab stop (the arrow keys move between sessions; see `listKeys`). */
+  tabStop: boolean;
   onSelect: () => void;
+  onFocused: () => void;
   onDelete: () => void;
   onPin: () => void;
   onError: (m: string) => void;
@@ -51,10 +54,17 @@ interface ItemProps {
  * by chunk) held the page. The handlers reach the Sidebar's newest props through a ref.
  */
 function sameItem(a: ItemProps, b: ItemProps): boolean {
-  return a.current === b.current && a.busy === b.busy && a.pinned === b.pinned && a.depth === b.depth && JSON.stringify(a.session) === JSON.stringify(b.session);
+  return (
+    a.current === b.current &&
+    a.busy === b.busy &&
+    a.pinned === b.pinned &&
+    a.depth === b.depth &&
+    a.tabStop === b.tabStop &&
+    JSON.stringify(a.session) === JSON.stringify(b.session)
+  );
 }
 
-const SessionItem = memo(function SessionItem({ session, current, busy, pinned, depth, onSelect, onDelete, onPin, onError }: ItemProps) {
+const SessionItem = memo(function SessionItem({ session, current, busy, pinned, depth, tabStop, onSelect, onFocused, onDelete, onPin, onError }: ItemProps) {
   const { sessions } = useServices();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(session.title);
@@ -112,7 +122,17 @@ const SessionItem = memo(function SessionItem({ session, current, busy, pinned, 
           onBlur={() => void commit()}
         />
       ) : (
-        <button type="button" className="session-link" aria-current={current ? "page" : undefined} onClick={onSelect} onDoubleClick={startRename} title={session.title}>
+        <button
+          type="button"
+          className="session-link"
+          tabIndex={tabStop ? 0 : -1}
+          aria-current={current ? "page" : undefined}
+          aria-describedby={LIST_KEYS_HINT}
+          onClick={onSelect}
+          onFocus={onFocused}
+          onDoubleClick={startRename}
+          title={session.title}
+        >
           <span className="session-name">
             {pinned && (
               <span className="session-mark" role="img" aria-label="pinned">
@@ -144,6 +164,7 @@ const SessionItem = memo(function SessionItem({ session, current, busy, pinned, 
         <button
           type="button"
           className="icon"
+          tabIndex={-1}
           ref={renameButton}
           aria-label={`Rename ${session.title}`}
           title="Rename"
@@ -151,19 +172,48 @@ const SessionItem = memo(function SessionItem({ session, current, busy, pinned, 
         >
           ✎
         </button>
-        <button type="button" className="icon" aria-label={`${pinned ? "Unpin" : "Pin"} ${session.title}`} aria-pressed={pinned} title={pinned ? "Unpin" : "Pin to the top"} onClick={onPin}>
+        <button type="button" className="icon" tabIndex={-1} aria-label={`${pinned ? "Unpin" : "Pin"} ${session.title}`} aria-pressed={pinned} title={pinned ? "Unpin" : "Pin to the top"} onClick={onPin}>
           <PinIcon />
         </button>
-        <button type="button" className="icon" aria-label={`${archived ? "Unarchive" : "Archive"} ${session.title}`} title={archived ? "Unarchive: back to the list" : "Archive: hide from the list (kept, searchable)"} onClick={() => void archive()}>
+        <button type="button" className="icon" tabIndex={-1} aria-label={`${archived ? "Unarchive" : "Archive"} ${session.title}`} title={archived ? "Unarchive: back to the list" : "Archive: hide from the list (kept, searchable)"} onClick={() => void archive()}>
           <ArchiveIcon out={archived} />
         </button>
-        <button type="button" className="icon" aria-label={`Delete ${session.title}`} title="Delete" onClick={onDelete}>
+        <button type="button" className="icon" tabIndex={-1} aria-label={`Delete ${session.title}`} title="Delete" onClick={onDelete}>
           ✕
         </button>
       </div>
     </li>
   );
 }, sameItem);
+
+/** The id of the hint that tells how the keyboard moves in the list (each session's description). */
+const LIST_KEYS_HINT = "session-list-keys";
+
+/**
+ * The list is one Tab stop: ↑/↓ (Home/End) move between sessions, → reaches a session's Rename, Pin, Archive
+ * and Delete (← and → move among them, ← from the first goes back). Each row was five Tab stops.
+ */
+function listKeys(e: KeyboardEvent<HTMLDivElement>): void {
+  const target = e.target as HTMLElement;
+  const item = target.closest(".session-item");
+  if (!item || target.tagName === "INPUT" || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  const links = [...e.currentTarget.querySelectorAll<HTMLButtonElement>("button.session-link")];
+  const row = [...item.querySelectorAll<HTMLButtonElement>("button.session-link, .session-actions button")].filter((b) => b.getClientRects().length > 0);
+  const link = item.querySelector<HTMLButtonElement>("button.session-link");
+  let next: HTMLButtonElement | undefined | null;
+  const at = link ? links.indexOf(link) : -1;
+  if (e.key === "ArrowDown") next = links[at + 1];
+  else if (e.key === "ArrowUp") next = at > 0 ? links[at - 1] : undefined;
+  else if (e.key === "Home") next = links[0];
+  else if (e.key === "End") next = links.at(-1);
+  else if (e.key === "ArrowRight") next = row[row.indexOf(target as HTMLButtonElement) + 1];
+  else if (e.key === "ArrowLeft") {
+    const i = row.indexOf(target as HTMLButtonElement);
+    next = i > 0 ? row[i - 1] : undefined;
+  } else return;
+  e.preventDefault();
+  next?.focus();
+}
 
 /** Sessions a date group shows before "Show more" (rendering thousands at once holds the page). */
 const GROUP_PAGE = 100;
@@ -186,6 +236,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
   const statuses = useAllStatuses();
   const pins = usePins();
   const [confirm, setConfirm] = useState<Session | null>(null);
+  const [focusID, setFocusID] = useState<string>();
   // Memoised items call the newest handlers through this, whichever render made their closures.
   const latest = useRef({ onSelect, pins, onError });
   latest.current = { onSelect, pins, onError };
@@ -212,6 +263,9 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
   };
 
   const grouped = groupSessions(list ?? [], pins.ids);
+  // The list's Tab stop: the session the keyboard was last on, else the open one, else the first listed.
+  const listed = grouped.flatMap((g) => g.sessions.slice(0, Math.max(shown[g.label] ?? GROUP_PAGE, 1)));
+  const tabStop = [focusID, currentID].find((id) => id !== undefined && listed.some((x) => x.id === id)) ?? listed[0]?.id;
   return (
     <nav className="sidebar" aria-label="Sessions">
       <div className="brand">
@@ -252,7 +306,11 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
         </button>
       </div>
       {list && list.length === 0 && <p className="list-empty">{showArchived ? "No archived sessions." : "No sessions yet. Start one with “New session”."}</p>}
-      <div className="session-list">
+      <p id={LIST_KEYS_HINT} className="visually-hidden">
+        Up and Down arrows move between sessions; Right arrow reaches the session's Rename, Pin, Archive and Delete.
+      </p>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: the arrow keys of the buttons inside bubble here */}
+      <div className="session-list" onKeyDown={listKeys}>
         {grouped.map((g) => {
           // A long group (an imported history holds thousands) shows its first sessions and a button for more.
           const at = currentID ? g.sessions.findIndex((s) => s.id === currentID) : -1;
@@ -270,7 +328,9 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
                     busy={statuses.has(s.id)}
                     pinned={pins.ids.has(s.id)}
                     depth={grouped.depths.get(s.id) ?? 0}
+                    tabStop={s.id === tabStop}
                     onSelect={() => latest.current.onSelect(s.id)}
+                    onFocused={() => setFocusID(s.id)}
                     onDelete={() => setConfirm(s)}
                     onPin={() => latest.current.pins.toggle(s.id)}
                     onError={(m) => latest.current.onError(m)}
