@@ -140,6 +140,22 @@ test("rate limit: 429 with retry-after shows a retry part and then succeeds", as
   expect(stored[1]?.error).toBeUndefined();
 });
 
+test("a long retry-after can be cut short: Retry now sends the request again at once", async ({ page, mock }) => {
+  mock.setScript([{ error: { status: 429, headers: { "retry-after": "120", "retry-after-ms": "120000" } } }, { text: "Worked right away." }]);
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  await send(page, "hi");
+  const line = page.getByRole("status").filter({ hasText: /Attempt 1 failed/ });
+  await expect(line).toContainText(/retrying in 1[12]\d s/);
+  await line.getByRole("button", { name: "Retry now" }).click();
+  await expect(page.getByRole("article").filter({ hasText: "Worked right away." })).toBeVisible();
+  await waitIdle(page, id);
+  expect(mock.modelRequests()).toHaveLength(2);
+  // The wait is over: the line no longer counts down, nor offers the button.
+  await expect(line.getByRole("button", { name: "Retry now" })).toHaveCount(0);
+});
+
 test("server error: 503 is retried with backoff and then succeeds", async ({ page, mock }) => {
   mock.setScript([{ error: { status: 503 } }, { text: "Back online." }]);
   await openApp(page);

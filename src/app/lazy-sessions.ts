@@ -119,6 +119,12 @@ export class LazySessions {
     return (await this.load()).switchBranch(sessionID, messageID, step);
   }
 
+  /** Ends a retry wait of the session's run in this tab now; false when this tab has none. */
+  async retryNow(sessionID: string): Promise<boolean> {
+    const { retryNow } = await import("../core/session/retry-now");
+    return retryNow(sessionID);
+  }
+
   async showBranchOf(sessionID: string, messageID: string): Promise<void> {
     return (await this.load()).showBranchOf(sessionID, messageID);
   }

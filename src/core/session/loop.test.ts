@@ -1,13 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
 import { namedError } from "../errors";
 import { DEFAULT_RULES } from "../permission/evaluate";
-import type { Clock } from "../ports/clock";
+import { type Clock, systemClock } from "../ports/clock";
 import type { AssistantMessage, MessageWithParts, Ruleset, ToolPart } from "../schema";
 import type { Settings } from "../settings";
 import { todoWriteTool } from "../tools/todo";
 import { defineTool } from "../tools/tool";
 import { z } from "../zod";
+import { retryNow } from "./retry-now";
 import { MAX_STEPS_PROMPT } from "./turn";
 import { makeTestService } from "../../testing/session-service";
 
@@ -123,6 +124,27 @@ describe("agent loop", () => {
     expect(retry?.type === "retry" && retry.attempt).toBe(1);
     expect(a?.info.error).toBeUndefined();
     expect(a?.parts.some((p) => p.type === "text" && p.text === "after retry")).toBe(true);
+  });
+
+  it("Retry now ends a long retry-after wait early, and the run goes on", async () => {
+    const rateLimited = namedError("APIError", { message: "Rate limit reached", statusCode: 429, isRetryable: true, responseHeaders: { "retry-after": "600" } });
+    const llm = new FakeLLM([[{ type: "error", error: rateLimited }], textTurn("after retry")]);
+    const { store, service } = setup(llm);
+    const s = await service.createSession();
+    // A real wait: ten minutes, as the provider asked.
+    (service as unknown as { deps: { clock: Clock } }).deps.clock = systemClock;
+    await service.prompt(s.id, { text: "x" });
+    expect(retryNow(s.id)).toBe(false);
+    const run = service.ensureRunning(s.id);
+    // Once the step waits to retry, end the wait.
+    const started = Date.now();
+    await vi.waitFor(() => expect(retryNow(s.id)).toBe(true), { timeout: 10_000, interval: 20 });
+    await run;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const a = assistants(await store.messages(s.id))[0];
+    expect(a?.info.error).toBeUndefined();
+    expect(a?.parts.some((p) => p.type === "text" && p.text === "after retry")).toBe(true);
+    expect(retryNow(s.id)).toBe(false);
   });
 
   it("stops on a non-retryable error and keeps the provider's message", async () => {

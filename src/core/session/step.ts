@@ -14,6 +14,7 @@ import { isServerTool } from "../conversation/server-tool";
 import { StepWriter } from "./step-writer";
 import { AWAITING_APPROVAL } from "./repair";
 import { addTokens, costOf, toTokens } from "../conversation/usage";
+import { retryWait } from "./retry-now";
 
 export const DOOM_LOOP_THRESHOLD = 3;
 
@@ -285,10 +286,14 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
       const next = clock.now() + delay;
       await w.add<RetryPart>({ type: "retry", attempt, error, time: { created: clock.now(), next } });
       bus.publish({ type: "session.status", sessionID: assistant.sessionID, status: { type: "retry", attempt, message: retryMessage(error), next } });
+      // "Retry now" ends the wait early; Stop ends the run.
+      const wait = retryWait(assistant.sessionID);
       try {
-        await clock.sleep(delay, signal);
+        await clock.sleep(delay, AbortSignal.any([signal, wait.signal]));
       } catch {
-        break;
+        if (signal.aborted) break;
+      } finally {
+        wait.done();
       }
       bus.publish({ type: "session.status", sessionID: assistant.sessionID, status: { type: "busy" } });
       continue;

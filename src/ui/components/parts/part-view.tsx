@@ -5,19 +5,38 @@ import { assertNever } from "../../../core/util/assert";
 import { formatCost, formatTokens } from "../../format";
 import { Markdown } from "../../lazy-markdown";
 import { useMessageActions } from "../../hooks/message-actions";
+import { useServices } from "../../hooks/services";
 import { PatchStrip } from "./patch-strip";
 import { ToolPartView } from "./tool-part";
 import { AttachIcon } from "../icons";
 import { providerCompactionOf } from "../../../core/conversation/provider-compaction";
 
-function Countdown({ until }: { until: number }) {
+/** The time now, ticking every 250 ms while shown. */
+function useNow(): number {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 250);
     return () => clearInterval(t);
   }, []);
+  return now;
+}
+
+/** "retrying in N s", and a button that ends the wait now (the provider asked for a long one, or the limit has reset). */
+function Countdown({ until, sessionID }: { until: number; sessionID: string }) {
+  const now = useNow();
+  const { sessions } = useServices();
+  const [elsewhere, setElsewhere] = useState(false);
   const left = Math.max(0, Math.ceil((until - now) / 1000));
-  return <span>{left > 0 ? `retrying in ${left} s` : "retrying…"}</span>;
+  if (left === 0) return <span>retrying…</span>;
+  return (
+    <>
+      <span>retrying in {left} s</span>{" "}
+      <button type="button" className="link" onClick={() => void sessions.retryNow(sessionID).then((here) => setElsewhere(!here))}>
+        Retry now
+      </button>
+      {elsewhere && <span className="hint"> (this session runs in another tab: press Retry now there)</span>}
+    </>
+  );
 }
 
 /** A step's usage line (cache writes and reads as the provider reported them) and any warnings it recovered from. */
@@ -124,7 +143,7 @@ export function PartView({ part, role, live }: { part: Part; role: "user" | "ass
         <div className="retry-part" role="status">
           Attempt {part.attempt} failed: {msg}
           {/* Once nothing runs (stopped, or the retries ended) there is no retry to count down to. */}
-          {streaming && live !== false ? <> — {part.time.next ? <Countdown until={part.time.next} /> : "retrying"}</> : "."}
+          {streaming && live !== false ? <> — {part.time.next ? <Countdown until={part.time.next} sessionID={part.sessionID} /> : "retrying"}</> : "."}
         </div>
       );
     }
