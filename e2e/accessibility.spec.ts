@@ -64,6 +64,16 @@ test("a new session with the composer, permissions and debug dialogs has no unna
   await expect(page.getByRole("button", { name: "Debug" })).toBeFocused();
 });
 
+/** Controls on screen shorter than 24 px (WCAG 2.5.8), as "TAG "text" N px" (a hidden file field's label is its target). */
+async function smallControls(page: Page): Promise<string[]> {
+  return page.locator("button, summary, a[href], input:not(.visually-hidden), select").evaluateAll((els) =>
+    els
+      .map((e) => ({ e, r: e.getBoundingClientRect() }))
+      .filter(({ r }) => r.width > 0 && r.height > 0 && r.height < 24)
+      .map(({ e, r }) => `${e.tagName} "${(e.textContent || e.getAttribute("aria-label") || "").trim().slice(0, 30)}" ${Math.round(r.height)} px`),
+  );
+}
+
 test.describe("touch phone (390×844)", () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
@@ -77,12 +87,15 @@ test.describe("touch phone (390×844)", () => {
     await send(page, "go");
     await waitIdle(page, id);
     await page.getByRole("group", { name: /Tool bash/ }).getByRole("button").first().click();
-    const small = await page.locator("button, summary, a[href]").evaluateAll((els) =>
-      els
-        .map((e) => ({ e, r: e.getBoundingClientRect() }))
-        .filter(({ r }) => r.width > 0 && r.height > 0 && r.height < 24)
-        .map(({ e, r }) => `${e.tagName} "${(e.textContent ?? "").trim().slice(0, 30)}" ${Math.round(r.height)} px`),
-    );
-    expect(small).toEqual([]);
+    expect(await smallControls(page)).toEqual([]);
+    // The Files drawer (its "▸ Terminal" toggle) and Replay (its position slider).
+    await page.getByRole("button", { name: "Show files and todos" }).click();
+    await expect(page.getByRole("button", { name: "Terminal" })).toBeVisible();
+    expect(await smallControls(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "More ▾" }).click();
+    await page.getByRole("menuitem", { name: "Replay" }).click();
+    await expect(page.getByRole("slider", { name: "Replay position" })).toBeVisible();
+    expect(await smallControls(page)).toEqual([]);
   });
 });

@@ -95,11 +95,35 @@ test("a goal whose model only talks is paused after two answers without a tool c
   const id = await newSession(page);
   await send(page, "/goal make the tests pass until all tests pass budget $1");
   const bar = page.getByRole("region", { name: "Goal" });
-  await expect(page.getByRole("status").filter({ hasText: "Goal paused: the model's last 2 answers called no tool" })).toBeVisible({ timeout: 20_000 });
+  const toast = page.getByRole("region", { name: "Notifications" }).getByRole("status").filter({ hasText: "Goal paused: the model's last 2 answers called no tool" });
+  await expect(toast).toBeVisible({ timeout: 20_000 });
+  // Focus on its ✕ holds the toast while the layouts are looked at.
+  await toast.getByRole("button", { name: "Dismiss" }).focus();
   await waitIdle(page, id);
   expect(mock.modelRequests()).toHaveLength(2);
   await expect(bar.getByRole("status")).toHaveText("Resume goal?");
   expect((await storedGoal(page, id))?.state).toBe("active");
+
+  // On a phone the toast leaves the top bar's controls (☰, Share, More, Files) uncovered; on a wide screen it is top right.
+  const overlaps = async (names: string[]) => {
+    const t = await toast.boundingBox();
+    const hit: string[] = [];
+    for (const name of names) {
+      const b = await page.getByRole("button", { name, exact: true }).boundingBox();
+      if (t && b && t.x < b.x + b.width && b.x < t.x + t.width && t.y < b.y + b.height && b.y < t.y + t.height) hit.push(name);
+    }
+    return hit;
+  };
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole("button", { name: "More ▾" })).toBeVisible();
+  await expect(toast).toBeInViewport({ ratio: 1 });
+  expect(await overlaps(["Show sessions", "Share", "More ▾", "Show files and todos"])).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath("goal-paused-toast-390.png") });
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await expect(toast).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: test.info().outputPath("goal-paused-toast-1400.png") });
+  await toast.getByRole("button", { name: "Dismiss" }).click();
+  await expect(toast).toBeHidden();
 });
 
 test("Settings: the summary model is a field of its own, saved with the rest", async ({ page, mock }) => {

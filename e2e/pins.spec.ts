@@ -136,6 +136,79 @@ test("a constraint from the first message survives two automatic summaries: in t
   await page.screenshot({ path: test.info().outputPath("fresh-1400.png") });
 });
 
+test("the Pinned panel by keyboard: Edit focuses its field, Enter saves, Esc cancels (not the drawer), a dismissed or removed row hands focus on; /pin of a pin in force is not added twice", async ({ page, mock }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  mock.setScript([{ text: "Ok." }]);
+  await send(page, "Fix the parser. Never touch config/. Always answer in one line.");
+  await waitIdle(page, id);
+  const panel = page.getByRole("region", { name: /Pinned/ });
+  const rules = panel.getByRole("list", { name: "Constraints" });
+  const message = page.getByRole("textbox", { name: "Message" });
+
+  // `/pin` twice: one pin, and a notice says it is pinned already (whitespace and case aside).
+  await message.fill("/pin Use tabs.");
+  await message.press("Enter");
+  await expect(rules).toContainText("Use tabs.");
+  await message.fill("/pin  use TABS. ");
+  await message.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "“Use tabs.” is already pinned." })).toBeVisible();
+  await expect(rules.getByRole("listitem").filter({ hasText: "Use tabs." })).toHaveCount(1);
+  expect((await storedSession(page, id))?.pins?.map((p) => p.text)).toEqual(["Use tabs."]);
+
+  // Edit: the field has focus, the caret at the end; Enter saves and the keyboard is back on Edit.
+  await panel.getByRole("button", { name: "Edit the constraint “Use tabs.”" }).click();
+  const field = panel.getByRole("textbox", { name: "Edit the constraint" });
+  await expect(field).toBeFocused();
+  await expect(field).toHaveAccessibleDescription("Enter saves, Shift+Enter starts a new line, Esc cancels.");
+  expect(await field.evaluate((t: HTMLTextAreaElement) => [t.selectionStart, t.value.length])).toEqual([9, 9]);
+  await page.keyboard.press("Shift+Enter");
+  await expect(field).toHaveValue("Use tabs.\n");
+  await page.keyboard.type("Never spaces.");
+  await page.keyboard.press("Enter");
+  await expect(field).toBeHidden();
+  const edit = panel.getByRole("button", { name: "Edit the constraint “Use tabs. Never spaces.”" });
+  await expect(edit).toBeFocused();
+  expect((await storedSession(page, id))?.pins?.map((p) => p.text)).toEqual(["Use tabs. Never spaces."]);
+
+  // Dismiss a suggestion: the next row's first control has the keyboard.
+  await panel.getByRole("button", { name: "Dismiss the suggested constraint “Never touch config/.”" }).click();
+  await expect(rules).not.toContainText("Never touch config/.");
+  await expect(panel.getByRole("button", { name: "Accept the constraint “Always answer in one line.”" })).toBeFocused();
+
+  // On a phone, in the Files drawer: Esc ends the edit only, the drawer stays open.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole("button", { name: "Show files and todos" }).click();
+  await panel.getByRole("button", { name: "Edit the constraint “Use tabs. Never spaces.”" }).click();
+  await expect(field).toBeFocused();
+  await page.keyboard.type(" Or not.");
+  await page.screenshot({ path: test.info().outputPath("pin-edit-390.png") });
+  await page.keyboard.press("Escape");
+  await expect(field).toBeHidden();
+  await expect(panel).toBeVisible();
+  await expect(edit).toBeFocused();
+  expect((await storedSession(page, id))?.pins?.map((p) => [p.text, p.state])).toEqual([
+    ["Use tabs. Never spaces.", "accepted"],
+    ["Never touch config/.", "dismissed"],
+  ]);
+  await page.keyboard.press("Escape");
+  await expect(panel).toBeHidden();
+  await page.setViewportSize({ width: 1400, height: 900 });
+
+  // Remove the last row: the previous one's first control; then the goal's; then, no row left, the new-pin field.
+  await panel.getByRole("button", { name: "Remove the constraint “Use tabs. Never spaces.”" }).click();
+  await expect(panel.getByRole("button", { name: "Accept the constraint “Always answer in one line.”" })).toBeFocused();
+  // Accept keeps the row: the keyboard stays on it, now on Edit.
+  await page.keyboard.press("Enter");
+  await expect(panel.getByRole("button", { name: "Edit the constraint “Always answer in one line.”" })).toBeFocused();
+  await panel.getByRole("button", { name: "Remove the constraint “Always answer in one line.”" }).click();
+  await expect(panel.getByRole("button", { name: "Accept the goal “Fix the parser.”" })).toBeFocused();
+  await panel.getByRole("button", { name: "Dismiss the suggested goal “Fix the parser.”" }).click();
+  await expect(panel.getByRole("textbox", { name: "New constraint" })).toBeFocused();
+  await expect(panel.getByText("Dismissed (3)")).toBeVisible();
+});
+
 test("Compact now and Summarise up to here show what they fold first, and Cancel leaves the conversation as it was", async ({ page, mock }) => {
   await openApp(page);
   await configure(page, mock, "openai-compatible", { compaction: { auto: false, prune: true, threshold: 1 } });
@@ -164,6 +237,8 @@ test("Compact now and Summarise up to here show what they fold first, and Cancel
   await expect(page.getByRole("article", { name: "Summary" })).toBeVisible();
   await waitIdle(page, id);
   expect(mock.summaryRequests).toBe(1);
+  // The ⋯ that opened the dialog was folded away with the messages: the keyboard is in the message box.
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeFocused();
   // The second turn is still shown and sent verbatim; the divider waits for the next request's check.
   await expect(page.getByRole("article").filter({ hasText: "Second answer." })).toBeVisible();
   const divider = page.getByRole("article", { name: "System event" }).filter({ hasText: "Compacted" });

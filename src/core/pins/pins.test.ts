@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { estimateTokens } from "../tokens/counter";
 import { History, text } from "../compaction/test-fixtures";
-import { constraintsIn, effectivePins, pinnedBlock, setPin, suggestionID, suggestPins } from "./pins";
+import { constraintsIn, effectivePins, pinnedBlock, samePin, setPin, suggestionID, suggestPins } from "./pins";
 import { keptUserWords, pickUserWords, userWordsBudget, wordsOf } from "./user-words";
 
 describe("constraintsIn", () => {
@@ -81,6 +81,25 @@ describe("pins", () => {
     expect(block).not.toContain("Keep the public API stable. (");
     expect(block).not.toContain("Pinned by the user");
     expect(pins.find((p) => p.id === rule.id)?.state).toBe("dismissed");
+  });
+
+  it("samePin: the pin in force with the same words; a constraint repeats the goal, a goal only the goal", () => {
+    const pins = [
+      { id: "pin_a", kind: "constraint" as const, text: "Use tabs.", state: "accepted" as const, time: 1 },
+      { id: "sug_m_1", kind: "constraint" as const, text: "Answer in English.", state: "dismissed" as const, time: 1 },
+      { id: "sug_m_0", kind: "goal" as const, text: "Fix the parser.", state: "suggested" as const, time: 1 },
+    ];
+    expect(samePin(pins, "constraint", " use\n TABS. ")?.id).toBe("pin_a");
+    expect(samePin(pins, "constraint", "Answer in English.")).toBeUndefined();
+    expect(samePin(pins, "constraint", "fix the parser.")?.id).toBe("sug_m_0");
+    expect(samePin(pins, "goal", "Fix the parser.")?.id).toBe("sug_m_0");
+    expect(samePin(pins, "goal", "Use tabs.")).toBeUndefined();
+  });
+
+  it("setPin keeps a stored pin's place and adds a new one last", () => {
+    const a = { id: "pin_a", kind: "constraint" as const, text: "A.", state: "accepted" as const, time: 1 };
+    const b = { ...a, id: "pin_b", text: "B." };
+    expect(setPin(setPin([a, b], { ...a, text: "A2." }), { ...b, id: "pin_c" }).map((p) => p.text)).toEqual(["A2.", "B.", "B."]);
   });
 
   it("sends nothing when nothing is pinned", () => {

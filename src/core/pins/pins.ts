@@ -64,7 +64,7 @@ export function suggestionID(messageID: string, n: number): string {
  * that is no rule). A first sentence with a rule word further in ("Please fix
  * the import so that I do not lose data.") is the task: the goal, not also a constraint.
  */
-export function suggestPins(history: MessageWithParts[]): Pin[] {
+export function suggestPins(history: readonly MessageWithParts[]): Pin[] {
   const out: Pin[] = [];
   let goal = false;
   for (const m of history) {
@@ -114,7 +114,7 @@ function wordsOf(m: MessageWithParts): { rules: string[]; first: string | undefi
  * id; the user's own come after. Dismissed ones are kept (the panel shows
  * them) but never sent. Only one goal is kept: the newest accepted, else the newest suggested.
  */
-export function effectivePins(stored: Pin[] | undefined, history: MessageWithParts[]): Pin[] {
+export function effectivePins(stored: Pin[] | undefined, history: readonly MessageWithParts[]): Pin[] {
   const own = new Map((stored ?? []).map((p) => [p.id, p]));
   const out: Pin[] = [];
   for (const s of suggestPins(history)) {
@@ -147,10 +147,27 @@ export function pinnedBlock(pins: Pin[]): string {
   return lines.join("\n");
 }
 
-/** Stores a user decision about a pin (accept, edit, dismiss, add): returns the new `session.pins`. */
+/**
+ * Stores a user decision about a pin (accept, edit, dismiss, add): returns the new `session.pins`. A pin
+ * already stored keeps its place (an edited constraint stays where it was in the panel); a new one goes last.
+ */
 export function setPin(stored: Pin[] | undefined, pin: Pin): Pin[] {
-  const rest = (stored ?? []).filter((p) => p.id !== pin.id);
-  return [...rest, pin];
+  const list = stored ?? [];
+  return list.some((p) => p.id === pin.id) ? list.map((p) => (p.id === pin.id ? pin : p)) : [...list, pin];
+}
+
+/** A pin's words for comparison: whitespace runs as one space, trimmed, case folded. */
+function pinKey(text: string): string {
+  return text.replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+/**
+ * The pin in force that a new pin of `kind` would repeat (same words, whitespace and case aside), if any.
+ * A constraint repeats any pin (the goal is sent with every request too); a goal repeats the goal only.
+ */
+export function samePin(pins: Pin[], kind: Pin["kind"], text: string): Pin | undefined {
+  const key = pinKey(text);
+  return activePins(pins).find((p) => (kind === "constraint" || p.kind === "goal") && pinKey(p.text) === key);
 }
 
 /** The longest pin text (the schema's limit). */

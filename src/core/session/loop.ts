@@ -290,10 +290,17 @@ export class SessionService {
     return savePin(this.store, sessionID, pin);
   }
 
-  /** Adds the user's own goal or constraint (`/pin`, "Pin as constraint", the panel). */
-  async addPin(sessionID: string, input: { kind: Pin["kind"]; text: string; messageID?: string }): Promise<{ ok: true; pin: Pin } | { ok: false; error: string }> {
-    const { addPin } = await import("./pin-edits");
-    return addPin(this.store, sessionID, { ...input, now: this.deps.clock.now() });
+  /** Adds the user's own goal or constraint (`/pin`, "Pin as constraint", the panel); one already in force is not added again, and a notice says so. */
+  async addPin(
+    sessionID: string,
+    input: { kind: Pin["kind"]; text: string; messageID?: string },
+  ): Promise<{ ok: true; pin: Pin; already?: "pinned" | "suggested" } | { ok: false; error: string }> {
+    const [{ addPin, alreadyPinnedText }, session, all] = await Promise.all([import("./pin-edits"), this.store.getSession(sessionID), messagesToRead(this.store, sessionID)]);
+    // The suggestions in force come from the branch shown, as in the Pinned panel.
+    const history = session ? conversationView(session, all).shown : [];
+    const r = await addPin(this.store, sessionID, { ...input, history, now: this.deps.clock.now() });
+    if (r.ok && r.already) this.deps.bus.publish({ type: "session.notice", sessionID, message: alreadyPinnedText(r.pin, r.already) });
+    return r;
   }
 
   async removePin(sessionID: string, pin: Pin): Promise<void> {

@@ -146,6 +146,46 @@ describe("pins through the service", () => {
     await service.removePin(s.id, { ...added.pin });
     expect((await store.getSession(s.id))?.pins).toEqual([{ ...suggestion, state: "dismissed" }]);
   });
+
+  it("does not add a pin in force again (whitespace and case aside) and says so; one the user's message suggested is accepted instead", async () => {
+    const { service, store, bus } = makeTestService({ llm: new FakeLLM([textTurn("Ok.")]), tools: [] });
+    const notices: string[] = [];
+    bus.subscribe((ev) => {
+      if (ev.type === "session.notice") notices.push(ev.message);
+    });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "Fix the parser. Never touch config/." });
+    await service.ensureRunning(s.id);
+    const first = await service.addPin(s.id, { kind: "constraint", text: "Use tabs." });
+    if (!first.ok) throw new Error(first.error);
+    expect(first.already).toBeUndefined();
+    const again = await service.addPin(s.id, { kind: "constraint", text: "  use   TABS. " });
+    expect(again).toEqual({ ok: true, pin: first.pin, already: "pinned" });
+    expect(notices).toEqual(["“Use tabs.” is already pinned."]);
+    // The suggestion from the message: accepted, not repeated.
+    const suggested = await service.addPin(s.id, { kind: "constraint", text: "never touch config/." });
+    expect(suggested).toMatchObject({ ok: true, already: "suggested", pin: { text: "Never touch config/.", state: "accepted" } });
+    expect(notices[1]).toBe("“Never touch config/.” was already pinned as a suggestion from your message; it is now accepted.");
+    // A constraint with the goal's words repeats the goal; a goal repeats only the goal.
+    expect(await service.addPin(s.id, { kind: "constraint", text: "Fix the parser." })).toMatchObject({ already: "suggested" });
+    const pins = (await store.getSession(s.id))?.pins;
+    expect(pins?.map((p) => [p.kind, p.text, p.state])).toEqual([
+      ["constraint", "Use tabs.", "accepted"],
+      ["constraint", "Never touch config/.", "accepted"],
+      ["goal", "Fix the parser.", "accepted"],
+    ]);
+    expect(await service.addPin(s.id, { kind: "goal", text: "Use tabs." })).not.toHaveProperty("already");
+  });
+
+  it("an edited pin keeps its place", async () => {
+    const { service, store } = makeTestService({ llm: new FakeLLM([]), tools: [] });
+    const s = await service.createSession();
+    const a = await service.addPin(s.id, { kind: "constraint", text: "Use tabs." });
+    await service.addPin(s.id, { kind: "constraint", text: "Answer in English." });
+    if (!a.ok) throw new Error(a.error);
+    await service.savePin(s.id, { ...a.pin, text: "Use tabs, never spaces." });
+    expect((await store.getSession(s.id))?.pins?.map((p) => p.text)).toEqual(["Use tabs, never spaces.", "Answer in English."]);
+  });
 });
 
 describe("Start fresh from here", () => {

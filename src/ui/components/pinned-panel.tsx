@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { toolLog } from "../../core/compaction/transcript";
 import { effectivePins } from "../../core/pins/pins";
 import type { MessageWithParts, Pin, Session } from "../../core/schema";
@@ -9,33 +9,93 @@ const short = (t: string, n = 40) => (t.length > n ? `${t.slice(0, n - 1)}…` :
 interface RowProps {
   pin: Pin;
   onSave: (pin: Pin) => void;
-  onRemove: (pin: Pin) => void;
+  /** `row`: the row's element, so the keyboard can move on before the row goes. */
+  onRemove: (pin: Pin, row: Element | null) => void;
+}
+
+/**
+ * A pin's text in a field, focused with the caret at the end (a layout effect: still in the Edit click's task).
+ * Enter saves, Shift+Enter starts a new line, Esc cancels (and closes no drawer around the panel).
+ */
+function PinEditForm({ initial, what, onSave, onCancel }: { initial: string; what: string; onSave: (text: string) => void; onCancel: () => void }) {
+  const [text, setText] = useState(initial);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const hint = useId();
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  }, []);
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (text.trim()) onSave(text);
+      }}
+    >
+      <textarea
+        ref={box}
+        aria-label={`Edit the ${what}`}
+        aria-describedby={hint}
+        value={text}
+        rows={3}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.nativeEvent.isComposing) return;
+          if (e.key === "Escape" && !e.shiftKey) {
+            // Ends the edit only, like the session list's rename: the drawer and the composer leave a handled Esc alone.
+            e.preventDefault();
+            onCancel();
+          } else if (e.key === "Enter" && !e.shiftKey) {
+            e.preventDefault();
+            e.currentTarget.form?.requestSubmit();
+          }
+        }}
+      />
+      <small id={hint} className="pin-hint">
+        Enter saves, Shift+Enter starts a new line, Esc cancels.
+      </small>
+      <div className="pin-actions">
+        <button type="button" className="link" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="link" disabled={!text.trim()}>
+          Save
+        </button>
+      </div>
+    </form>
+  );
 }
 
 /** One pin: its text (suggestions marked), Accept/Dismiss for a suggestion, Edit/Remove otherwise. */
 function PinRow({ pin, onSave, onRemove }: RowProps) {
-  const [editing, setEditing] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  // After Save or Cancel the keyboard goes back to Edit (the form's controls are gone).
+  const backToEdit = useRef(false);
+  useEffect(() => {
+    if (editing || !backToEdit.current) return;
+    backToEdit.current = false;
+    editButton.current?.focus();
+  }, [editing]);
   const what = pin.kind === "goal" ? "goal" : "constraint";
-  if (editing !== null)
+  const stop = () => {
+    backToEdit.current = true;
+    setEditing(false);
+  };
+  if (editing)
     return (
       <li className="pin editing">
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            onSave({ ...pin, text: editing, state: "accepted" });
-            setEditing(null);
+        <PinEditForm
+          initial={pin.text}
+          what={what}
+          onSave={(text) => {
+            onSave({ ...pin, text, state: "accepted" });
+            stop();
           }}
-        >
-          <textarea aria-label={`Edit the ${what}`} value={editing} rows={3} onChange={(e) => setEditing(e.target.value)} />
-          <div className="pin-actions">
-            <button type="button" className="link" onClick={() => setEditing(null)}>
-              Cancel
-            </button>
-            <button type="submit" className="link" disabled={!editing.trim()}>
-              Save
-            </button>
-          </div>
-        </form>
+          onCancel={stop}
+        />
       </li>
     );
   const suggested = pin.state === "suggested";
@@ -53,16 +113,17 @@ function PinRow({ pin, onSave, onRemove }: RowProps) {
             <button type="button" className="link" aria-label={`Accept the ${what} “${short(pin.text)}”`} onClick={() => onSave({ ...pin, state: "accepted" })}>
               Accept
             </button>
-            <button type="button" className="link" aria-label={`Dismiss the ${what} “${short(pin.text)}”`} onClick={() => onRemove(pin)}>
+            {/* "suggested" in the name: the goal bar's "Dismiss the goal" ends a running /goal, this only drops a suggestion. */}
+            <button type="button" className="link" aria-label={`Dismiss the suggested ${what} “${short(pin.text)}”`} onClick={(e) => onRemove(pin, e.currentTarget.closest("li"))}>
               Dismiss
             </button>
           </>
         ) : (
           <>
-            <button type="button" className="link" aria-label={`Edit the ${what} “${short(pin.text)}”`} onClick={() => setEditing(pin.text)}>
+            <button type="button" className="link" ref={editButton} aria-label={`Edit the ${what} “${short(pin.text)}”`} onClick={() => setEditing(true)}>
               Edit
             </button>
-            <button type="button" className="link" aria-label={`Remove the ${what} “${short(pin.text)}”`} onClick={() => onRemove(pin)}>
+            <button type="button" className="link" aria-label={`Remove the ${what} “${short(pin.text)}”`} onClick={(e) => onRemove(pin, e.currentTarget.closest("li"))}>
               Remove
             </button>
           </>
@@ -92,7 +153,14 @@ export function PinnedPanel({ session, messages, onError }: { session: Session; 
       if (!r.ok) onError(r.error);
     }, fail("save the pin"));
   };
-  const remove = (pin: Pin) => {
+  const panel = useRef<HTMLElement>(null);
+  const newPin = useRef<HTMLInputElement>(null);
+  const remove = (pin: Pin, row: Element | null) => {
+    // The row goes: the keyboard moves to the next row's first control, else the previous row's, else the new-pin field.
+    const rows = [...(panel.current?.querySelectorAll(".pins.in-force > li") ?? [])];
+    const i = row ? rows.indexOf(row) : -1;
+    const near = i < 0 ? undefined : (rows[i + 1] ?? rows[i - 1]);
+    (near?.querySelector<HTMLElement>("button, textarea") ?? newPin.current)?.focus();
     sessions.removePin(session.id, pin).catch(fail("remove the pin"));
   };
   const add = (kind: Pin["kind"], text: string) => {
@@ -103,22 +171,22 @@ export function PinnedPanel({ session, messages, onError }: { session: Session; 
   };
   const files = [...log.files];
   return (
-    <section className="pinned-panel" aria-labelledby="pinned-title">
+    <section ref={panel} className="pinned-panel" aria-labelledby="pinned-title">
       <h2 id="pinned-title">
         Pinned <span className="count">{(goal ? 1 : 0) + rules.length}</span>
       </h2>
       <p className="pinned-note">Sent with every request and kept through every summary.</p>
       <h3>Goal</h3>
       {goal ? (
-        <ul className="pins" aria-label="Goal">
-          <PinRow pin={goal} onSave={save} onRemove={remove} />
+        <ul className="pins in-force" aria-label="Goal">
+          <PinRow key={goal.id} pin={goal} onSave={save} onRemove={remove} />
         </ul>
       ) : (
         <p className="pinned-empty">No goal yet: the first sentence of your first message is suggested.</p>
       )}
       <h3>Constraints</h3>
       {rules.length > 0 ? (
-        <ul className="pins" aria-label="Constraints">
+        <ul className="pins in-force" aria-label="Constraints">
           {rules.map((p) => (
             <PinRow key={p.id} pin={p} onSave={save} onRemove={remove} />
           ))}
@@ -133,7 +201,7 @@ export function PinnedPanel({ session, messages, onError }: { session: Session; 
           add("constraint", draft);
         }}
       >
-        <input aria-label="New constraint" placeholder="Add a constraint…" value={draft} onChange={(e) => setDraft(e.target.value)} />
+        <input ref={newPin} aria-label="New constraint" placeholder="Add a constraint…" value={draft} onChange={(e) => setDraft(e.target.value)} />
         <button type="submit" disabled={!draft.trim()}>
           Pin
         </button>

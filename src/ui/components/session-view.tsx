@@ -389,6 +389,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
             onConfirm={() => {
               const at = upTo.messageID;
               setUpTo(null);
+              // The ⋯ that opened the dialog (focus goes back to it as the dialog goes) is folded away with the messages.
+              setTimeout(focusComposer);
               sessions.compact(sessionID, { upTo: at }).catch((e: unknown) => onError(`Could not summarise: ${e instanceof Error ? e.message : String(e)}`));
             }}
           />

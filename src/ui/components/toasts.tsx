@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { NARROW, useMedia } from "../hooks/use-media";
 
 export interface NoticeAction {
   label: string;
@@ -90,10 +91,43 @@ function Toast({ notice, onDismiss }: { notice: Notice; onDismiss: (ran?: boolea
   );
 }
 
-/** The toast region: top right (away from the composer); modal dialogs sit above it in the top layer. */
+/**
+ * The toast region: top right (away from the composer); modal dialogs sit above it in the top layer. Below 900 px
+ * it spans the width just under the top bar (the session's header, else the ☰ bar), whose controls it covered.
+ */
 export function Toasts({ notices, onDismiss }: { notices: Notice[]; onDismiss: (id: number, ran?: boolean) => void }) {
+  const box = useRef<HTMLElement>(null);
+  const narrow = useMedia(NARROW);
+  const shown = notices.length > 0;
+  useLayoutEffect(() => {
+    const el = box.current;
+    const main = document.querySelector("main.main");
+    if (!el) return;
+    el.style.top = "";
+    if (!main || !narrow || !shown) return;
+    let bar: Element | null = null;
+    const sizes = new ResizeObserver(() => place());
+    const place = () => {
+      // The session view, Replay and a shared page each have a .session-header; the home page only the ☰ bar.
+      const now = main.querySelector(".session-header") ?? main.querySelector(".main-bar");
+      if (now !== bar) {
+        if (bar) sizes.unobserve(bar);
+        bar = now;
+        if (bar) sizes.observe(bar);
+      }
+      el.style.top = bar ? `${Math.max(12, Math.round(bar.getBoundingClientRect().bottom) + 8)}px` : "";
+    };
+    place();
+    // Another screen (a session opened, loaded, left) replaces the main area's children.
+    const screens = new MutationObserver(place);
+    screens.observe(main, { childList: true });
+    return () => {
+      sizes.disconnect();
+      screens.disconnect();
+    };
+  }, [narrow, shown]);
   return (
-    <section className="notices" aria-label="Notifications">
+    <section ref={box} className="notices" aria-label="Notifications">
       {notices.map((n) => (
         <Toast key={n.id} notice={n} onDismiss={(ran) => onDismiss(n.id, ran)} />
       ))}
