@@ -2,6 +2,7 @@
  * The composition root: the only place that picks concrete adapters and wires
  * them into the core services.
  */
+import { shellCommandsDone } from "./shell-runs";
 import { parseRoute } from "../ui/hooks/use-route";
 import { dismissGlance } from "../ui/glance/dismiss";
 import { DexieStore, getSetting, installFlushOnPageHide, openDatabase, putSetting, type TabcodeDB } from "../adapters/storage";
@@ -166,6 +167,7 @@ export async function bootstrap(): Promise<BootResult> {
     locks: webLocks(),
     counter,
     historyDropped: () => snapshots.dropped(),
+    userCommandsDone: shellCommandsDone,
     // An automatic summary waits this long for the user (Cancel / Summarise now) before it starts.
     compactionGraceMs: COMPACTION_GRACE_MS,
     version: APP_VERSION,

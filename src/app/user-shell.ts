@@ -4,6 +4,7 @@
  * session so they can be seen again (kept in localStorage, newest 100 per
  * session; output capped). The model never sees them.
  */
+import { shellCommandStarted } from "./shell-runs";
 import { z } from "../core/zod";
 import { runUserCommand } from "../core/session/user-command";
 import type { AppServices } from "./bootstrap";
@@ -69,6 +70,8 @@ class UserShell {
     if (this.runs.has(sessionID) || command.trim() === "") return;
     const controller = new AbortController();
     this.runs.set(sessionID, controller);
+    // A step of the model that starts meanwhile waits for this command (its changes are the person's).
+    const ended = shellCommandStarted(sessionID);
     const entry: ShellEntry = { id: `cmd_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`, command, start: Date.now(), status: "running", output: "" };
     const update = (patch: Partial<ShellEntry>) => {
       this.set(
@@ -93,6 +96,7 @@ class UserShell {
     } catch (e) {
       update({ status: "error", message: e instanceof Error ? e.message : String(e), end: Date.now() });
     } finally {
+      ended();
       this.runs.delete(sessionID);
       for (const l of this.listeners) l();
     }

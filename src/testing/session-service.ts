@@ -25,6 +25,7 @@ export interface TestServiceOptions<S extends Store = MemoryStore> {
   /** The system-prompt hook (default: the loop's built-in prompt). */
   system?: SessionServiceDeps["system"];
   historyDropped?: SessionServiceDeps["historyDropped"];
+  userCommandsDone?: SessionServiceDeps["userCommandsDone"];
   /** The store (default: a new memory store): another service's (a second tab, the same data after a reload), or a real one. */
   store?: S;
   compactionGraceMs?: number;
@@ -51,6 +52,7 @@ export function makeTestService<S extends Store = MemoryStore>(opts: TestService
     ...(opts.locks ? { locks: opts.locks } : {}),
     ...(opts.system ? { system: opts.system } : {}),
     ...(opts.historyDropped ? { historyDropped: opts.historyDropped } : {}),
+    ...(opts.userCommandsDone ? { userCommandsDone: opts.userCommandsDone } : {}),
     ...(opts.compactionGraceMs ? { compactionGraceMs: opts.compactionGraceMs } : {}),
     version: "test",
   });

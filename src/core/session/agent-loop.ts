@@ -309,6 +309,7 @@ export class AgentLoop {
         toolState: req.toolState,
         recentTools: turnTools(view.sent, parentID),
         signal,
+        ...(this.deps.userCommandsDone ? { userCommandsDone: () => this.deps.userCommandsDone?.(session.id) ?? Promise.resolve() } : {}),
         request: {
           model,
           system: req.system,

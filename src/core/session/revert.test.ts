@@ -333,3 +333,30 @@ describe("changes made while a revert stands", () => {
     expect(await sandbox.fs.exists("/workspace/a.txt")).toBe(false);
   });
 });
+
+describe("a command of the person's that runs when a turn starts", () => {
+  it("is the person's change: the turn's tools wait for it, its file is not in the turn's patch, and revert keeps it", async () => {
+    const sandbox = await createLocalSandboxForTests({ files: { "app.txt": "version one\n" } });
+    const llm = new FakeLLM([toolTurn([{ tool: "bash", input: { command: "ls", description: "list" } }]), textTurn("done")]);
+    // As the terminal reports it (app/shell-runs.ts): a command of the person's runs until `ended`.
+    let ended = () => {};
+    const commandDone = new Promise<void>((resolve) => {
+      ended = resolve;
+    });
+    const { store, service } = makeTestService({ llm, tools: workspaceTools, sandbox, userCommandsDone: () => commandDone });
+    const s = await service.createSession();
+    const user = await service.prompt(s.id, { text: "list the files" });
+    const run = service.ensureRunning(s.id);
+    // The person's command finishes after the turn started.
+    await new Promise((r) => setTimeout(r, 50));
+    await sandbox.fs.writeFile("/workspace/late.txt", "mine\n");
+    ended();
+    await run;
+    const msgs = await store.messages(s.id);
+    const ls = msgs.flatMap((m) => m.parts).find((p) => p.type === "tool");
+    expect(ls?.type === "tool" && ls.state.status === "completed" && ls.state.output).toContain("late.txt");
+    expect(msgs.flatMap((m) => m.parts).filter((p) => p.type === "patch")).toEqual([]);
+    await revertSession(store, sandbox, s.id, user.id);
+    expect(await sandbox.fs.readText("/workspace/late.txt")).toBe("mine\n");
+  });
+});

@@ -43,6 +43,8 @@ export interface StepInput {
   /** Tool calls made earlier in this turn, oldest first (for the doom-loop guard). */
   recentTools: ToolPart[];
   signal: AbortSignal;
+  /** Resolves once no command of the person's runs in the terminal: the starting snapshot (and so every tool) waits for it. */
+  userCommandsDone?: () => Promise<void>;
 }
 
 function parseInput(raw: string): Record<string, unknown> | { __invalid: string } {
@@ -102,11 +104,15 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
   // The workspace snapshot this step starts from is taken while the request goes out (it is not
   // on the request's path: on a first send it waits for the sandbox to boot). No tool runs before
   // it is stored on the step-start part, so a revert or a crash repair always has it.
-  const startSnapshot: Promise<string | undefined> = input.sandbox
-    ? safeSnapshot(input.sandbox).then(async (snapshot) => {
-        if (snapshot) await store.upsertPart({ ...stepStart, snapshot }).catch(() => undefined);
-        return snapshot;
-      })
+  const sandbox = input.sandbox;
+  const startSnapshot: Promise<string | undefined> = sandbox
+    ? (input.userCommandsDone?.() ?? Promise.resolve())
+        .catch(() => undefined)
+        .then(() => safeSnapshot(sandbox))
+        .then(async (snapshot) => {
+          if (snapshot) await store.upsertPart({ ...stepStart, snapshot }).catch(() => undefined);
+          return snapshot;
+        })
     : Promise.resolve(undefined);
 
   /** Notes on the running tool part that a permission question waits for the user (`undefined`: no longer). */

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { shellCommandsDone, shellCommandStarted } from "./shell-runs";
+
+describe("shell runs", () => {
+  it("waits for the person's command in that session only, and for one started while waiting", async () => {
+    await shellCommandsDone("ses_none");
+    const first = shellCommandStarted("ses_a");
+    let done = false;
+    const wait = shellCommandsDone("ses_a").then(() => {
+      done = true;
+    });
+    await shellCommandsDone("ses_b");
+    await new Promise((r) => setTimeout(r, 10));
+    expect(done).toBe(false);
+    const second = shellCommandStarted("ses_a");
+    first();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(done).toBe(false);
+    second();
+    await wait;
+    expect(done).toBe(true);
+  });
+});

@@ -1,0 +1,26 @@
+/**
+ * Which sessions have a command of the person's running in the Terminal, and a way to wait for it to end. A
+ * step of the model waits for it before it takes its starting snapshot, so a command the person started
+ * just before a send is the person's change, not the agent's (revert would otherwise undo it with the turn).
+ * Tiny on purpose: the start-up imports it; the terminal itself loads on demand.
+ */
+const running = new Map<string, { done: Promise<void>; end: () => void }>();
+
+/** Marks a command of the person's as running in `sessionID`; call the returned function when it ends. */
+export function shellCommandStarted(sessionID: string): () => void {
+  let end = () => {};
+  const done = new Promise<void>((resolve) => {
+    end = resolve;
+  });
+  const entry = { done, end };
+  running.set(sessionID, entry);
+  return () => {
+    if (running.get(sessionID) === entry) running.delete(sessionID);
+    entry.end();
+  };
+}
+
+/** Resolves once no command of the person's runs in `sessionID` (at once when none does). */
+export async function shellCommandsDone(sessionID: string): Promise<void> {
+  for (let entry = running.get(sessionID); entry; entry = running.get(sessionID)) await entry.done;
+}
