@@ -1,4 +1,5 @@
 import type { MessageWithParts, ToolPart } from "../schema";
+import { toolMeaning } from "../conversation/tool-meaning";
 import { CLEARED_TOOL_OUTPUT, INTERRUPTED_TOOL_OUTPUT, isMedia, keepAssistant, mediaPlaceholder } from "../conversation/to-model";
 
 /**
@@ -73,12 +74,6 @@ export interface ToolLog {
 /** Files a patch may show that nobody works on by hand: git's own store, installed packages, bytecode caches. */
 const MACHINERY = /(^|\/)(\.git|node_modules|__pycache__)\//;
 
-const FILE_ACTIONS: Record<string, string> = { read: "read", edit: "edited", write: "written", glob: "searched", grep: "searched" };
-
-function str(v: unknown): string | undefined {
-  return typeof v === "string" && v.trim() ? v.trim() : undefined;
-}
-
 /**
  * Reads the tool calls of `msgs` that did something (not failed ones, nor ones stopped before they ran or while they
  * waited for approval), and the files each step changed (its `patch` part, paths relative to the workspace `root`):
@@ -109,17 +104,15 @@ export function toolLog(msgs: MessageWithParts[], into: ToolLog = { files: new M
       // A call that failed did nothing to list (an edit of a missing file, a denied command); one cut while it
       // ran did part of its work.
       if (p.state.status === "error" && (!p.state.metadata?.interrupted || p.state.metadata.notStarted || p.state.metadata.awaitingApproval)) continue;
-      const input = p.state.input;
-      const action = FILE_ACTIONS[p.tool];
-      const given = action === "searched" ? (str(input.path) ?? ".") : str(input.filePath);
-      // One name per file, whether the tool was given it relative or absolute (and the patches' names).
-      const path = given === undefined ? undefined : workspaceRelative(root, given);
-      if (action && path) {
+      // Any agent's tools (an imported history's too): what the call did to which files, which command it ran.
+      const { files, command } = toolMeaning(p.tool, p.state.input);
+      for (const f of files) {
+        // One name per file, whether the tool was given it relative or absolute (and the patches' names).
+        const path = workspaceRelative(root, f.path);
         const set = into.files.get(path) ?? new Set<string>();
-        set.add(action);
+        set.add(f.action);
         into.files.set(path, set);
       }
-      const command = p.tool === "bash" ? str(input.command) : undefined;
       if (command) addCommand(into, command);
     }
   }
