@@ -13,6 +13,11 @@ describe("which importer reads a dropped file", () => {
     const ocExport = readFileSync(new URL("../../../e2e/fixtures/opencode-export.json", import.meta.url), "utf8");
     expect(textKind({ path: "x.json", text: ocExport })).toBe("export");
     expect(textKind({ path: "notes.jsonl", text: '{"hello":1}\n' })).toBe("unknown");
+    // Cut short, or broken: damaged, and said so with where (not "not recognised").
+    expect(textKind({ path: "session-2025.json", text: '{"sessionId": "x", "messages": [{"type": "user"' })).toBe("damaged");
+    const damaged = importHistoryFiles([{ path: "export.json", text: '{"info": {"id": "ses_1"}, "messages": [' }], 1);
+    expect(damaged.unknown).toEqual([]);
+    expect(damaged.issues).toEqual([{ at: "export.json", problem: expect.stringMatching(/^damaged, so skipped: it is not valid JSON: it has a syntax error(?: near character [\d,]+)? or breaks off before its end\.$/) }]);
   });
 
   it("imports a mixed folder in one go and names the files it did not recognise", () => {

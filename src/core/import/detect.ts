@@ -7,12 +7,13 @@
 import { importClaudeCode, isClaudeCode } from "./claude-code";
 import { importCodex, isCodex } from "./codex";
 import { importGemini, isGeminiChat, isGeminiCheckpoint, isGeminiRecording } from "./gemini";
+import { parseJson } from "../export/guards";
 import { isObj, parseLines } from "./jsonl";
 import { importOpenCodeV2Export, isOpenCodeV2Export } from "./opencode-export-v2";
 import { importOpenCodeStorage, isOpenCodeStoragePath } from "./opencode-storage";
 import type { HistoryBatch, TextFile } from "./types";
 
-type FileKind = "sqlite" | "export" | "opencode-export-v2" | "opencode-storage" | "claude-code" | "codex" | "gemini-cli" | "unknown";
+type FileKind = "sqlite" | "export" | "opencode-export-v2" | "opencode-storage" | "claude-code" | "codex" | "gemini-cli" | "damaged" | "unknown";
 
 const SQLITE_MAGIC = "SQLite format 3\0";
 
@@ -42,7 +43,10 @@ export function textKind(f: TextFile): FileKind {
     if (isClaudeCode(head) || head.some((l) => l.value.type === "summary" && typeof l.value.leafUuid === "string")) return "claude-code";
     return "unknown";
   }
-  const v = firstJson(f.text.replace(/^[^{[]*/, ""));
+  const body = f.text.replace(/^[^{[]*/, "");
+  const v = firstJson(body);
+  // JSON that breaks off or has a syntax error is a damaged file (a cut download, an edit gone wrong), not an unknown one.
+  if (v === undefined && body.trim() !== "" && lower.endsWith(".json")) return "damaged";
   if (isGeminiChat(v) || isGeminiCheckpoint(v)) return "gemini-cli";
   if (isOpenCodeV2Export(v)) return "opencode-export-v2";
   if (isObj(v) && ("format" in v || ("info" in v && "messages" in v))) return "export";
@@ -60,6 +64,10 @@ export function importHistoryFiles(files: readonly TextFile[], importedAt: numbe
     groups.set(k, [...(groups.get(k) ?? []), f]);
   }
   const out: HistoryBatch & { unknown: string[] } = { sessions: [], issues: [], unknown: (groups.get("unknown") ?? []).map((f) => f.path) };
+  for (const f of groups.get("damaged") ?? []) {
+    const parsed = parseJson(f.text.replace(/^[^{[]*/, ""));
+    out.issues.push({ at: f.path, problem: parsed.ok ? "damaged" : `damaged, so skipped: ${parsed.error.replace(/^The file is/, "it is")}` });
+  }
   const add = (b: HistoryBatch) => {
     out.sessions.push(...b.sessions);
     out.issues.push(...b.issues);

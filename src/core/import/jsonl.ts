@@ -39,7 +39,7 @@ export function parseLines(path: string, text: string, issues: ImportIssue[]): L
     const raw = lines[i]?.trim();
     if (!raw) continue;
     const parsed = guardedParse(raw);
-    if (!parsed.ok) issues.push({ at: `${path}:${i + 1}`, problem: `not valid JSON (${parsed.error})` });
+    if (!parsed.ok) issues.push({ at: `${path}:${i + 1}`, problem: lineProblem(parsed.error) });
     else if (!isObj(parsed.value)) issues.push({ at: `${path}:${i + 1}`, problem: "expected a JSON object on this line" });
     else out.push({ n: i + 1, value: parsed.value });
   }
@@ -59,4 +59,11 @@ export function inputObject(v: unknown): Obj {
     return { input: v };
   }
   return v === undefined ? {} : { input: v };
+}
+
+/** A parse error's words (written about a whole file) said about the line that is broken. */
+function lineProblem(error: string): string {
+  if (!error.startsWith("The file is not valid JSON")) return `${error.replace(/^The file/, "This line")} Skipped.`;
+  const where = /near character [\d,]+/.exec(error)?.[0];
+  return `this line is not valid JSON${where ? ` (${where})` : ""}: skipped`;
 }
