@@ -24,7 +24,7 @@ import { SettingsStore } from "./settings-store";
 import { wakeServiceWorker } from "./service-worker";
 import { finishPendingDeletes, snapshotCollector } from "./storage-gc";
 import { afterFirstPaint, warmUp, whenIdle } from "./warm-up";
-import { stalePendingDeletes } from "./pending-deletes";
+import { nextPendingDeleteDue, stalePendingDeletes } from "./pending-deletes";
 
 /** How long an automatic summary is shown before it starts by itself. */
 const COMPACTION_GRACE_MS = 5_000;
@@ -192,10 +192,14 @@ export async function bootstrap(): Promise<BootResult> {
   };
   services = { db, store, bus, permissions, settings, sessions, llm, sandbox, wiring, counter, warm };
   snapshots.start();
-  // Files of sessions deleted by a page that closed while their Undo was still offered.
-  if (stalePendingDeletes().length > 0) {
+  // Files of sessions deleted by a page that closed while their Undo was still offered: now when their time is
+  // up, else once it is (this page may stay open for hours).
+  {
     const app = services;
-    whenIdle(() => void finishPendingDeletes(app).catch(() => undefined));
+    const finish = () => whenIdle(() => void finishPendingDeletes(app).catch(() => undefined));
+    if (stalePendingDeletes().length > 0) finish();
+    const due = nextPendingDeleteDue();
+    if (due !== undefined) setTimeout(finish, due + 1_000);
   }
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).
   Object.defineProperty(globalThis, "__tabcode", { value: services, configurable: true });

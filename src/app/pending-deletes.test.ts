@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clearPendingDelete, foreignPendingDelete, keptForUndo, notePendingDelete, PENDING_DELETE_STALE_MS, stalePendingDeletes } from "./pending-deletes";
+import { clearPendingDelete, foreignPendingDelete, keptForUndo, nextPendingDeleteDue, notePendingDelete, PENDING_DELETE_STALE_MS, stalePendingDeletes } from "./pending-deletes";
 import { finishPendingDeletes } from "./storage-gc";
 
 function memo() {
@@ -18,6 +18,19 @@ describe("pending deletes", () => {
     expect(stalePendingDeletes(10 * PENDING_DELETE_STALE_MS, store)).toEqual(["ses_b"]);
     clearPendingDelete("ses_b", store);
     expect(store.m.size).toBe(0);
+  });
+
+  it("say when the next one this tab does not hold is due (a page left open finishes it then)", () => {
+    const store = memo();
+    expect(nextPendingDeleteDue(0, store)).toBeUndefined();
+    notePendingDelete("ses_a", 1_000, store);
+    notePendingDelete("ses_b", 3_000, store);
+    expect(nextPendingDeleteDue(2_000, store)).toBe(1_000 + PENDING_DELETE_STALE_MS - 2_000);
+    // This tab's own (its Undo toast still up) finishes with the toast, not on a timer.
+    keptForUndo.set("ses_a", { session: {} as never, messages: [] });
+    expect(nextPendingDeleteDue(2_000, store)).toBe(3_000 + PENDING_DELETE_STALE_MS - 2_000);
+    keptForUndo.delete("ses_a");
+    expect(nextPendingDeleteDue(3_000 + PENDING_DELETE_STALE_MS, store)).toBeUndefined();
   });
 
   it("read nothing from a damaged entry", () => {

@@ -59,3 +59,11 @@ export function stalePendingDeletes(now = Date.now(), memo: Memo | undefined = p
     .filter(([, at]) => now - at >= PENDING_DELETE_STALE_MS)
     .map(([id]) => id);
 }
+
+/** How long until the next entry this tab does not hold becomes stale (a page closed before its Undo went), if any. */
+export function nextPendingDeleteDue(now = Date.now(), memo: Memo | undefined = pageStorage()): number | undefined {
+  const waits = Object.entries(read(memo))
+    .filter(([id, at]) => !keptForUndo.has(id) && now - at < PENDING_DELETE_STALE_MS)
+    .map(([, at]) => at + PENDING_DELETE_STALE_MS - now);
+  return waits.length ? Math.min(...waits) : undefined;
+}
