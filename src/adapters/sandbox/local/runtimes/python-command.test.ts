@@ -77,6 +77,20 @@ describe("python3 in the local sandbox (real Pyodide)", () => {
     expect(syntax.exitCode).toBe(1);
   });
 
+  it("a script's traceback starts at the script (no runpy frames), and input() with nothing piped says how to give it input", async () => {
+    const sb = await sandbox({ "calc.py": "def f():\n    return 1 / 0\nf()\n", "ask.py": "name = input('Name? ')\nprint('hi', name)\n" });
+    const r = await sb.exec("python3 calc.py");
+    expect(r.stderr).toMatch(/^Traceback \(most recent call last\):\n {2}File "calc\.py", line 3, in <module>\n/);
+    expect(r.stderr).not.toContain("runpy");
+    expect(r.stderr).toContain("ZeroDivisionError: division by zero");
+    const asked = await sb.exec("python3 ask.py");
+    expect(asked.stderr).toContain("EOFError");
+    expect(asked.stderr).toContain("give it its input through a pipe, e.g. echo 42 | python3 script.py");
+    const piped = await sb.exec("echo Ada | python3 ask.py");
+    expect(piped.stdout).toBe("Name? hi Ada\n");
+    expect(piped.stderr).toBe("");
+  });
+
   it("deep recursion is a RecursionError, not a crash", async () => {
     const sb = await sandbox();
     const r = await sb.exec(`python3 -c "def f(n): return f(n+1)

@@ -73,9 +73,13 @@ def __tabcode_main(args, stdin_text, env, cwd):
         print("MemoryError: the script used more memory than the sandbox allows", file=sys.stderr)
         code = 1
     except BaseException as e:
-        # Skip this driver's own frame, as CPython's command line shows none of its own.
+        # Skip this driver's own frame and runpy's, as CPython's command line shows none of its own.
         tb = e.__traceback__.tb_next if e.__traceback__ else None
+        while tb is not None and tb.tb_frame.f_code.co_filename.startswith("<frozen runpy"):
+            tb = tb.tb_next
         traceback.print_exception(type(e), e, tb)
+        if isinstance(e, EOFError) and stdin_text == "":
+            print("(The sandbox runs a script without a keyboard: give it its input through a pipe, e.g. echo 42 | python3 script.py.)", file=sys.stderr)
         code = 1
     finally:
         try:
