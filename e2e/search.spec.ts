@@ -86,6 +86,9 @@ test("a hit on a branch not shown, or in a reverted turn, says so; Show that bra
   await waitIdle(page, id);
   // Edit the question: the zebrafish answer is now on the branch not shown.
   const question = page.getByRole("article", { name: "Your message" });
+  // Every message's buttons share their names; their description says which message.
+  await expect(question.getByRole("button", { name: "Revert this turn" })).toHaveAccessibleDescription(/^You \w{3} \d+, \d\d:\d\d/);
+  await expect(page.getByRole("article", { name: "Assistant message" }).getByRole("button", { name: "Fork from this message" })).toHaveAccessibleDescription(/^tabcode /);
   await question.hover();
   await question.getByRole("button", { name: "Edit this message" }).click();
   await page.getByRole("textbox", { name: "Edited message" }).fill("Tell me about goldfish");

@@ -104,6 +104,8 @@ function ChatMessage({ message, continued, lastStep, highlighted }: { message: M
   const [editing, setEditing] = useState<string | null>(null);
   const editButton = useRef<HTMLButtonElement>(null);
   const isSummary = info.role === "assistant" && info.summary === true;
+  // Each message's buttons share their names ("Fork from this message"): their description says which message (who, when).
+  const about = `${info.id}-who ${info.id}-when`;
   const summaryText = isSummary ? (message.parts.filter((p): p is TextPart => p.type === "text" && !p.ignored).at(-1)?.text ?? "") : "";
   const branch = isUser ? actions?.branch(info.id) : undefined;
   const steps = stepsShown(message);
@@ -119,30 +121,34 @@ function ChatMessage({ message, continued, lastStep, highlighted }: { message: M
     <article className={`message ${info.role}${continued ? " continued" : ""}${info.role === "assistant" && info.summary ? " summary" : ""}${highlighted ? " highlighted" : ""}`} aria-label={label} data-message-id={info.id}>
       {!continued && (
         <header className="message-head">
-          <span className="who">{isUser ? "You" : info.summary ? "Summary" : "tabcode"}</span>
+          <span className="who" id={`${info.id}-who`}>
+            {isUser ? "You" : info.summary ? "Summary" : "tabcode"}
+          </span>
           {info.role === "assistant" && (
             <span className="meta" title={info.modelID}>
               {info.modelID}
             </span>
           )}
-          <time dateTime={new Date(info.time.created).toISOString()}>{formatTime(info.time.created)}</time>
+          <time id={`${info.id}-when`} dateTime={new Date(info.time.created).toISOString()}>
+            {formatTime(info.time.created)}
+          </time>
           {actions && (
             <span className="message-actions">
-              <button type="button" className="link" disabled={actions.busy} onClick={() => actions.fork(info.id)} aria-label="Fork from this message" title="Copy the conversation up to here (and the files as they were) into a new session">
+              <button type="button" className="link" disabled={actions.busy} onClick={() => actions.fork(info.id)} aria-label="Fork from this message" aria-describedby={about} title="Copy the conversation up to here (and the files as they were) into a new session">
                 Fork
               </button>
               {isSummary && info.role === "assistant" && info.finish && !info.error && (
-                <button ref={editButton} type="button" className="link" disabled={actions.busy} onClick={() => setEditing(summaryText)} aria-label="Edit summary" title="Correct the summary before the conversation continues: the model sees your version">
+                <button ref={editButton} type="button" className="link" disabled={actions.busy} onClick={() => setEditing(summaryText)} aria-label="Edit summary" aria-describedby={about} title="Correct the summary before the conversation continues: the model sees your version">
                   Edit summary
                 </button>
               )}
               {isUser && userText && (
-                <button ref={editButton} type="button" className="link" disabled={actions.busy} onClick={() => setEditing(userText)} aria-label="Edit this message" title="Change this message and send it again as a new branch (the old one is kept)">
+                <button ref={editButton} type="button" className="link" disabled={actions.busy} onClick={() => setEditing(userText)} aria-label="Edit this message" aria-describedby={about} title="Change this message and send it again as a new branch (the old one is kept)">
                   Edit
                 </button>
               )}
               {isUser && (
-                <button type="button" className="link" disabled={actions.busy} onClick={() => actions.revert(info.id)} aria-label="Revert this turn" title="Undo this message and everything after it, files included">
+                <button type="button" className="link" disabled={actions.busy} onClick={() => actions.revert(info.id)} aria-label="Revert this turn" aria-describedby={about} title="Undo this message and everything after it, files included">
                   Revert
                 </button>
               )}
