@@ -172,7 +172,8 @@ describe("importBundle", () => {
     const id = r.value.sessionIDs[0] ?? "";
     const copy = await store.getSession(id);
     const msgs = await store.messages(id);
-    expect(copy?.revert).toEqual({ messageID: msgs[2]?.info.id, snapshot: "abc" });
+    // The states it names are the exporting browser's: Unrevert here brings the messages back and leaves the files.
+    expect(copy?.revert).toEqual({ messageID: msgs[2]?.info.id, filesKept: true });
   });
 
   it("writes an archive all or nothing when the batch write fails", async () => {

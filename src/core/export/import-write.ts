@@ -89,14 +89,20 @@ function build(plan: Plan, sessionIDs: Map<string, string>, now: number, titles:
   const parent = src.parentID === undefined ? undefined : sessionIDs.get(src.parentID);
   if (parent === undefined) delete info.parentID;
   else info.parentID = parent;
+  if (src.revert) {
+    // The workspace states a pending revert names are the exporting browser's: here Unrevert brings the
+    // messages back and leaves the imported files as they are, and the banner says so.
+    const { snapshot: _snapshot, after: _after, undone: _undone, ownKept: _ownKept, ...kept } = src.revert;
+    info.revert = { ...kept, filesKept: true };
+  }
   if (plan.keep && !plan.copy) return { session: info, messages: plan.session.messages };
   const rebased = rebaseMessages(plan.session.messages, plan.id, now);
-  if (src.revert) {
-    const messageID = rebased.messageIDs.get(src.revert.messageID);
-    const partID = src.revert.partID === undefined ? undefined : rebased.partIDs.get(src.revert.partID);
+  if (info.revert) {
+    const messageID = rebased.messageIDs.get(info.revert.messageID);
+    const partID = info.revert.partID === undefined ? undefined : rebased.partIDs.get(info.revert.partID);
     if (messageID === undefined) delete info.revert;
     else {
-      info.revert = { ...src.revert, messageID };
+      info.revert = { ...info.revert, messageID };
       if (partID === undefined) delete info.revert.partID;
       else info.revert.partID = partID;
     }
