@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shellCommandsDone, shellCommandStarted } from "./shell-runs";
+import { assertNoShellCommand, shellCommandRunning, shellCommandsDone, shellCommandStarted } from "./shell-runs";
 
 describe("shell runs", () => {
   it("waits for the person's command in that session only, and for one started while waiting", async () => {
@@ -19,5 +19,14 @@ describe("shell runs", () => {
     second();
     await wait;
     expect(done).toBe(true);
+  });
+
+  it("refuses a change to the files while a command runs, in that session only", () => {
+    const end = shellCommandStarted("ses_c");
+    expect(shellCommandRunning("ses_c")).toBe(true);
+    expect(() => assertNoShellCommand("ses_c")).toThrow("a command of yours is still running in the terminal");
+    expect(() => assertNoShellCommand("ses_d")).not.toThrow();
+    end();
+    expect(() => assertNoShellCommand("ses_c")).not.toThrow();
   });
 });

@@ -24,3 +24,13 @@ export function shellCommandStarted(sessionID: string): () => void {
 export async function shellCommandsDone(sessionID: string): Promise<void> {
   for (let entry = running.get(sessionID); entry; entry = running.get(sessionID)) await entry.done;
 }
+
+/** Whether a command of the person's runs in `sessionID`'s terminal now. */
+export function shellCommandRunning(sessionID: string): boolean {
+  return running.has(sessionID);
+}
+
+/** Refuses a change to the files while the person's command runs (it would read or overwrite them half-way). */
+export function assertNoShellCommand(sessionID: string): void {
+  if (running.has(sessionID)) throw new Error("a command of yours is still running in the terminal: wait for it to end, or stop it, and try again");
+}

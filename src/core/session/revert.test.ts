@@ -81,7 +81,8 @@ describe("revert and unrevert", () => {
     expect(once?.revert?.filesKept).toBeUndefined();
     expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("imported\n");
     const twice = await revertSession(store, sandbox, s.id, first.id);
-    expect(twice?.revert).toEqual({ messageID: first.id, snapshot: once?.revert?.snapshot, filesKept: true });
+    // It wrote nothing: where the first revert left the files still holds (`after`), for what the user changes next.
+    expect(twice?.revert).toEqual({ messageID: first.id, snapshot: once?.revert?.snapshot, after: once?.revert?.after, filesKept: true });
     expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("imported\n");
     // Unrevert brings back the files as they were before the first revert.
     await unrevertSession(store, sandbox, s.id);
@@ -321,6 +322,54 @@ describe("changes made while a revert stands", () => {
     expect(await sandbox.fs.readText("/workspace/between.txt")).toBe("between the reverts\n");
   });
 
+  it("a further revert that puts back a file the user changed while the first stood names it, and Keep my changes keeps it", async () => {
+    const llm = new FakeLLM([
+      toolTurn([{ tool: "bash", input: { command: "echo one > a.txt", description: "one" } }]),
+      textTurn("one"),
+      toolTurn([{ tool: "bash", input: { command: "echo two > b.txt", description: "two" } }]),
+      textTurn("two"),
+    ]);
+    const { store, sandbox, service } = await setup(llm);
+    const s = await service.createSession();
+    const first = await service.prompt(s.id, { text: "one" });
+    await service.ensureRunning(s.id);
+    const second = await service.prompt(s.id, { text: "two" });
+    await service.ensureRunning(s.id);
+    await revertSession(store, sandbox, s.id, second.id);
+    // While the first revert stands, the user writes b.txt (a file of turn 2) and edits a.txt (turn 1's).
+    await writeUserFile(sandbox, "b.txt", "the user's b\n");
+    await writeUserFile(sandbox, "a.txt", "the user's a\n");
+    const twice = await revertSession(store, sandbox, s.id, first.id);
+    expect(twice?.revert?.undone).toEqual(["a.txt", "b.txt"]);
+    expect(await sandbox.fs.exists("/workspace/a.txt")).toBe(false);
+    await keepOwnChanges(store, sandbox, s.id);
+    expect(await sandbox.fs.readText("/workspace/a.txt")).toBe("the user's a\n");
+    expect(await sandbox.fs.readText("/workspace/b.txt")).toBe("the user's b\n");
+  });
+
+  it("a further revert into imported turns keeps what the user changed since the first (Unrevert brings it back)", async () => {
+    const llm = new FakeLLM([
+      toolTurn([{ tool: "bash", input: { command: "echo imported > a.txt", description: "imported" } }]),
+      textTurn("one"),
+      toolTurn([{ tool: "bash", input: { command: "echo local > b.txt", description: "local" } }]),
+      textTurn("two"),
+    ]);
+    const { store, sandbox, service } = await setup(llm);
+    const s = await service.createSession();
+    const first = await service.prompt(s.id, { text: "one" });
+    await service.ensureRunning(s.id);
+    for (const m of await store.messages(s.id)) for (const p of m.parts) if (p.type === "patch") await store.upsertPart({ ...p, hash: "f".repeat(40) });
+    const second = await service.prompt(s.id, { text: "two" });
+    await service.ensureRunning(s.id);
+    await revertSession(store, sandbox, s.id, second.id);
+    await writeUserFile(sandbox, "mine.txt", "mine\n");
+    const twice = await revertSession(store, sandbox, s.id, first.id);
+    expect(twice?.revert?.filesKept).toBe(true);
+    await unrevertSession(store, sandbox, s.id);
+    expect(await sandbox.fs.readText("/workspace/mine.txt")).toBe("mine\n");
+    expect(await sandbox.fs.readText("/workspace/b.txt")).toBe("local\n");
+  });
+
   it("a revert imported from another browser can be undone: the messages come back, the files stay", async () => {
     const { store, sandbox, s, user } = await oneTurn();
     await revertSession(store, sandbox, s.id, user.id);
@@ -358,5 +407,19 @@ describe("a command of the person's that runs when a turn starts", () => {
     expect(msgs.flatMap((m) => m.parts).filter((p) => p.type === "patch")).toEqual([]);
     await revertSession(store, sandbox, s.id, user.id);
     expect(await sandbox.fs.readText("/workspace/late.txt")).toBe("mine\n");
+  });
+
+  it("Stop is never held up by it: a turn waiting for a command that does not end stops at once", async () => {
+    const sandbox = await createLocalSandboxForTests({});
+    const llm = new FakeLLM([toolTurn([{ tool: "bash", input: { command: "ls", description: "list" } }]), textTurn("done")]);
+    const { service } = makeTestService({ llm, tools: workspaceTools, sandbox, userCommandsDone: () => new Promise<void>(() => {}) });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "list" });
+    const run = service.ensureRunning(s.id);
+    await new Promise((r) => setTimeout(r, 100));
+    const stopped = Date.now();
+    await service.stop(s.id);
+    await run;
+    expect(Date.now() - stopped).toBeLessThan(3_000);
   });
 });

@@ -47,10 +47,11 @@ export async function revertSession(
   const patches = patchesFrom(msgs, point).reverse();
   if (sandbox && !(await beforeStatesHere(sandbox, patches))) filesKept = true;
   else if (sandbox) {
-    // Found before anything is written: once a further revert has put files back, the user's changes are in `snapshot` only.
-    undone = [...new Set([...undone, ...(await changedSince(sandbox, msgs, point, snapshot))])].sort();
-    // A further revert: what the user changed since the first one is theirs too; unrevert must bring it back with the rest.
+    // A further revert: what the user changed since the first one is theirs too; unrevert must bring it back with
+    // the rest, and this revert must name it when it puts such a file back (so it is merged in first).
     if (snapshot && session.revert?.after) snapshot = await withUserChanges(sandbox, snapshot, await userChangesSince(sandbox, session.revert.after));
+    // Found before anything is written: once a revert has put files back, the user's changes are in `snapshot` only.
+    undone = [...new Set([...undone, ...(await changedSince(sandbox, msgs, point, snapshot))])].sort();
     snapshot ??= await sandbox.snapshot();
     for (const patch of patches) {
       for (const file of patch.files) {
@@ -63,7 +64,8 @@ export async function revertSession(
   }
   const ownKept = session.revert?.ownKept?.filter((f) => !undone.includes(f)) ?? [];
   // Where the revert left the files: what the user changes after it is theirs, and unrevert keeps it.
-  const after = sandbox && snapshot && !filesKept ? await sandbox.snapshot() : undefined;
+  // (A revert that wrote nothing leaves the files where the previous one did: its `after` still holds.)
+  const after = sandbox && snapshot && !filesKept ? await sandbox.snapshot() : snapshot ? session.revert?.after : undefined;
   const revert = {
     messageID: point,
     ...(snapshot ? { snapshot } : {}),

@@ -57,6 +57,19 @@ function parseInput(raw: string): Record<string, unknown> | { __invalid: string 
   }
 }
 
+/** `wait`, or less: Stop ends it (a step must never hang on the person's terminal command). */
+function untilAborted(wait: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    signal.addEventListener("abort", done, { once: true });
+    wait.then(done, done);
+  });
+}
+
 /** Goes on with an iterator whose first result is already on its way; closing the loop closes the iterator. */
 async function* resumed<T>(it: AsyncIterator<T>, first: Promise<IteratorResult<T>>): AsyncGenerator<T> {
   try {
@@ -106,7 +119,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
   // it is stored on the step-start part, so a revert or a crash repair always has it.
   const sandbox = input.sandbox;
   const startSnapshot: Promise<string | undefined> = sandbox
-    ? (input.userCommandsDone?.() ?? Promise.resolve())
+    ? untilAborted(input.userCommandsDone?.() ?? Promise.resolve(), input.signal)
         .catch(() => undefined)
         .then(() => safeSnapshot(sandbox))
         .then(async (snapshot) => {
