@@ -141,7 +141,7 @@ test("rate limit: 429 with retry-after shows a retry part and then succeeds", as
 });
 
 test("a long retry-after can be cut short: Retry now sends the request again at once", async ({ page, mock }) => {
-  mock.setScript([{ error: { status: 429, headers: { "retry-after": "120", "retry-after-ms": "120000" } } }, { text: "Worked right away." }]);
+  mock.setScript([{ error: { status: 429, headers: { "retry-after": "120", "retry-after-ms": "120000" } } }, { text: "Worked right away, streamed slowly enough to look at the line meanwhile.", chunkDelayMs: 80 }]);
   await openApp(page);
   await configure(page, mock, "openai-compatible");
   const id = await newSession(page);
@@ -149,11 +149,12 @@ test("a long retry-after can be cut short: Retry now sends the request again at 
   const line = page.getByRole("status").filter({ hasText: /Attempt 1 failed/ });
   await expect(line).toContainText(/retrying in 1[12]\d s/);
   await line.getByRole("button", { name: "Retry now" }).click();
-  await expect(page.getByRole("article").filter({ hasText: "Worked right away." })).toBeVisible();
+  // The wait is over at once: the line stops counting down and no longer offers the button.
+  await expect(line).toContainText("retrying…");
+  await expect(line.getByRole("button", { name: "Retry now" })).toHaveCount(0);
+  await expect(page.getByRole("article").filter({ hasText: "Worked right away" })).toBeVisible();
   await waitIdle(page, id);
   expect(mock.modelRequests()).toHaveLength(2);
-  // The wait is over: the line no longer counts down, nor offers the button.
-  await expect(line.getByRole("button", { name: "Retry now" })).toHaveCount(0);
 });
 
 test("server error: 503 is retried with backoff and then succeeds", async ({ page, mock }) => {

@@ -25,16 +25,17 @@ function useNow(): number {
 function Countdown({ until, sessionID }: { until: number; sessionID: string }) {
   const now = useNow();
   const { sessions } = useServices();
-  const [elsewhere, setElsewhere] = useState(false);
+  // After Retry now: "woken" (the wait ended here), or "elsewhere" (no wait in this tab: another tab runs it).
+  const [pressed, setPressed] = useState<"woken" | "elsewhere">();
   const left = Math.max(0, Math.ceil((until - now) / 1000));
-  if (left === 0) return <span>retrying…</span>;
+  if (left === 0 || pressed === "woken") return <span>retrying…</span>;
   return (
     <>
       <span>retrying in {left} s</span>{" "}
-      <button type="button" className="link" onClick={() => void sessions.retryNow(sessionID).then((here) => setElsewhere(!here))}>
+      <button type="button" className="link" onClick={() => void sessions.retryNow(sessionID).then((here) => setPressed(here ? "woken" : "elsewhere"))}>
         Retry now
       </button>
-      {elsewhere && <span className="hint"> (this session runs in another tab: press Retry now there)</span>}
+      {pressed === "elsewhere" && <span className="hint"> (no wait to cut short in this tab: if another tab runs this session, press Retry now there)</span>}
     </>
   );
 }
