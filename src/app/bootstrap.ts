@@ -24,7 +24,7 @@ import { SettingsStore } from "./settings-store";
 import { wakeServiceWorker } from "./service-worker";
 import { finishPendingDeletes, snapshotCollector } from "./storage-gc";
 import { afterFirstPaint, warmUp, whenIdle } from "./warm-up";
-import { nextPendingDeleteDue, stalePendingDeletes } from "./pending-deletes";
+import { nextPendingDeleteDue, PENDING_DELETES_KEY, stalePendingDeletes } from "./pending-deletes";
 
 /** How long an automatic summary is shown before it starts by itself. */
 const COMPACTION_GRACE_MS = 5_000;
@@ -196,10 +196,21 @@ export async function bootstrap(): Promise<BootResult> {
   // up, else once it is (this page may stay open for hours).
   {
     const app = services;
-    const finish = () => whenIdle(() => void finishPendingDeletes(app).catch(() => undefined));
-    if (stalePendingDeletes().length > 0) finish();
-    const due = nextPendingDeleteDue();
-    if (due !== undefined) setTimeout(finish, due + 1_000);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Finishes what is due, then waits for the next entry to come due (one another tab adds later too).
+    const arm = (): void => {
+      clearTimeout(timer);
+      const due = nextPendingDeleteDue();
+      if (due !== undefined) timer = setTimeout(finish, due + 1_000);
+    };
+    const finish = (): void => {
+      if (stalePendingDeletes().length > 0) whenIdle(() => void finishPendingDeletes(app).catch(() => undefined).then(arm));
+      else arm();
+    };
+    finish();
+    window.addEventListener("storage", (e) => {
+      if (e.key === PENDING_DELETES_KEY) arm();
+    });
   }
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).
   Object.defineProperty(globalThis, "__tabcode", { value: services, configurable: true });

@@ -6,7 +6,9 @@
 import { pageStorage } from "../adapters/storage/page-storage";
 import type { MessageWithParts, Session } from "../core/schema";
 
-const KEY = "tabcode.deleted.pending";
+/** The localStorage key of the entries (other tabs' changes to it arrive as `storage` events). */
+export const PENDING_DELETES_KEY = "tabcode.deleted.pending";
+const KEY = PENDING_DELETES_KEY;
 /** Older than this, no tab can still be offering its Undo (a toast lasts seconds, even hovered for a while). */
 export const PENDING_DELETE_STALE_MS = 10 * 60_000;
 
