@@ -3,7 +3,7 @@
  * Replay's end show the same number for the same state, system prompt and tools included, also after
  * a reload (when this tab has not sent a request yet).
  */
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { configure, newSession, openApp, send, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 import { seriousAxe, shoot } from "./views";
@@ -39,12 +39,27 @@ async function settledHeader(page: Page): Promise<number> {
   return last;
 }
 
+/**
+ * The X-ray's rows add up to its total: the sent sections (summarised and reverted ones add nothing), the
+ * request's framing and the calibration. The words say which numbers are exact and which estimated, once.
+ */
+async function rowsAddUp(list: Locator, total: number): Promise<void> {
+  const rows = await list.locator("li.xray-row:not(.xray-sum)").evaluateAll((els) => els.map((el) => Number(el.getAttribute("data-tokens"))));
+  expect(rows.reduce((a, b) => a + b, 0)).toBe(total);
+  await expect(list.locator("li.xray-sum")).toHaveAttribute("data-tokens", String(total));
+  await expect(list.locator("li[data-key=framing]")).toContainText("Request framing");
+  const note = list.locator("xpath=..").locator(".xray-note");
+  await expect(note).toContainText("The rows are the tokenizer's counts");
+  await expect(list.locator("xpath=..")).not.toContainText("partly estimated");
+}
+
 async function xrayTokens(page: Page, shot?: string): Promise<number> {
   await action(page, "Context X-ray");
   const dialog = page.getByRole("dialog", { name: "Context X-ray" });
   await expect(dialog.getByRole("list", { name: "Context sections" })).toContainText("System prompt");
   await expect(dialog.getByRole("list", { name: "Context sections" })).toContainText(/Tools \(\d+\)/);
   const n = Number(await dialog.getByTestId("xray-total").getAttribute("data-tokens"));
+  await rowsAddUp(dialog.getByRole("list", { name: "Context sections" }), n);
   if (shot) {
     await shoot(page, shot);
     expect(await seriousAxe(page, "dialog")).toEqual([]);
@@ -69,6 +84,7 @@ async function replayTokens(page: Page, shot?: string, shows?: string): Promise<
   await expect(aside.getByRole("list", { name: "Context sections" })).toContainText("System prompt");
   const next = Number(await aside.getByTestId("replay-next-total").getAttribute("data-tokens"));
   const step = Number(await aside.getByTestId("xray-total").getAttribute("data-tokens"));
+  await rowsAddUp(aside.getByRole("list", { name: "Context sections" }), step);
   // The replayed conversation is on screen next to (on a phone: above) what the model saw.
   if (shows) await expect(page.getByRole("article").filter({ hasText: shows })).toBeInViewport({ ratio: 0.9 });
   if (shot) {
@@ -93,7 +109,7 @@ test("header, X-ray and Replay show the same next-request size, before and after
 
   // The system prompt and tools are a few thousand tokens: a count without them is far off.
   const header = await settledHeader(page);
-  expect(await xrayTokens(page)).toBe(header);
+  expect(await xrayTokens(page, "context-xray-desktop")).toBe(header);
   // Replay sizes its own copy of the rows (a live query): the counts the header holds in memory reach that copy
   // only once they are stored (after a second without writes, when the page is idle), so it may still estimate them.
   let replay = { next: 0, step: 0 };

@@ -71,7 +71,7 @@ test("sample sessions open instantly from the empty state, and again without dup
   await expect(page).toHaveURL(/#\/s\/ses_/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sample: fix the date bug");
   await expect(page.getByRole("article", { name: "Summary" })).toBeVisible();
-  await expect(page.getByRole("region", { name: "Workspace" }).getByRole("button", { name: "src/" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Workspace" }).getByRole("button", { name: /^[▸▾] src\/$/ })).toBeVisible();
   const first = page.url();
   // Back to the start page the way a user goes: the brand is its link.
   await page.getByRole("link", { name: "tabcode start page" }).click();

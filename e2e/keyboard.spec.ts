@@ -230,3 +230,74 @@ test("keyboard only: Tab reaches every main control; @ files, chips, the model p
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog", { name: "Settings" })).toBeHidden();
 });
+
+test("Replay by keyboard: Space on a focused control acts on that control only, focus never drops to the page, Play at the end replays from the start", async ({ page, mock }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  mock.setScript([{ text: "Looking.", toolCalls: [{ name: "bash", args: { command: "ls", description: "list the files" } }] }, { text: "All listed." }]);
+  await send(page, "list the files");
+  await waitIdle(page, id);
+  await page.getByRole("link", { name: "Replay" }).click();
+  const controls = page.getByRole("toolbar", { name: "Replay controls" });
+  const status = controls.getByRole("status");
+  const pause = controls.getByRole("button", { name: "Pause" });
+  await expect(status).toContainText(/Step 1 of \d+/);
+  const total = Number((await status.textContent())?.match(/of (\d+)/)?.[1]);
+  expect(total).toBeGreaterThan(3);
+
+  // Space on a focused Next step steps (it used to start playback too).
+  const next = controls.getByRole("button", { name: "Next step" });
+  await next.focus();
+  for (let i = 2; i <= total; i++) {
+    await page.keyboard.press("Space");
+    await expect(status).toContainText(`Step ${i} of ${total}`);
+    await expect(pause).toHaveCount(0);
+  }
+  // At the last step it cannot act, says why, and keeps the focus (it went to <body>).
+  await expect(next).toBeFocused();
+  await expect(next).toHaveAttribute("aria-disabled", "true");
+  await expect(next).toHaveAccessibleDescription("At the last step");
+  await page.keyboard.press("Space");
+  await expect(status).toContainText(`Step ${total} of ${total}`);
+
+  // Space on a tool card of the replayed conversation opens the card, and only that.
+  const head = page.getByRole("group", { name: /^Tool bash/ }).getByRole("button", { expanded: false });
+  await head.focus();
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("group", { name: /^Tool bash/ }).getByRole("button", { expanded: true })).toBeFocused();
+  await expect(pause).toHaveCount(0);
+
+  // At the end Play is "Replay from the start": it plays again from step 1.
+  const again = controls.getByRole("button", { name: "Replay from the start" });
+  await again.focus();
+  await page.keyboard.press("Space");
+  await expect(pause).toBeFocused();
+  await page.keyboard.press("Space");
+  await expect(controls.getByRole("button", { name: "Play", exact: true })).toBeFocused();
+  expect(Number((await status.textContent())?.match(/Step (\d+)/)?.[1])).toBeLessThan(total);
+
+  // Restart and Previous step keep the focus at the first step too.
+  const restart = controls.getByRole("button", { name: "Restart" });
+  await restart.focus();
+  await page.keyboard.press("Enter");
+  await expect(status).toContainText(`Step 1 of ${total}`);
+  await expect(restart).toBeFocused();
+  await expect(restart).toHaveAccessibleDescription("At the first step");
+  await page.keyboard.press("ArrowRight");
+  await expect(status).toContainText(`Step 2 of ${total}`);
+  const previous = controls.getByRole("button", { name: "Previous step" });
+  await previous.focus();
+  await page.keyboard.press("Space");
+  await expect(status).toContainText(`Step 1 of ${total}`);
+  await expect(previous).toBeFocused();
+  await expect(pause).toHaveCount(0);
+
+  // Space outside any control plays and pauses.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press("Space");
+  await expect(pause).toBeVisible();
+  await page.keyboard.press("Space");
+  await expect(controls.getByRole("button", { name: "Play", exact: true })).toBeVisible();
+});

@@ -77,3 +77,44 @@ test("model text: HTML-looking text shows literally, unsafe links open nothing, 
   await exported.screenshot({ path: "test-results/screens/export-html.png" });
   await exported.close();
 });
+
+test("exports: a command that failed reads 'exit 1' in the failure's colour as on its card; the Markdown export's raw HTML reads as text, code byte for byte", async ({ page, mock, context }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  const code = "```html\n<div class=\"kept\">as written</div>\n```";
+  mock.setScript([
+    { toolCalls: [{ name: "bash", args: { command: "cat missing.txt", description: "read the missing file" } }] },
+    { text: `It failed. <script>window.__xss=1</script> <img src=x onerror="window.__xss=2">\n\n${code}` },
+  ]);
+  await send(page, "read it");
+  await waitIdle(page, id);
+  const card = page.getByRole("group", { name: /^Tool bash/ });
+  await expect(card).toHaveAccessibleName("Tool bash: finished with exit code 1");
+  await expect(card.getByRole("button").first()).toContainText("exit 1");
+
+  // The HTML page says it as the card does, in the page's error colour.
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  const [h] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "HTML", exact: true }).click()]);
+  const exported = await context.newPage();
+  await exported.setContent(readFileSync(await h.path(), "utf8"));
+  const badge = exported.locator("details.tool").filter({ hasText: "bash" }).locator(".status");
+  await expect(badge).toHaveText("exit 1");
+  const [colour, failure] = await badge.evaluate((el) => {
+    const probe = document.createElement("span");
+    probe.style.color = "var(--err)";
+    document.body.append(probe);
+    return [getComputedStyle(el).color, getComputedStyle(probe).color];
+  });
+  expect(colour).toBe(failure);
+  await exported.close();
+
+  // The Markdown transcript flags the failure; the answer's raw HTML is text, its code block as written.
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  const [m] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Markdown", exact: true }).click()]);
+  const md = readFileSync(await m.path(), "utf8");
+  expect(md).toContain("**Tool: bash** · ✗ exit 1");
+  expect(md).toContain('It failed. &lt;script>window.__xss=1&lt;/script> &lt;img src=x onerror="window.__xss=2">');
+  expect(md).toContain(code);
+  expect(md).not.toMatch(/<script|<img/);
+});

@@ -51,6 +51,8 @@ describe("contextXray", () => {
 
     const sent = x.sections.reduce((n, sec) => n + sec.tokens, 0);
     expect(x.raw).toBe(sent + REPLY_OVERHEAD + MESSAGE_OVERHEAD);
+    // No calibration learnt: the framing is all the total holds beside the sections.
+    expect(x.extras).toEqual([{ key: "framing", label: "Request framing", tokens: REPLY_OVERHEAD + MESSAGE_OVERHEAD }]);
     expect(x.total).toBe(x.raw);
     expect(x.usable).toBe(95_232);
     expect(x.overflowAt).toBe(95_232);
@@ -84,6 +86,31 @@ describe("contextXray", () => {
     expect(x.raw).toBe(1_000 + MESSAGE_OVERHEAD + REPLY_OVERHEAD);
     expect(x.total).toBe(Math.ceil(x.raw * 1.5));
     expect(x.boundary).toBeUndefined();
+  });
+
+  it("its rows add up to the total: the sections, the request's framing and the calibration (either way)", () => {
+    const h = new History();
+    const old = h.user(text(sized(400)));
+    h.assistant([text(sized(300)), tool("read", { filePath: "x" }, sized(900))]);
+    const c = h.user(compaction(true));
+    h.assistant([text(sized(120))], { summary: true, parent: c.info.id });
+    h.user(text(sized(50)));
+    const later = h.user(text(sized(70)));
+    const memo = new CountMemo();
+    memo.set("enc", "SYSTEM", 2_000);
+    const view = conversationView({ revert: { messageID: later.info.id } }, h.msgs);
+    const sum = (x: ReturnType<typeof contextXray>) => x.sections.reduce((n, sec) => n + sec.tokens, 0) + x.extras.reduce((n, e) => n + e.tokens, 0);
+    for (const ratio of [1, 1.134, 0.87]) {
+      const x = contextXray({ view, system: ["SYSTEM", "env"], tools: [spec], model, settings, encoding: "enc", memo, ratio, afterSummary: "Your earlier words." });
+      expect(sum(x)).toBe(x.total);
+      // Summarised and reverted messages show their size but add nothing.
+      expect(x.sections.find((sec) => sec.key === old.info.id)).toMatchObject({ status: "summarised", tokens: 0 });
+      expect(x.sections.find((sec) => sec.key === later.info.id)).toMatchObject({ status: "reverted", tokens: 0 });
+      expect(x.extras.find((e) => e.key === "framing")?.tokens).toBe(MESSAGE_OVERHEAD + REPLY_OVERHEAD);
+      const calibration = x.extras.find((e) => e.key === "calibration");
+      if (ratio === 1) expect(calibration).toBeUndefined();
+      else expect(calibration).toEqual({ key: "calibration", label: "Calibration", tokens: x.total - x.raw, ratio });
+    }
   });
 
   it("reports exact when every sent part has a fresh cached count", () => {

@@ -67,13 +67,29 @@ export interface XrayInput {
   afterSummary?: string;
 }
 
+/**
+ * What the request costs beyond its sections, so that the rows add up to `total`: the framing of the
+ * request itself (the system message's markers and the reply's start: fixed figures) and the calibration
+ * (our count scaled to what the provider billed for this model's earlier requests; may be negative).
+ */
+export interface XrayExtra {
+  key: "framing" | "calibration";
+  label: string;
+  tokens: number;
+  /** The calibration ratio applied (calibration only). */
+  ratio?: number;
+}
+
 export interface Xray {
   /** System sections, tools, then hidden messages (chronological), sent messages (in sent order), reverted ones. */
   sections: XraySection[];
+  /** The rest of `total`: Σ sections' `tokens` + Σ extras' `tokens` = `total`. Only the non-zero ones. */
+  extras: XrayExtra[];
   /** Calibrated size of the next request. */
   total: number;
   /** Uncalibrated size. */
   raw: number;
+  /** Every text was counted by the tokenizer (none estimated). The calibration is an estimate all the same. */
   exact: boolean;
   usable: number;
   /** Where auto-compaction starts. */
@@ -152,5 +168,10 @@ export function contextXray(input: XrayInput): Xray {
   // The totals are the one count every view shows; the sections are its breakdown. The loop counts the
   // extra message after the summary with the system sections (ContextGuard.measure), so does this.
   const size = nextRequestSize({ ...input, sent, system: input.afterSummary ? [...(input.system ?? []), input.afterSummary] : input.system });
-  return { sections, total: size.total, raw: size.raw, exact: size.exact, usable: size.usable, overflowAt: size.overflowAt, contextWindow: size.contextWindow, fraction: size.fraction, boundary };
+  // What the sections leave out of the total, as rows of their own: the sections are our counts, the total is calibrated.
+  const counted = sections.reduce((n, s) => n + s.tokens, 0);
+  const extras: XrayExtra[] = [];
+  if (size.raw !== counted) extras.push({ key: "framing", label: "Request framing", tokens: size.raw - counted });
+  if (size.total !== size.raw) extras.push({ key: "calibration", label: "Calibration", tokens: size.total - size.raw, ratio: input.ratio ?? 1 });
+  return { sections, extras, total: size.total, raw: size.raw, exact: size.exact, usable: size.usable, overflowAt: size.overflowAt, contextWindow: size.contextWindow, fraction: size.fraction, boundary };
 }

@@ -25,8 +25,11 @@ summary { cursor: pointer; overflow-wrap: anywhere; }
 details.reasoning .text { color: var(--muted); font-style: italic; }
 .tool-name { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-weight: 600; }
 .status { font-size: .8rem; padding: 0 6px; border-radius: 8px; border: 1px solid var(--line); }
-.status-completed .status { color: var(--ok); }
-.status-error .status, .error { color: var(--err); }
+/* Tones of core/conversation/tool-outcome.ts: a non-zero exit is a failure, a stopped call neither. */
+.status-ok .status { color: var(--ok); }
+.status-failure .status, .error { color: var(--err); }
+.status-failure .status { border-color: var(--err); }
+.status-stopped .status, .status-busy .status { color: var(--muted); }
 .file, .note { color: var(--muted); font-size: .9rem; }
 img.attachment { max-width: 100%; border-radius: 6px; border: 1px solid var(--line); }
 .md { overflow-wrap: anywhere; margin: 8px 0; }

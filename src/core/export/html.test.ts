@@ -64,14 +64,32 @@ describe("sessionHtml", () => {
     const s = sampleSession();
     const html = sessionHtml({ info: s.session, messages: s.messages }, { formatDate: () => "D" });
     expect(html).toContain(
-      '<details class="tool status-completed"><summary><span class="tool-name">bash</span> npm test <span class="status">completed</span></summary><h3>Input</h3><pre>{\n  &quot;command&quot;: &quot;npm test&quot;\n}</pre><h3>Output</h3><pre>1 failed</pre></details>',
+      '<details class="tool status-failure"><summary><span class="tool-name">bash</span> npm test <span class="status">exit 1</span></summary><h3>Input</h3><pre>{\n  &quot;command&quot;: &quot;npm test&quot;\n}</pre><h3>Output</h3><pre>1 failed</pre></details>',
     );
+    expect(html).toContain('<details class="tool status-failure"><summary><span class="tool-name">read</span> <span class="status">failed</span></summary><h3>Input</h3>');
     expect(html).toContain('<h3>Error</h3><pre class="error">File not found</pre>');
     expect(html).toContain("build · openai/gpt-5 · 2.5s · 1,000 in · 100 out · 50 reasoning · cache 200 read / 0 write · $0.01");
     expect(html).toContain("300 in · 40 out · $0.02");
     expect(html).toContain("1,550 tokens in · 200 out · $0.04");
     expect(html).toContain('<details class="reasoning"><summary>Thinking</summary>');
     expect(sessionHtml({ info: s.session, messages: s.messages }, { thinking: false })).not.toContain("Thinking");
+  });
+
+  it("says how each call ended as the app's tool card does: exit code in red, stopped, timed out", () => {
+    const s = sampleSession();
+    const parts = s.messages[1]?.parts ?? [];
+    const bash = parts.find((p) => p.type === "tool" && p.tool === "bash");
+    if (bash?.type !== "tool" || bash.state.status !== "completed") throw new Error("sample changed");
+    const withMeta = (metadata: Record<string, unknown>) => {
+      bash.state = { ...(bash.state as Extract<typeof bash.state, { status: "completed" }>), metadata };
+      return sessionHtml({ info: s.session, messages: s.messages });
+    };
+    expect(withMeta({ exit: 1 })).toContain('<details class="tool status-failure"><summary><span class="tool-name">bash</span> npm test <span class="status">exit 1</span>');
+    expect(withMeta({ exit: 124, timedOut: true })).toContain('<details class="tool status-failure"><summary><span class="tool-name">bash</span> npm test <span class="status">timed out</span>');
+    expect(withMeta({ exit: 130, aborted: true })).toContain('<details class="tool status-stopped"><summary><span class="tool-name">bash</span> npm test <span class="status">stopped</span>');
+    expect(withMeta({ exit: 0 })).toContain('<details class="tool status-ok"><summary><span class="tool-name">bash</span> npm test <span class="status">done</span>');
+    // The failure's colour is the page's error colour.
+    expect(withMeta({ exit: 1 })).toMatch(/\.status-failure \.status, \.error \{ color: var\(--err\); \}/);
   });
 
   it("renders an answer's markdown as the app shows it: raw HTML as text, no unsafe link, no remote image, headings under the message's", () => {

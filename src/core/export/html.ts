@@ -1,5 +1,6 @@
 import { errorMessage } from "../errors";
 import type { AssistantMessage, MessageWithParts, Part, Session, ToolPart } from "../schema";
+import { toolOutcome } from "../conversation/tool-outcome";
 import { conversationView } from "../conversation/view";
 import { HTML_EXPORT_CSS } from "./html-style";
 import { markdownHtml, SAFE_IMAGE } from "./message-markdown";
@@ -44,7 +45,9 @@ function toolCard(p: ToolPart): string {
     if (s.time.compacted) body.push(`<p class="note">This output was later cleared from the model's context.</p>`);
     for (const a of s.attachments ?? []) body.push(fileLine(a.mime, a.filename, a.url));
   } else if (s.status === "error") body.push(`<h3>Error</h3><pre class="error">${escapeHtml(s.error)}</pre>`);
-  return `<details class="tool status-${s.status}"><summary><span class="tool-name">${escapeHtml(p.tool)}</span>${title} <span class="status">${s.status}</span></summary>${body.join("")}</details>`;
+  // The card's words and colour: "exit 1" in red for a command that failed, "stopped", "timed out".
+  const outcome = toolOutcome(s);
+  return `<details class="tool status-${outcome.tone}"><summary><span class="tool-name">${escapeHtml(p.tool)}</span>${title} <span class="status">${escapeHtml(outcome.label)}</span></summary>${body.join("")}</details>`;
 }
 
 function fileLine(mime: string, filename: string | undefined, url: string): string {

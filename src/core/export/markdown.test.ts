@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fence, sessionMarkdown } from "./markdown";
-import { lowerHeadings } from "./message-markdown";
+import { inertHtml, lowerHeadings } from "./message-markdown";
 import { sampleSession } from "./test-helpers";
 
 const date = (ms: number) => new Date(ms).toISOString();
@@ -11,7 +11,7 @@ describe("sessionMarkdown", () => {
 
   it("writes the header, the messages in order and --- separators", () => {
     const md = sessionMarkdown(file, { formatDate: date });
-    expect(md.startsWith(`# Fix the add() bug\n\n**Session ID:** ${s.session.id}\n**Created:** 2026-01-01T00:00:00.000Z\n**Updated:** 2026-01-01T00:01:00.000Z\n\n---\n\n## User\n\nWhy does add() fail?\n\n_Attached: shot.png (image/png)_\n\n---\n\n## Assistant (Build · gpt-5 · 2.5s)\n\nRunning the tests.\n\n**Tool: bash**\n\n**Tool: read**`)).toBe(true);
+    expect(md.startsWith(`# Fix the add() bug\n\n**Session ID:** ${s.session.id}\n**Created:** 2026-01-01T00:00:00.000Z\n**Updated:** 2026-01-01T00:01:00.000Z\n\n---\n\n## User\n\nWhy does add() fail?\n\n_Attached: shot.png (image/png)_\n\n---\n\n## Assistant (Build · gpt-5 · 2.5s)\n\nRunning the tests.\n\n**Tool: bash** · ✗ exit 1\n\n**Tool: read** · ✗ failed`)).toBe(true);
     expect(md.split("\n---\n").length).toBe(6);
     expect(md).toContain("## User\n\nThanks! Add a test too.");
     expect(md).not.toContain("_Thinking:_");
@@ -25,8 +25,8 @@ describe("sessionMarkdown", () => {
 
   it("toolDetails: input as json, output and error as code blocks", () => {
     const md = sessionMarkdown(file, { toolDetails: true });
-    expect(md).toContain('**Tool: bash**\n\n**Input:**\n\n```json\n{\n  "command": "npm test"\n}\n```\n\n**Output:**\n\n```\n1 failed\n```');
-    expect(md).toContain("**Tool: read**\n\n**Input:**");
+    expect(md).toContain('**Tool: bash** · ✗ exit 1\n\n**Input:**\n\n```json\n{\n  "command": "npm test"\n}\n```\n\n**Output:**\n\n```\n1 failed\n```');
+    expect(md).toContain("**Tool: read** · ✗ failed\n\n**Input:**");
     expect(md).toContain("**Error:**\n\n```\nFile not found\n```");
   });
 
@@ -78,5 +78,47 @@ describe("lowerHeadings", () => {
     const md = sessionMarkdown({ info: t.session, messages: t.messages }, { assistantMetadata: false });
     expect(md).toContain("## Assistant\n\n### Plan\n\nDo it.");
     expect(md).not.toContain("\n## Plan");
+  });
+});
+
+describe("inertHtml: raw HTML from the model reads as text in the Markdown export", () => {
+  const CODE = ["```html", "<div class=\"card\"><img src=x onerror=alert(1)></div>", "```"].join("\n");
+
+  it("escapes raw HTML outside code; code blocks and spans stay byte for byte", () => {
+    expect(inertHtml("Hi <script>alert(1)</script> there")).toBe("Hi &lt;script>alert(1)&lt;/script> there");
+    expect(inertHtml(`<img src=x onerror="alert(1)">`)).toBe(`&lt;img src=x onerror="alert(1)">`);
+    const text = `Markup:\n\n${CODE}\n\nInline \`<div>\` and <div>raw</div>.\n\n    <div>indented code</div>\n`;
+    expect(inertHtml(text)).toBe(`Markup:\n\n${CODE}\n\nInline \`<div>\` and &lt;div>raw&lt;/div>.\n\n    <div>indented code</div>\n`);
+    // No `<`: the very same string, not parsed.
+    expect(inertHtml("a > b")).toBe("a > b");
+  });
+
+  it("keeps what is no HTML: comparisons read the same, web autolinks stay links, an escaped `\\<` stays one `<`", () => {
+    expect(inertHtml("if a < b")).toBe("if a &lt; b");
+    expect(inertHtml("See <https://example.com> or <mailto:a@b.c>.")).toBe("See <https://example.com> or <mailto:a@b.c>.");
+    expect(inertHtml("<javascript:alert(1)>")).toBe("&lt;javascript:alert(1)>");
+    expect(inertHtml("\\<b> and \\\\<b>")).toBe("&lt;b> and \\\\&lt;b>");
+    // An HTML comment and a block are text too.
+    expect(inertHtml("<!-- hidden -->\n<details open ontoggle=alert(1)>")).toBe("&lt;!-- hidden -->\n&lt;details open ontoggle=alert(1)>");
+  });
+
+  it("the transcript holds no live tag from an answer, its reasoning, names or errors; tool output stays in its fence", () => {
+    const t = sampleSession({ title: "<img src=x onerror=alert(1)>" });
+    for (const m of t.messages)
+      for (const p of m.parts) {
+        if (p.type === "text") p.text = `Answer <script>alert(1)</script> <img src=x onerror=alert(2)>\n\n${CODE}`;
+        if (p.type === "reasoning") p.text = "<iframe src=javascript:alert(3)>";
+        if (p.type === "tool" && p.state.status === "completed") p.state.output = "<div>out</div>";
+      }
+    const last = t.messages[4];
+    if (last?.info.role === "assistant") last.info.error = { name: "APIError", data: { message: "<html><body>502</body></html>" } };
+    const md = sessionMarkdown({ info: t.session, messages: t.messages }, { thinking: true, toolDetails: true });
+    const outsideCode = md.replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1$/gm, "");
+    expect(outsideCode).not.toMatch(/<(?:script|img|iframe|html|div)/i);
+    expect(md).toContain("# &lt;img src=x onerror=alert(1)>");
+    expect(md).toContain("Answer &lt;script>alert(1)&lt;/script> &lt;img src=x onerror=alert(2)>");
+    expect(md).toContain(CODE);
+    expect(md).toContain("**Output:**\n\n```\n<div>out</div>\n```");
+    expect(md).toContain("**Error:** &lt;html>&lt;body>502&lt;/body>&lt;/html>");
   });
 });

@@ -1,7 +1,8 @@
 import { errorMessage } from "../errors";
 import type { AssistantMessage, MessageWithParts, Part, Session } from "../schema";
 import { conversationView } from "../conversation/view";
-import { lowerHeadings } from "./message-markdown";
+import { toolOutcome } from "../conversation/tool-outcome";
+import { inertHtml, lowerHeadings } from "./message-markdown";
 
 /** Options of the markdown transcript (spec §5.4). */
 export interface MarkdownOptions {
@@ -31,15 +32,23 @@ function oneLine(s: string): string {
   return s.replace(/\s+/g, " ").trim();
 }
 
+/** A name or message on one line of the transcript, its raw HTML as text (model and provider words are untrusted). */
+function inline(s: string): string {
+  return inertHtml(oneLine(s));
+}
+
 function assistantHeading(info: AssistantMessage, metadata: boolean): string {
   if (!metadata) return "## Assistant";
   const bits = [titleCase(info.agent), info.modelID];
   if (info.time.completed !== undefined) bits.push(`${((info.time.completed - info.time.created) / 1000).toFixed(1)}s`);
-  return `## Assistant (${bits.map(oneLine).join(" · ")})`;
+  return `## Assistant (${bits.map(inline).join(" · ")})`;
 }
 
 function toolBlock(p: Extract<Part, { type: "tool" }>, details: boolean): string {
-  const out = [`**Tool: ${oneLine(p.tool)}**`];
+  // A failure is flagged as the app's card says it ("✗ exit 1"), a stopped call too; a call that succeeded is not.
+  const outcome = toolOutcome(p.state);
+  const flag = outcome.tone === "failure" ? ` · ✗ ${outcome.label}` : outcome.tone === "ok" ? "" : ` · ${outcome.label}`;
+  const out = [`**Tool: ${inline(p.tool)}**${flag}`];
   if (!details) return out.join("\n");
   out.push("", "**Input:**", "", fence(JSON.stringify(p.state.input, null, 2) ?? "{}", "json"));
   const s = p.state;
@@ -52,15 +61,16 @@ function partBlock(p: Part, opts: MarkdownOptions): string | undefined {
   switch (p.type) {
     case "text":
       // A message's own headings go below its `## User` / `## Assistant`, so the transcript's outline holds.
-      return p.synthetic || p.text.trim() === "" ? undefined : lowerHeadings(p.text, 3);
+      // Raw HTML reads as text, so a renderer that allows HTML runs or shows none of it (code stays byte for byte).
+      return p.synthetic || p.text.trim() === "" ? undefined : lowerHeadings(inertHtml(p.text), 3);
     case "reasoning":
-      return opts.thinking && p.text.trim() !== "" ? `_Thinking:_\n\n${p.text}` : undefined;
+      return opts.thinking && p.text.trim() !== "" ? `_Thinking:_\n\n${inertHtml(p.text)}` : undefined;
     case "tool":
       return toolBlock(p, opts.toolDetails === true);
     case "file":
-      return `_Attached: ${oneLine(p.filename ?? "file")} (${oneLine(p.mime)})_`;
+      return `_Attached: ${inline(p.filename ?? "file")} (${inline(p.mime)})_`;
     case "subtask":
-      return `**Subtask (${oneLine(p.agent)}):** ${oneLine(p.description)}`;
+      return `**Subtask (${inline(p.agent)}):** ${inline(p.description)}`;
     case "compaction":
       return "_Asked for a summary of the conversation so far._";
     default:
@@ -76,7 +86,7 @@ function messageBlock(m: MessageWithParts, opts: MarkdownOptions): string {
     const b = partBlock(p, opts);
     if (b !== undefined) blocks.push(b);
   }
-  if (info.role === "assistant" && info.error) blocks.push(`**Error:** ${oneLine(errorMessage(info.error))}`);
+  if (info.role === "assistant" && info.error) blocks.push(`**Error:** ${inline(errorMessage(info.error))}`);
   return blocks.join("\n\n");
 }
 
@@ -89,7 +99,7 @@ export function sessionMarkdown(file: { info: Session; messages: readonly Messag
   const date = opts.formatDate ?? ((ms: number) => new Date(ms).toLocaleString());
   const { info } = file;
   const head = [
-    `# ${oneLine(info.title)}`,
+    `# ${inline(info.title)}`,
     "",
     `**Session ID:** ${info.id}`,
     `**Created:** ${date(info.time.created)}`,

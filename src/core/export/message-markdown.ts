@@ -1,9 +1,10 @@
 /**
  * A message's markdown in the exports. In the Markdown transcript its headings are lowered below the
- * transcript's own (`## Assistant`); in the HTML page it is rendered as the app shows it, with the same
+ * transcript's own (`## Assistant`) and its raw HTML is made inert (`inertHtml`); in the HTML page it is rendered as the app shows it, with the same
  * rules: raw HTML is text, links go only to web and mail addresses, images only from inline data.
  */
 import type { Element, ElementContent, Root as HastRoot, RootContent } from "hast";
+import type { Nodes } from "mdast";
 import { toHtml } from "hast-util-to-html";
 import { toHast } from "mdast-util-to-hast";
 import { headingShift, headingsOf, htmlAsText, shiftedDepth } from "../util/markdown-tree";
@@ -41,6 +42,41 @@ export function lowerHeadings(text: string, top: number): string {
     out = out.slice(0, start) + heading + out.slice(end);
   }
   return out;
+}
+
+/** An autolink (`<https://…>`) to these stays a link: it is no HTML. */
+const SAFE_AUTOLINK = /^(?:https?:|mailto:)/i;
+
+/**
+ * Markdown whose raw HTML reads as text in any renderer, HTML allowed or not: every `<` outside code
+ * spans, code blocks and web or mail autolinks becomes `&lt;` (which renders as `<`; a backslash-escaped
+ * `\<` too, its backslash dropped). Model output is untrusted; code is left byte for byte.
+ */
+export function inertHtml(text: string): string {
+  if (!text.includes("<")) return text;
+  const keep: [number, number][] = [];
+  const walk = (n: Nodes) => {
+    const start = n.position?.start.offset;
+    const end = n.position?.end.offset;
+    const code = n.type === "code" || n.type === "inlineCode";
+    const autolink = n.type === "link" && start !== undefined && text[start] === "<" && SAFE_AUTOLINK.test(n.url);
+    if ((code || autolink) && start !== undefined && end !== undefined) keep.push([start, end]);
+    else if ("children" in n) for (const c of n.children) walk(c);
+  };
+  walk(parse(text));
+  let out = "";
+  let from = 0;
+  let k = 0;
+  for (let i = text.indexOf("<"); i >= 0; i = text.indexOf("<", i + 1)) {
+    // The ranges come in document order.
+    while (keep[k] && (keep[k]?.[1] ?? 0) <= i) k++;
+    if ((keep[k]?.[0] ?? Number.POSITIVE_INFINITY) <= i) continue;
+    let slashes = 0;
+    while (text[i - 1 - slashes] === "\\") slashes++;
+    out += `${text.slice(from, slashes % 2 === 1 ? i - 1 : i)}&lt;`;
+    from = i + 1;
+  }
+  return out + text.slice(from);
 }
 
 /** Only these link targets are kept: web and mail addresses, and places in the page. */

@@ -53,7 +53,8 @@ export function XrayDialog({ session, messages, onClose }: { session: Session; /
         ratio={sessions.calibrationRatio(model.modelID)}
         afterSummary={afterSummary}
       />
-      {last && <p className="hint">The last request this tab sent in this session was measured {last.count === "exact" ? "exactly, by the tokenizer" : "by an estimate (the tokenizer was not ready yet; far from the window that is enough)"}.</p>}
+      {/* About the request already sent, not the next one above. */}
+      {last && <p className="hint">Before it went out, the last request this tab sent in this session was {last.count === "exact" ? "counted by the tokenizer" : "sized by an estimate (the tokenizer was not ready yet; far from the window that is enough)"}.</p>}
       {!shape && <p className="hint">Building the system prompt and tools of the next request…</p>}
       {copied && (
         <p role="status" className="hint">

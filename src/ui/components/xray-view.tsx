@@ -1,8 +1,9 @@
-import { contextXray, type XraySection } from "../../core/compaction/xray";
+import { contextXray, type XrayExtra, type XraySection } from "../../core/compaction/xray";
 import type { LLMToolSpec, ModelConfig, ModelPrices } from "../../core/ports/llm";
 import type { ConversationView } from "../../core/conversation/view";
 import type { Settings } from "../../core/settings";
 import type { CountMemo } from "../../core/tokens/request-size";
+import { MESSAGE_OVERHEAD } from "../../core/tokens/part-text";
 import { Fragment } from "react";
 import { formatCost, formatTokens } from "../format";
 
@@ -12,7 +13,7 @@ function Row({ s, max }: { s: XraySection; max: number }) {
   const width = max > 0 ? Math.max(1, Math.round(((s.status === "sent" ? s.tokens : s.size) / max) * 100)) : 0;
   const flags = [s.summary && "summary", s.writtenBy && `written by ${s.writtenBy.modelID} for ${formatCost(s.writtenBy.cost)}`, s.compaction && "compaction request", s.tail && "kept verbatim", s.pruned > 0 && `${s.pruned} tool output${s.pruned === 1 ? "" : "s"} cleared`, s.media > 0 && `${s.media} media`, !s.exact && "estimated"].filter(Boolean);
   return (
-    <li className={`xray-row xray-${s.status}`}>
+    <li className={`xray-row xray-${s.status}`} data-tokens={s.tokens}>
       <span className="xray-label">{s.label}</span>
       <span className="xray-bar" aria-hidden="true">
         <span style={{ width: `${width}%` }} />
@@ -22,6 +23,25 @@ function Row({ s, max }: { s: XraySection; max: number }) {
         {STATUS_LABEL[s.status]}
         {flags.length ? ` · ${flags.join(" · ")}` : ""}
       </span>
+    </li>
+  );
+}
+
+const signed = (n: number) => (n < 0 ? `−${formatTokens(-n)}` : `+${formatTokens(n)}`);
+
+/** A part of the total that is no section: the request's framing, the calibration. */
+function ExtraRow({ e, max }: { e: XrayExtra; max: number }) {
+  const width = max > 0 ? Math.max(1, Math.round((Math.abs(e.tokens) / max) * 100)) : 0;
+  const label = e.key === "calibration" ? `${e.label} (×${(e.ratio ?? 1).toFixed(2)})` : e.label;
+  const why = e.key === "calibration" ? "estimated · from what the provider billed" : "fixed · system and reply markers";
+  return (
+    <li className="xray-row xray-extra" data-key={e.key} data-tokens={e.tokens}>
+      <span className="xray-label">{label}</span>
+      <span className="xray-bar" aria-hidden="true">
+        <span style={{ width: `${width}%` }} />
+      </span>
+      <span className="xray-tokens">{signed(e.tokens)}</span>
+      <span className="xray-status">{why}</span>
     </li>
   );
 }
@@ -49,9 +69,12 @@ interface Props {
 /** What the model sees on the next call: every section with its tokens, the compaction boundary, and the window. */
 export function XrayView(props: Props) {
   const x = contextXray({ ...props, settings: props.settings });
-  const max = Math.max(...x.sections.map((s) => (s.status === "sent" ? s.tokens : s.size)), 1);
+  const max = Math.max(...x.sections.map((s) => (s.status === "sent" ? s.tokens : s.size)), ...x.extras.map((e) => Math.abs(e.tokens)), 1);
+  const calibration = x.extras.some((e) => e.key === "calibration");
   const hidden = x.sections.filter((s) => s.status === "summarised");
-  const rest = x.sections.filter((s) => s.status !== "summarised");
+  const rest = x.sections.filter((s) => s.status !== "summarised" && s.status !== "reverted");
+  // Reverted messages come after the total: they are not in the request.
+  const reverted = x.sections.filter((s) => s.status === "reverted");
   const firstMessage = rest.findIndex((s) => s.kind === "message");
   // The previous request ended before the newest assistant step: what comes before it is the cached prefix.
   const lastStep = [...props.view.shown].reverse().find((m) => m.info.role === "assistant" && !m.info.summary)?.info.id;
@@ -61,9 +84,16 @@ export function XrayView(props: Props) {
   return (
     <div className="xray">
       <p className="xray-summary" role="status">
-        {props.past ? "This step was sent" : "Next request"} ≈ <strong data-testid="xray-total" data-tokens={x.total}>{formatTokens(x.total)}</strong> tokens{x.exact ? "" : " (partly estimated: text not yet counted by the tokenizer)"} of {formatTokens(x.usable)} usable ({Math.round(x.fraction * 100)}%); auto-compaction at {formatTokens(x.overflowAt)}; window {formatTokens(x.contextWindow)}.
+        {props.past ? "This step was sent" : "Next request"} ≈ <strong data-testid="xray-total" data-tokens={x.total}>{formatTokens(x.total)}</strong> tokens of {formatTokens(x.usable)} usable ({Math.round(x.fraction * 100)}%); auto-compaction at {formatTokens(x.overflowAt)}; window {formatTokens(x.contextWindow)}.
         {cachedTokens > 0 && ` About ${formatTokens(cachedTokens)} of it is a prefix the provider can serve from its cache.`}
         {cost !== undefined && ` Estimated input cost: ${formatCost(cost)}.`}
+      </p>
+      {/* Which numbers are exact and which estimated: the rows below add up to the total. */}
+      <p className="hint xray-note">
+        {`The rows are the tokenizer's counts of their text${x.exact ? "" : " (those marked “estimated”: text not counted yet)"}, plus ${MESSAGE_OVERHEAD} tokens of framing per message. `}
+        {calibration
+          ? "Calibration scales their sum to what the provider billed for this model's earlier requests, so the total is an estimate."
+          : "No calibration to the provider's own count learnt in this tab yet: its count may differ."}
       </p>
       <div className="xray-meter" aria-hidden="true">
         <span style={{ width: `${Math.min(100, x.fraction * 100)}%` }} className={x.total >= x.overflowAt ? "hot" : ""} />
@@ -93,6 +123,18 @@ export function XrayView(props: Props) {
             )}
             <Row s={s} max={max} />
           </Fragment>
+        ))}
+        {x.extras.map((e) => (
+          <ExtraRow key={e.key} e={e} max={max} />
+        ))}
+        <li className="xray-row xray-sum" data-tokens={x.total}>
+          <span className="xray-label">Total</span>
+          <span />
+          <span className="xray-tokens">{formatTokens(x.total)}</span>
+          <span className="xray-status">{["sent rows", ...x.extras.map((e) => e.key)].join(" + ")}</span>
+        </li>
+        {reverted.map((s) => (
+          <Row key={s.key} s={s} max={max} />
         ))}
       </ol>
     </div>

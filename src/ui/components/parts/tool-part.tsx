@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { toolOutcome } from "../../../core/conversation/tool-outcome";
 import { isSubagentTool, subagentSession, subagentSourceID } from "../../../core/import/subagent";
 import type { Store } from "../../../core/ports/store";
 import type { Session, ToolPart } from "../../../core/schema";
@@ -7,8 +8,6 @@ import { formatDuration } from "../../format";
 import { PatchDiff } from "../../diff/lazy-diff";
 import { CopyButton } from "../../markdown/copy-button";
 import { download } from "../workspace/workspace-io";
-
-const STATUS_LABEL = { pending: "preparing", running: "running", completed: "done", error: "failed" } as const;
 
 function summary(part: ToolPart): string {
   const s = part.state;
@@ -161,17 +160,15 @@ export function ToolPartView({ part }: { part: ToolPart }) {
   useEffect(() => {
     if (s.status === "error") setOpen(true);
   }, [s.status]);
-  // A command that ran but failed (a non-zero exit) says so on the card, closed as well: "done" would read as success.
-  const exit = s.status === "completed" && typeof s.metadata?.exit === "number" && s.metadata.exit !== 0 ? s.metadata.exit : undefined;
+  // A non-zero exit reads as a failure, a stopped call as neither (core/conversation/tool-outcome.ts, shared with the exports).
+  const outcome = toolOutcome(s);
   // A permission question waits for the user (the step notes it on the part: core/session/repair.ts).
   const waiting = s.status === "running" && typeof s.metadata?.awaitingApproval === "object";
-  // Stopped (by the user, or the step stopping around it) is not a failure: neither a red "failed" nor the
-  // exit code the shell gives a killed command. A timeout is said as one.
   const notStarted = s.status === "error" && s.metadata?.notStarted === true;
-  const stopped = (s.status === "error" && s.metadata?.interrupted === true) || (s.status === "completed" && s.metadata?.aborted === true);
-  const timedOut = s.status === "completed" && s.metadata?.timedOut === true;
-  const label = notStarted ? "stopped before it ran" : stopped ? "stopped" : timedOut ? "timed out" : exit !== undefined ? `exit ${exit}` : STATUS_LABEL[s.status];
-  const failed = !stopped && (exit !== undefined || timedOut);
+  const stopped = outcome.tone === "stopped";
+  // A command that ran but failed says so on the card, closed as well ("done" would read as success).
+  const failed = outcome.tone === "failure" && s.status === "completed";
+  const label = outcome.label;
   const duration = s.status === "completed" || s.status === "error" ? formatDuration(s.time.end - s.time.start) : undefined;
   const liveOutput = s.status === "running" && typeof s.metadata?.output === "string" ? s.metadata.output : undefined;
   const diff = s.status === "completed" && typeof s.metadata.diff === "string" ? s.metadata.diff : undefined;
@@ -182,7 +179,7 @@ export function ToolPartView({ part }: { part: ToolPart }) {
     <div
       role="group"
       className={`tool-card tool-${stopped ? "stopped" : s.status}${failed ? " tool-failed" : ""}`}
-      aria-label={`Tool ${part.tool}: ${failed && !timedOut ? `finished with exit code ${exit}` : label}`}
+      aria-label={`Tool ${part.tool}: ${outcome.exit !== undefined && !outcome.timedOut ? `finished with exit code ${outcome.exit}` : label}`}
     >
       <button type="button" className="tool-head" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span className={`tool-dot dot-${stopped ? "pending" : failed ? "error" : s.status}`} aria-hidden="true" />

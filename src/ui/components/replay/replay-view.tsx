@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import type { AssistantMessage, MessageWithParts, Session } from "../../../core/schema";
 import { conversationView } from "../../../core/conversation/view";
 import { answeredModelConfig, sessionModelConfig } from "../../../core/settings";
@@ -24,6 +24,34 @@ function answerOf(messages: MessageWithParts[], i: number): AssistantMessage | u
   return undefined;
 }
 const BASE_MS = 900;
+
+/**
+ * A step control that stays focusable where it cannot act (aria-disabled and the reason as its
+ * description): a focused Next step at the last step keeps the focus instead of dropping it to <body>.
+ */
+function StepButton({ label, before, after, unavailable, onClick }: { label: string; before?: string; after?: string; unavailable?: string; onClick: () => void }) {
+  const reason = useId();
+  return (
+    <>
+      <button
+        type="button"
+        className={unavailable ? "looks-disabled" : undefined}
+        aria-disabled={unavailable ? true : undefined}
+        aria-describedby={unavailable ? reason : undefined}
+        onClick={() => unavailable === undefined && onClick()}
+      >
+        {before && <span aria-hidden="true">{before}</span>}
+        {label}
+        {after && <span aria-hidden="true">{after}</span>}
+      </button>
+      {unavailable && (
+        <span id={reason} hidden>
+          {unavailable}
+        </span>
+      )}
+    </>
+  );
+}
 
 /**
  * Step-by-step replay of a session (stored, imported or shared): parts appear
@@ -58,14 +86,29 @@ export function ReplayView({ session, messages: all, onExit }: { session: Sessio
     return () => clearTimeout(t);
   }, [playing, count, frames.length, speed]);
 
+  const atEnd = count >= frames.length;
+  // At the end, Play replays from the start (it used to do nothing there).
+  const playOrPause = () => {
+    if (playing) setPlaying(false);
+    else {
+      if (atEnd) setCount(1);
+      setPlaying(true);
+    }
+  };
+  const toggle = useRef(playOrPause);
+  toggle.current = playOrPause;
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.target instanceof HTMLElement && e.target.closest("input, textarea, select")) return;
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      const target = e.target instanceof HTMLElement ? e.target : null;
+      if (target?.closest("input, textarea, select, [contenteditable]")) return;
       if (e.key === "ArrowRight") setCount((c) => Math.min(frames.length, c + 1));
       if (e.key === "ArrowLeft") setCount((c) => Math.max(1, c - 1));
-      if (e.key === " ") {
+      // Space on a focused control activates that control only (Next step steps, a tool card opens); elsewhere it plays or pauses.
+      if (e.key === " " && !target?.closest("button, a[href], summary, [role=button], [role=menuitem], [role=tab], [role=checkbox], [role=switch]")) {
         e.preventDefault();
-        setPlaying((p) => !p);
+        toggle.current();
       }
     };
     window.addEventListener("keydown", onKey);
@@ -93,18 +136,12 @@ export function ReplayView({ session, messages: all, onExit }: { session: Sessio
           </div>
         </div>
         <div className="replay-controls" role="toolbar" aria-label="Replay controls">
-          <button type="button" onClick={() => setCount(1)} disabled={count <= 1}>
-            Restart
+          <StepButton label="Restart" unavailable={count <= 1 ? "At the first step" : undefined} onClick={() => setCount(1)} />
+          <StepButton label="Previous step" before="◂ " unavailable={count <= 1 ? "At the first step" : undefined} onClick={() => setCount((c) => Math.max(1, c - 1))} />
+          <button ref={play} type="button" className="primary" onClick={playOrPause} disabled={frames.length === 0}>
+            {playing ? "Pause" : atEnd && frames.length > 1 ? "Replay from the start" : "Play"}
           </button>
-          <button type="button" onClick={() => setCount((c) => Math.max(1, c - 1))} disabled={count <= 1}>
-            <span aria-hidden="true">◂ </span>Previous step
-          </button>
-          <button ref={play} type="button" className="primary" onClick={() => setPlaying(!playing)} disabled={frames.length === 0}>
-            {playing ? "Pause" : "Play"}
-          </button>
-          <button type="button" onClick={() => setCount((c) => Math.min(frames.length, c + 1))} disabled={count >= frames.length}>
-            Next step<span aria-hidden="true"> ▸</span>
-          </button>
+          <StepButton label="Next step" after=" ▸" unavailable={atEnd ? "At the last step" : undefined} onClick={() => setCount((c) => Math.min(frames.length, c + 1))} />
           <label>
             Speed{" "}
             <select aria-label="Speed" value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
