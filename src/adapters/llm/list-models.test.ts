@@ -59,6 +59,9 @@ describe("listModels", () => {
     // The provider's own words, not its JSON.
     expect(r).toMatchObject({ message: expect.stringMatching(/^The provider refused the API key for the model list \(HTTP 401: “Incorrect API key provided: .*”\)\. Check the key\.$/) });
     expect(r.ok ? "" : r.message).not.toContain("{");
+    // No key at all: the server asks for one.
+    const keyless = await listModels({ provider: "openai-compatible", baseURL: "http://localhost:8080/v1" }, fake(401, { error: { message: "Unauthorized" } }).f);
+    expect(keyless).toEqual({ ok: false, message: "The server asks for an API key to list its models (HTTP 401: “Unauthorized”). Add the key in Settings." });
     const missing = await listModels({ provider: "openai-compatible", baseURL: "http://localhost:8080/v1" }, fake(404, { detail: "Not Found" }).f);
     expect(missing).toEqual({ ok: false, message: "This server has no model list at http://localhost:8080/v1/models (HTTP 404: “Not Found”). Type the model name instead, or check the base URL." });
     const down = await listModels({ provider: "openai-compatible", baseURL: "http://localhost:1/v1" }, (async () => {

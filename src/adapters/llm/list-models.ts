@@ -36,7 +36,11 @@ export async function listModels(config: Pick<ModelConfig, "provider" | "baseURL
     // The provider's own words (the message inside its JSON error), not the raw body.
     const said = scrubSecrets(messageFromBody(await res.text().catch(() => "")) ?? "", key);
     const quoted = said ? `: “${said}”` : "";
-    if (res.status === 401 || res.status === 403) return { ok: false, message: `The provider refused the API key for the model list (HTTP ${res.status}${quoted}). Check the key.` };
+    if (res.status === 401 || res.status === 403) {
+      return key
+        ? { ok: false, message: `The provider refused the API key for the model list (HTTP ${res.status}${quoted}). Check the key.` }
+        : { ok: false, message: `The server asks for an API key to list its models (HTTP ${res.status}${quoted}). Add the key in Settings.` };
+    }
     if (res.status === 404) return { ok: false, message: `This server has no model list at ${base}/models (HTTP 404${quoted}). Type the model name instead, or check the base URL.` };
     return { ok: false, message: `The provider answered HTTP ${res.status} to the model list${quoted}.` };
   }

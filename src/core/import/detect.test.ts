@@ -15,6 +15,8 @@ describe("which importer reads a dropped file", () => {
     expect(textKind({ path: "notes.jsonl", text: '{"hello":1}\n' })).toBe("unknown");
     // Cut short, or broken: damaged, and said so with where (not "not recognised").
     expect(textKind({ path: "session-2025.json", text: '{"sessionId": "x", "messages": [{"type": "user"' })).toBe("damaged");
+    // Other broken JSON in a dropped folder (a tsconfig with comments) is not a damaged history.
+    expect(textKind({ path: "tsconfig.json", text: '{ // comment\n "compilerOptions": {} }' })).toBe("unknown");
     const damaged = importHistoryFiles([{ path: "export.json", text: '{"info": {"id": "ses_1"}, "messages": [' }], 1);
     expect(damaged.unknown).toEqual([]);
     expect(damaged.issues).toEqual([{ at: "export.json", problem: expect.stringMatching(/^damaged, so skipped: it is not valid JSON: it has a syntax error(?: near character [\d,]+)? or breaks off before its end\.$/) }]);

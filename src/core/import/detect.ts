@@ -32,6 +32,9 @@ function firstJson(text: string): unknown {
   }
 }
 
+/** Keys near the start of a session file of ours, OpenCode's or Gemini CLI's. */
+const SESSION_KEYS = /"(?:sessionId|messages|info|format)"\s*:/;
+
 /** The kind of a text file (JSON or JSONL) by path and content. */
 export function textKind(f: TextFile): FileKind {
   if (isOpenCodeStoragePath(f.path)) return "opencode-storage";
@@ -45,8 +48,9 @@ export function textKind(f: TextFile): FileKind {
   }
   const body = f.text.replace(/^[^{[]*/, "");
   const v = firstJson(body);
-  // JSON that breaks off or has a syntax error is a damaged file (a cut download, an edit gone wrong), not an unknown one.
-  if (v === undefined && body.trim() !== "" && lower.endsWith(".json")) return "damaged";
+  // JSON that breaks off or has a syntax error, and reads like a session (a cut download, an edit gone wrong), is a
+  // damaged history file, not an unknown one; other broken JSON in a dropped folder (a tsconfig with comments) is not.
+  if (v === undefined && lower.endsWith(".json") && SESSION_KEYS.test(body.slice(0, 4096))) return "damaged";
   if (isGeminiChat(v) || isGeminiCheckpoint(v)) return "gemini-cli";
   if (isOpenCodeV2Export(v)) return "opencode-export-v2";
   if (isObj(v) && ("format" in v || ("info" in v && "messages" in v))) return "export";
@@ -65,7 +69,10 @@ export function importHistoryFiles(files: readonly TextFile[], importedAt: numbe
   }
   const out: HistoryBatch & { unknown: string[] } = { sessions: [], issues: [], unknown: (groups.get("unknown") ?? []).map((f) => f.path) };
   for (const f of groups.get("damaged") ?? []) {
-    const parsed = parseJson(f.text.replace(/^[^{[]*/, ""));
+    // Parsed from its first brace, as detected; a position is then counted in the file as it is.
+    const skipped = /^[^{[]*/.exec(f.text)?.[0].length ?? 0;
+    const parsed = parseJson(f.text.slice(skipped));
+    if (!parsed.ok && skipped > 0) parsed.error = parsed.error.replace(/near character ([\d,]+)/, (_, n: string) => `near character ${(Number(n.replace(/,/g, "")) + skipped).toLocaleString("en")}`);
     out.issues.push({ at: f.path, problem: parsed.ok ? "damaged" : `damaged, so skipped: ${parsed.error.replace(/^The file is/, "it is")}` });
   }
   const add = (b: HistoryBatch) => {

@@ -86,6 +86,10 @@ describe("python3 in the local sandbox (real Pyodide)", () => {
     const asked = await sb.exec("python3 ask.py");
     expect(asked.stderr).toContain("EOFError");
     expect(asked.stderr).toContain("give it its input through a pipe, e.g. echo 42 | python3 script.py");
+    // Another EOFError (an empty pickle) gets no such note.
+    const pickled = await sb.exec(`python3 -c "import pickle, io; pickle.load(io.BytesIO(b''))"`);
+    expect(pickled.stderr).toContain("EOFError");
+    expect(pickled.stderr).not.toContain("through a pipe");
     const piped = await sb.exec("echo Ada | python3 ask.py");
     expect(piped.stdout).toBe("Name? hi Ada\n");
     expect(piped.stderr).toBe("");

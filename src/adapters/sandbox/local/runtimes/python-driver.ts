@@ -78,7 +78,7 @@ def __tabcode_main(args, stdin_text, env, cwd):
         while tb is not None and tb.tb_frame.f_code.co_filename.startswith("<frozen runpy"):
             tb = tb.tb_next
         traceback.print_exception(type(e), e, tb)
-        if isinstance(e, EOFError) and stdin_text == "":
+        if isinstance(e, EOFError) and stdin_text == "" and str(e).startswith("EOF when reading a line"):
             print("(The sandbox runs a script without a keyboard: give it its input through a pipe, e.g. echo 42 | python3 script.py.)", file=sys.stderr)
         code = 1
     finally:
