@@ -23,6 +23,7 @@ import { pageMove, syncIsolateFlag } from "./isolation";
 import { SettingsStore } from "./settings-store";
 import { wakeServiceWorker } from "./service-worker";
 import { finishPendingDeletes, snapshotCollector } from "./storage-gc";
+import { sweepTerminalLogs } from "./terminal-log";
 import { afterFirstPaint, warmUp, whenIdle } from "./warm-up";
 import { nextPendingDeleteDue, PENDING_DELETES_KEY, stalePendingDeletes } from "./pending-deletes";
 
@@ -212,6 +213,8 @@ export async function bootstrap(): Promise<BootResult> {
       if (e.key === PENDING_DELETES_KEY) arm();
     });
   }
+  // Terminal logs (command lines, output) of sessions that no longer exist, left by versions that kept them.
+  whenIdle(() => void sweepTerminalLogs(async (id) => (await store.getSession(id)) !== undefined).catch(() => undefined));
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).
   Object.defineProperty(globalThis, "__tabcode", { value: services, configurable: true });
   return { ok: true, services };

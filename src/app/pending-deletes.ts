@@ -55,6 +55,11 @@ export function clearPendingDelete(sessionID: string, memo: Memo | undefined = p
   write(memo, all);
 }
 
+/** Every session whose delete is not settled yet (its Undo may still be offered, or a start-up will finish it). */
+export function pendingDeleteIDs(memo: Memo | undefined = pageStorage()): string[] {
+  return Object.keys(read(memo));
+}
+
 /** The entries a start-up should finish: old enough that no Undo can still be pressed. */
 export function stalePendingDeletes(now = Date.now(), memo: Memo | undefined = pageStorage()): string[] {
   return Object.entries(read(memo))

@@ -13,6 +13,7 @@ import { conversationView } from "../core/conversation/view";
 import type { Session } from "../core/schema";
 import type { AppServices } from "./bootstrap";
 import { clearPendingDelete, keptForUndo, notePendingDelete } from "./pending-deletes";
+import { forgetTerminalLog, terminalSessionDeleted } from "./terminal-log";
 
 export type ExportKind = "json" | "json-files" | "markdown" | "markdown-brief" | "html";
 
@@ -245,10 +246,18 @@ export async function deleteSession(app: AppServices, s: Session): Promise<{ und
   await app.sessions.assertIdleEverywhere(s.id);
   await app.store.flush();
   const kept = { session: (await app.store.getSession(s.id)) ?? s, messages: await app.store.messages(s.id) };
-  await app.store.deleteSession(s.id);
+  // Noted before the rows go: a start-up sweep of terminal logs running meanwhile keeps this one for Undo.
+  notePendingDelete(s.id);
+  try {
+    await app.store.deleteSession(s.id);
+  } catch (e) {
+    clearPendingDelete(s.id);
+    throw e;
+  }
+  // Its command in the terminal, if one runs, stops as its agent's run did (the log stays until `finish`).
+  terminalSessionDeleted(s.id);
   // The snapshot a cold open paints shows the sidebar, which named this session.
   forgetGlance();
-  notePendingDelete(s.id);
   keptForUndo.set(s.id, kept);
   let settled = false;
   return {
@@ -296,9 +305,11 @@ export async function startDemo(app: AppServices, kind: DemoKind = "dates"): Pro
 
 /**
  * A deleted session's files for good: its workspace (saved tool outputs
- * included), then every snapshot tree and blob no remaining session needs.
+ * included) and its terminal log, then every snapshot tree and blob no
+ * remaining session needs.
  */
 export async function deleteSessionFiles(app: Pick<AppServices, "store" | "sandbox">, sessionID: string): Promise<void> {
+  forgetTerminalLog(sessionID);
   await app.sandbox.deleteWorkspace(sessionID);
   const { collectUnusedSnapshots } = await import("./storage-gc");
   await collectUnusedSnapshots(app);

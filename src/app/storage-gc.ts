@@ -11,6 +11,7 @@
 import { pageStorage } from "../adapters/storage/page-storage";
 import { GC_GRACE_MS } from "../core/snapshot/grace";
 import { clearPendingDelete, foreignPendingDelete, keptForUndo, stalePendingDeletes } from "./pending-deletes";
+import { forgetTerminalLog } from "./terminal-log";
 import type { Store } from "../core/ports/store";
 
 interface Collects {
@@ -104,13 +105,14 @@ interface Deletes extends Collects {
   sandbox: Collects["sandbox"] & { deleteWorkspace(sessionID: string): Promise<void> };
 }
 
-/** At start-up: the files of sessions deleted by a page that closed before their Undo toast went. */
+/** At start-up: the files (and terminal logs) of sessions deleted by a page that closed before their Undo toast went. */
 export async function finishPendingDeletes(app: Deletes, now = Date.now(), memo: Pick<Storage, "getItem" | "setItem" | "removeItem"> | undefined = pageStorage()): Promise<void> {
   const ids = stalePendingDeletes(now, memo);
   let deleted = false;
   for (const id of ids) {
     if (!(await app.store.getSession(id))) {
       await app.sandbox.deleteWorkspace(id);
+      forgetTerminalLog(id, memo);
       deleted = true;
     }
     clearPendingDelete(id, memo);

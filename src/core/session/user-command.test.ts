@@ -51,4 +51,26 @@ describe("runUserCommand (the terminal pane)", () => {
     broker.reply(pending?.id ?? "", { type: "reject" });
     expect(await run).toEqual({ status: "refused", message: "Not run: you rejected it." });
   });
+
+  it("returns a long output whole, and saves nothing in the workspace (the cut and the saved file are the model's)", async () => {
+    const { deps, sandbox } = await setup();
+    const r = await runUserCommand(deps, { sessionID: "s", command: "seq 1 5000", signal: new AbortController().signal });
+    expect(r.status).toBe("done");
+    const lines = r.status === "done" ? r.output.split("\n") : [];
+    expect(lines).toHaveLength(5000);
+    expect(lines.at(-1)).toBe("5000");
+    expect(r.status === "done" ? r.output : "").not.toMatch(/truncated|saved to|Exit code/);
+    expect(await sandbox.fs.exists("/workspace/.tabcode/tool-output")).toBe(false);
+  });
+
+  it("stopped by the person: said as stopped, in the command's own words (no notes for the model, no 124)", async () => {
+    const { deps } = await setup();
+    const stop = new AbortController();
+    const run = runUserCommand(deps, { sessionID: "s", command: "echo started; sleep 30; echo never", signal: stop.signal });
+    setTimeout(() => stop.abort(), 200);
+    const r = await run;
+    // just-bash in process drops what the line printed before the abort, and says "bash: execution aborted":
+    // the shell's note of the stop is left out (the terminal says "stopped"), as are the model's notes and 124.
+    expect(r).toEqual({ status: "stopped", output: "" });
+  });
 });

@@ -23,7 +23,17 @@ export interface UserCommandDeps {
   state: Map<string, unknown>;
 }
 
-export type UserCommandResult = { status: "done"; output: string; exitCode: number } | { status: "refused"; message: string } | { status: "error"; message: string };
+export type UserCommandResult =
+  | { status: "done"; output: string; exitCode: number; timedOut?: true }
+  /** Stopped by the person (Stop, Ctrl+C): not a failure, whatever code the shell gives a killed command. */
+  | { status: "stopped"; output: string }
+  | { status: "refused"; message: string }
+  | { status: "error"; message: string };
+
+/** Without the line just-bash prints when a command is aborted: the terminal says "stopped" instead. */
+export function withoutAbortLine(text: string): string {
+  return text.replace(/\n?bash: execution aborted\s*$/, "");
+}
 
 /** The broker's wording is for the model; the person gets the rule in plain words (undefined: not a refusal). */
 function refusalForPerson(message: string): string | undefined {
@@ -34,7 +44,11 @@ function refusalForPerson(message: string): string | undefined {
   return undefined;
 }
 
-/** Runs `command` like the bash tool would for the model; `onOutput` gets the output so far as it streams. */
+/**
+ * Runs `command` like the bash tool would for the model; `onOutput` gets the output so far as it streams. The
+ * output comes back whole and in the command's own words: no cut or saved file for the model, no notes
+ * written for it (`<bash_metadata>`, `Exit code:`).
+ */
 export async function runUserCommand(deps: UserCommandDeps, input: { sessionID: string; command: string; signal: AbortSignal; onOutput?(text: string): void }): Promise<UserCommandResult> {
   const { sandbox, permissions, rules, state } = deps;
   const { sessionID } = input;
@@ -49,6 +63,7 @@ export async function runUserCommand(deps: UserCommandDeps, input: { sessionID: 
       sandbox,
       state,
       rules,
+      wholeOutput: true,
       update: (p) => {
         const out = p.metadata?.output;
         if (typeof out === "string") input.onOutput?.(out);
@@ -59,10 +74,12 @@ export async function runUserCommand(deps: UserCommandDeps, input: { sessionID: 
   );
   if (!outcome.ok) {
     const refused = refusalForPerson(outcome.error);
-    return refused ? { status: "refused", message: refused } : { status: "error", message: outcome.error };
+    if (refused) return { status: "refused", message: refused };
+    return input.signal.aborted ? { status: "stopped", output: "" } : { status: "error", message: outcome.error };
   }
-  const text = outcome.result.output;
-  const code = /\n*Exit code: (-?\d+)\s*$/.exec(text);
-  const output = code ? text.slice(0, code.index) : text;
-  return { status: "done", output: output === "(no output)" ? "" : output, exitCode: code ? Number(code[1]) : 0 };
+  const meta = outcome.result.metadata ?? {};
+  const text = typeof meta.output === "string" ? meta.output.replace(/\n+$/, "") : "";
+  if (meta.aborted === true) return { status: "stopped", output: withoutAbortLine(text) };
+  const exitCode = typeof meta.exit === "number" ? meta.exit : 0;
+  return meta.timedOut === true ? { status: "done", output: text, exitCode, timedOut: true } : { status: "done", output: text, exitCode };
 }

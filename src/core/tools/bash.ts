@@ -128,7 +128,8 @@ export const bashTool = defineTool({
       title: args.description,
       output,
       metadata: {
-        output: capTail(text),
+        // Whole for the terminal (which keeps it in memory only), the tail for a stored part.
+        output: ctx.wholeOutput ? text : capTail(text),
         exit: r.exitCode,
         description: args.description,
         cwd: args.workdir === undefined ? currentCwd(ctx, sandbox) : runIn,

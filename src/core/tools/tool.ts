@@ -25,6 +25,11 @@ export interface ToolContext {
   rules?: Ruleset[];
   /** Logs a refusal the sandbox made while a command ran (it never went through `ask`). */
   refused?(permission: string, pattern: string, rule?: PermissionRule): void;
+  /**
+   * The person's own command (the terminal), not the model's: the output comes back whole (no cut for the
+   * model, nothing saved in the workspace); the caller decides what to show.
+   */
+  wholeOutput?: boolean;
 }
 
 export interface ToolResult {
@@ -92,7 +97,7 @@ export function defineTool<P extends z.ZodMiniType>(def: ToolDefinition<P>): Too
       }
       try {
         const result = await def.execute(parsed.data, ctx);
-        if (def.selfTruncating) return { ok: true, input, result };
+        if (def.selfTruncating || ctx.wholeOutput) return { ok: true, input, result };
         const truncated = await truncateOutput(result.output, ctx);
         return {
           ok: true,

@@ -94,6 +94,17 @@ describe("worker sandbox watchdog", () => {
     expect(w.terminated).toBe(true);
   });
 
+  it("stops a command aborted while the Worker still starts, without killing it", async () => {
+    const { sandbox, workers } = setup(5_000);
+    const ac = new AbortController();
+    const started = Date.now();
+    const r = sandbox.exec("sleep 5", { signal: ac.signal });
+    ac.abort();
+    expect((await r).aborted).toBe(true);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(workers[0]?.terminated).toBe(false);
+  });
+
   it("fails other pending calls when the Worker is killed, and recovers", async () => {
     const { sandbox, workers } = setup(50);
     await sandbox.ready();

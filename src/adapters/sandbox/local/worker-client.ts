@@ -183,6 +183,8 @@ export class WorkerSandbox implements Sandbox {
     if (opts.signal?.aborted) return { stdout: "", stderr: "", combined: "", exitCode: 130, timedOut: false, aborted: true };
     this.early = undefined;
     await this.ensure();
+    // Stopped while the Worker started (the listener below is not there yet).
+    if (opts.signal?.aborted) return { stdout: "", stderr: "", combined: "", exitCode: 130, timedOut: false, aborted: true };
     const w = this.worker;
     if (!w) throw new Error("The sandbox worker is not running");
     const grace = this.opts.graceMs ?? DEFAULT_GRACE_MS;

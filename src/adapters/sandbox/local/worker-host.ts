@@ -82,10 +82,11 @@ export class WorkerHost {
         return await fn.apply(fs, req.args);
       }
       case "exec": {
-        const sb = await this.require();
+        // Registered first: an abort that comes while the workspace still opens stops the command too.
         const ac = new AbortController();
         this.running.set(req.id, ac);
         try {
+          const sb = await this.require();
           return await sb.exec(req.command, {
             cwd: req.cwd,
             env: req.env,

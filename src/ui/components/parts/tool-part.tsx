@@ -81,12 +81,12 @@ function sessionsOnce(store: Store): Promise<Session[]> {
 }
 
 /** Where a cut output's whole text was saved, if it was: the truncation note, the output's last words (not a line the command printed). */
-function savedOutputPath(output: string): string | undefined {
+export function savedOutputPath(output: string): string | undefined {
   return /The full output was saved to (\S+?\.txt)\. Use grep to search it, or read with offset\/limit to view parts of it\.\s*$/.exec(output)?.[1];
 }
 
 /** The whole output of a cut tool result: in the workspace's hidden scratch folder, so the Files tree does not list it. */
-function SavedOutput({ sessionID, path }: { sessionID: string; path: string }) {
+export function SavedOutput({ sessionID, path, label }: { sessionID: string; path: string; label?: string }) {
   const { sandbox } = useServices();
   const [error, setError] = useState<string>();
   const fetchIt = async () => {
@@ -99,7 +99,7 @@ function SavedOutput({ sessionID, path }: { sessionID: string; path: string }) {
   };
   return (
     <div className="tool-saved-output">
-      <button type="button" className="link" onClick={() => void fetchIt()}>
+      <button type="button" className="link" aria-label={label} onClick={() => void fetchIt()}>
         Download the full output
       </button>
       {error && <span className="error-text"> {error}</span>}

@@ -1,89 +1,21 @@
 import {
-  type FormEvent,
+  type KeyboardEvent,
   useEffect,
+  useId,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
   useSyncExternalStore,
 } from "react";
 import { type ShellEntry, userShell } from "../../../app/user-shell";
-import type { MessageWithParts, ToolPart } from "../../../core/schema";
+import type { MessageWithParts } from "../../../core/schema";
 import { emit } from "../../app-events";
 import { useServices, useSessionStatus } from "../../hooks/services";
+import { AT_DRAFT, commandHistory, onFirstLine, onLastLine, type Recall, recall } from "./command-history";
+import { TerminalEntry } from "./terminal-entry";
+import { fromEntry, fromTool, type Line } from "./terminal-lines";
 import "./terminal.css";
-
-interface Line {
-  key: string;
-  who: "model" | "you";
-  command: string;
-  output: string;
-  /** "running…", "exit 0", or why it did not run. */
-  status: string;
-  failed: boolean;
-  start: number;
-}
-
-const EXIT = /\n*Exit code: (-?\d+)\s*$/;
-
-function fromTool(p: ToolPart, created: number): Line | undefined {
-  const s = p.state;
-  const command =
-    typeof s.input.command === "string" ? s.input.command : undefined;
-  if (p.tool !== "bash" || command === undefined) return undefined;
-  const start =
-    s.status === "running" || s.status === "completed" || s.status === "error"
-      ? s.time.start
-      : created;
-  const base = { key: p.id, who: "model" as const, command, start };
-  switch (s.status) {
-    case "pending":
-      return { ...base, output: "", status: "waiting…", failed: false };
-    case "running":
-      return {
-        ...base,
-        output: typeof s.metadata?.output === "string" ? s.metadata.output : "",
-        status: "running…",
-        failed: false,
-      };
-    case "completed": {
-      const m = EXIT.exec(s.output);
-      const output = m ? s.output.slice(0, m.index) : s.output;
-      const code = m ? Number(m[1]) : 0;
-      return {
-        ...base,
-        output: output === "(no output)" ? "" : output,
-        status: `exit ${code}`,
-        failed: code !== 0,
-      };
-    }
-    case "error":
-      return {
-        ...base,
-        output: typeof s.metadata?.output === "string" ? s.metadata.output : "",
-        status: s.error,
-        failed: true,
-      };
-  }
-}
-
-function fromEntry(e: ShellEntry): Line {
-  const status =
-    e.status === "running"
-      ? "running…"
-      : e.status === "done"
-        ? `exit ${e.exitCode ?? 0}`
-        : (e.message ?? e.status);
-  return {
-    key: e.id,
-    who: "you",
-    command: e.command,
-    output: e.output,
-    status,
-    failed:
-      e.status === "refused" || e.status === "error" || (e.exitCode ?? 0) !== 0,
-    start: e.start,
-  };
-}
 
 /**
  * The session's shell, live: every bash command the model ran (streamed
@@ -112,10 +44,19 @@ export function TerminalPane({
   // (and its undo). It waits until the run ends.
   const agentRunning = useSessionStatus(sessionID).type !== "idle";
   const [command, setCommand] = useState("");
+  // What Clear removed, for its Undo (this session's, until the next command).
+  const [cleared, setCleared] = useState<{ sessionID: string; entries: ShellEntry[] }>();
   const logRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
   const stick = useRef(true);
+  // The command box stays in sight while a command you ran grows the log (a phone's tap on Run leaves no focus in it).
+  const follow = useRef(false);
+  const recalled = useRef<Recall>(AT_DRAFT);
+  const caretToEnd = useRef(false);
+  const keysID = useId();
+  const waitID = useId();
+  const history = useMemo(() => commandHistory(entries.map((e) => e.command)), [entries]);
 
   const lines = useMemo(() => {
     const out: Line[] = [];
@@ -132,24 +73,87 @@ export function TerminalPane({
   const last = lines.at(-1);
   const grown = `${lines.length}|${last?.output.length ?? 0}|${last?.status ?? ""}`;
   // Follows the output while the view is at the bottom; scrolling up stops following. The log grows taller
-  // (up to 40% of the window) as it fills: while you type here, the command line stays in sight.
+  // (up to 40% of the window) as it fills: while you type here, or your command runs, the command line stays in sight.
   useEffect(() => {
     const el = logRef.current;
     if (grown && el && stick.current) el.scrollTop = el.scrollHeight;
-    if (grown && document.activeElement === inputRef.current) formRef.current?.scrollIntoView({ block: "nearest" });
+    if (grown && (follow.current || document.activeElement === inputRef.current)) formRef.current?.scrollIntoView({ block: "nearest" });
   }, [grown]);
+  useEffect(() => {
+    if (!running) follow.current = false;
+  }, [running]);
   // Opened by its toggle: the whole pane is brought into sight (it opens at the foot of the side column).
   useEffect(() => {
     if (reveal) formRef.current?.scrollIntoView({ block: "nearest" });
   }, [reveal]);
+  // The box grows with its lines (a pasted script), up to its CSS max-height; a recalled command puts the caret at its end.
+  useLayoutEffect(() => {
+    const el = inputRef.current;
+    if (!el) return;
+    el.style.height = "auto";
+    el.style.height = `${el.scrollHeight + el.offsetHeight - el.clientHeight}px`;
+    if (caretToEnd.current) {
+      caretToEnd.current = false;
+      el.setSelectionRange(command.length, command.length);
+    }
+  }, [command]);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const focusBox = () => inputRef.current?.focus();
+
+  const submit = () => {
     const c = command.trim();
     if (!c || running || agentRunning) return;
     setCommand("");
+    setCleared(undefined);
+    recalled.current = AT_DRAFT;
     stick.current = true;
+    follow.current = true;
+    // Run gives way to Stop: focus that was on it stays in the form, in the box.
+    if (formRef.current?.contains(document.activeElement) && document.activeElement !== inputRef.current) focusBox();
     void shell.run(sessionID, c).then(() => emit("workspace-changed", { sessionID }));
+  };
+
+  const stop = () => {
+    shell.stop(sessionID);
+    focusBox();
+  };
+
+  // Undo, not a question: a clear is easy to take back (the log is still in memory), and a dialog would
+  // interrupt every clear for the rare mistake.
+  const clear = () => {
+    setCleared({ sessionID, entries: shell.clear(sessionID) });
+    focusBox();
+  };
+  const undoClear = () => {
+    if (cleared) shell.restore(cleared.sessionID, cleared.entries);
+    setCleared(undefined);
+    focusBox();
+  };
+  const clearedHere = cleared?.sessionID === sessionID ? cleared.entries.length : 0;
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.nativeEvent.isComposing) return;
+    const t = e.currentTarget;
+    const plain = !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey;
+    if (e.key === "Enter" && !e.shiftKey) {
+      e.preventDefault();
+      submit();
+    } else if (e.key.toLowerCase() === "c" && e.ctrlKey && !e.metaKey && !e.altKey && !e.shiftKey) {
+      // As in a terminal: Ctrl+C stops the running command; with text selected it copies, as anywhere.
+      if (running && t.selectionStart === t.selectionEnd) {
+        e.preventDefault();
+        stop();
+      }
+    } else if ((e.key === "ArrowUp" || e.key === "ArrowDown") && plain) {
+      const up = e.key === "ArrowUp";
+      if (!(up ? onFirstLine : onLastLine)(t.value, t.selectionStart, t.selectionEnd)) return;
+      const next = recall(history, recalled.current, t.value, up ? "older" : "newer");
+      if (!next) return;
+      e.preventDefault();
+      recalled.current = next.state;
+      caretToEnd.current = true;
+      setCommand(next.value);
+    }
   };
 
   return (
@@ -162,55 +166,52 @@ export function TerminalPane({
           </p>
         )}
         {lines.map((l) => (
-          <div key={l.key} className={`terminal-entry terminal-${l.who}`}>
-            <div className="terminal-cmd">
-              <span className="terminal-who">
-                {l.who === "you" ? "you" : "model"}
-              </span>
-              <span aria-hidden="true">$ </span>
-              <span className="visually-hidden">command: </span>
-              {l.command}
-            </div>
-            {l.output && (
-              <pre className="terminal-out">
-                {l.output.length > 20_000
-                  ? `…${l.output.slice(-20_000)}`
-                  : l.output}
-              </pre>
-            )}
-            <div className={`terminal-status${l.failed ? " failed" : ""}`}>
-              {l.status}
-            </div>
-          </div>
+          <TerminalEntry key={l.key} line={l} sessionID={sessionID} full={l.who === "you" ? shell.fullOutput(l.key) : undefined} />
         ))}
       </div>
-      <form ref={formRef} className="terminal-input" onSubmit={submit}>
+      <form
+        ref={formRef}
+        className="terminal-input"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
         <span aria-hidden="true" className="terminal-prompt">
           $
         </span>
-        <input
+        <textarea
           ref={inputRef}
-          type="text"
+          rows={1}
           aria-label="Command to run in the sandbox"
-          placeholder="Run a command in the sandbox…"
+          aria-describedby={agentRunning && !running ? `${keysID} ${waitID}` : keysID}
+          placeholder="Run a command…"
           value={command}
           spellCheck={false}
           autoCapitalize="off"
           autoComplete="off"
-          onChange={(e) => setCommand(e.target.value)}
+          autoCorrect="off"
+          enterKeyHint="go"
+          onChange={(e) => {
+            setCommand(e.target.value);
+          }}
+          onKeyDown={onKeyDown}
         />
         {running ? (
-          <button type="button" onClick={() => shell.stop(sessionID)}>
+          <button type="button" onClick={stop}>
             Stop
           </button>
         ) : (
-          <button type="submit" disabled={!command.trim() || agentRunning} aria-describedby={agentRunning ? "terminal-wait" : undefined}>
+          <button type="submit" disabled={!command.trim() || agentRunning} aria-describedby={agentRunning ? waitID : undefined}>
             Run
           </button>
         )}
       </form>
+      <p id={keysID} className="hint terminal-keys">
+        Enter runs, Shift+Enter adds a line, ↑ and ↓ recall your earlier commands, Ctrl+C stops a running one.
+      </p>
       {agentRunning && !running && (
-        <p id="terminal-wait" className="hint" role="status">
+        <p id={waitID} className="hint" role="status">
           The agent is working in this sandbox. Your command can run when its turn ends (or stop the run).
         </p>
       )}
@@ -220,14 +221,18 @@ export function TerminalPane({
           rules as the model's, and are kept here. The model does not see them.
         </p>
         {entries.length > 0 && !running && (
-          <button
-            type="button"
-            className="link"
-            onClick={() => shell.clear(sessionID)}
-          >
+          <button type="button" className="link" onClick={clear}>
             Clear your commands
           </button>
         )}
+        <span className="terminal-cleared">
+          <span role="status">{clearedHere > 0 ? `Cleared ${clearedHere === 1 ? "1 command" : `${clearedHere} commands`}.` : ""}</span>
+          {clearedHere > 0 && (
+            <button type="button" className="link" aria-label="Undo clearing your commands" onClick={undoClear}>
+              Undo
+            </button>
+          )}
+        </span>
       </div>
     </div>
   );

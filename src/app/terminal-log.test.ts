@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { makeSession } from "../core/compaction/test-fixtures";
+import { MemoryStore } from "../testing/memory-store";
+import type { AppServices } from "./bootstrap";
+import { notePendingDelete, PENDING_DELETE_STALE_MS } from "./pending-deletes";
+import { deleteSession } from "./session-actions";
+import { finishPendingDeletes } from "./storage-gc";
+import { onTerminalSessionGone, sweepTerminalLogs, terminalLogKey } from "./terminal-log";
+
+/** A page's localStorage, with the key walk the sweep needs. */
+function storage(): Storage {
+  const m = new Map<string, string>();
+  return {
+    getItem: (k) => m.get(k) ?? null,
+    setItem: (k, v) => void m.set(k, String(v)),
+    removeItem: (k) => void m.delete(k),
+    clear: () => m.clear(),
+    key: (i) => [...m.keys()][i] ?? null,
+    get length() {
+      return m.size;
+    },
+  };
+}
+
+const LOG = JSON.stringify([{ id: "cmd_1", command: "export TOKEN=sk-secret", start: 1, status: "done", output: "" }]);
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("sweepTerminalLogs (start-up, when idle)", () => {
+  it("removes the logs of sessions that no longer exist, and only those", async () => {
+    const memo = storage();
+    for (const id of ["ses_live", "ses_gone", "ses_undo"]) memo.setItem(terminalLogKey(id), LOG);
+    memo.setItem("tabcode.terminalOpen", "1");
+    memo.setItem("tabcode.other", "x");
+    // Deleted, its Undo perhaps still offered (here or in another tab): its final delete takes the log.
+    notePendingDelete("ses_undo", Date.now(), memo);
+    const swept = await sweepTerminalLogs(async (id) => id === "ses_live", memo);
+    expect(swept).toBe(1);
+    expect(memo.getItem(terminalLogKey("ses_gone"))).toBeNull();
+    expect(memo.getItem(terminalLogKey("ses_live"))).toBe(LOG);
+    expect(memo.getItem(terminalLogKey("ses_undo"))).toBe(LOG);
+    expect(memo.getItem("tabcode.terminalOpen")).toBe("1");
+    expect(memo.getItem("tabcode.other")).toBe("x");
+  });
+
+  it("reads nothing when no log is stored", async () => {
+    const lookups: string[] = [];
+    expect(await sweepTerminalLogs(async (id) => Boolean(lookups.push(id)), storage())).toBe(0);
+    expect(lookups).toEqual([]);
+  });
+});
+
+describe("a deleted session's terminal log", () => {
+  it("stays while its Undo is offered (Undo brings it back with the session) and goes when the delete is final", async () => {
+    const memo = storage();
+    vi.stubGlobal("localStorage", memo);
+    const store = new MemoryStore();
+    const s = makeSession();
+    await store.importSession(s, []);
+    const deleted: string[] = [];
+    const app = {
+      store,
+      sessions: { stop: async () => undefined, assertIdleEverywhere: async () => undefined },
+      sandbox: {
+        deleteWorkspace: async (id: string) => void deleted.push(id),
+        collectGarbage: async () => ({ trees: 0, blobs: 0, bytes: 0 }),
+      },
+    } as unknown as AppServices;
+    const heard: string[] = [];
+    const off = onTerminalSessionGone((event, id) => heard.push(`${event} ${id}`));
+    memo.setItem(terminalLogKey(s.id), LOG);
+
+    const first = await deleteSession(app, s);
+    expect(memo.getItem(terminalLogKey(s.id))).toBe(LOG);
+    expect(heard).toEqual([`deleted ${s.id}`]);
+    await first.undo();
+    expect(await store.getSession(s.id)).toBeDefined();
+    expect(memo.getItem(terminalLogKey(s.id))).toBe(LOG);
+
+    const second = await deleteSession(app, s);
+    second.finish();
+    await vi.waitFor(() => expect(deleted).toEqual([s.id]));
+    expect(memo.getItem(terminalLogKey(s.id))).toBeNull();
+    expect(heard.at(-1)).toBe(`forgotten ${s.id}`);
+    off();
+  });
+
+  it("goes when a later start-up finishes the delete of a page closed before its Undo went", async () => {
+    const memo = storage();
+    memo.setItem(terminalLogKey("ses_gone"), LOG);
+    memo.setItem(terminalLogKey("ses_back"), LOG);
+    notePendingDelete("ses_gone", 0, memo);
+    notePendingDelete("ses_back", 0, memo);
+    const app = {
+      store: { getSession: async (id: string) => (id === "ses_back" ? ({ id } as never) : undefined), listSessions: async () => [], messages: async () => [] },
+      sandbox: { deleteWorkspace: async () => undefined, collectGarbage: async () => ({ trees: 0, blobs: 0, bytes: 0 }) },
+    };
+    await finishPendingDeletes(app, PENDING_DELETE_STALE_MS + 1, memo);
+    expect(memo.getItem(terminalLogKey("ses_gone"))).toBeNull();
+    // Restored meanwhile (imported again): its log is its own again.
+    expect(memo.getItem(terminalLogKey("ses_back"))).toBe(LOG);
+  });
+});
