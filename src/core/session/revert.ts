@@ -5,6 +5,7 @@ import { branchTree } from "../conversation/branches";
 import { conversationView } from "../conversation/view";
 import { isMissingSnapshot } from "../snapshot/store";
 import { writeUserFile } from "../snapshot/user-writes";
+import { sameBytes } from "../util/bytes";
 
 /** The user message a revert of `messageID` starts at: the message itself, or the user message before it. */
 export function revertPoint(msgs: MessageWithParts[], messageID: string): string | undefined {
@@ -103,12 +104,6 @@ export async function changedSince(sandbox: Sandbox, msgs: readonly MessageWithP
   return out.sort();
 }
 
-function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /**
  * During a revert, puts back the user's own versions of the files it undid (`revert.undone`, taken from the

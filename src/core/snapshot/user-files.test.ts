@@ -172,3 +172,16 @@ describe("changes made while a step runs", () => {
     expect(await exists(sb, "new.ts")).toBe(true);
   });
 });
+
+describe("a folder too big or too deep to check", () => {
+  it("is neither deleted nor moved from the Files panel (a protected file past the walk's bounds would go unchecked)", async () => {
+    const deep = `${Array.from({ length: 34 }, (_, i) => `d${i}`).join("/")}/leaf.txt`;
+    const sb = await createLocalSandboxForTests({ files: { [deep]: "x" } });
+    const del = await deleteUserPath(sb, "d0", []);
+    expect(del).toEqual({ ok: false, message: expect.stringContaining("d0/ holds more than 50,000 files or nests deeper than 32 folders") });
+    expect(await sb.fs.exists(`/workspace/${deep}`)).toBe(true);
+    const moved = await renameUserPath(sb, "d0", "e0", []);
+    expect(moved.ok).toBe(false);
+    expect(await sb.fs.exists(`/workspace/${deep}`)).toBe(true);
+  });
+});

@@ -26,6 +26,8 @@ const MAX_FILES = 50_000;
 const MAX_DEPTH = 32;
 
 const at = (sandbox: Sandbox, rel: string) => `${sandbox.root}/${rel}`;
+const tooBig = (rel: string) =>
+  `${rel}/ holds more than ${MAX_FILES.toLocaleString("en")} files or nests deeper than ${MAX_DEPTH} folders: too many to check here. Use the terminal for it.`;
 const gone = (rel: string): UserChange => ({ ok: false, message: `${rel} is no longer there (the agent may have moved or deleted it).` });
 
 /** The files under folder `rel`, hidden ones too, relative to it; `complete` is false when the walk stopped at its bounds. */
@@ -114,7 +116,9 @@ export async function renameUserPath(sandbox: Sandbox, from: string, to: string,
   if (src.type === "directory" && dest.startsWith(`${from}/`)) return { ok: false, message: `A folder cannot be moved into itself.` };
   const blocker = await fileInTheWay(sandbox, dest);
   if (blocker) return { ok: false, message: `${blocker} is a file, so it cannot hold other files.` };
-  const inside = src.type === "directory" ? (await filesUnder(sandbox, from)).files : [];
+  const walk = src.type === "directory" ? await filesUnder(sandbox, from) : { files: [], complete: true };
+  if (!walk.complete) return { ok: false, message: tooBig(from) };
+  const inside = walk.files;
   const moved = ["", ...inside.map((f) => `/${f}`)];
   const no = refused(sandbox, rules, moved.flatMap((m) => [`${from}${m}`, `${dest}${m}`]), "rename", "Not renamed");
   if (no) return no;
@@ -145,7 +149,10 @@ export async function renameUserPath(sandbox: Sandbox, from: string, to: string,
 export async function deleteUserPath(sandbox: Sandbox, rel: string, rules: Ruleset[], seen?: { bytes?: Uint8Array; files?: number }): Promise<UserChange> {
   const st = await sandbox.fs.stat(at(sandbox, rel));
   if (!st) return gone(rel);
-  const files = st.type === "directory" ? (await filesUnder(sandbox, rel)).files.map((f) => `${rel}/${f}`) : [rel];
+  const walk = st.type === "directory" ? await filesUnder(sandbox, rel) : { files: [""], complete: true };
+  // Every file it holds meets the protect rules and is remembered as the person's change: one not listed would not.
+  if (!walk.complete) return { ok: false, message: tooBig(rel) };
+  const files = st.type === "directory" ? walk.files.map((f) => `${rel}/${f}`) : [rel];
   const no = refused(sandbox, rules, [rel, ...files], "delete", "Not deleted");
   if (no) return no;
   try {

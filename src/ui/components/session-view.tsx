@@ -127,7 +127,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   const hidden = useMemo(() => {
     const gone = view ? view.path.slice(view.shown.length) : [];
     // "undo" on a summary's divider: the revert starts at the summary, and what came after it goes with it.
-    const n = { turns: 0, summaries: 0, answers: 0, fromSummary: gone[0] !== undefined && systemEventKind(gone[0]) === "compaction" };
+    const n = { turns: 0, summaries: 0, answers: 0, fromSummary: gone[0] !== undefined && systemEventKind(gone[0]) === "compaction", ids: new Set(gone.map((m) => m.info.id)) };
     for (const m of gone) {
       if (m.info.role === "user") n.turns += systemEventKind(m) === undefined ? 1 : 0;
       else if (m.info.summary !== true) n.answers++;
@@ -453,7 +453,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         <UnansweredBar sessionID={sessionID} last={last} idle={!busy && session.revert === undefined} onError={onError} />
         <QuietBar last={last} waiting={status.type === "busy"} />
         {/* A goal set by a reverted message is not in force while the revert stands (sending a message ends it). */}
-        {session.goal && !(revertID !== undefined && session.goal.messageID >= revertID) && <GoalBar session={session} busy={busy} onError={onError} />}
+        {session.goal && !hidden.ids.has(session.goal.messageID) && <GoalBar session={session} busy={busy} onError={onError} />}
         <Composer key={sessionID} session={session} onError={onError} onOpenSession={onOpenSession} />
       </div>
     </MessageActionsContext.Provider>

@@ -264,7 +264,11 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
 
   const grouped = groupSessions(list ?? [], pins.ids);
   // The list's Tab stop: the session the keyboard was last on, else the open one, else the first listed.
-  const listed = grouped.flatMap((g) => g.sessions.slice(0, Math.max(shown[g.label] ?? GROUP_PAGE, 1)));
+  const limitOf = (g: (typeof grouped)[number]) => {
+    const at = currentID ? g.sessions.findIndex((s) => s.id === currentID) : -1;
+    return Math.max(shown[g.label] ?? GROUP_PAGE, at + 1);
+  };
+  const listed = grouped.flatMap((g) => g.sessions.slice(0, limitOf(g)));
   const tabStop = [focusID, currentID].find((id) => id !== undefined && listed.some((x) => x.id === id)) ?? listed[0]?.id;
   return (
     <nav className="sidebar" aria-label="Sessions">
@@ -313,8 +317,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
       <div className="session-list" onKeyDown={listKeys}>
         {grouped.map((g) => {
           // A long group (an imported history holds thousands) shows its first sessions and a button for more.
-          const at = currentID ? g.sessions.findIndex((s) => s.id === currentID) : -1;
-          const limit = Math.max(shown[g.label] ?? GROUP_PAGE, at + 1);
+          const limit = limitOf(g);
           const more = g.sessions.length - limit;
           return (
             <section key={g.label} aria-label={g.label}>

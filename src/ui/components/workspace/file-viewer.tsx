@@ -6,6 +6,7 @@ import { binaryBytes, decodeTextFile, utf16Bom } from "../../../core/tools/text-
 import { useModal } from "../../hooks/use-modal";
 import { download } from "./workspace-io";
 import { escapeTo, UnsavedGuard } from "../unsaved-guard";
+import { sameBytes } from "../../../core/util/bytes";
 
 const MAX_SHOWN = 512 * 1024;
 const BOM = "\uFEFF";
@@ -22,9 +23,6 @@ function isUtf8(bytes: Uint8Array): boolean {
   return decodeTextFile(bytes).utf8;
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
 
 /** What the textarea edits (no BOM, `\n` lines) and how to write it back as the file had it. */
 function forEditing(text: string): { text: string; crlf: boolean; bom: boolean } {

@@ -6,6 +6,7 @@
  */
 import type { PyodideAPI } from "pyodide";
 import type { FileView, EngineRequest, EngineResult } from "./engine-protocol";
+import { sameBytes } from "../../../../core/util/bytes";
 
 export const PY_ROOT = "/workspace";
 
@@ -131,11 +132,6 @@ function mark(fs: PyFS, mirror: Map<string, Mirrored>, rel: string, data: Uint8A
   mirror.set(rel, { data, mtime });
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 function parentOf(path: string): string {
   return path.slice(0, path.lastIndexOf("/"));

@@ -11,6 +11,7 @@ import { inMemory, parseSqliteArgs, SQLITE_HELP, type SqliteArgs } from "./sqlit
 import { type Cell, formatReal, formatRow, formatTable, streamsRows } from "./sqlite-format";
 import { runDotCommand } from "./sqlite-dot";
 import { engineBudget } from "./engine-host";
+import { sameBytes } from "../../../../core/util/bytes";
 
 /** sqlite-wasm's C API, as far as the shell uses it. */
 export type ShellSqlite = Sqlite3 & {
@@ -225,9 +226,6 @@ function errorContext(bytes: Uint8Array, from: number, to: number, offset: numbe
   return `\n  ${trimmed}\n  ${" ".repeat(col)}^--- error here`;
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
 
 function openDb(sqlite3: ShellSqlite, data: Uint8Array | undefined): Oo1DB {
   const db = new sqlite3.oo1.DB(":memory:", "c");
