@@ -1,4 +1,4 @@
-import { memo, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { memo, useEffect, useRef, useState } from "react";
 import type { MessageWithParts, TextPart } from "../../core/schema";
 import { formatCost, formatTime } from "../format";
 import { useIsNewest, useMessageActions } from "../hooks/message-actions";
@@ -10,6 +10,7 @@ import { systemEventKind } from "../../core/conversation/system-event";
 import { SystemEventView } from "./system-event-view";
 import { isCutOff } from "../../core/errors";
 import { MenuButton } from "./menu-button";
+import { useFocusAtEnd } from "../hooks/use-focus-at-end";
 
 /** What the user should know about how an answer ended: cut at the output limit (with Continue) or stopped by the provider's filter. */
 function FinishNotice({ message, onContinue }: { message: MessageWithParts; onContinue: (() => void) | undefined }) {
@@ -61,13 +62,7 @@ const BUSY_REASON = "The agent is working: try again when it is idle";
  */
 function EditForm({ initial, summary, onSave, onCancel }: { initial: string; summary: boolean; onSave: (text: string) => void; onCancel: () => void }) {
   const [text, setText] = useState(initial);
-  const box = useRef<HTMLTextAreaElement>(null);
-  useLayoutEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    el.focus();
-    el.setSelectionRange(el.value.length, el.value.length);
-  }, []);
+  const box = useFocusAtEnd<HTMLTextAreaElement>();
   return (
     <form
       className="edit-form"

@@ -1,8 +1,9 @@
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { toolLog } from "../../core/compaction/transcript";
 import { effectivePins } from "../../core/pins/pins";
 import type { MessageWithParts, Pin, Session } from "../../core/schema";
 import { useServices } from "../hooks/services";
+import { useFocusAtEnd } from "../hooks/use-focus-at-end";
 
 const short = (t: string, n = 40) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
 
@@ -19,14 +20,8 @@ interface RowProps {
  */
 function PinEditForm({ initial, what, onSave, onCancel }: { initial: string; what: string; onSave: (text: string) => void; onCancel: () => void }) {
   const [text, setText] = useState(initial);
-  const box = useRef<HTMLTextAreaElement>(null);
+  const box = useFocusAtEnd<HTMLTextAreaElement>();
   const hint = useId();
-  useLayoutEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    el.focus();
-    el.setSelectionRange(el.value.length, el.value.length);
-  }, []);
   return (
     <form
       onSubmit={(e) => {
