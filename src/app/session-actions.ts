@@ -145,7 +145,8 @@ export async function historyPath(file: File): Promise<string | undefined> {
   const named = /\.jsonl?$/i.test(file.name);
   for (const path of named ? [file.name] : [`${file.name}.jsonl`, `${file.name}.json`]) {
     const kind = textKind({ path, text });
-    if (kind !== "export" && kind !== "unknown") return path;
+    // A damaged file stays with Import file: the export import names what is wrong with it.
+    if (kind !== "export" && kind !== "unknown" && kind !== "damaged") return path;
   }
   return undefined;
 }
