@@ -141,9 +141,10 @@ export class UserShell {
         persist,
       );
     };
-    const finish = (patch: Partial<ShellEntry>, text: string) => {
-      const cut = shown(text);
-      if (cut.omitted) this.keepFull(entry.id, text);
+    // `partial`: the text is the streamed tail (it starts with "…"), not the whole output: shown as a tail, never offered as whole.
+    const finish = (patch: Partial<ShellEntry>, text: string, partial = false) => {
+      const cut = shown(text, partial);
+      if (cut.omitted && !partial) this.keepFull(entry.id, text);
       update({ ...patch, ...cut, end: Date.now() });
     };
     this.set(sessionID, [...this.entries(sessionID), entry].slice(-MAX_ENTRIES));
@@ -168,7 +169,7 @@ export class UserShell {
       );
       if (r.status === "done") finish({ status: r.timedOut ? "timed-out" : "done", exitCode: r.exitCode }, r.output);
       // What it printed before the stop, if the sandbox's answer lost it.
-      else if (r.status === "stopped") finish({ status: "stopped" }, r.output || withoutAbortLine(streamed.replace(/\n+$/, "")));
+      else if (r.status === "stopped") finish({ status: "stopped" }, r.output || withoutAbortLine(streamed.replace(/\n+$/, "")), !r.output);
       else update({ status: r.status, message: r.message, end: Date.now() });
     } catch (e) {
       update({ status: "error", message: e instanceof Error ? e.message : String(e), end: Date.now() });

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { fence, sessionMarkdown } from "./markdown";
 import { inertHtml, lowerHeadings } from "./message-markdown";
 import { sampleSession } from "./test-helpers";
+import type { Nodes } from "mdast";
+import { parseMarkdown } from "../util/parse-markdown";
 
 const date = (ms: number) => new Date(ms).toISOString();
 
@@ -91,6 +93,17 @@ describe("inertHtml: raw HTML from the model reads as text in the Markdown expor
     expect(inertHtml(text)).toBe(`Markup:\n\n${CODE}\n\nInline \`<div>\` and &lt;div>raw&lt;/div>.\n\n    <div>indented code</div>\n`);
     // No `<`: the very same string, not parsed.
     expect(inertHtml("a > b")).toBe("a > b");
+  });
+
+  it("a backtick inside a tag's attribute cannot re-pair code spans to let HTML through", () => {
+    const hasHtml = (md: string): boolean => {
+      const walk = (n: Nodes): boolean => n.type === "html" || ("children" in n && n.children.some((c) => walk(c as Nodes)));
+      return walk(parseMarkdown(md));
+    };
+    for (const attack of ['a <b title="`">x</b> and `<script>alert(1)</script>` end', '<span title="`"> `<img src=x onerror=alert(1)>`', "`` <i title='`'> `<svg onload=alert(1)>` ``"]) {
+      const out = inertHtml(attack);
+      expect(hasHtml(out), out).toBe(false);
+    }
   });
 
   it("keeps what is no HTML: comparisons read the same, web autolinks stay links, an escaped `\\<` stays one `<`", () => {

@@ -53,6 +53,22 @@ const SAFE_AUTOLINK = /^(?:https?:|mailto:)/i;
  * `\<` too, its backslash dropped). Model output is untrusted; code is left byte for byte.
  */
 export function inertHtml(text: string): string {
+  // Escaping one `<` can re-pair the backticks around it (`<b title="`">` then a code span), so a second parse may
+  // find HTML the first did not: escape until none is left; past a few rounds, escape every `<` (code too).
+  let out = text;
+  for (let round = 0; round < 4; round++) {
+    out = inertOnce(out);
+    if (!hasHtml(parse(out))) return out;
+  }
+  return out.replace(/</g, "&lt;");
+}
+
+function hasHtml(n: Nodes): boolean {
+  if (n.type === "html") return true;
+  return "children" in n && n.children.some((c) => hasHtml(c as Nodes));
+}
+
+function inertOnce(text: string): string {
   if (!text.includes("<")) return text;
   const keep: [number, number][] = [];
   const walk = (n: Nodes) => {
