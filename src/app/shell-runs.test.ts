@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertNoShellCommand, shellCommandRunning, shellCommandsDone, shellCommandStarted } from "./shell-runs";
+import { assertNoShellCommand, shellCommandRunning, shellCommandsDone, shellCommandStarted, stopShellCommand } from "./shell-runs";
 
 describe("shell runs", () => {
   it("waits for the person's command in that session only, and for one started while waiting", async () => {
@@ -28,5 +28,20 @@ describe("shell runs", () => {
     expect(() => assertNoShellCommand("ses_d")).not.toThrow();
     end();
     expect(() => assertNoShellCommand("ses_c")).not.toThrow();
+  });
+
+  it("stops the command running in that session only, through the stop it was started with", () => {
+    const stopped: string[] = [];
+    const endE = shellCommandStarted("ses_e", () => stopped.push("e"));
+    const endF = shellCommandStarted("ses_f", () => stopped.push("f"));
+    stopShellCommand("ses_e");
+    stopShellCommand("ses_none");
+    expect(stopped).toEqual(["e"]);
+    endE();
+    stopShellCommand("ses_e");
+    expect(stopped).toEqual(["e"]);
+    expect(shellCommandRunning("ses_e")).toBe(false);
+    expect(shellCommandRunning("ses_f")).toBe(true);
+    endF();
   });
 });

@@ -4,15 +4,18 @@
  * just before a send is the person's change, not the agent's (revert would otherwise undo it with the turn).
  * Tiny on purpose: the start-up imports it; the terminal itself loads on demand.
  */
-const running = new Map<string, { done: Promise<void>; end: () => void }>();
+const running = new Map<string, { done: Promise<void>; end: () => void; stop: () => void }>();
 
-/** Marks a command of the person's as running in `sessionID`; call the returned function when it ends. */
-export function shellCommandStarted(sessionID: string): () => void {
+/**
+ * Marks a command of the person's as running in `sessionID`, stopped by `stop`; call the returned function
+ * when it ends. The one record of what runs: the terminal asks it too.
+ */
+export function shellCommandStarted(sessionID: string, stop: () => void = () => {}): () => void {
   let end = () => {};
   const done = new Promise<void>((resolve) => {
     end = resolve;
   });
-  const entry = { done, end };
+  const entry = { done, end, stop };
   running.set(sessionID, entry);
   return () => {
     if (running.get(sessionID) === entry) running.delete(sessionID);
@@ -28,6 +31,11 @@ export async function shellCommandsDone(sessionID: string): Promise<void> {
 /** Whether a command of the person's runs in `sessionID`'s terminal now. */
 export function shellCommandRunning(sessionID: string): boolean {
   return running.has(sessionID);
+}
+
+/** Stops the person's command running in `sessionID`, if one does. */
+export function stopShellCommand(sessionID: string): void {
+  running.get(sessionID)?.stop();
 }
 
 /** Refuses a change to the files while the person's command runs (it would read or overwrite them half-way). */

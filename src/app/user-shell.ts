@@ -7,7 +7,7 @@
  * download. The model never sees them.
  */
 import { pageStorage } from "../adapters/storage/page-storage";
-import { shellCommandStarted } from "./shell-runs";
+import { shellCommandRunning, shellCommandStarted, stopShellCommand } from "./shell-runs";
 import { z } from "../core/zod";
 import { runUserCommand, withoutAbortLine } from "../core/session/user-command";
 import type { AppServices } from "./bootstrap";
@@ -62,7 +62,6 @@ export interface FullOutput {
 export class UserShell {
   private logs = new Map<string, ShellEntry[]>();
   private states = new Map<string, Map<string, unknown>>();
-  private runs = new Map<string, AbortController>();
   private full = new Map<string, FullOutput>();
   private writes = new Map<string, ReturnType<typeof setTimeout>>();
   private listeners = new Set<() => void>();
@@ -101,11 +100,11 @@ export class UserShell {
   }
 
   running(sessionID: string): boolean {
-    return this.runs.has(sessionID);
+    return shellCommandRunning(sessionID);
   }
 
   stop(sessionID: string): void {
-    this.runs.get(sessionID)?.abort();
+    stopShellCommand(sessionID);
   }
 
   /** Empties the session's log; returns what it held (for `restore`). */
@@ -124,11 +123,10 @@ export class UserShell {
   }
 
   async run(sessionID: string, command: string): Promise<void> {
-    if (this.runs.has(sessionID) || command.trim() === "") return;
+    if (shellCommandRunning(sessionID) || command.trim() === "") return;
     const controller = new AbortController();
-    this.runs.set(sessionID, controller);
     // A step of the model that starts meanwhile waits for this command (its changes are the person's).
-    const ended = shellCommandStarted(sessionID);
+    const ended = shellCommandStarted(sessionID, () => controller.abort());
     const entry: ShellEntry = { id: `cmd_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`, command, start: Date.now(), status: "running", output: "" };
     let streamed = "";
     const update = (patch: Partial<ShellEntry>, persist: "now" | "soon" = "now") => {
@@ -175,7 +173,6 @@ export class UserShell {
       update({ status: "error", message: e instanceof Error ? e.message : String(e), end: Date.now() });
     } finally {
       ended();
-      this.runs.delete(sessionID);
       for (const l of this.listeners) l();
     }
   }
