@@ -35,6 +35,20 @@ describe("pins", () => {
     expect(suggestPins(h.msgs)).toEqual(pins);
   });
 
+  it("a copy of a message read again gives the same pins, and an edited text gives the new ones", () => {
+    const h = session();
+    const first = suggestPins(h.msgs);
+    // As the store hands them back: new objects, same ids and words.
+    const copy = structuredClone(h.msgs);
+    expect(suggestPins(copy)).toEqual(first);
+    const edited = structuredClone(h.msgs);
+    const part = edited[0]?.parts[0];
+    if (part?.type !== "text") throw new Error("fixture: the first part is text");
+    part.text = "Port the importer to Rust. Always keep the old one working.";
+    expect(suggestPins(edited).map((p) => p.text)).toEqual(["Port the importer to Rust.", "Always keep the old one working.", "From now on always run the tests before you answer."]);
+    expect(suggestPins(copy)).toEqual(first);
+  });
+
   it("a first message that opens with a rule keeps it as a constraint, and its task is the goal", () => {
     const h = new History();
     h.turn("Never touch config/. Fix the login bug in auth.ts.", []);

@@ -92,21 +92,24 @@ export function suggestPins(history: readonly MessageWithParts[]): Pin[] {
 }
 
 /**
- * A user message's rules and first sentence, worked out once per message object: the screen's copy of a session
- * keeps the objects of messages that did not change, so the Pinned panel and the header's size, which ask again
- * after every stored write, only read the new ones.
+ * A user message's rules and first sentence, worked out once per message and text: kept by message id with
+ * the text they came from, so a copy of the same message read again from the store (each step of the loop
+ * reads the branch afresh; a page load reads it once more) is not parsed again. An edited text is parsed anew.
  */
-const wordsMemo = new WeakMap<MessageWithParts, { rules: string[]; first: string | undefined; task: string | undefined } | null>();
-function wordsOf(m: MessageWithParts): { rules: string[]; first: string | undefined; task: string | undefined } | null {
-  let w = wordsMemo.get(m);
-  if (w === undefined) {
-    const text = userText(m);
-    const all = text ? sentences(text) : [];
-    const rules = text ? constraintsIn(text) : [];
-    w = text ? { rules, first: all[0], task: all.find((s) => !rules.includes(s) && !s.endsWith("?")) ?? undefined } : null;
-    wordsMemo.set(m, w);
-  }
-  return w;
+type Words = { rules: string[]; first: string | undefined; task: string | undefined } | null;
+const wordsMemo = new Map<string, { text: string; words: Words }>();
+/** Past this many messages the memo starts over (a few sessions' worth; a parse is microseconds). */
+const WORDS_MEMO_MAX = 20_000;
+function wordsOf(m: MessageWithParts): Words {
+  const text = userText(m);
+  const hit = wordsMemo.get(m.info.id);
+  if (hit && hit.text === text) return hit.words;
+  const all = text ? sentences(text) : [];
+  const rules = text ? constraintsIn(text) : [];
+  const words: Words = text ? { rules, first: all[0], task: all.find((s) => !rules.includes(s) && !s.endsWith("?")) ?? undefined } : null;
+  if (wordsMemo.size >= WORDS_MEMO_MAX) wordsMemo.clear();
+  wordsMemo.set(m.info.id, { text, words });
+  return words;
 }
 
 /**
