@@ -25,7 +25,7 @@ import { LiveMessages, SETTLE_WAIT_MS, type MessagesSnapshot } from "./live-mess
 import { slicer } from "./page-slices";
 import { StorageFullLog, type UnsavedAnswer } from "./storage-full";
 import { StoredCounts } from "./stored-counts";
-import { addImportedParts, indexParts, type SearchHit, searchParts } from "./search-index";
+import { addImportedParts, indexParts, reindexToolInputs, type SearchHit, searchParts } from "./search-index";
 import { CorruptLog } from "./validate";
 
 /** Options of `DexieStore`. */
@@ -561,6 +561,11 @@ export class DexieStore implements Store {
   /** Parts matching every word of `query` (word prefixes), newest first. */
   search(query: string, limit?: number): Promise<SearchHit[]> {
     return searchParts(this.db, query, limit);
+  }
+
+  /** Re-indexes tool parts stored before tool inputs were indexed as written (once per database; see `reindexToolInputs`). */
+  reindexToolInputs(pause: () => Promise<void>): Promise<number> {
+    return reindexToolInputs(this.db, { pause });
   }
 
   /** Notifies when the list of corrupt records changes. */

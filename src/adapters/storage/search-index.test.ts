@@ -2,10 +2,12 @@ import "fake-indexeddb/auto";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { describe, expect, it } from "vitest";
 import { ascendingId, descendingId } from "../../core/ids";
-import type { MessageWithParts, Session } from "../../core/schema";
+import type { MessageWithParts, Part, Session } from "../../core/schema";
+import { partWords, words } from "../../core/search/terms";
 import { emptyTokens } from "../../core/schema";
 import { openDatabase } from "./db";
 import { DexieStore } from "./dexie-store";
+import { reindexToolInputs, TOOL_INPUT_REINDEX_KEY } from "./search-index";
 
 async function store() {
   const r = await openDatabase({ indexedDB: new IDBFactory(), IDBKeyRange });
@@ -128,5 +130,60 @@ describe("search index of imported sessions (block rows)", () => {
     await st.deleteSession(a.id);
     expect(await db.terms.count()).toBe(0);
     expect(await st.search("rename")).toEqual([]);
+  });
+});
+
+describe("re-index of tool inputs indexed as JSON (before they were read as written)", () => {
+  /** The words the old rule gave a part: its tool input as JSON, so "\nexport" read "nexport". */
+  const oldWords = (p: Part) => (p.type === "tool" && p.state.status === "completed" ? words(`${p.tool} ${p.state.title} ${JSON.stringify(p.state.input)} ${p.state.output}`) : partWords(p));
+
+  it("finds them again, in chunks that resume where they stopped, and runs once", async () => {
+    const r = await openDatabase({ indexedDB: new IDBFactory(), IDBKeyRange });
+    if (!r.ok) throw new Error(r.error);
+    const db = r.value;
+    const st = new DexieStore(db, { flushDelayMs: 5 });
+    const write = (sessionID: string, content: string) => {
+      const [user, answer] = exchange(sessionID, "write it", "Wrote it");
+      const tool = answer?.parts[0];
+      if (!user || !answer || tool?.type !== "tool" || tool.state.status !== "completed") throw new Error("fixture");
+      return [user, { ...answer, parts: [{ ...tool, tool: "write", state: { ...tool.state, input: { filePath: "/workspace/a.ts", content } } }] }];
+    };
+    // One session written part by part (a row per part), one imported (a block row).
+    const own = session("own");
+    const imported = session("imported");
+    await st.createSession(own);
+    await st.importSession(own, [...write(own.id, "import x;\nexport function clampValue() {}"), ...write(own.id, "plain words only")]);
+    await st.importSessions([{ session: imported, messages: write(imported.id, "// head\nexport const kangarooLimit = 3;") }]);
+    // As a version before the change left them.
+    const rows = await db.terms.toArray();
+    const parts = new Map((await db.parts.toArray()).map((p) => [p.id, p]));
+    await db.terms.bulkPut(
+      rows.map((row) => {
+        if (!row.block) return { ...row, words: oldWords(parts.get(row.partID) as Part) };
+        const block = row.block;
+        const postings = new Map<string, number[]>();
+        block.parts.forEach((id, i) => {
+          for (const w of oldWords(parts.get(id) as Part)) postings.set(w, [...(postings.get(w) ?? []), i]);
+        });
+        return { ...row, words: [...postings.keys()], block: { parts: block.parts, postings: [...postings.values()] } };
+      }),
+    );
+    expect(await st.search("export clampvalue")).toEqual([]);
+    expect(await st.search("export kangaroolimit")).toEqual([]);
+    // The old word still finds the part with a row of its own (a block's hits are checked against the part's words).
+    expect(await st.search("nexport")).toHaveLength(1);
+
+    // One part per chunk: it stops after each and picks up from the stored progress.
+    let pauses = 0;
+    const wrote = await reindexToolInputs(db, { chunk: 1, pause: async () => void pauses++ });
+    expect(wrote).toBe(2);
+    expect(pauses).toBe(parts.size);
+    expect((await st.search("export clampvalue")).map((h) => h.sessionID)).toEqual([own.id]);
+    expect((await st.search("export kangaroolimit")).map((h) => h.sessionID)).toEqual([imported.id]);
+    // The part with no escape in its input kept its row; nothing is found twice.
+    expect(await st.search("plain words")).toHaveLength(1);
+    expect(await st.search("nexport")).toEqual([]);
+    expect(await db.settings.get(TOOL_INPUT_REINDEX_KEY)).toEqual({ key: TOOL_INPUT_REINDEX_KEY, value: true });
+    expect(await reindexToolInputs(db, { chunk: 1 })).toBe(0);
   });
 });

@@ -12,7 +12,7 @@
  * from a block are checked against the stored part, so a stale block never
  * shows a part that no longer matches.
  */
-import type { Table, Transaction } from "dexie";
+import type { Dexie, Table, Transaction } from "dexie";
 import type { Part } from "../../core/schema";
 import { firstMatch, matchesAll, partWords, searchableText, snippet, words } from "../../core/search/terms";
 
@@ -135,6 +135,56 @@ export async function backfillTerms(tx: Transaction): Promise<void> {
       }
     });
   if (rows.length) await tx.table("terms").bulkPut(rows);
+}
+
+/** Settings row of the re-index of tool inputs (`reindexToolInputs`): the last part id done, or `true` once finished. */
+export const TOOL_INPUT_REINDEX_KEY = "search.toolInputsReindexed";
+/** Parts read per transaction of the re-index: a few milliseconds each, so the page's own writes wait little. */
+const REINDEX_CHUNK = 300;
+
+/**
+ * Whether a tool part was indexed with wrong words before tool inputs were read as written: its input was indexed
+ * as JSON, where an escape (`\n`, `\t`, `\u…`) glued its letter to the next word ("\nexport" gave "nexport").
+ */
+function gluedByEscapes(part: Part): boolean {
+  if (part.type !== "tool") return false;
+  return /\\[bfnrtu]/.test(JSON.stringify(part.state.input) ?? "");
+}
+
+/**
+ * Gives tool parts indexed under the old rule a row of their own with the words as written, so a search finds
+ * them; a part of an imported block gets its row beside the block's (a search reads a part's own row first).
+ * Runs through the parts in id order, `chunk` at a time, each chunk in its own transaction with its progress, so
+ * it resumes after a reload and runs once per database; `pause` runs between chunks (the page's idle time).
+ * Returns how many rows it wrote.
+ */
+export async function reindexToolInputs(db: Dexie & TermsTables & { settings: Table<{ key: string; value: unknown }, string> }, opts: { chunk?: number; pause?: () => Promise<void> } = {}): Promise<number> {
+  const chunk = opts.chunk ?? REINDEX_CHUNK;
+  let written = 0;
+  for (;;) {
+    const done = await db.transaction("rw", [db.parts, db.terms, db.settings], async () => {
+      const at = (await db.settings.get(TOOL_INPUT_REINDEX_KEY))?.value;
+      if (at === true) return true;
+      const parts = await (typeof at === "string" ? db.parts.where(":id").above(at) : db.parts.orderBy(":id")).limit(chunk).toArray();
+      const rows: TermsRow[] = [];
+      for (const p of parts) {
+        try {
+          const row = gluedByEscapes(p) ? termsRow(p) : undefined;
+          if (row) rows.push(row);
+        } catch {
+          // A malformed row is left as it is.
+        }
+      }
+      if (rows.length) await db.terms.bulkPut(rows);
+      written += rows.length;
+      const last = parts[parts.length - 1]?.id;
+      const finished = parts.length < chunk || last === undefined;
+      await db.settings.put({ key: TOOL_INPUT_REINDEX_KEY, value: finished ? true : last });
+      return finished;
+    });
+    if (done) return written;
+    await opts.pause?.();
+  }
 }
 
 /**
