@@ -155,6 +155,7 @@ test("OpenAI-compatible: a length finish says so and Continue asks the model to 
   await waitIdle(page, id);
   // An unknown model: its cost is unknown, not $0.
   await expect(page.locator(".step-finish").first()).toContainText("price unknown");
+  await expect(page.getByTestId("session-cost")).toHaveText("price unknown");
   await page.getByRole("button", { name: "Continue" }).click();
   await expect.poll(() => mock.modelRequests().length).toBe(2);
   expect(mock.modelRequests()[1]?.rawBody).toContain("Continue exactly where");

@@ -1,4 +1,5 @@
 /** Display helpers: numbers, money, time. */
+import { formatUSD } from "../core/util/money";
 
 export function formatTokens(n: number): string {
   if (n < 1000) return String(n);
@@ -6,11 +7,8 @@ export function formatTokens(n: number): string {
   return `${(n / 1_000_000).toFixed(2)}M`;
 }
 
-export function formatCost(usd: number): string {
-  if (usd === 0) return "$0.00";
-  if (usd < 0.01) return `$${usd.toFixed(4)}`;
-  return `$${usd.toFixed(2)}`;
-}
+/** Dollars, the one rule shared with the exports and goals (`formatUSD`). */
+export const formatCost = formatUSD;
 
 // Intl formatters are costly to create (toLocale*String makes one per call): made once, reused.
 const dayFormat = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });

@@ -60,6 +60,17 @@ describe("sessionHtml", () => {
     expect(html).not.toMatch(/<link|<script|src="http|href="http/i);
   });
 
+  it("says which steps had no known price instead of passing the rest off as the whole cost", () => {
+    const s = sampleSession();
+    // The last answer ran on a model with no known price: its step cost nothing known.
+    const messages = s.messages.map((m, i) =>
+      i === s.messages.length - 1 ? { ...m, parts: m.parts.map((p) => (p.type === "step-finish" ? { ...p, cost: 0, priceUnknown: true } : p)) } : m,
+    );
+    const html = sessionHtml({ info: s.session, messages }, { formatDate: () => "D" });
+    expect(html).toContain("200 out · $0.03, not counting 1 step on a model with no known price");
+    expect(html).toContain("50 in · 10 out · price unknown (1 step on a model with no known price)");
+  });
+
   it("shows tool cards with input and output, usage and cost per message", () => {
     const s = sampleSession();
     const html = sessionHtml({ info: s.session, messages: s.messages }, { formatDate: () => "D" });
@@ -70,7 +81,7 @@ describe("sessionHtml", () => {
     expect(html).toContain('<h3>Error</h3><pre class="error">File not found</pre>');
     expect(html).toContain("build · openai/gpt-5 · 2.5s · 1,000 in · 100 out · 50 reasoning · cache 200 read / 0 write · $0.01");
     expect(html).toContain("300 in · 40 out · $0.02");
-    expect(html).toContain("1,550 tokens in · 200 out · $0.04");
+    expect(html).toContain("1,550 tokens in · 200 out · $0.035");
     expect(html).toContain('<details class="reasoning"><summary>Thinking</summary>');
     expect(sessionHtml({ info: s.session, messages: s.messages }, { thinking: false })).not.toContain("Thinking");
   });

@@ -4,7 +4,7 @@ import { toolOutcome } from "../conversation/tool-outcome";
 import { conversationView } from "../conversation/view";
 import { HTML_EXPORT_CSS } from "./html-style";
 import { markdownHtml, SAFE_IMAGE } from "./message-markdown";
-import { sessionTotals } from "./totals";
+import { costWords, sessionTotals, unpricedSteps } from "./totals";
 
 /** Options of the HTML export. */
 export interface HtmlOptions {
@@ -20,13 +20,11 @@ export function escapeHtml(s: string): string {
 }
 
 const num = (n: number): string => Math.round(n).toLocaleString("en");
-const usd = (n: number): string => `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`;
-
 
 function usageLine(m: MessageWithParts): string {
   const { tokens: t, cost } = sessionTotals([m]);
   const cache = t.cache.read || t.cache.write ? ` · cache ${num(t.cache.read)} read / ${num(t.cache.write)} write` : "";
-  return `${num(t.input)} in · ${num(t.output)} out${t.reasoning ? ` · ${num(t.reasoning)} reasoning` : ""}${cache} · ${usd(cost)}`;
+  return `${num(t.input)} in · ${num(t.output)} out${t.reasoning ? ` · ${num(t.reasoning)} reasoning` : ""}${cache} · ${costWords(cost, unpricedSteps([m])).long}`;
 }
 
 function assistantMeta(info: AssistantMessage, m: MessageWithParts): string {
@@ -107,7 +105,7 @@ export function sessionHtml(file: { info: Session; messages: readonly MessageWit
     info.id,
     `created ${date(info.time.created)}`,
     `updated ${date(info.time.updated)}`,
-    `${num(totals.tokens.input + totals.tokens.cache.read + totals.tokens.cache.write)} tokens in · ${num(totals.tokens.output + totals.tokens.reasoning)} out · ${usd(totals.cost)}`,
+    `${num(totals.tokens.input + totals.tokens.cache.read + totals.tokens.cache.write)} tokens in · ${num(totals.tokens.output + totals.tokens.reasoning)} out · ${costWords(totals.cost, unpricedSteps(visible)).long}`,
   ];
   return [
     "<!doctype html>",

@@ -1,5 +1,6 @@
 import { emptyTokens, type MessageWithParts, type Tokens } from "../schema";
 import { addTokens } from "../conversation/usage";
+import { formatUSD } from "../util/money";
 
 /**
  * A session's running totals recomputed from its messages: the sum over every
@@ -25,4 +26,25 @@ export function sessionTotals(messages: readonly MessageWithParts[]): { tokens: 
   }
   // Sum in micro-dollars so a long session does not drift by float noise.
   return { tokens, cost: Math.round(micro) / 1_000_000 };
+}
+
+/** Steps that ran on a model with no known price: their cost is not in the totals (it is unknown, not $0). */
+export function unpricedSteps(messages: readonly MessageWithParts[]): number {
+  let n = 0;
+  for (const m of messages) {
+    if (m.info.role !== "assistant") continue;
+    for (const p of m.parts) if (p.type === "step-finish" && p.priceUnknown) n++;
+  }
+  return n;
+}
+
+/**
+ * A total cost as shown, honest about steps with no known price: "price unknown" when no step had one,
+ * "$0.42 + ?" when some did not (`long` says which part is not counted, for a tooltip or an export).
+ */
+export function costWords(cost: number, unpriced: number): { short: string; long: string } {
+  if (unpriced === 0) return { short: formatUSD(cost), long: formatUSD(cost) };
+  const steps = `${unpriced} step${unpriced === 1 ? "" : "s"} on a model with no known price`;
+  if (cost === 0) return { short: "price unknown", long: `price unknown (${steps})` };
+  return { short: `${formatUSD(cost)} + ?`, long: `${formatUSD(cost)}, not counting ${steps}` };
 }

@@ -5,6 +5,7 @@ import type { Store } from "../ports/store";
 import type { Goal, Session, UserMessage } from "../schema";
 import { messagesToRead } from "./read-messages";
 import { budgetWouldPass, formatBudget, GOAL_STALL_TURNS, goalContinueText, goalDoneCall, type GoalSpec, goalStalled, goalStartText, goalUsage, lastStep, type StepUse, tokenTotal } from "./goal";
+import { formatUSD } from "../util/money";
 
 export interface GoalRunnerDeps {
   store: Store;
@@ -162,7 +163,7 @@ export class GoalRunner {
     };
     await store.updateSession(session.id, (s) => (s.goal?.messageID === goal.messageID ? { ...s, goal: ended } : s));
     const used = goalUsage(session, goal);
-    const amount = (tokens: number, cost: number) => (goal.budget.kind === "cost" ? `$${cost.toFixed(2)}` : `${tokens.toLocaleString("en-US")} tokens`);
+    const amount = (tokens: number, cost: number) => (goal.budget.kind === "cost" ? formatUSD(cost) : `${tokens.toLocaleString("en-US")} tokens`);
     const spent = amount(used.tokens, used.cost);
     const message =
       state === "met"

@@ -1,6 +1,7 @@
 import type { AssistantMessage, Goal, GoalBudget, MessageWithParts, Session, Tokens } from "../schema";
 import { GOAL_DONE_TOOL, GoalDoneInput } from "../tools/goal-done-input";
 import type { GoalSpec } from "./goal-syntax";
+import { formatUSD } from "../util/money";
 
 /**
  * `/goal` (pure parts): the command's syntax (goal-syntax.ts, re-exported), what a goal has used, and the
@@ -56,7 +57,7 @@ export function lastStep(msgs: readonly MessageWithParts[]): StepUse | undefined
 }
 
 export function formatBudget(b: GoalBudget): string {
-  return b.kind === "cost" ? `$${b.limit.toFixed(2)}` : `${b.limit.toLocaleString("en-US")} tokens`;
+  return b.kind === "cost" ? formatUSD(b.limit) : `${b.limit.toLocaleString("en-US")} tokens`;
 }
 
 const stopLine = (goal: { until?: string }) => `Stop when: ${goal.until ?? "the goal is achieved"}.`;
@@ -75,7 +76,7 @@ export function goalStartText(spec: GoalSpec): string {
 /** The message sent after a turn that ended with the goal unmet. */
 export function goalContinueText(goal: Goal, session: Pick<Session, "tokens" | "cost">): string {
   const used = goalUsage(session, goal);
-  const spent = goal.budget.kind === "cost" ? `$${used.cost.toFixed(2)}` : `${used.tokens.toLocaleString("en-US")} tokens`;
+  const spent = goal.budget.kind === "cost" ? formatUSD(used.cost) : `${used.tokens.toLocaleString("en-US")} tokens`;
   return [
     `Continue toward the goal: ${goal.objective}`,
     stopLine(goal),

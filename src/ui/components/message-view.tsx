@@ -1,5 +1,6 @@
 import { memo, useEffect, useRef, useState } from "react";
 import type { MessageWithParts, TextPart } from "../../core/schema";
+import { costWords, unpricedSteps } from "../../core/export/totals";
 import { formatCost, formatTime } from "../format";
 import { useIsNewest, useMessageActions } from "../hooks/message-actions";
 import { finishNotice } from "../../core/session/finish-notice";
@@ -216,7 +217,7 @@ function ChatMessage({ message, continued, lastStep, highlighted }: { message: M
       {info.role === "assistant" && info.cost > 0 && info.time.completed && steps !== 1 && (
         // A step's usage line already shows its cost: the message's own figure only where it adds something
         // (several steps: their total; none shown, as in an imported session: the only figure there is).
-        <div className="message-cost">{steps > 1 ? `total ${formatCost(info.cost)}` : formatCost(info.cost)}</div>
+        <MessageCost message={message} steps={steps} />
       )}
     </article>
   );
@@ -261,5 +262,15 @@ function BranchSwitch({ at, index, count, busy, onStep }: { at: string; index: n
         ▸
       </button>
     </nav>
+  );
+}
+
+/** An answer's own cost line: several steps' total (saying when some had no known price), or the only figure there is. */
+function MessageCost({ message, steps }: { message: MessageWithParts; steps: number }) {
+  const cost = costWords(message.info.role === "assistant" ? message.info.cost : 0, unpricedSteps([message]));
+  return (
+    <div className="message-cost" title={cost.long}>
+      {steps > 1 ? `total ${cost.short}` : formatCost(message.info.role === "assistant" ? message.info.cost : 0)}
+    </div>
   );
 }

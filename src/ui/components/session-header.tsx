@@ -1,9 +1,10 @@
-import { useDeferredValue, useEffect, useState } from "react";
+import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts, Session } from "../../core/schema";
 import type { ConversationView } from "../../core/conversation/view";
 import { sessionModelConfig } from "../../core/settings";
-import { formatCost, formatTokens } from "../format";
+import { costWords, unpricedSteps } from "../../core/export/totals";
+import { formatTokens } from "../format";
 import { tabTitle } from "../notifications/title";
 import { useServices, useSettings } from "../hooks/services";
 import { contextMeterAttributes } from "../context-meter";
@@ -89,6 +90,9 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
   // Until the system prompt and tools are known and counted (built when the page is first idle, counted once the tokenizer has loaded), the size would leave out most of a short session's request.
   const measuring = shape === undefined;
   const t = session.tokens;
+  // Steps on a model with no known price are not in the total: the total says so instead of passing for the whole.
+  const unpriced = useMemo(() => unpricedSteps(allMessages), [allMessages]);
+  const cost = costWords(session.cost, unpriced);
   useDocumentTitle(session.title, status.type !== "idle");
   return (
     <header className="session-header">
@@ -157,8 +161,9 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
           </span>
         </div>
         {/* The cost right after the context: on a phone both stay in view, the rest scrolls. */}
-        <span className="cost" data-testid="session-cost" title="Cost of this session">
-          {session.cost === 0 && model.pricesUnknown ? "price unknown" : formatCost(session.cost)}
+        <span className="cost" data-testid="session-cost" title={`Cost of this session: ${cost.long}`}>
+          {session.cost === 0 && unpriced === 0 && model.pricesUnknown ? "price unknown" : cost.short}
+          {session.cost > 0 && unpriced > 0 && <span className="visually-hidden"> ({cost.long})</span>}
         </span>
         <span className="tokens" data-testid="session-tokens" title="Tokens used by this session">
           ↑{formatTokens(t.input + t.cache.read + t.cache.write)} ↓{formatTokens(t.output + t.reasoning)}
