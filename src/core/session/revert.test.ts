@@ -14,6 +14,35 @@ async function setup(llm: FakeLLM) {
   return { store, sandbox, service };
 }
 
+/** One bash call and an answer per turn: what each of the two turns runs, and the prompt that asks for it. */
+interface BashTurn {
+  command: string;
+  description: string;
+  prompt: string;
+  answer: string;
+}
+
+/**
+ * A session of two turns run to their end. `importedFirst`: the first turn came from another browser (an
+ * import): its patch names a workspace state this one never held.
+ */
+async function twoTurns(turns: [BashTurn, BashTurn], opts: { importedFirst?: boolean } = {}) {
+  const llm = new FakeLLM(turns.flatMap((t) => [toolTurn([{ tool: "bash", input: { command: t.command, description: t.description } }]), textTurn(t.answer)]));
+  const { store, sandbox, service } = await setup(llm);
+  const s = await service.createSession();
+  const first = await service.prompt(s.id, { text: turns[0].prompt });
+  await service.ensureRunning(s.id);
+  if (opts.importedFirst) await markImported(store, s.id);
+  const second = await service.prompt(s.id, { text: turns[1].prompt });
+  await service.ensureRunning(s.id);
+  return { store, sandbox, service, s, first, second };
+}
+
+/** As after an import into another browser: the session's patches name a workspace state this one never held. */
+async function markImported(store: Awaited<ReturnType<typeof setup>>["store"], sessionID: string): Promise<void> {
+  for (const m of await store.messages(sessionID)) for (const p of m.parts) if (p.type === "patch") await store.upsertPart({ ...p, hash: "f".repeat(40) });
+}
+
 describe("revert and unrevert", () => {
   it("restores files changed by edit and by bash, hides the turn, and unrevert brings both back", async () => {
     const llm = new FakeLLM([
@@ -51,8 +80,7 @@ describe("revert and unrevert", () => {
     const s = await service.createSession();
     const user = await service.prompt(s.id, { text: "change it" });
     await service.ensureRunning(s.id);
-    // As after an import into another browser: the patch names a workspace state this one never held.
-    for (const m of await store.messages(s.id)) for (const p of m.parts) if (p.type === "patch") await store.upsertPart({ ...p, hash: "f".repeat(40) });
+    await markImported(store, s.id);
     const reverted = await revertSession(store, sandbox, s.id, user.id);
     expect(reverted?.revert).toEqual({ messageID: user.id, filesKept: true });
     expect(await sandbox.fs.readText("/workspace/app.txt")).toBe("later\n");
@@ -61,20 +89,11 @@ describe("revert and unrevert", () => {
   });
 
   it("a revert that reaches back into imported turns after one that restored files does not call them restored", async () => {
-    const llm = new FakeLLM([
-      toolTurn([{ tool: "bash", input: { command: "echo imported > app.txt", description: "imported turn" } }]),
-      textTurn("one"),
-      toolTurn([{ tool: "bash", input: { command: "echo local > app.txt", description: "local turn" } }]),
-      textTurn("two"),
-    ]);
-    const { store, sandbox, service } = await setup(llm);
-    const s = await service.createSession();
-    const first = await service.prompt(s.id, { text: "first" });
-    await service.ensureRunning(s.id);
-    // The first turn came from another browser: its patch names a state this one never held.
-    for (const m of await store.messages(s.id)) for (const p of m.parts) if (p.type === "patch") await store.upsertPart({ ...p, hash: "f".repeat(40) });
-    const second = await service.prompt(s.id, { text: "second" });
-    await service.ensureRunning(s.id);
+    // The first turn came from another browser.
+    const { store, sandbox, s, first, second } = await twoTurns([
+      { command: "echo imported > app.txt", description: "imported turn", prompt: "first", answer: "one" },
+      { command: "echo local > app.txt", description: "local turn", prompt: "second", answer: "two" },
+    ], { importedFirst: true });
 
     const once = await revertSession(store, sandbox, s.id, second.id);
     expect(once?.revert).toMatchObject({ messageID: second.id });
@@ -299,18 +318,10 @@ describe("changes made while a revert stands", () => {
   });
 
   it("survive a further revert and then Unrevert", async () => {
-    const llm = new FakeLLM([
-      toolTurn([{ tool: "bash", input: { command: "echo one > a.txt", description: "one" } }]),
-      textTurn("one"),
-      toolTurn([{ tool: "bash", input: { command: "echo two > b.txt", description: "two" } }]),
-      textTurn("two"),
+    const { store, sandbox, s, first, second } = await twoTurns([
+      { command: "echo one > a.txt", description: "one", prompt: "one", answer: "one" },
+      { command: "echo two > b.txt", description: "two", prompt: "two", answer: "two" },
     ]);
-    const { store, sandbox, service } = await setup(llm);
-    const s = await service.createSession();
-    const first = await service.prompt(s.id, { text: "one" });
-    await service.ensureRunning(s.id);
-    const second = await service.prompt(s.id, { text: "two" });
-    await service.ensureRunning(s.id);
     await revertSession(store, sandbox, s.id, second.id);
     await writeUserFile(sandbox, "between.txt", "between the reverts\n");
     await revertSession(store, sandbox, s.id, first.id);
@@ -323,18 +334,10 @@ describe("changes made while a revert stands", () => {
   });
 
   it("a further revert that puts back a file the user changed while the first stood names it, and Keep my changes keeps it", async () => {
-    const llm = new FakeLLM([
-      toolTurn([{ tool: "bash", input: { command: "echo one > a.txt", description: "one" } }]),
-      textTurn("one"),
-      toolTurn([{ tool: "bash", input: { command: "echo two > b.txt", description: "two" } }]),
-      textTurn("two"),
+    const { store, sandbox, s, first, second } = await twoTurns([
+      { command: "echo one > a.txt", description: "one", prompt: "one", answer: "one" },
+      { command: "echo two > b.txt", description: "two", prompt: "two", answer: "two" },
     ]);
-    const { store, sandbox, service } = await setup(llm);
-    const s = await service.createSession();
-    const first = await service.prompt(s.id, { text: "one" });
-    await service.ensureRunning(s.id);
-    const second = await service.prompt(s.id, { text: "two" });
-    await service.ensureRunning(s.id);
     await revertSession(store, sandbox, s.id, second.id);
     // While the first revert stands, the user writes b.txt (a file of turn 2) and edits a.txt (turn 1's).
     await writeUserFile(sandbox, "b.txt", "the user's b\n");
@@ -348,19 +351,10 @@ describe("changes made while a revert stands", () => {
   });
 
   it("a further revert into imported turns keeps what the user changed since the first (Unrevert brings it back)", async () => {
-    const llm = new FakeLLM([
-      toolTurn([{ tool: "bash", input: { command: "echo imported > a.txt", description: "imported" } }]),
-      textTurn("one"),
-      toolTurn([{ tool: "bash", input: { command: "echo local > b.txt", description: "local" } }]),
-      textTurn("two"),
-    ]);
-    const { store, sandbox, service } = await setup(llm);
-    const s = await service.createSession();
-    const first = await service.prompt(s.id, { text: "one" });
-    await service.ensureRunning(s.id);
-    for (const m of await store.messages(s.id)) for (const p of m.parts) if (p.type === "patch") await store.upsertPart({ ...p, hash: "f".repeat(40) });
-    const second = await service.prompt(s.id, { text: "two" });
-    await service.ensureRunning(s.id);
+    const { store, sandbox, s, first, second } = await twoTurns([
+      { command: "echo imported > a.txt", description: "imported", prompt: "one", answer: "one" },
+      { command: "echo local > b.txt", description: "local", prompt: "two", answer: "two" },
+    ], { importedFirst: true });
     await revertSession(store, sandbox, s.id, second.id);
     await writeUserFile(sandbox, "mine.txt", "mine\n");
     const twice = await revertSession(store, sandbox, s.id, first.id);
