@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { personActsDuringStep } from "../../testing/during-step";
 import { createLocalSandboxForTests } from "../../adapters/sandbox/local/testing";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
-import { z } from "../zod";
 import { writeUserFile } from "../snapshot/user-writes";
 import { workspaceTools } from "../tools/index";
-import { defineTool } from "../tools/tool";
 import { keepOwnChanges, revertSession, snapshotAfter, unrevertSession } from "./revert";
 import { makeTestService } from "../../testing/session-service";
 
@@ -188,29 +187,10 @@ describe("revert and unrevert", () => {
 describe("uploads during a run", () => {
   it("are not part of the step's patch: reverting the turn keeps the user's upload", async () => {
     const upload = new Uint8Array([1, 2, 3, 0xff]);
-    // Stands in for the user dropping a file into the workspace while the step runs.
-    const userUploads = defineTool({
-      id: "wait",
-      description: "waits",
-      parameters: z.object({}),
-      async execute(_args, ctx) {
-        if (ctx.sandbox) await writeUserFile(ctx.sandbox, "upload.bin", upload);
-        return { title: "waited", output: "ok" };
-      },
+    // The user drops a file into the workspace while the step runs.
+    const { store, sandbox, s, user, patched } = await personActsDuringStep({ "app.txt": "version one\n" }, async (sb) => {
+      await writeUserFile(sb, "upload.bin", upload);
     });
-    const llm = new FakeLLM([
-      toolTurn([
-        { tool: "bash", input: { command: "echo by the model > model.txt", description: "write" } },
-        { tool: "wait", input: {} },
-      ]),
-      textTurn("done"),
-    ]);
-    const sandbox = await createLocalSandboxForTests({ files: { "app.txt": "version one\n" } });
-    const { store, service } = makeTestService({ llm, tools: [...workspaceTools, userUploads], sandbox });
-    const s = await service.createSession();
-    const user = await service.prompt(s.id, { text: "go" });
-    await service.ensureRunning(s.id);
-    const patched = (await store.messages(s.id)).flatMap((m) => m.parts).flatMap((p) => (p.type === "patch" ? p.files : []));
     expect(patched).toEqual(["model.txt"]);
     await revertSession(store, sandbox, s.id, user.id);
     expect(await sandbox.fs.exists("/workspace/model.txt")).toBe(false);

@@ -1,13 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { personActsDuringStep } from "../../testing/during-step";
 import { createLocalSandboxForTests } from "../../adapters/sandbox/local/testing";
-import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
-import { makeTestService } from "../../testing/session-service";
 import type { Sandbox } from "../ports/sandbox";
 import type { Ruleset } from "../schema";
 import { revertSession } from "../session/revert";
-import { workspaceTools } from "../tools/index";
-import { defineTool } from "../tools/tool";
-import { z } from "../zod";
 import { createUserPath, deleteScope, deleteUserPath, renameUserPath } from "./user-files";
 
 const protect: Ruleset = [{ permission: "protect", pattern: "config/**", action: "deny" }];
@@ -131,36 +127,14 @@ describe("deleteUserPath and deleteScope", () => {
 
 describe("changes made while a step runs", () => {
   it("stay out of the step's patch: reverting the turn neither brings back a deleted file nor undoes a rename", async () => {
-    let sandboxRef: Sandbox | undefined;
-    // Stands in for the person deleting and renaming in the Files panel while the model works.
-    const userActs = defineTool({
-      id: "wait",
-      description: "waits",
-      parameters: z.object({}),
-      async execute() {
-        if (sandboxRef) {
-          await deleteUserPath(sandboxRef, "old.txt", []);
-          await renameUserPath(sandboxRef, "draft.md", "docs/final.md", []);
-          await renameUserPath(sandboxRef, "lib", "src/lib", []);
-          await createUserPath(sandboxRef, "new.ts", false, []);
-        }
-        return { title: "waited", output: "ok" };
-      },
+    // The person deletes and renames in the Files panel while the model works.
+    const files = { "old.txt": "old\n", "draft.md": "draft\n", "lib/a.ts": "a\n" };
+    const { store, sandbox: sb, s, user, patched } = await personActsDuringStep(files, async (sandbox) => {
+      await deleteUserPath(sandbox, "old.txt", []);
+      await renameUserPath(sandbox, "draft.md", "docs/final.md", []);
+      await renameUserPath(sandbox, "lib", "src/lib", []);
+      await createUserPath(sandbox, "new.ts", false, []);
     });
-    const llm = new FakeLLM([
-      toolTurn([
-        { tool: "bash", input: { command: "echo by the model > model.txt", description: "write" } },
-        { tool: "wait", input: {} },
-      ]),
-      textTurn("done"),
-    ]);
-    const sb = await createLocalSandboxForTests({ files: { "old.txt": "old\n", "draft.md": "draft\n", "lib/a.ts": "a\n" } });
-    sandboxRef = sb;
-    const { store, service } = makeTestService({ llm, tools: [...workspaceTools, userActs], sandbox: sb });
-    const s = await service.createSession();
-    const user = await service.prompt(s.id, { text: "go" });
-    await service.ensureRunning(s.id);
-    const patched = (await store.messages(s.id)).flatMap((m) => m.parts).flatMap((p) => (p.type === "patch" ? p.files : []));
     expect(patched).toEqual(["model.txt"]);
     await revertSession(store, sb, s.id, user.id);
     expect(await exists(sb, "model.txt")).toBe(false);
