@@ -7,9 +7,6 @@
 //   first visit of the day) races the network against starting it: whichever answers first serves the
 //   page; offline, the network fails at once and the fetch handler serves it from the precache. Only GETs:
 //   the share target is a POST page load that only the fetch handler can answer.
-// - A model request (a POST fetch from the model Worker) goes straight to the network: the fetch handler has
-//   nothing to do with it, and dispatching it there costs the worker's start-up when it is stopped and a
-//   round trip through it with the whole request body when it runs (tens of milliseconds in a long session).
 // Everything else (the page while the worker runs, samples, engines, the share target) goes through the
 // fetch handler. Loaded into the generated service worker (importScripts), next to share-target-sw.js.
 /* global self, caches, fetch, Headers, Response */
@@ -26,7 +23,6 @@ self.addEventListener("install", (event) => {
       .addRoutes([
         { condition: { urlPattern: assets, requestMethod: "GET" }, source: { cacheName: precache } },
         { condition: { requestMode: "navigate", requestMethod: "GET", runningStatus: "not-running" }, source: "race-network-and-fetch-handler" },
-        { condition: { requestMode: "cors", requestMethod: "POST" }, source: "network" },
       ])
       .catch(() => undefined),
   );
