@@ -165,3 +165,26 @@ test("folders picked whole (OpenCode storage, Claude Code projects) and an openc
   expect(sent).toContain("It runs vite build.");
   expect(sent).toContain("Does it do anything else?");
 });
+
+test("Import more: after a result the dialog goes back to picking, focus on the first picker, and imports another folder", async ({ page }) => {
+  await openApp(page);
+  const nav = page.getByRole("navigation", { name: "Sessions" });
+  await nav.getByRole("button", { name: "Import history" }).click();
+  const dialog = page.getByRole("dialog", { name: "Import history" });
+  await dialog.getByLabel("Choose a folder").setInputFiles(`${FIXTURES}/claude-code`);
+  await expect(dialog.getByRole("status")).toContainText("2 imported");
+  await page.screenshot({ path: test.info().outputPath("import-result-1400.png") });
+
+  await dialog.getByRole("button", { name: "Import more" }).click();
+  await expect(dialog.getByText("Drop files or folders here")).toBeVisible();
+  await expect(dialog.getByLabel("Choose files")).toBeFocused();
+  // The earlier result is gone: the next one counts only the next files.
+  await expect(dialog.getByRole("status")).toHaveCount(0);
+  await expect(dialog.getByRole("button", { name: "Import more" })).toHaveCount(0);
+  await dialog.getByLabel("Choose a folder").setInputFiles(`${FIXTURES}/opencode-storage/storage`);
+  await expect(dialog.getByRole("status")).toContainText("1 imported");
+  await expect(dialog.getByRole("status")).not.toContainText("2 imported");
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(nav.getByText("Add --done to list")).toBeVisible();
+});

@@ -207,6 +207,24 @@ test("the Pinned panel by keyboard: Edit focuses its field, Enter saves, Esc can
   await panel.getByRole("button", { name: "Dismiss the suggested goal “Fix the parser.”" }).click();
   await expect(panel.getByRole("textbox", { name: "New constraint" })).toBeFocused();
   await expect(panel.getByText("Dismissed (3)")).toBeVisible();
+
+  // Restore from the Dismissed list: the keyboard goes to the restored pin's row (its Edit), never to the page.
+  const focused = () => page.evaluate(() => (document.activeElement === document.body ? "body" : (document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.tagName)));
+  await panel.getByText("Dismissed (3)").click();
+  await panel.getByRole("button", { name: "Restore “Fix the parser.”" }).click();
+  await expect(panel.getByRole("button", { name: "Edit the goal “Fix the parser.”" })).toBeFocused();
+  await expect(panel.getByText("Dismissed (2)")).toBeVisible();
+  // By keyboard, twice more: the last Restore takes the Dismissed list with it, the keyboard still lands on the row.
+  for (const left of ["Dismissed (1)", null]) {
+    const restore = panel.getByRole("button", { name: /^Restore “/ }).first();
+    const text = ((await restore.getAttribute("aria-label")) ?? "").replace(/^Restore “(.*)”$/, "$1");
+    await restore.focus();
+    await page.keyboard.press("Enter");
+    await expect(panel.getByRole("button", { name: `Edit the constraint “${text}”` })).toBeFocused();
+    if (left) await expect(panel.getByText(left)).toBeVisible();
+    else await expect(panel.getByText(/^Dismissed \(/)).toHaveCount(0);
+    expect(await focused()).not.toBe("body");
+  }
 });
 
 test("Compact now and Summarise up to here show what they fold first, and Cancel leaves the conversation as it was", async ({ page, mock }) => {

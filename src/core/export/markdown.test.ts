@@ -84,6 +84,10 @@ describe("lowerHeadings", () => {
 });
 
 describe("inertHtml: raw HTML from the model reads as text in the Markdown export", () => {
+  const hasHtml = (md: string): boolean => {
+    const walk = (n: Nodes): boolean => n.type === "html" || ("children" in n && n.children.some((c) => walk(c as Nodes)));
+    return walk(parseMarkdown(md));
+  };
   const CODE = ["```html", "<div class=\"card\"><img src=x onerror=alert(1)></div>", "```"].join("\n");
 
   it("escapes raw HTML outside code; code blocks and spans stay byte for byte", () => {
@@ -96,10 +100,6 @@ describe("inertHtml: raw HTML from the model reads as text in the Markdown expor
   });
 
   it("a backtick inside a tag's attribute cannot re-pair code spans to let HTML through", () => {
-    const hasHtml = (md: string): boolean => {
-      const walk = (n: Nodes): boolean => n.type === "html" || ("children" in n && n.children.some((c) => walk(c as Nodes)));
-      return walk(parseMarkdown(md));
-    };
     for (const attack of ['a <b title="`">x</b> and `<script>alert(1)</script>` end', '<span title="`"> `<img src=x onerror=alert(1)>`', "`` <i title='`'> `<svg onload=alert(1)>` ``"]) {
       const out = inertHtml(attack);
       expect(hasHtml(out), out).toBe(false);
@@ -113,6 +113,49 @@ describe("inertHtml: raw HTML from the model reads as text in the Markdown expor
     expect(inertHtml("\\<b> and \\\\<b>")).toBe("&lt;b> and \\\\&lt;b>");
     // An HTML comment and a block are text too.
     expect(inertHtml("<!-- hidden -->\n<details open ontoggle=alert(1)>")).toBe("&lt;!-- hidden -->\n&lt;details open ontoggle=alert(1)>");
+  });
+
+  it("a link destination in angle brackets is CommonMark, not HTML: it comes out unchanged and is the same link", () => {
+    const links = (md: string) => {
+      const out: string[] = [];
+      const walk = (n: Nodes) => {
+        if (n.type === "link" || n.type === "image" || n.type === "definition") out.push(`${n.type} ${n.url}`);
+        if ("children" in n) for (const c of n.children) walk(c as Nodes);
+      };
+      walk(parseMarkdown(md));
+      return out;
+    };
+    for (const text of [
+      "See [the notes](<My Notes.md>) and [x](<https://example.com/a b?q=1>).",
+      '![chart](<img/a chart.png> "A <b>chart</b>")',
+      "[docs][d]\n\n[d]: <https://example.com/docs (v2)>",
+      "A [link](<#top>) and <b>bold</b>.",
+    ]) {
+      const out = inertHtml(text);
+      expect(links(out), out).toEqual(links(text));
+      expect(hasHtml(out), out).toBe(false);
+    }
+    expect(inertHtml("See [the notes](<My Notes.md>).")).toBe("See [the notes](<My Notes.md>).");
+    expect(inertHtml("[x](<https://example.com/a b?q=1>)")).toBe("[x](<https://example.com/a b?q=1>)");
+    expect(inertHtml("[docs][d]\n\n[d]: <https://example.com/docs (v2)>")).toBe("[docs][d]\n\n[d]: <https://example.com/docs (v2)>");
+    // The raw HTML beside it is still text.
+    expect(inertHtml("A [link](<#top>) and <b>bold</b>.")).toBe("A [link](<#top>) and &lt;b>bold&lt;/b>.");
+  });
+
+  it("a destination that would read as a live tag to a renderer without CommonMark is escaped; so is one that is no destination", () => {
+    for (const attack of ["[x](<svg/onload=alert(1)>)", "[x](<img src=x onerror=alert(1)>)", "[x](<https://e.com/onmouseover=alert(1)>)", "[x]: <iframe src=javascript:alert(1)>"]) {
+      const out = inertHtml(attack);
+      expect(out, attack).not.toMatch(/<[a-z]/i);
+      expect(hasHtml(out), out).toBe(false);
+    }
+    // Not a destination (a space between `]` and `(`, a nested link's outer one): the `<` is HTML's, so escaped.
+    expect(inertHtml("[x] (<b>)")).toBe("[x] (&lt;b>)");
+    expect(inertHtml("[a [b](<c.md>)](<d onclick=x>)")).toBe("[a [b](<c.md>)](&lt;d onclick=x>)");
+  });
+
+  it("autolinks: web and mail addresses stay links (CommonMark's, no HTML); other schemes are text", () => {
+    expect(inertHtml("Write to <someone@example.com> or see <HTTPS://example.com/a?b=c>.")).toBe("Write to <someone@example.com> or see <HTTPS://example.com/a?b=c>.");
+    expect(inertHtml("<irc://example.com/chan> <data:text/html,x>")).toBe("&lt;irc://example.com/chan> &lt;data:text/html,x>");
   });
 
   it("the transcript holds no live tag from an answer, its reasoning, names or errors; tool output stays in its fence", () => {

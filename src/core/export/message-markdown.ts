@@ -44,8 +44,39 @@ export function lowerHeadings(text: string, top: number): string {
   return out;
 }
 
-/** An autolink (`<https://…>`) to these stays a link: it is no HTML. */
+/**
+ * An autolink (`<https://…>`, `<a@b.c>`) to these stays a link: it is no HTML. Other schemes (`<javascript:…>`,
+ * `<irc://…>`) become text: CommonMark would link them, but nothing a transcript needs goes there.
+ */
 const SAFE_AUTOLINK = /^(?:https?:|mailto:)/i;
+
+/**
+ * Where a link's, an image's or a definition's destination is written in angle brackets (`[x](<a b.md>)`,
+ * `[x]: <url>`): the offsets of those `<`. CommonMark reads them as part of the link, never as HTML, so they are
+ * kept, or the link would break. The tree does not keep them: the parser's tokens say where they were.
+ */
+function angleDestinations(text: string): { tree: Nodes; at: Set<number> } {
+  const at = new Set<number>();
+  const mark = (token: { start: { offset: number } }) => {
+    // Called for the opening and for the closing marker: only the `<` is of interest.
+    if (text[token.start.offset] === "<") at.add(token.start.offset);
+  };
+  const tree = parse(text, { enter: { resourceDestinationLiteralMarker: mark, definitionDestinationLiteralMarker: mark } });
+  return { tree, at };
+}
+
+/**
+ * A kept destination must not read as a live tag even to a renderer that knows no CommonMark (one that would take
+ * `[x](<svg/onload=alert(1)>)` for a tag): script needs a tag name (a letter after the `<`) and an attribute with a
+ * value (a `=`). Such a destination stays only when it is a web or mail address with no event handler or style
+ * attribute in it (its tag name, `https:`, is no element that loads anything); otherwise its `<` is escaped.
+ */
+function plainDestination(text: string, i: number): boolean {
+  const end = text.indexOf(">", i);
+  const inside = text.slice(i + 1, end < 0 ? undefined : end);
+  if (!/^[A-Za-z]/.test(inside) || !inside.includes("=")) return true;
+  return SAFE_AUTOLINK.test(inside) && !/[\s/"'](?:on|style)/i.test(inside);
+}
 
 /**
  * Markdown whose raw HTML reads as text in any renderer, HTML allowed or not: every `<` outside code
@@ -79,7 +110,8 @@ function inertOnce(text: string): string {
     if ((code || autolink) && start !== undefined && end !== undefined) keep.push([start, end]);
     else if ("children" in n) for (const c of n.children) walk(c);
   };
-  walk(parse(text));
+  const { tree, at } = angleDestinations(text);
+  walk(tree);
   let out = "";
   let from = 0;
   let k = 0;
@@ -87,6 +119,7 @@ function inertOnce(text: string): string {
     // The ranges come in document order.
     while (keep[k] && (keep[k]?.[1] ?? 0) <= i) k++;
     if ((keep[k]?.[0] ?? Number.POSITIVE_INFINITY) <= i) continue;
+    if (at.has(i) && plainDestination(text, i)) continue;
     let slashes = 0;
     while (text[i - 1 - slashes] === "\\") slashes++;
     out += `${text.slice(from, slashes % 2 === 1 ? i - 1 : i)}&lt;`;

@@ -86,6 +86,23 @@ export function ImportHistoryDialog({ initial, onClose, onOpen }: { initial?: Dr
     }
   });
 
+  // "Import more": back to the first step for another file, in the same dialog. What was read stays imported; the
+  // next result counts only the next files. Focus goes to the first picker (the drop zone has no keyboard use).
+  const firstPicker = useRef<HTMLInputElement>(null);
+  const focusPicker = useRef(false);
+  useEffect(() => {
+    if (step.name !== "choose" || !focusPicker.current) return;
+    focusPicker.current = false;
+    firstPicker.current?.focus();
+  }, [step]);
+  const again = () => {
+    dbRef.current?.close();
+    dbRef.current = null;
+    texts.current = undefined;
+    focusPicker.current = true;
+    setStep({ name: "choose" });
+  };
+
   const runDb = async (db: HistoryDb, picked: DbSessionSummary[]) => {
     abort.current = new AbortController();
     const outcome = await importDatabase(services, db, picked, { signal: abort.current.signal, onProgress: (progress) => setStep({ name: "importing", progress }) });
@@ -116,7 +133,7 @@ export function ImportHistoryDialog({ initial, onClose, onOpen }: { initial?: Dr
           <div className="drop-actions">
             <label className="button-like">
               Choose files
-              <input type="file" className="visually-hidden" multiple accept=".db,.db-wal,.sqlite,.json,.jsonl,.zip" onChange={(e) => void start(pickedFiles(e.target.files))} />
+              <input ref={firstPicker} type="file" className="visually-hidden" multiple accept=".db,.db-wal,.sqlite,.json,.jsonl,.zip" onChange={(e) => void start(pickedFiles(e.target.files))} />
             </label>
             <label className="button-like">
               Choose a folder
@@ -148,6 +165,11 @@ export function ImportHistoryDialog({ initial, onClose, onOpen }: { initial?: Dr
         ) : (
           <button type="button" onClick={onClose}>
             Close
+          </button>
+        )}
+        {step.name === "done" && (
+          <button type="button" onClick={again}>
+            Import more
           </button>
         )}
         {step.name === "done" && step.outcome.firstID && (

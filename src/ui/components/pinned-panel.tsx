@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { toolLog } from "../../core/compaction/transcript";
 import { effectivePins } from "../../core/pins/pins";
 import type { MessageWithParts, Pin, Session } from "../../core/schema";
@@ -95,7 +95,7 @@ function PinRow({ pin, onSave, onRemove }: RowProps) {
     );
   const suggested = pin.state === "suggested";
   return (
-    <li className={`pin ${pin.state}`}>
+    <li className={`pin ${pin.state}`} data-pin={pin.id}>
       <span className="pin-text">{pin.text}</span>
       {suggested && (
         <span className="pin-badge" title="Found in your message and sent until you dismiss it">
@@ -158,6 +158,32 @@ export function PinnedPanel({ session, messages, onError }: { session: Session; 
     (near?.querySelector<HTMLElement>("button, textarea") ?? newPin.current)?.focus();
     sessions.removePin(session.id, pin).catch(fail("remove the pin"));
   };
+  // A Restore in progress: its pin and the place of its button among the Dismissed list's buttons.
+  const restoring = useRef<{ id: string; at: number } | null>(null);
+  const restore = (pin: Pin, button: HTMLElement) => {
+    const buttons = [...(panel.current?.querySelectorAll(".pins.dismissed-list button") ?? [])];
+    restoring.current = { id: pin.id, at: buttons.indexOf(button) };
+    save({ ...pin, state: "accepted" });
+  };
+  // The Restore button goes with the render that shows its pin in force again: the keyboard moves to that row's
+  // first control (Edit); if it is not listed (another goal is in force), to the next Restore button, the
+  // Dismissed toggle or the new-pin field. Only when focus went with the button (to the body): a person who
+  // moved on meanwhile keeps their place.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each change of the pins, the render that moves the restored one
+  useLayoutEffect(() => {
+    const r = restoring.current;
+    const root = panel.current;
+    if (!r || !root) return;
+    const stillThere = root.querySelector(`.pins.dismissed-list [data-pin="${CSS.escape(r.id)}"]`);
+    if (stillThere) return;
+    restoring.current = null;
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    const row = root.querySelector(`.pins.in-force [data-pin="${CSS.escape(r.id)}"]`);
+    const buttons = [...root.querySelectorAll<HTMLElement>(".pins.dismissed-list button")];
+    const next = row?.querySelector<HTMLElement>("button") ?? buttons[r.at] ?? buttons.at(-1) ?? root.querySelector<HTMLElement>(".pinned-more.dismissed > summary") ?? newPin.current;
+    next?.focus();
+  }, [pins]);
   const add = (kind: Pin["kind"], text: string) => {
     sessions.addPin(session.id, { kind, text }).then((r) => {
       if (!r.ok) onError(r.error);
@@ -207,13 +233,13 @@ export function PinnedPanel({ session, messages, onError }: { session: Session; 
         )}
       </form>
       {dismissed.length > 0 && (
-        <details className="pinned-more">
+        <details className="pinned-more dismissed">
           <summary className="pinned-toggle">Dismissed ({dismissed.length})</summary>
-          <ul className="pins">
+          <ul className="pins dismissed-list">
             {dismissed.map((p) => (
-              <li key={p.id} className="pin dismissed">
+              <li key={p.id} className="pin dismissed" data-pin={p.id}>
                 <span className="pin-text">{p.text}</span>
-                <button type="button" className="link" aria-label={`Restore “${short(p.text)}”`} onClick={() => save({ ...p, state: "accepted" })}>
+                <button type="button" className="link" aria-label={`Restore “${short(p.text)}”`} onClick={(e) => restore(p, e.currentTarget)}>
                   Restore
                 </button>
               </li>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { NARROW, useMedia } from "../hooks/use-media";
+import { FILES_PANEL, SESSIONS_PANEL, useLayout } from "../hooks/layout";
 
 export interface NoticeAction {
   label: string;
@@ -92,40 +92,87 @@ function Toast({ notice, onDismiss }: { notice: Notice; onDismiss: (ran?: boolea
 }
 
 /**
- * The toast region: top right (away from the composer); modal dialogs sit above it in the top layer. Below 900 px
- * it spans the width just under the top bar (the session's header, else the ☰ bar), whose controls it covered.
+ * The toast region. It sits over the conversation just under the top bar (the session's header, else the ☰ bar), at
+ * its right on a wide screen and across it on a narrow one: pinned to the window's top right it covered
+ * the header's Share and More, and clicks on them hit the toast. On a phone with a drawer open it sits at the
+ * foot of the drawer, which gives up that much room at its bottom, so the drawer's controls stay uncovered and
+ * a notice about what one of them did still shows. Modal dialogs sit above it in the top layer.
  */
 export function Toasts({ notices, onDismiss }: { notices: Notice[]; onDismiss: (id: number, ran?: boolean) => void }) {
   const box = useRef<HTMLElement>(null);
-  const narrow = useMedia(NARROW);
+  const layout = useLayout();
   const shown = notices.length > 0;
+  // One drawer at a time on a narrow screen; its element may be missing (the files drawer is the session view's).
+  const drawerID = !layout.narrow ? null : layout.sessions.open ? SESSIONS_PANEL.id : layout.files.open ? FILES_PANEL.id : null;
   useLayoutEffect(() => {
     const el = box.current;
     const main = document.querySelector("main.main");
     if (!el) return;
-    el.style.top = "";
-    if (!main || !narrow || !shown) return;
-    let bar: Element | null = null;
+    const reset = () => {
+      for (const k of ["top", "bottom", "left", "right", "maxWidth"] as const) el.style[k] = "";
+    };
+    reset();
+    if (!main || !shown) return;
     const sizes = new ResizeObserver(() => place());
+    let watched: Element[] = [];
+    let drawer: HTMLElement | null = null;
+    const watch = (els: (Element | null)[]) => {
+      const now = els.filter((e): e is Element => e !== null);
+      if (now.length === watched.length && now.every((e, i) => e === watched[i])) return;
+      for (const e of watched) sizes.unobserve(e);
+      watched = now;
+      for (const e of watched) sizes.observe(e);
+    };
     const place = () => {
-      // The session view, Replay and a shared page each have a .session-header; the home page only the ☰ bar.
-      const now = main.querySelector(".session-header") ?? main.querySelector(".main-bar");
-      if (now !== bar) {
-        if (bar) sizes.unobserve(bar);
-        bar = now;
-        if (bar) sizes.observe(bar);
+      const vw = document.documentElement.clientWidth;
+      const nextDrawer = drawerID ? document.getElementById(drawerID) : null;
+      if (drawer && drawer !== nextDrawer) drawer.style.paddingBottom = "";
+      drawer = nextDrawer;
+      if (drawer) {
+        watch([drawer, el]);
+        const r = drawer.getBoundingClientRect();
+        el.style.top = "auto";
+        el.style.bottom = "8px";
+        el.style.left = `${Math.round(r.left) + 8}px`;
+        el.style.right = `${Math.max(8, Math.round(vw - r.right) + 8)}px`;
+        el.style.maxWidth = "none";
+        // The drawer's content ends above the toasts (it scrolls inside what is left).
+        drawer.style.paddingBottom = `${Math.ceil(el.getBoundingClientRect().height) + 16}px`;
+        return;
       }
-      el.style.top = bar ? `${Math.max(12, Math.round(bar.getBoundingClientRect().bottom) + 8)}px` : "";
+      // The session view, Replay and a shared page each have a .session-header; the home page only the ☰ bar (or none).
+      const bar = main.querySelector(".session-header") ?? main.querySelector(".main-bar");
+      // Across the conversation only: the files panel beside it on a wide screen has controls at its top too.
+      const column = main.querySelector(".conversation") ?? main.querySelector(".message-scroll") ?? main;
+      watch([main, bar, column]);
+      const m = column.getBoundingClientRect();
+      const gap = layout.narrow ? 12 : 16;
+      el.style.top = `${Math.max(12, Math.round(bar ? bar.getBoundingClientRect().bottom : main.getBoundingClientRect().top) + (bar ? 8 : 12))}px`;
+      el.style.right = `${Math.max(gap, Math.round(vw - m.right) + gap)}px`;
+      if (layout.narrow) el.style.left = `${Math.max(gap, Math.round(m.left) + gap)}px`;
+      // A conversation squeezed by both side panels: the toasts stay inside it.
+      else el.style.maxWidth = `${Math.max(240, Math.min(420, Math.round(m.width) - 2 * gap))}px`;
     };
     place();
-    // Another screen (a session opened, loaded, left) replaces the main area's children.
-    const screens = new MutationObserver(place);
-    screens.observe(main, { childList: true });
+    // Another screen (a session opened, loaded, left) replaces the main area's children, and a session view puts
+    // its header and conversation in once loaded. Only while a toast shows, and at most once a frame (a streamed
+    // answer adds nodes all the time).
+    let frame = 0;
+    const screens = new MutationObserver(() => {
+      if (!frame)
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          place();
+        });
+    });
+    screens.observe(main, { childList: true, subtree: true });
     return () => {
+      cancelAnimationFrame(frame);
       sizes.disconnect();
       screens.disconnect();
+      if (drawer) drawer.style.paddingBottom = "";
     };
-  }, [narrow, shown]);
+  }, [layout.narrow, shown, drawerID]);
   return (
     <section ref={box} className="notices" aria-label="Notifications">
       {notices.map((n) => (
