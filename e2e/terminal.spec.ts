@@ -124,6 +124,38 @@ test("while the agent works, your terminal command waits (it would land in the a
   await expect(log.locator(".terminal-you").last()).toContainText("exit 0");
 });
 
+test("a turn sent while your terminal command runs says it waits for that command, until it ends or you stop it", async ({ page, mock }) => {
+  test.setTimeout(60_000);
+  const { id, log } = await allowedSession(page, mock);
+  const waiting = page.getByRole("status").filter({ hasText: "Waiting for your command in the Terminal to end" });
+
+  // The command ends by itself: the wait is said meanwhile, then the turn goes on and its tool sees the command's file.
+  await run(page, "sleep 3; echo made > done.txt");
+  await expect(log.locator(".terminal-you").last()).toContainText("running");
+  mock.setScript([{ toolCalls: [{ name: "bash", args: { command: "cat done.txt", description: "read it" } }] }, { text: "Read the file." }]);
+  await send(page, "read done.txt");
+  await expect(waiting).toContainText("(sleep 3; echo made > done.txt) — stop it to go on");
+  // The turn's own Stop stays there (beside the terminal's Stop of the command).
+  await expect(page.getByRole("button", { name: "Stop", description: "Stop (Esc)" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Stop your command" })).toBeVisible();
+  await expect(waiting).toHaveCount(0, { timeout: 10_000 });
+  await waitIdle(page, id);
+  await expect(page.getByRole("article").filter({ hasText: "Read the file." })).toBeVisible();
+  await expect(log.locator(".terminal-model").last()).toContainText("made");
+
+  // Stop your command: the wait ends at once and the turn answers.
+  await run(page, "sleep 30");
+  await expect(log.locator(".terminal-you").last()).toContainText("running");
+  mock.setScript([{ text: "Answered after your stop." }]);
+  await send(page, "go on");
+  await expect(waiting).toContainText("(sleep 30)");
+  await page.getByRole("button", { name: "Stop your command" }).click();
+  await expect(waiting).toHaveCount(0);
+  await waitIdle(page, id);
+  await expect(page.getByRole("article").filter({ hasText: "Answered after your stop." })).toBeVisible();
+  await expect(log.locator(".terminal-you").last()).toContainText("stopped");
+});
+
 test("Stop and Ctrl+C say stopped (no notes for the model, no exit 124); ↑/↓ recall; several lines run as typed; Copy; Clear offers Undo — the keyboard stays in the box", async ({ page, mock, context }) => {
   test.setTimeout(90_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);

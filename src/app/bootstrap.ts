@@ -2,7 +2,7 @@
  * The composition root: the only place that picks concrete adapters and wires
  * them into the core services.
  */
-import { shellCommandsDone } from "./shell-runs";
+import { shellCommandLine, shellCommandsDone } from "./shell-runs";
 import { parseRoute } from "../ui/hooks/use-route";
 import { dismissGlance } from "../ui/glance/dismiss";
 import { DexieStore, getSetting, installFlushOnPageHide, openDatabase, putSetting, type TabcodeDB } from "../adapters/storage";
@@ -169,6 +169,7 @@ export async function bootstrap(): Promise<BootResult> {
     counter,
     historyDropped: () => snapshots.dropped(),
     userCommandsDone: shellCommandsDone,
+    userCommand: shellCommandLine,
     // An automatic summary waits this long for the user (Cancel / Summarise now) before it starts.
     compactionGraceMs: COMPACTION_GRACE_MS,
     version: APP_VERSION,

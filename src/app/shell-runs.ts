@@ -4,18 +4,18 @@
  * just before a send is the person's change, not the agent's (revert would otherwise undo it with the turn).
  * Tiny on purpose: the start-up imports it; the terminal itself loads on demand.
  */
-const running = new Map<string, { done: Promise<void>; end: () => void; stop: () => void }>();
+const running = new Map<string, { done: Promise<void>; end: () => void; stop: () => void; command: string }>();
 
 /**
- * Marks a command of the person's as running in `sessionID`, stopped by `stop`; call the returned function
- * when it ends. The one record of what runs: the terminal asks it too.
+ * Marks a command of the person's (`command`, the line as typed) as running in `sessionID`, stopped by `stop`;
+ * call the returned function when it ends. The one record of what runs: the terminal asks it too.
  */
-export function shellCommandStarted(sessionID: string, stop: () => void = () => {}): () => void {
+export function shellCommandStarted(sessionID: string, stop: () => void = () => {}, command = ""): () => void {
   let end = () => {};
   const done = new Promise<void>((resolve) => {
     end = resolve;
   });
-  const entry = { done, end, stop };
+  const entry = { done, end, stop, command };
   running.set(sessionID, entry);
   return () => {
     if (running.get(sessionID) === entry) running.delete(sessionID);
@@ -26,6 +26,11 @@ export function shellCommandStarted(sessionID: string, stop: () => void = () => 
 /** Resolves once no command of the person's runs in `sessionID` (at once when none does). */
 export async function shellCommandsDone(sessionID: string): Promise<void> {
   for (let entry = running.get(sessionID); entry; entry = running.get(sessionID)) await entry.done;
+}
+
+/** The line of the person's command running in `sessionID`'s terminal now (a waiting turn names it), if one does. */
+export function shellCommandLine(sessionID: string): string | undefined {
+  return running.get(sessionID)?.command;
 }
 
 /** Whether a command of the person's runs in `sessionID`'s terminal now. */

@@ -101,3 +101,122 @@ describe("UserShell (the terminal's own commands)", () => {
     expect(storage.getItem(terminalLogKey("s"))).toBeNull();
   });
 });
+
+/**
+ * Two tabs on one origin: one storage, and a write in one tab fires `storage` in the others (never in the writer),
+ * as the browser does.
+ */
+function twoTabs() {
+  const shared = memo();
+  const watchers: Array<{ tab: number; changed: (key: string | null) => void }> = [];
+  const tab = (n: number) => {
+    const notify = (key: string) => {
+      for (const w of watchers) if (w.tab !== n) w.changed(key);
+    };
+    const storage = {
+      getItem: shared.getItem,
+      setItem: (k: string, v: string) => {
+        shared.setItem(k, v);
+        notify(k);
+      },
+      removeItem: (k: string) => {
+        shared.removeItem(k);
+        notify(k);
+      },
+    };
+    const watch = (changed: (key: string | null) => void) => {
+      const w = { tab: n, changed };
+      watchers.push(w);
+      return () => void watchers.splice(watchers.indexOf(w), 1);
+    };
+    return { storage, watch };
+  };
+  return { shared, tab };
+}
+
+describe("UserShell in two tabs on one session", () => {
+  async function open() {
+    const { app } = await setup();
+    const { shared, tab } = twoTabs();
+    const a = tab(1);
+    const b = tab(2);
+    return { shared, a: new UserShell(app, () => a.storage, a.watch), b: new UserShell(app, () => b.storage, b.watch) };
+  }
+  const commands = (shell: UserShell) => shell.entries("s").map((e) => e.command);
+
+  it("neither tab's write loses the other's entries, and each shows both", async () => {
+    const { shared, a, b } = await open();
+    // Both tabs have the (empty) log open before either runs anything.
+    expect(a.entries("s")).toEqual([]);
+    expect(b.entries("s")).toEqual([]);
+    await a.run("s", "echo from-a");
+    await b.run("s", "echo from-b");
+    await a.run("s", "echo a-again");
+    expect(storedLog(shared, "s").map((e) => e.command)).toEqual(["echo from-a", "echo from-b", "echo a-again"]);
+    expect(commands(a)).toEqual(["echo from-a", "echo from-b", "echo a-again"]);
+    expect(commands(b)).toEqual(["echo from-a", "echo from-b", "echo a-again"]);
+    expect(b.entries("s")[2]).toMatchObject({ status: "done", output: "a-again" });
+  });
+
+  it("merges at write time even when the other tab's change was not heard (no storage event)", async () => {
+    const { app } = await setup();
+    const shared = memo();
+    const deaf = () => () => {};
+    const a = new UserShell(app, () => shared, deaf);
+    const b = new UserShell(app, () => shared, deaf);
+    expect(a.entries("s")).toEqual([]);
+    expect(b.entries("s")).toEqual([]);
+    await a.run("s", "echo one");
+    await b.run("s", "echo two");
+    expect(storedLog(shared, "s").map((e) => e.command)).toEqual(["echo one", "echo two"]);
+    // The writer took the other's entry into its own copy too.
+    expect(commands(b)).toEqual(["echo one", "echo two"]);
+  });
+
+  it("a command running in one tab is updated there and followed by the other", async () => {
+    const { a, b } = await open();
+    await b.run("s", "echo before");
+    // (Both shells share this process's record of running commands, so only one runs here at a time.)
+    const run = a.run("s", "sleep 30");
+    expect(commands(b)).toEqual(["echo before", "sleep 30"]);
+    a.stop("s");
+    await run;
+    expect(commands(a)).toEqual(["echo before", "sleep 30"]);
+    expect(a.entries("s")[1]).toMatchObject({ status: "stopped" });
+    expect(a.entries("s")[1]?.message).toBeUndefined();
+    expect(b.entries("s")[1]).toMatchObject({ command: "sleep 30", status: "stopped" });
+    expect(b.entries("s")[1]?.message).toBeUndefined();
+    expect(b.entries("s")[0]).toMatchObject({ command: "echo before", status: "done", output: "before" });
+  });
+
+  it("Clear in one tab clears the session's log in both; its Undo brings it back in both", async () => {
+    const { shared, a, b } = await open();
+    await a.run("s", "echo one");
+    await b.run("s", "echo two");
+    const removed = a.clear("s");
+    expect(removed.map((e) => e.command)).toEqual(["echo one", "echo two"]);
+    expect(shared.getItem(terminalLogKey("s"))).toBeNull();
+    expect(b.entries("s")).toEqual([]);
+    // The other tab's next write does not bring the cleared entries back.
+    await b.run("s", "echo three");
+    expect(commands(a)).toEqual(["echo three"]);
+    a.restore("s", removed);
+    expect(commands(a)).toEqual(["echo one", "echo two", "echo three"]);
+    expect(commands(b)).toEqual(["echo one", "echo two", "echo three"]);
+    expect(storedLog(shared, "s")).toHaveLength(3);
+  });
+
+  it("keeps the newest 100 entries across both tabs", async () => {
+    const { shared, a, b } = await open();
+    const old = Array.from({ length: 100 }, (_, i) => ({ id: `cmd_old_${i}`, command: `old ${i}`, start: i, end: i, status: "done", output: "" }));
+    shared.setItem(terminalLogKey("s"), JSON.stringify(old));
+    expect(a.entries("s")).toHaveLength(100);
+    expect(b.entries("s")).toHaveLength(100);
+    await a.run("s", "echo a");
+    await b.run("s", "echo b");
+    expect(storedLog(shared, "s")).toHaveLength(100);
+    expect(commands(a).slice(-2)).toEqual(["echo a", "echo b"]);
+    expect(commands(b)).toEqual(commands(a));
+    expect(commands(a)[0]).toBe("old 2");
+  });
+});

@@ -53,6 +53,62 @@ function stored(e: ShellEntry): ShellEntry {
 
 type Memo = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 
+/** Calls `changed` with the key another tab changed in storage (`null`: it cleared all of it); returns the way to stop. */
+type WatchStorage = (changed: (key: string | null) => void) => () => void;
+
+/** The page's `storage` events: the browser fires them in every other tab of the origin when one tab writes. */
+const storageEvents: WatchStorage = (changed) => {
+  if (typeof window === "undefined") return () => {};
+  const on = (e: StorageEvent) => changed(e.key);
+  window.addEventListener("storage", on);
+  return () => window.removeEventListener("storage", on);
+};
+
+/**
+ * Two tabs on one session share its log in storage, and each holds a copy in memory: a write that put this
+ * tab's copy over the stored one lost the other tab's entries. So a log is merged by entry id, with what is
+ * stored at the moment of each write and whenever another tab writes (`storage` event):
+ * - an entry this tab ran is this tab's to update: its version wins;
+ * - any other entry is the other tab's: the stored version wins, and one this tab has not seen is added;
+ * - an entry gone from storage that this tab has seen was removed by another tab (its Clear), and goes here too;
+ *   one this tab removed (its Clear, the cap) is not brought back from storage by its own next write.
+ */
+interface Merge {
+  /** This tab's copy. */
+  mine: ShellEntry[];
+  /** What storage holds now. */
+  stored: ShellEntry[];
+  /** Ids this tab has held for the session (in its copy at some point). */
+  seen: ReadonlySet<string>;
+  /** Ids of the entries this tab ran: their versions here win. */
+  own: ReadonlySet<string>;
+  /** Ids of the entries this tab put in the log (ran, or brought back by its Undo): kept until stored. */
+  placed: ReadonlySet<string>;
+  /** Ids of those that reached storage (gone from it later: removed by another tab). */
+  written: ReadonlySet<string>;
+  /** `write`: this tab is about to store the result; `read`: another tab wrote. */
+  why: "write" | "read";
+}
+
+function merged({ mine, stored, seen, own, placed, written, why }: Merge): ShellEntry[] {
+  const held = new Map(mine.map((e) => [e.id, e]));
+  const inStorage = new Set(stored.map((e) => e.id));
+  const out: ShellEntry[] = [];
+  for (const e of stored) {
+    const here = held.get(e.id);
+    if (here) out.push(own.has(e.id) ? here : e);
+    // Seen here and no longer held: this tab removed it, unless another tab's write (an Undo of its Clear) put it back.
+    else if (why === "read" || !seen.has(e.id)) out.push(e);
+  }
+  for (const e of mine) {
+    if (inStorage.has(e.id) || !placed.has(e.id)) continue;
+    // Stored once and gone since: another tab cleared it. Never stored (storage full, or not written yet): kept.
+    if (why === "read" && written.has(e.id)) continue;
+    out.push(e);
+  }
+  return out.sort((a, b) => a.start - b.start).slice(-MAX_ENTRIES);
+}
+
 /** The whole output of a cut entry, and whether it is the whole (over the budget only its end is kept). */
 export interface FullOutput {
   text: string;
@@ -61,6 +117,11 @@ export interface FullOutput {
 
 export class UserShell {
   private logs = new Map<string, ShellEntry[]>();
+  /** By session: ids held here, ids of entries run here, ids of those that reached storage (see `merged`). */
+  private seen = new Map<string, Set<string>>();
+  private own = new Set<string>();
+  private placed = new Set<string>();
+  private written = new Set<string>();
   private states = new Map<string, Map<string, unknown>>();
   private full = new Map<string, FullOutput>();
   private writes = new Map<string, ReturnType<typeof setTimeout>>();
@@ -69,7 +130,13 @@ export class UserShell {
   constructor(
     private readonly app: Pick<AppServices, "sandbox" | "permissions" | "wiring" | "store" | "settings">,
     private readonly memo: () => Memo | undefined = pageStorage,
+    watch: WatchStorage = storageEvents,
   ) {
+    // Another tab wrote a log this tab holds: its entries are taken in (a Clear there clears here too: it is the
+    // session's log, not the tab's; the Undo is the clearing tab's, and its restore comes back here the same way).
+    watch((key) => {
+      for (const sessionID of [...this.logs.keys()]) if (key === null || key === terminalLogKey(sessionID)) this.pickUp(sessionID);
+    });
     onTerminalSessionGone((event, sessionID) => {
       // Deleted: its command stops (its log stays for Undo). Gone for good: so is this page's copy.
       this.stop(sessionID);
@@ -89,7 +156,7 @@ export class UserShell {
     let log = this.logs.get(sessionID);
     if (!log) {
       log = this.load(sessionID);
-      this.logs.set(sessionID, log);
+      this.hold(sessionID, log);
     }
     return log;
   }
@@ -118,15 +185,17 @@ export class UserShell {
   restore(sessionID: string, entries: ShellEntry[]): void {
     const now = this.entries(sessionID);
     const ids = new Set(now.map((e) => e.id));
-    const merged = [...entries.filter((e) => !ids.has(e.id)), ...now].sort((a, b) => a.start - b.start);
-    this.set(sessionID, merged.slice(-MAX_ENTRIES));
+    const back = entries.filter((e) => !ids.has(e.id));
+    // Put back by this tab: its next write stores them again, though it had seen them go.
+    for (const e of back) this.placed.add(e.id);
+    this.set(sessionID, [...back, ...now].sort((a, b) => a.start - b.start).slice(-MAX_ENTRIES));
   }
 
   async run(sessionID: string, command: string): Promise<void> {
     if (shellCommandRunning(sessionID) || command.trim() === "") return;
     const controller = new AbortController();
     // A step of the model that starts meanwhile waits for this command (its changes are the person's).
-    const ended = shellCommandStarted(sessionID, () => controller.abort());
+    const ended = shellCommandStarted(sessionID, () => controller.abort(), command);
     const entry: ShellEntry = { id: `cmd_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`, command, start: Date.now(), status: "running", output: "" };
     let streamed = "";
     const update = (patch: Partial<ShellEntry>, persist: "now" | "soon" = "now") => {
@@ -145,6 +214,8 @@ export class UserShell {
       if (cut.omitted && !partial) this.keepFull(entry.id, text);
       update({ ...patch, ...cut, end: Date.now() });
     };
+    this.own.add(entry.id);
+    this.placed.add(entry.id);
     this.set(sessionID, [...this.entries(sessionID), entry].slice(-MAX_ENTRIES));
     try {
       const { sandbox: sandboxes, permissions, wiring, store, settings } = this.app;
@@ -200,27 +271,61 @@ export class UserShell {
   private forget(sessionID: string): void {
     for (const e of this.logs.get(sessionID) ?? []) this.full.delete(e.id);
     this.logs.delete(sessionID);
+    this.seen.delete(sessionID);
     this.states.delete(sessionID);
     clearTimeout(this.writes.get(sessionID));
     this.writes.delete(sessionID);
     for (const l of this.listeners) l();
   }
 
-  private set(sessionID: string, log: ShellEntry[], persist: "now" | "soon" = "now"): void {
+  /** Makes `log` this tab's copy of the session's log, noting its ids as seen here. */
+  private hold(sessionID: string, log: ShellEntry[]): void {
     this.logs.set(sessionID, log);
+    let seen = this.seen.get(sessionID);
+    if (!seen) {
+      seen = new Set();
+      this.seen.set(sessionID, seen);
+    }
+    for (const e of log) seen.add(e.id);
+  }
+
+  private set(sessionID: string, log: ShellEntry[], persist: "now" | "soon" = "now"): void {
+    this.hold(sessionID, log);
     if (persist === "now") this.persist(sessionID);
     else if (!this.writes.has(sessionID)) this.writes.set(sessionID, setTimeout(() => this.persist(sessionID), PERSIST_EVERY_MS));
+    for (const l of this.listeners) l();
+  }
+
+  /** The merge of this tab's copy with what storage holds now (see `merged`). */
+  private mergedWith(sessionID: string, why: Merge["why"]): ShellEntry[] {
+    const mine = this.logs.get(sessionID) ?? [];
+    return merged({ mine, stored: this.load(sessionID), seen: this.seen.get(sessionID) ?? new Set(), own: this.own, placed: this.placed, written: this.written, why });
+  }
+
+  /** Another tab wrote the session's log: this tab's copy takes its entries in. */
+  private pickUp(sessionID: string): void {
+    const before = this.logs.get(sessionID) ?? [];
+    const log = this.mergedWith(sessionID, "read");
+    if (log.length === before.length && log.every((e, i) => e === before[i])) return;
+    this.hold(sessionID, log);
     for (const l of this.listeners) l();
   }
 
   private persist(sessionID: string): void {
     clearTimeout(this.writes.get(sessionID));
     this.writes.delete(sessionID);
-    const log = this.logs.get(sessionID) ?? [];
+    // Read, merge and write at once (localStorage is synchronous: no other tab writes in between).
+    const log = this.mergedWith(sessionID, "write");
+    const before = this.logs.get(sessionID);
+    if (before && (log.length !== before.length || log.some((e, i) => e !== before[i]))) {
+      this.hold(sessionID, log);
+      for (const l of this.listeners) l();
+    }
     try {
       const memo = this.memo();
       if (log.length === 0) memo?.removeItem(terminalLogKey(sessionID));
       else memo?.setItem(terminalLogKey(sessionID), JSON.stringify(log.map(stored)));
+      for (const e of log) if (this.placed.has(e.id)) this.written.add(e.id);
     } catch {
       // Storage full or private mode: the log lasts for this page.
     }

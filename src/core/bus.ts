@@ -4,7 +4,12 @@ import type { NamedErrorData, Part } from "./schema";
 export type SessionStatus =
   | { type: "idle" }
   | { type: "busy" }
-  | { type: "retry"; attempt: number; message: string; next: number };
+  | { type: "retry"; attempt: number; message: string; next: number }
+  /**
+   * A step waits for the person's command in the terminal to end before it takes its starting snapshot (so the
+   * command's changes are the person's): said, since nothing else moves meanwhile. `command` is the line they ran.
+   */
+  | { type: "awaiting-command"; command: string };
 
 /** Events the core publishes; the UI listens, nothing in the core depends on listeners. */
 export type BusEvent =

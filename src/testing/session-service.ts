@@ -26,6 +26,7 @@ export interface TestServiceOptions<S extends Store = MemoryStore> {
   system?: SessionServiceDeps["system"];
   historyDropped?: SessionServiceDeps["historyDropped"];
   userCommandsDone?: SessionServiceDeps["userCommandsDone"];
+  userCommand?: SessionServiceDeps["userCommand"];
   /** The store (default: a new memory store): another service's (a second tab, the same data after a reload), or a real one. */
   store?: S;
   compactionGraceMs?: number;
@@ -53,6 +54,7 @@ export function makeTestService<S extends Store = MemoryStore>(opts: TestService
     ...(opts.system ? { system: opts.system } : {}),
     ...(opts.historyDropped ? { historyDropped: opts.historyDropped } : {}),
     ...(opts.userCommandsDone ? { userCommandsDone: opts.userCommandsDone } : {}),
+    ...(opts.userCommand ? { userCommand: opts.userCommand } : {}),
     ...(opts.compactionGraceMs ? { compactionGraceMs: opts.compactionGraceMs } : {}),
     version: "test",
   });

@@ -310,6 +310,7 @@ export class AgentLoop {
         recentTools: turnTools(view.sent, parentID),
         signal,
         ...(this.deps.userCommandsDone ? { userCommandsDone: () => this.deps.userCommandsDone?.(session.id) ?? Promise.resolve() } : {}),
+        ...(this.deps.userCommand ? { userCommand: () => this.deps.userCommand?.(session.id) } : {}),
         request: {
           model,
           system: req.system,

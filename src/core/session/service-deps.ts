@@ -30,6 +30,8 @@ export interface SessionServiceDeps {
   counter?: TokenCounter;
   /** Resolves once no command of the person's runs in the session's terminal: a step's tools and starting snapshot wait for it. */
   userCommandsDone?(sessionID: string): Promise<void>;
+  /** The line of the person's command running in the session's terminal now (undefined: none), named while a step waits for it. */
+  userCommand?(sessionID: string): string | undefined;
   /** History was dropped from a session (a committed revert): snapshot storage no message names any more may be collected. */
   historyDropped?(sessionID: string): void;
   /** How long an automatic summary waits for the user (Cancel / Summarise now); 0 (default) starts it at once. */

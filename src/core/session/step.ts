@@ -1,4 +1,4 @@
-import type { Bus } from "../bus";
+import type { Bus, SessionStatus } from "../bus";
 import { isRetryable, namedError } from "../errors";
 import type { PermissionBroker } from "../permission/broker";
 import type { Clock } from "../ports/clock";
@@ -45,6 +45,8 @@ export interface StepInput {
   signal: AbortSignal;
   /** Resolves once no command of the person's runs in the terminal: the starting snapshot (and so every tool) waits for it. */
   userCommandsDone?: () => Promise<void>;
+  /** The line of the person's command running now, if one does: the status says the step waits for it. */
+  userCommand?: () => string | undefined;
 }
 
 function parseInput(raw: string): Record<string, unknown> | { __invalid: string } {
@@ -114,12 +116,30 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
     signal.removeEventListener("abort", follow);
     throw e;
   }
+  // The status while the step waits for the person's command (the wait's own, or a retry's meanwhile).
+  let awaiting: string | undefined;
+  let retrying = false;
+  const sessionID = assistant.sessionID;
+  const runningStatus = (): SessionStatus => (awaiting === undefined ? { type: "busy" } : { type: "awaiting-command", command: awaiting });
+
   // The workspace snapshot this step starts from is taken while the request goes out (it is not
   // on the request's path: on a first send it waits for the sandbox to boot). No tool runs before
   // it is stored on the step-start part, so a revert or a crash repair always has it.
   const sandbox = input.sandbox;
+  const userCommandsDone = (): Promise<void> => {
+    const done = input.userCommandsDone?.() ?? Promise.resolve();
+    const command = input.signal.aborted ? undefined : input.userCommand?.();
+    if (command === undefined) return untilAborted(done, input.signal);
+    // The person sees what the turn waits for, and that stopping their command (or the turn) ends the wait.
+    awaiting = command;
+    if (!retrying) bus.publish({ type: "session.status", sessionID, status: runningStatus() });
+    return untilAborted(done, input.signal).finally(() => {
+      awaiting = undefined;
+      if (!retrying) bus.publish({ type: "session.status", sessionID, status: runningStatus() });
+    });
+  };
   const startSnapshot: Promise<string | undefined> = sandbox
-    ? untilAborted(input.userCommandsDone?.() ?? Promise.resolve(), input.signal)
+    ? userCommandsDone()
         .catch(() => undefined)
         .then(() => safeSnapshot(sandbox))
         .then(async (snapshot) => {
@@ -304,6 +324,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
       const delay = retryDelay(attempt, error, clock.now());
       const next = clock.now() + delay;
       await w.add<RetryPart>({ type: "retry", attempt, error, time: { created: clock.now(), next } });
+      retrying = true;
       bus.publish({ type: "session.status", sessionID: assistant.sessionID, status: { type: "retry", attempt, message: retryMessage(error), next } });
       // "Retry now" ends the wait early; Stop ends the run.
       const wait = retryWait(assistant.sessionID);
@@ -313,8 +334,10 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
         if (signal.aborted) break;
       } finally {
         wait.done();
+        retrying = false;
       }
-      bus.publish({ type: "session.status", sessionID: assistant.sessionID, status: { type: "busy" } });
+      // Back to working, or to waiting for the person's command if that wait still lasts.
+      bus.publish({ type: "session.status", sessionID: assistant.sessionID, status: runningStatus() });
       continue;
     }
     break;

@@ -42,6 +42,13 @@ describe("runUserCommand (the terminal pane)", () => {
     expect(await sandbox.fs.readText("/workspace/config/app.json")).toBe("{}\n");
   });
 
+  it("sed -i on a protected file says it is protected, in the words a redirection uses (not just-bash's \"No such file\")", async () => {
+    const { deps, sandbox } = await setup();
+    const r = await runUserCommand(deps, { sessionID: "s", command: "sed -i s/a/b/ config/app.json", signal: new AbortController().signal });
+    expect(r).toEqual({ status: "done", output: 'sed: config/app.json: write refused — protected by your rule "protect config/**"', exitCode: 1 });
+    expect(await sandbox.fs.readText("/workspace/config/app.json")).toBe("{}\n");
+  });
+
   it("an ask rule waits for the person's answer in the permission dialog", async () => {
     const { deps, broker } = await setup();
     const run = runUserCommand(deps, { sessionID: "s", command: "git push origin main", signal: new AbortController().signal });

@@ -93,6 +93,16 @@ describe("bash with the exec guard", () => {
     ]);
   });
 
+  it("sed -i and tee on a protected file tell the model it is protected, as a redirection does", async () => {
+    const { sandbox, ctx } = await setup([{ permission: "protect", pattern: "config/**", action: "deny" }], () => "once");
+    const sed = await bashTool.run({ command: "sed -i s/a/b/ config/app.json", description: "edit in place" }, ctx);
+    expect(sed.ok && sed.result.output).toContain('sed: config/app.json: write refused — protected by your rule "protect config/**"');
+    expect(sed.ok && sed.result.output).not.toContain("No such file or directory");
+    const tee = await bashTool.run({ command: "echo x | tee config/app.json", description: "overwrite" }, ctx);
+    expect(tee.ok && tee.result.output).toContain('tee: config/app.json: write refused — protected by your rule "protect config/**"');
+    expect(await sandbox.fs.readText("/workspace/config/app.json")).toBe("{}\n");
+  });
+
   it("the write tool refuses a protected path, directly and through a link", async () => {
     const { sandbox, ctx } = await setup([{ permission: "protect", pattern: "config/**", action: "deny" }], () => "once");
     const direct = await writeTool.run({ filePath: "/workspace/config/new.json", content: "x" }, ctx);

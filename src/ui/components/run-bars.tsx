@@ -1,4 +1,6 @@
 import { useEffect, useState } from "react";
+import { stopShellCommand } from "../../app/shell-runs";
+import type { SessionStatus } from "../../core/bus";
 import { systemEventKind } from "../../core/conversation/system-event";
 import type { MessageWithParts } from "../../core/schema";
 import { useServices } from "../hooks/services";
@@ -62,6 +64,37 @@ export function QuietBar({ last, waiting }: { last: MessageWithParts | undefined
       {quiet && (
         <div className="banner unanswered">
           <span>Nothing has come from the provider for {Math.round(QUIET_NOTICE_MS / 1000)} s. It may still be thinking, or the connection may have stalled: Stop, then Retry, to try again.</span>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A command line as the bar names it: its first line, cut to a length that fits a phone's line or two. */
+function commandShown(command: string): string {
+  const lines = command.trim().split("\n");
+  const first = lines[0] ?? "";
+  return first.length > 60 ? `${first.slice(0, 59)}…` : lines.length > 1 ? `${first} …` : first;
+}
+
+/**
+ * The turn waits for the person's own command in the Terminal to end before its first snapshot (the command's
+ * changes are theirs, not the agent's): nothing else moves meanwhile, so the page says what it waits for and
+ * offers to stop that command; the composer's Stop ends the turn instead. Gone when the command or the turn ends.
+ */
+export function CommandWaitBar({ sessionID, status }: { sessionID: string; status: SessionStatus }) {
+  const command = status.type === "awaiting-command" ? status.command : undefined;
+  // The live region is always there, empty until it has something to say (one inserted with its text is not announced).
+  return (
+    <div role="status" className="live-slot">
+      {command !== undefined && (
+        <div className="banner unanswered awaiting-command">
+          <span>
+            Waiting for your command in the Terminal to end (<code title={command}>{commandShown(command)}</code>) — stop it to go on.
+          </span>
+          <button type="button" onClick={() => stopShellCommand(sessionID)}>
+            Stop your command
+          </button>
         </div>
       )}
     </div>

@@ -41,6 +41,7 @@ function SubagentOrigin({ parentID }: { parentID: string }) {
 function statusText(s: SessionStatus): string {
   if (s.type === "busy") return "Working…";
   if (s.type === "retry") return `${s.message} — retry ${s.attempt}`;
+  if (s.type === "awaiting-command") return "Waiting for your command…";
   return "Idle";
 }
 

@@ -26,7 +26,7 @@ import type { CompactionPreview } from "../../core/compaction/preview";
 import { WorkspacePanel as WorkspacePanelView } from "./workspace/workspace-panel";
 import { TerminalSection } from "./terminal/terminal-section";
 import { PanelToggle, SidePanel } from "./layout/side-panel";
-import { QuietBar, UnansweredBar } from "./run-bars";
+import { CommandWaitBar, QuietBar, UnansweredBar } from "./run-bars";
 import { FILES_PANEL, useLayout } from "../hooks/layout";
 
 /*
@@ -452,6 +452,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
         </div>
         <UnansweredBar sessionID={sessionID} last={last} idle={!busy && session.revert === undefined} onError={onError} />
         <QuietBar last={last} waiting={status.type === "busy"} />
+        <CommandWaitBar sessionID={sessionID} status={status} />
         {/* A goal set by a reverted message is not in force while the revert stands (sending a message ends it). */}
         {session.goal && !hidden.ids.has(session.goal.messageID) && <GoalBar session={session} busy={busy} onError={onError} />}
         <Composer key={sessionID} session={session} onError={onError} onOpenSession={onOpenSession} />

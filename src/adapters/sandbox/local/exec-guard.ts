@@ -11,6 +11,8 @@
  */
 import type { Bash, Command, CustomCommand, ExecResult } from "just-bash";
 import { decideAsk } from "../../../core/permission/evaluate";
+import type { PathRefusal } from "../../../core/permission/path-policy";
+import { basename } from "../../../core/sandbox-path";
 import type { ExecGuard } from "../../../core/ports/sandbox";
 
 export type { ExecGuard };
@@ -59,31 +61,84 @@ export async function checkCommand(guard: ExecGuard | undefined, seen: Map<strin
 
 const refused = (message: string): ExecResult => ({ stdout: "", stderr: `${message}\n`, exitCode: 126 });
 
-function wrap(cmd: Command, check: CommandCheck): Command {
+/** The words a command uses for a failed write that hides what happened ("No such file or directory" from `sed -i`). */
+const GENERIC_FAILURE = /No such file or directory|Permission denied|Operation not permitted|failed to write|EACCES|ENOENT/;
+
+/**
+ * The path refusals each running command met, the innermost command's own. Many commands catch the filesystem's
+ * error and print words of their own (`sed -i` and `tee` say "No such file or directory", `chmod` too, `ln`
+ * "Permission denied"), where a `>` redirection says the file is protected: each command's refusals are kept
+ * here while it runs so its output can say them in the guard's words (`withRefusalWords`). Commands of one line
+ * run one after another in just-bash, so a stack follows them; a command run by another (`sh -c`, `xargs`)
+ * words its own, and the outer one finds them said.
+ */
+export class RefusalFrames {
+  private stack: PathRefusal[][] = [];
+
+  /** A refusal met now belongs to the innermost command running. */
+  note(r: PathRefusal): void {
+    this.stack.at(-1)?.push(r);
+  }
+
+  async run(name: string, fn: () => Promise<ExecResult>): Promise<ExecResult> {
+    const frame: PathRefusal[] = [];
+    this.stack.push(frame);
+    try {
+      return withRefusalWords(name, await fn(), frame);
+    } finally {
+      const i = this.stack.lastIndexOf(frame);
+      if (i >= 0) this.stack.splice(i, 1);
+    }
+  }
+}
+
+/**
+ * A command's result with each refusal it met said as the guard says it (`sed: config/app.json: write refused —
+ * protected by your rule …`): the command's own line about that file, when it used generic words, is replaced;
+ * otherwise the words are added. A refused change is a failure, even where the command would have hidden it
+ * (`rm -f`), so the model and the person never read a refused change as done.
+ */
+export function withRefusalWords(name: string, result: ExecResult, refusals: PathRefusal[]): ExecResult {
+  // One line a path: a refused write of a file is not said again for its clean-up.
+  const paths = new Set<string>();
+  const unsaid = refusals.filter((r) => !paths.has(r.path) && paths.add(r.path) && !result.stderr.includes(r.message));
+  if (unsaid.length === 0) return result;
+  const lines = result.stderr === "" ? [] : result.stderr.replace(/\n$/, "").split("\n");
+  for (const r of unsaid) {
+    const words = `${name}: ${r.message}`;
+    const file = basename(r.path);
+    const own = lines.findIndex((l) => l.startsWith(`${name}:`) && GENERIC_FAILURE.test(l) && !l.includes("refused") && l.includes(file));
+    if (own >= 0) lines[own] = words;
+    else lines.push(words);
+  }
+  return { ...result, stderr: `${lines.join("\n")}\n`, exitCode: result.exitCode === 0 ? 1 : result.exitCode };
+}
+
+function wrap(cmd: Command, check: CommandCheck, frames: RefusalFrames): Command {
   return {
     name: cmd.name,
     trusted: cmd.trusted,
     async execute(args, ctx) {
       const refusal = await check(cmd.name, args);
       if (refusal !== undefined) return refused(refusal);
-      return cmd.execute(args, ctx);
+      return frames.run(cmd.name, () => cmd.execute(args, ctx));
     },
   };
 }
 
 /** Our own commands, wrapped before they are handed to just-bash. */
-export function guardCustom(commands: CustomCommand[], check: CommandCheck): CustomCommand[] {
+export function guardCustom(commands: CustomCommand[], check: CommandCheck, frames: RefusalFrames): CustomCommand[] {
   return commands.map((c) => {
     if ("load" in c) {
       const lazy = c;
-      return { name: lazy.name, trusted: lazy.trusted, load: async () => wrap(await lazy.load(), check) };
+      return { name: lazy.name, trusted: lazy.trusted, load: async () => wrap(await lazy.load(), check, frames) };
     }
-    return wrap(c, check);
+    return wrap(c, check, frames);
   });
 }
 
 /** Shadows every bundled command with a checked one that then runs the original. */
-export function guardBundled(jb: JustBash, bash: Bash, skip: Set<string>, check: CommandCheck): void {
+export function guardBundled(jb: JustBash, bash: Bash, skip: Set<string>, check: CommandCheck, frames: RefusalFrames): void {
   for (const name of jb.getCommandNames()) {
     if (skip.has(name)) continue;
     bash.registerCommand({
@@ -91,8 +146,9 @@ export function guardBundled(jb: JustBash, bash: Bash, skip: Set<string>, check:
       async execute(args, ctx) {
         const refusal = await check(name, args);
         if (refusal !== undefined) return refused(refusal);
-        if (!ctx.origCommand) return refused(`tabcode: ${name} is not available.`);
-        return ctx.origCommand(args);
+        const orig = ctx.origCommand;
+        if (!orig) return refused(`tabcode: ${name} is not available.`);
+        return frames.run(name, () => orig(args));
       },
     });
   }

@@ -17,7 +17,7 @@ import { LocalFS } from "./local-fs";
 import { missingCommands } from "./missing-commands";
 import { type LocalRuntimes, runtimeCommandNames, runtimeCommands } from "./runtimes/commands";
 import { changeFor } from "./persist";
-import { type ExecGuard, checkCommand, guardBundled, guardCustom } from "./exec-guard";
+import { type ExecGuard, checkCommand, guardBundled, guardCustom, RefusalFrames } from "./exec-guard";
 import { GuardedFs } from "./guarded-fs";
 import { TrackedFs } from "./tracked-fs";
 import { PathRefused, pathPolicy, type PathRefusal } from "../../../core/permission/path-policy";
@@ -66,6 +66,8 @@ export class LocalSandbox implements Sandbox {
   /** Commands decided during that call, and path refusals it met. */
   private seen = new Map<string, string | undefined>();
   private refusals: PathRefusal[] = [];
+  /** The refusals of each command running now, so it can say them (`RefusalFrames`). */
+  private readonly frames = new RefusalFrames();
   private readonly guarded: GuardedFs;
   /** The running exec's timeout and live-output sink, read by the engine commands. */
   private current: { timeoutMs: number; progress?: (text: string) => void } = { timeoutMs: DEFAULT_EXEC_TIMEOUT_MS };
@@ -87,7 +89,10 @@ export class LocalSandbox implements Sandbox {
     this.guarded = new GuardedFs(
       tracked,
       () => this.guard?.policy ?? pathPolicy(LOCAL_ROOT, []),
-      (r) => this.refusals.push(r),
+      (r) => {
+        this.refusals.push(r);
+        this.frames.note(r);
+      },
     );
   }
 
@@ -141,11 +146,11 @@ export class LocalSandbox implements Sandbox {
         fs: this.guarded,
         cwd: this.root,
         env: { HOME: this.root, USER: "user", TMPDIR: "/tmp" },
-        customCommands: guardCustom(custom, check),
+        customCommands: guardCustom(custom, check, this.frames),
         executionLimits: { ...this.limits, maxExecutionTimeMs: timeoutMs },
       };
       bash = new this.jb.Bash(options);
-      guardBundled(this.jb, bash, new Set(custom.map((c) => c.name)), check);
+      guardBundled(this.jb, bash, new Set(custom.map((c) => c.name)), check, this.frames);
       if (this.shells.size > 8) this.shells.clear();
       this.shells.set(timeoutMs, bash);
     }
