@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sqlToFile } from "../src/testing/sqlite-node";
@@ -187,4 +187,76 @@ test("Import more: after a result the dialog goes back to picking, focus on the 
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toBeHidden();
   await expect(nav.getByText("Add --done to list")).toBeVisible();
+});
+
+/**
+ * A Claude Code transcript file of about `mb` MB: `sessions` conversations one after another, each of
+ * exchanges with a tool call, as Claude Code writes them (one line per record).
+ */
+function largeTranscript(mb: number, sessions: number): string {
+  const lines: string[] = [];
+  let bytes = 0;
+  const filler = "The forecast cache keeps each answer for sixty seconds, so the test reads a stale value. ".repeat(6);
+  for (let n = 0; bytes < mb * 1_048_576; n++) {
+    const sessionId = `big-${n % sessions}`;
+    const at = new Date(Date.UTC(2025, 10, 4, 10, 0, 0) + n * 1000).toISOString();
+    const records = [
+      { type: "user", sessionId, uuid: `u${n}`, parentUuid: n >= sessions ? `a${n - sessions}` : null, timestamp: at, message: { role: "user", content: `Question ${n}: ${filler}` } },
+      { type: "assistant", sessionId, uuid: `a${n}`, parentUuid: `u${n}`, timestamp: at, message: { id: `m${n}`, role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: `Answer ${n}: ${filler}` }, { type: "tool_use", id: `t${n}`, name: "Read", input: { file_path: `/src/f${n}.ts` } }], stop_reason: "tool_use", usage: { input_tokens: 10, output_tokens: 5 } } },
+    ];
+    for (const r of records) {
+      const line = JSON.stringify(r);
+      lines.push(line);
+      bytes += line.length + 1;
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+test("a large Claude Code transcript is read off the page: it keeps painting, the progress moves and Cancel stops the import", async ({ page }) => {
+  test.setTimeout(180_000);
+  const dir = mkdtempSync(join(tmpdir(), "tabcode-large-"));
+  const path = join(dir, "large-session.jsonl");
+  writeFileSync(path, largeTranscript(30, 60));
+  await openApp(page);
+  // Frames painted and main-thread tasks over 50 ms, counted in the page.
+  await page.evaluate(() => {
+    const w = window as unknown as { frames_: number; longTasks: { start: number; ms: number }[] };
+    w.frames_ = 0;
+    w.longTasks = [];
+    const tick = () => {
+      w.frames_++;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.longTasks.push({ start: e.startTime, ms: e.duration });
+    }).observe({ type: "longtask" });
+  });
+  const sample = () => page.evaluate(() => ({ frames: (window as unknown as { frames_: number }).frames_, now: performance.now() }));
+
+  await page.getByRole("navigation", { name: "Sessions" }).getByRole("button", { name: "Import history" }).click();
+  const dialog = page.getByRole("dialog", { name: "Import history" });
+  await dialog.getByLabel("Choose files").setInputFiles(path);
+  const status = dialog.getByRole("status");
+  await expect(status).toContainText("MB read");
+  const from = await sample();
+  // A second into the parse the page has painted most of its frames and the progress has moved (bytes read or sessions written).
+  await page.waitForTimeout(1000);
+  const to = await sample();
+  const frames = to.frames - from.frames;
+  expect(frames, `frames painted in ${Math.round(to.now - from.now)} ms`).toBeGreaterThan(30);
+  await expect(status).not.toContainText("0 of 0 sessions found so far (0 parts); 0 of");
+  const longest = await page.evaluate((since) => Math.max(0, ...(window as unknown as { longTasks: { start: number; ms: number }[] }).longTasks.filter((t) => t.start + t.ms >= since).map((t) => t.ms)), from.now);
+  test.info().annotations.push({ type: "import", description: `${frames} frames in ${Math.round(to.now - from.now)} ms, longest task ${Math.round(longest)} ms` });
+  expect(longest).toBeLessThan(200);
+
+  // Cancel, mid-import: the sessions written so far stay, the rest is not imported.
+  await dialog.getByRole("button", { name: "Cancel import" }).click();
+  await expect(status).toContainText("Import cancelled");
+  const imported = Number(/(\d+) imported/.exec((await status.textContent()) ?? "")?.[1]);
+  expect(imported).toBeLessThan(60);
+  await dialog.getByRole("button", { name: "Close" }).click();
+  const stored = await page.evaluate(async () => (await (globalThis as unknown as { __tabcode: { store: { listSessions(): Promise<unknown[]> } } }).__tabcode.store.listSessions()).length);
+  expect(stored).toBe(imported);
 });

@@ -3,11 +3,12 @@
  * they map, a chunk at a time, with progress and cancellation between chunks.
  * - SQLite (`opencode.db`) → the Worker (lazy-loaded), picker first;
  * - our exports and `opencode export` files → the export import;
- * - storage trees, Claude Code, Codex, Gemini CLI files → the core mappers.
+ * - storage trees, Claude Code, Codex, Gemini CLI files → the core mappers, in
+ *   a Worker of their own (lazy-loaded) that hands over chunks to write.
  * A cancelled import can simply be started again: sessions already imported
  * from the same source are recognised and skipped.
  */
-import { type DbSessionSummary, type HistorySession, type ImportIssue, importHistoryFiles, isSqlite, type SourceIndex, sourceIndex, type TextFile, textKind, writeHistory } from "../core/import";
+import { type DbSessionSummary, type HistoryChunk, type HistorySession, type ImportIssue, isSqlite, type SourceIndex, sourceIndex, writeHistory } from "../core/import";
 import type { HistoryDb } from "../adapters/import/db-client";
 import { isWalFile } from "../adapters/import/wal";
 import type { AppServices } from "./bootstrap";
@@ -22,9 +23,13 @@ export interface DroppedFile {
 }
 
 export interface HistoryProgress {
+  /** Sessions written. */
   done: number;
+  /** Sessions found so far (it grows while the files are still being read). */
   total: number;
   parts: number;
+  /** While dropped text files are still being read and mapped: bytes of them mapped, of all. */
+  reading?: { done: number; total: number };
 }
 
 export interface HistoryOutcome {
@@ -168,42 +173,97 @@ export async function importDatabase(app: AppServices, db: HistoryDb, picked: re
     performance.measure(WRITE_MEASURE, { start: writing });
     if (!ok) break;
     progress.done += chunks[i]?.length ?? 0;
-    progress.parts += read.sessions.reduce((n, s) => n + s.messages.reduce((k, m) => k + m.parts.length, 0), 0);
+    progress.parts += partsOf(read.sessions);
     opts.onProgress?.({ ...progress });
   }
   return out;
 }
 
-/** Imports dropped text files (folders included). Exports go through the export import, file by file. */
+const CANCELLED = Symbol("cancelled");
+
+/** Resolves with `CANCELLED` as soon as `signal` aborts, else as `p` does. */
+function unlessCancelled<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof CANCELLED> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.resolve(CANCELLED);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(CANCELLED);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function partsOf(sessions: readonly HistorySession[]): number {
+  return sessions.reduce((n, s) => n + s.messages.reduce((k, m) => k + m.parts.length, 0), 0);
+}
+
+/**
+ * Imports dropped text files (folders included). A Worker (loaded now) reads,
+ * parses and maps them and hands over chunks of sessions; the page only writes
+ * them, so it repaints, shows progress and takes Cancel between and during
+ * chunks. Exports go through the export import, file by file, before the rest.
+ */
 export async function importTextFiles(app: AppServices, files: readonly DroppedFile[], opts: Options = {}): Promise<HistoryOutcome> {
   const out = emptyOutcome();
-  const texts: TextFile[] = [];
-  for (const f of files) {
-    if (/\.zip$/i.test(f.path)) {
-      await viaExportImport(app, f, new Uint8Array(await f.file.arrayBuffer()), out);
-      continue;
-    }
-    const t: TextFile = { path: f.path, text: await f.file.text() };
-    if (textKind(t) === "export") await viaExportImport(app, f, new TextEncoder().encode(t.text), out);
-    else texts.push(t);
-  }
-  const mapped = importHistoryFiles(texts, Date.now());
-  out.issues.push(...mapped.issues);
-  out.unknown.push(...mapped.unknown);
-  const index = await sourceIndex(app.store);
-  const parentsFirst = [...mapped.sessions].sort((a, b) => Number(a.parentSourceID !== undefined) - Number(b.parentSourceID !== undefined));
-  const progress: HistoryProgress = { done: 0, total: parentsFirst.length, parts: 0 };
-  opts.onProgress?.(progress);
-  for (let i = 0; i < parentsFirst.length; i += 25) {
-    if (opts.signal?.aborted) {
+  const { readHistoryFiles } = await import("../adapters/import/history-client");
+  const reader = readHistoryFiles(files, Date.now());
+  // Shown (with Cancel) from the start: reading and sorting a large drop takes a moment too.
+  opts.onProgress?.({ done: 0, total: 0, parts: 0, reading: { done: 0, total: files.reduce((n, f) => n + f.file.size, 0) } });
+  try {
+    const started = await unlessCancelled(reader.start(), opts.signal);
+    if (started === CANCELLED) {
       out.cancelled = true;
-      break;
+      return out;
     }
-    const chunk = parentsFirst.slice(i, i + 25);
-    if (!(await writeChunk(app, chunk, index, out))) break;
-    progress.done += chunk.length;
-    progress.parts += chunk.reduce((n, s) => n + s.messages.reduce((k, m) => k + m.parts.length, 0), 0);
+    for (const i of started.exports) {
+      const f = files[i];
+      if (!f) continue;
+      const bytes = /\.zip$/i.test(f.path) ? new Uint8Array(await f.file.arrayBuffer()) : new TextEncoder().encode(await f.file.text());
+      await viaExportImport(app, f, bytes, out);
+    }
+    out.issues.push(...started.issues);
+    out.unknown.push(...started.unknown);
+    const index = await sourceIndex(app.store);
+    const progress: HistoryProgress = { done: 0, total: 0, parts: 0, reading: { done: 0, total: started.bytes } };
     opts.onProgress?.({ ...progress });
+    // The reader maps the next chunk while this one is written.
+    const ask = () => {
+      const p = reader.next();
+      // Awaited below; one left behind by a cancel or a failed write must not be an unhandled rejection.
+      p.catch(() => undefined);
+      return p;
+    };
+    let next: Promise<HistoryChunk> | undefined = ask();
+    while (next) {
+      const chunk: HistoryChunk | typeof CANCELLED = await unlessCancelled(next, opts.signal);
+      if (chunk === CANCELLED) {
+        out.cancelled = true;
+        break;
+      }
+      next = chunk.last ? undefined : ask();
+      // One by one: a drop of thousands of broken lines would overflow a spread's arguments.
+      for (const i of chunk.issues) out.issues.push(i);
+      progress.total += chunk.sessions.length;
+      if (progress.reading) progress.reading.done = chunk.read;
+      if (chunk.sessions.length) {
+        const writing = performance.now();
+        const ok = await writeChunk(app, chunk.sessions, index, out);
+        performance.measure(WRITE_MEASURE, { start: writing });
+        if (!ok) break;
+        progress.done += chunk.sessions.length;
+        progress.parts += partsOf(chunk.sessions);
+      }
+      if (chunk.last) delete progress.reading;
+      opts.onProgress?.({ ...progress, ...(progress.reading ? { reading: { ...progress.reading } } : {}) });
+      if (opts.signal?.aborted && !chunk.last) {
+        out.cancelled = true;
+        break;
+      }
+    }
+  } catch (e) {
+    // The reader's own words (a fault or a crash): what was written before stays.
+    out.error = e instanceof Error ? e.message : String(e);
+  } finally {
+    reader.close();
   }
   return out;
 }

@@ -174,11 +174,31 @@ class Mapper {
     }
   }
 
-  finish(issues: ImportIssue[], summaries: Map<string, string>, uuids: readonly string[], importedAt: number): HistorySession | undefined {
+  finish(issues: ImportIssue[], summaries: ReadonlyMap<string, string>, uuids: readonly string[], importedAt: number): HistorySession | undefined {
     for (const e of this.api.values()) this.d.usage(e.msg, e.at, e.tokens);
     this.d.title = this.titleFromLine || uuids.map((u) => summaries.get(u)).find(Boolean) || "";
     return finishDraft(this.d, issues, importedAt);
   }
+}
+
+/** Collects the titles of Claude Code's `summary` lines (by the uuid of the line they end at) into `into`. */
+export function claudeCodeSummaries(lines: readonly Line[], into: Map<string, string>): void {
+  for (const l of lines) if (l.value.type === "summary" && typeof l.value.summary === "string" && typeof l.value.leafUuid === "string") into.set(l.value.leafUuid, l.value.summary);
+}
+
+/** Maps the parsed lines of one transcript file; `summaries` are those of every file of the drop (a title may come from another file). */
+export function mapClaudeCodeFile(path: string, lines: readonly Line[], summaries: ReadonlyMap<string, string>, issues: ImportIssue[], importedAt: number): HistorySession[] {
+  const sessions: HistorySession[] = [];
+  for (const g of groupLines(lines)) {
+    const branch = shownBranch(g.lines);
+    const first = branch.map((l) => timeOf(l.value.timestamp, Number.NaN)).find((t) => Number.isFinite(t)) ?? importedAt;
+    const m = new Mapper(path, g, first);
+    for (const l of branch) m.line(l);
+    const uuids = g.lines.map((l) => str(l.value.uuid)).filter((u): u is string => u !== undefined);
+    const s = m.finish(issues, summaries, uuids, importedAt);
+    if (s) sessions.push(s);
+  }
+  return sessions;
 }
 
 /** Maps Claude Code transcript files. Several sessions may come from one file (a resumed conversation, sidechains). */
@@ -187,17 +207,7 @@ export function importClaudeCode(files: readonly TextFile[], importedAt: number)
   const sessions: HistorySession[] = [];
   const parsed = files.map((f) => ({ path: f.path, lines: parseLines(f.path, f.text, issues) }));
   const summaries = new Map<string, string>();
-  for (const f of parsed) for (const l of f.lines) if (l.value.type === "summary" && typeof l.value.summary === "string" && typeof l.value.leafUuid === "string") summaries.set(l.value.leafUuid, l.value.summary);
-  for (const f of parsed) {
-    for (const g of groupLines(f.lines)) {
-      const branch = shownBranch(g.lines);
-      const first = branch.map((l) => timeOf(l.value.timestamp, Number.NaN)).find((t) => Number.isFinite(t)) ?? importedAt;
-      const m = new Mapper(f.path, g, first);
-      for (const l of branch) m.line(l);
-      const uuids = g.lines.map((l) => str(l.value.uuid)).filter((u): u is string => u !== undefined);
-      const s = m.finish(issues, summaries, uuids, importedAt);
-      if (s) sessions.push(s);
-    }
-  }
+  for (const f of parsed) claudeCodeSummaries(f.lines, summaries);
+  for (const f of parsed) sessions.push(...mapClaudeCodeFile(f.path, f.lines, summaries, issues, importedAt));
   return { sessions, issues };
 }

@@ -11,9 +11,9 @@ import { parseJson } from "../export/guards";
 import { isObj, parseLines } from "./jsonl";
 import { importOpenCodeV2Export, isOpenCodeV2Export } from "./opencode-export-v2";
 import { importOpenCodeStorage, isOpenCodeStoragePath } from "./opencode-storage";
-import type { HistoryBatch, TextFile } from "./types";
+import type { HistoryBatch, ImportIssue, TextFile } from "./types";
 
-type FileKind = "sqlite" | "export" | "opencode-export-v2" | "opencode-storage" | "claude-code" | "codex" | "gemini-cli" | "damaged" | "unknown";
+export type FileKind = "sqlite" | "export" | "opencode-export-v2" | "opencode-storage" | "claude-code" | "codex" | "gemini-cli" | "damaged" | "unknown";
 
 const SQLITE_MAGIC = "SQLite format 3\0";
 
@@ -57,6 +57,15 @@ export function textKind(f: TextFile): FileKind {
   return "unknown";
 }
 
+/** What the user is told about a file `textKind` found damaged: where its JSON breaks. */
+export function damagedIssue(f: TextFile): ImportIssue {
+  // Parsed from its first brace, as detected; a position is then counted in the file as it is.
+  const skipped = /^[^{[]*/.exec(f.text)?.[0].length ?? 0;
+  const parsed = parseJson(f.text.slice(skipped));
+  if (!parsed.ok && skipped > 0) parsed.error = parsed.error.replace(/near character ([\d,]+)/, (_, n: string) => `near character ${(Number(n.replace(/,/g, "")) + skipped).toLocaleString("en")}`);
+  return { at: f.path, problem: parsed.ok ? "damaged" : `damaged, so skipped: ${parsed.error.replace(/^The file is/, "it is")}` };
+}
+
 /**
  * Maps every history text file of one drop (exports excluded: they go through
  * the export import). Storage-tree files are read together; each other file on its own.
@@ -68,13 +77,7 @@ export function importHistoryFiles(files: readonly TextFile[], importedAt: numbe
     groups.set(k, [...(groups.get(k) ?? []), f]);
   }
   const out: HistoryBatch & { unknown: string[] } = { sessions: [], issues: [], unknown: (groups.get("unknown") ?? []).map((f) => f.path) };
-  for (const f of groups.get("damaged") ?? []) {
-    // Parsed from its first brace, as detected; a position is then counted in the file as it is.
-    const skipped = /^[^{[]*/.exec(f.text)?.[0].length ?? 0;
-    const parsed = parseJson(f.text.slice(skipped));
-    if (!parsed.ok && skipped > 0) parsed.error = parsed.error.replace(/near character ([\d,]+)/, (_, n: string) => `near character ${(Number(n.replace(/,/g, "")) + skipped).toLocaleString("en")}`);
-    out.issues.push({ at: f.path, problem: parsed.ok ? "damaged" : `damaged, so skipped: ${parsed.error.replace(/^The file is/, "it is")}` });
-  }
+  for (const f of groups.get("damaged") ?? []) out.issues.push(damagedIssue(f));
   const add = (b: HistoryBatch) => {
     out.sessions.push(...b.sessions);
     out.issues.push(...b.issues);

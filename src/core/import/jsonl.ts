@@ -34,16 +34,33 @@ export interface Line {
 /** Parses JSON Lines; a line that is not a JSON object is reported as `path:line` and skipped. */
 export function parseLines(path: string, text: string, issues: ImportIssue[]): Line[] {
   const out: Line[] = [];
-  const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]?.trim();
-    if (!raw) continue;
-    const parsed = guardedParse(raw);
-    if (!parsed.ok) issues.push({ at: `${path}:${i + 1}`, problem: lineProblem(parsed.error) });
-    else if (!isObj(parsed.value)) issues.push({ at: `${path}:${i + 1}`, problem: "expected a JSON object on this line" });
-    else out.push({ n: i + 1, value: parsed.value });
-  }
+  for (const _ of parseLineSteps(path, text, issues, out, Number.POSITIVE_INFINITY));
   return out;
+}
+
+/**
+ * `parseLines` in steps: adds the lines to `out` and, every `step` characters
+ * or so, yields how far into `text` it got (a reader in a Worker reports that
+ * as progress through a large file).
+ */
+export function* parseLineSteps(path: string, text: string, issues: ImportIssue[], out: Line[], step: number): Generator<number> {
+  let since = 0;
+  for (let start = 0, n = 1; start <= text.length; n++) {
+    const found = text.indexOf("\n", start);
+    const end = found < 0 ? text.length : found;
+    const raw = text.slice(start, end).trim();
+    start = end + 1;
+    if (raw) {
+      const parsed = guardedParse(raw);
+      if (!parsed.ok) issues.push({ at: `${path}:${n}`, problem: lineProblem(parsed.error) });
+      else if (!isObj(parsed.value)) issues.push({ at: `${path}:${n}`, problem: "expected a JSON object on this line" });
+      else out.push({ n, value: parsed.value });
+    }
+    if (end - since >= step) {
+      since = end;
+      yield end;
+    }
+  }
 }
 
 /** A tool input as an object: JSON text is parsed; anything else is kept under `input`. */

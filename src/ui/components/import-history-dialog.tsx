@@ -22,6 +22,10 @@ function fmtDate(ms: number): string {
   return ms ? new Date(ms).toISOString().slice(0, 16).replace("T", " ") : "–";
 }
 
+function megabytes(bytes: number): string {
+  return (bytes / 1_048_576).toLocaleString("en", { maximumFractionDigits: 1 });
+}
+
 function summaryLine(o: HistoryOutcome): string {
   // The Import button's words: an export whose sessions are already here comes in as copies.
   const parts = [`${o.created} imported${o.copied ? ` (${o.copied} as a copy: the original is already here)` : ""}`];
@@ -150,9 +154,15 @@ export function ImportHistoryDialog({ initial, onClose, onOpen }: { initial?: Dr
       {step.name === "pick" && <Picker db={step.db} file={step.file} selected={step.selected} onChange={(selected) => setStep({ ...step, selected })} onImport={(picked) => void runDb(step.db, picked)} />}
       {step.name === "importing" && (
         <div className="import-progress">
-          <progress aria-label="Import progress" max={Math.max(1, step.progress.total)} value={step.progress.done} />
+          {/* While the files are read, the bar follows the bytes read: the number of sessions is not known yet. */}
+          {step.progress.reading ? (
+            <progress aria-label="Import progress" max={Math.max(1, step.progress.reading.total)} value={step.progress.reading.done} />
+          ) : (
+            <progress aria-label="Import progress" max={Math.max(1, step.progress.total)} value={step.progress.done} />
+          )}
           <p role="status">
-            {step.progress.done.toLocaleString("en")} of {step.progress.total.toLocaleString("en")} sessions ({step.progress.parts.toLocaleString("en")} parts)
+            {step.progress.done.toLocaleString("en")} of {step.progress.total.toLocaleString("en")} sessions{step.progress.reading ? " found so far" : ""} ({step.progress.parts.toLocaleString("en")} parts)
+            {step.progress.reading ? `; ${megabytes(step.progress.reading.done)} of ${megabytes(step.progress.reading.total)} MB read` : ""}
           </p>
         </div>
       )}
