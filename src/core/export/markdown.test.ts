@@ -115,11 +115,12 @@ describe("inertHtml: raw HTML from the model reads as text in the Markdown expor
     expect(inertHtml("<!-- hidden -->\n<details open ontoggle=alert(1)>")).toBe("&lt;!-- hidden -->\n&lt;details open ontoggle=alert(1)>");
   });
 
-  it("a link destination in angle brackets is CommonMark, not HTML: it comes out unchanged and is the same link", () => {
+  it("a link destination in angle brackets is CommonMark, not HTML: it comes out without its brackets, the same link", () => {
+    // The destinations as a browser follows them (CommonMark percent-encodes what a bare destination cannot hold).
     const links = (md: string) => {
       const out: string[] = [];
       const walk = (n: Nodes) => {
-        if (n.type === "link" || n.type === "image" || n.type === "definition") out.push(`${n.type} ${n.url}`);
+        if (n.type === "link" || n.type === "image" || n.type === "definition") out.push(`${n.type} ${decodeURIComponent(n.url)}`);
         if ("children" in n) for (const c of n.children) walk(c as Nodes);
       };
       walk(parseMarkdown(md));
@@ -130,27 +131,45 @@ describe("inertHtml: raw HTML from the model reads as text in the Markdown expor
       '![chart](<img/a chart.png> "A <b>chart</b>")',
       "[docs][d]\n\n[d]: <https://example.com/docs (v2)>",
       "A [link](<#top>) and <b>bold</b>.",
+      "[odd](<a\\>b\\<c>)",
     ]) {
       const out = inertHtml(text);
       expect(links(out), out).toEqual(links(text));
       expect(hasHtml(out), out).toBe(false);
+      expect(out, text).not.toMatch(/<[^\s]/);
     }
-    expect(inertHtml("See [the notes](<My Notes.md>).")).toBe("See [the notes](<My Notes.md>).");
-    expect(inertHtml("[x](<https://example.com/a b?q=1>)")).toBe("[x](<https://example.com/a b?q=1>)");
-    expect(inertHtml("[docs][d]\n\n[d]: <https://example.com/docs (v2)>")).toBe("[docs][d]\n\n[d]: <https://example.com/docs (v2)>");
+    expect(inertHtml("See [the notes](<My Notes.md>).")).toBe("See [the notes](My%20Notes.md).");
+    expect(inertHtml("[x](<https://example.com/a b?q=1>)")).toBe("[x](https://example.com/a%20b?q=1)");
+    expect(inertHtml("[docs][d]\n\n[d]: <https://example.com/docs (v2)>")).toBe("[docs][d]\n\n[d]: https://example.com/docs%20%28v2%29");
     // The raw HTML beside it is still text.
-    expect(inertHtml("A [link](<#top>) and <b>bold</b>.")).toBe("A [link](<#top>) and &lt;b>bold&lt;/b>.");
+    expect(inertHtml("A [link](<#top>) and <b>bold</b>.")).toBe("A [link](#top) and &lt;b>bold&lt;/b>.");
   });
 
-  it("a destination that would read as a live tag to a renderer without CommonMark is escaped; so is one that is no destination", () => {
-    for (const attack of ["[x](<svg/onload=alert(1)>)", "[x](<img src=x onerror=alert(1)>)", "[x](<https://e.com/onmouseover=alert(1)>)", "[x]: <iframe src=javascript:alert(1)>"]) {
+  it("no destination, autolink or stray `<` opens an element for a renderer without CommonMark", () => {
+    for (const attack of [
+      "[x](<svg/onload=alert(1)>)",
+      "[x](<img src=x onerror=alert(1)>)",
+      "[x](<https://e.com/onmouseover=alert(1)>)",
+      "[x]: <iframe src=javascript:alert(1)>",
+      // No tag needs a `=` to run script: <script …> and the raw-text elements.
+      "[a](<script \\>alert(1)//>) `</script>`",
+      "[a](<script>)alert(1)[b](</script>)",
+      "[a](<style>)",
+      "[d]: <script \\>alert(1)//>",
+      "[x](<textarea>)",
+      "[x](<plaintext>)",
+      // Autolinks whose `/` or quotes would start an attribute of a tag `<https:`.
+      '<https://e.com/?a="x"onmouseover=alert(1)>',
+      "<https://e.com/onmouseover=alert(1)>",
+      "<http://e.com/STYLE=x>",
+    ]) {
       const out = inertHtml(attack);
       expect(out, attack).not.toMatch(/<[a-z]/i);
       expect(hasHtml(out), out).toBe(false);
     }
     // Not a destination (a space between `]` and `(`, a nested link's outer one): the `<` is HTML's, so escaped.
     expect(inertHtml("[x] (<b>)")).toBe("[x] (&lt;b>)");
-    expect(inertHtml("[a [b](<c.md>)](<d onclick=x>)")).toBe("[a [b](<c.md>)](&lt;d onclick=x>)");
+    expect(inertHtml("[a [b](<c.md>)](<d onclick=x>)")).toBe("[a [b](c.md)](&lt;d onclick=x>)");
   });
 
   it("autolinks: web and mail addresses stay links (CommonMark's, no HTML); other schemes are text", () => {

@@ -51,31 +51,41 @@ export function lowerHeadings(text: string, top: number): string {
 const SAFE_AUTOLINK = /^(?:https?:|mailto:)/i;
 
 /**
- * Where a link's, an image's or a definition's destination is written in angle brackets (`[x](<a b.md>)`,
- * `[x]: <url>`): the offsets of those `<`. CommonMark reads them as part of the link, never as HTML, so they are
- * kept, or the link would break. The tree does not keep them: the parser's tokens say where they were.
+ * An autolink kept as written must not read as a live element to a renderer that knows no CommonMark: to HTML,
+ * `<https:` opens a tag, and a `/` or a quote in the address can start an attribute of it
+ * (`<https://e.com/onmouseover=alert(1)>`). One with an event handler or style attribute so placed becomes text.
  */
-function angleDestinations(text: string): { tree: Nodes; at: Set<number> } {
-  const at = new Set<number>();
+const TAG_UNSAFE_AUTOLINK = /[/"'](?:on[a-z]+|style)=/i;
+
+/**
+ * Where a link's, an image's or a definition's destination is written in angle brackets (`[x](<a b.md>)`,
+ * `[x]: <url>`): each one's `<` offset with the offset of its closing `>`. CommonMark reads them as part of the
+ * link, never as HTML; the tree does not keep where they were, the parser's tokens do.
+ */
+function angleDestinations(text: string): { tree: Nodes; at: Map<number, number> } {
+  const at = new Map<number, number>();
+  let open: number | undefined;
   const mark = (token: { start: { offset: number } }) => {
-    // Called for the opening and for the closing marker: only the `<` is of interest.
-    if (text[token.start.offset] === "<") at.add(token.start.offset);
+    // Called for the opening marker, then for its closing one.
+    const i = token.start.offset;
+    if (text[i] === "<") open = i;
+    else if (text[i] === ">" && open !== undefined) {
+      at.set(open, i);
+      open = undefined;
+    }
   };
   const tree = parse(text, { enter: { resourceDestinationLiteralMarker: mark, definitionDestinationLiteralMarker: mark } });
   return { tree, at };
 }
 
 /**
- * A kept destination must not read as a live tag even to a renderer that knows no CommonMark (one that would take
- * `[x](<svg/onload=alert(1)>)` for a tag): script needs a tag name (a letter after the `<`) and an attribute with a
- * value (a `=`). Such a destination stays only when it is a web or mail address with no event handler or style
- * attribute in it (its tag name, `https:`, is no element that loads anything); otherwise its `<` is escaped.
+ * An angle-bracket destination written without its brackets, the same link to CommonMark (which percent-encodes
+ * the space anyway): no `<` is left that a renderer without CommonMark could open a tag with (`<script \>…` needs
+ * neither a `=` nor a space to run). Backslash escapes are read first, as CommonMark reads them.
  */
-function plainDestination(text: string, i: number): boolean {
-  const end = text.indexOf(">", i);
-  const inside = text.slice(i + 1, end < 0 ? undefined : end);
-  if (!/^[A-Za-z]/.test(inside) || !inside.includes("=")) return true;
-  return SAFE_AUTOLINK.test(inside) && !/[\s/"'](?:on|style)/i.test(inside);
+function bareDestination(inside: string): string {
+  const raw = inside.replace(/\\([!-/:-@[-`{-~])/g, "$1");
+  return raw.replace(/[\s<>()\\]|[\u0000-\u001f\u007f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 }
 
 /**
@@ -106,7 +116,7 @@ function inertOnce(text: string): string {
     const start = n.position?.start.offset;
     const end = n.position?.end.offset;
     const code = n.type === "code" || n.type === "inlineCode";
-    const autolink = n.type === "link" && start !== undefined && text[start] === "<" && SAFE_AUTOLINK.test(n.url);
+    const autolink = n.type === "link" && start !== undefined && text[start] === "<" && SAFE_AUTOLINK.test(n.url) && !TAG_UNSAFE_AUTOLINK.test(n.url);
     if ((code || autolink) && start !== undefined && end !== undefined) keep.push([start, end]);
     else if ("children" in n) for (const c of n.children) walk(c);
   };
@@ -119,7 +129,13 @@ function inertOnce(text: string): string {
     // The ranges come in document order.
     while (keep[k] && (keep[k]?.[1] ?? 0) <= i) k++;
     if ((keep[k]?.[0] ?? Number.POSITIVE_INFINITY) <= i) continue;
-    if (at.has(i) && plainDestination(text, i)) continue;
+    const close = at.get(i);
+    if (close !== undefined) {
+      out += text.slice(from, i) + bareDestination(text.slice(i + 1, close));
+      from = close + 1;
+      i = close;
+      continue;
+    }
     let slashes = 0;
     while (text[i - 1 - slashes] === "\\") slashes++;
     out += `${text.slice(from, slashes % 2 === 1 ? i - 1 : i)}&lt;`;
