@@ -5,8 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { createLocalSandboxForTests } from "../../adapters/sandbox/local/testing";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
+import { MemoryStore } from "../../testing/memory-store";
 import { makeTestService } from "../../testing/session-service";
 import type { SessionStatus } from "../bus";
+import type { Part } from "../schema";
 import { namedError } from "../errors";
 import { workspaceTools } from "../tools/index";
 import { retryNow } from "./retry-now";
@@ -93,5 +95,27 @@ describe("a turn waiting for the person's terminal command", () => {
     await service.prompt(s.id, { text: "hello" });
     await service.ensureRunning(s.id);
     expect(seen.some((x) => x.type === "awaiting-command")).toBe(false);
+  });
+
+  it("a step that fails while it waits for the person's command leaves the session idle when the command ends", async () => {
+    /** A store that cannot write the retry line (as when the browser's storage is full). */
+    class FailingRetryWrite extends MemoryStore {
+      override async upsertPart(part: Part): Promise<void> {
+        if (part.type === "retry") throw new Error("QuotaExceededError");
+        return super.upsertPart(part);
+      }
+    }
+    const cmd = personCommand("npm test");
+    const rateLimited = namedError("APIError", { message: "Rate limit reached", statusCode: 429, isRetryable: true, responseHeaders: { "retry-after": "1" } });
+    const llm = new FakeLLM([[{ type: "error", error: rateLimited }], textTurn("after")]);
+    const sandbox = await createLocalSandboxForTests({ files: { "a.txt": "a\n" } });
+    const { service } = makeTestService({ llm, tools: workspaceTools, sandbox, store: new FailingRetryWrite(), userCommandsDone: cmd.userCommandsDone, userCommand: cmd.userCommand });
+    const s = await service.createSession();
+    await service.prompt(s.id, { text: "x" });
+    await service.ensureRunning(s.id);
+    expect(service.status(s.id)).toEqual({ type: "idle" });
+    cmd.end();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(service.status(s.id)).toEqual({ type: "idle" });
   });
 });

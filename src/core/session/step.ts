@@ -87,6 +87,16 @@ async function* resumed<T>(it: AsyncIterator<T>, first: Promise<IteratorResult<T
  * once the message is stored, and a failed write stops the request and fails the step as before.
  */
 export async function runStep(deps: StepDeps, input: StepInput): Promise<StepResult> {
+  // Whether the step has ended, however it ended: what outlives it (the wait for the person's command) says nothing after.
+  const life = { ended: false };
+  try {
+    return await stepBody(deps, input, life);
+  } finally {
+    life.ended = true;
+  }
+}
+
+async function stepBody(deps: StepDeps, input: StepInput, life: { ended: boolean }): Promise<StepResult> {
   const { store, clock, bus } = deps;
   const { assistant, signal } = input;
   const w = new StepWriter(store, bus, clock, assistant);
@@ -135,7 +145,8 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<StepRes
     if (!retrying) bus.publish({ type: "session.status", sessionID, status: runningStatus() });
     return untilAborted(done, input.signal).finally(() => {
       awaiting = undefined;
-      if (!retrying) bus.publish({ type: "session.status", sessionID, status: runningStatus() });
+      // A step that failed meanwhile has left the session to the loop (idle, or its next step): nothing to say.
+      if (!retrying && !life.ended) bus.publish({ type: "session.status", sessionID, status: runningStatus() });
     });
   };
   const startSnapshot: Promise<string | undefined> = sandbox
