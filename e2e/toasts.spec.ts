@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { configure, newSession, openApp } from "./app";
+import { configure, newSession, openApp, send, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 
 /** Shows an info toast the way the loop does (a `session.notice` on the bus) and returns it. */
@@ -88,4 +88,23 @@ test("a toast covers no control: the header's buttons stay clickable at 1400 and
     await page.keyboard.press("Escape");
     await expect(drawer).toBeHidden();
   }
+});
+
+test("a toast stays below the banners under the header: a revert's Unrevert stays clickable", async ({ page, mock }) => {
+  await openApp(page);
+  await configure(page, mock, "openai-compatible");
+  const id = await newSession(page);
+  mock.setScript([{ text: ["Done."] }]);
+  await send(page, "make a change");
+  await waitIdle(page, id);
+  await page.getByRole("article", { name: "Your message" }).hover();
+  await page.getByRole("button", { name: "Revert this turn" }).click();
+  const unrevert = page.getByRole("button", { name: "Unrevert" });
+  await expect(unrevert).toBeVisible();
+  const toast = await showToast(page, id, "Could not unrevert: a command of yours is still running in the terminal: wait for it to end, or stop it, and try again");
+  await hold(toast);
+  await unrevert.click({ trial: true, timeout: 2000 });
+  expect(await covered(page.locator("main.main"))).toEqual([]);
+  const [t, banner] = [await toast.boundingBox(), await page.locator(".banner.revert").boundingBox()];
+  expect(t && banner && t.y >= banner.y + banner.height).toBe(true);
 });

@@ -8,3 +8,8 @@ export function returnFocus(opener: HTMLElement | null | undefined, box: Element
   const lost = !now || now === document.body || !!box?.contains(now);
   if (lost && opener?.isConnected) opener.focus({ preventScroll: true });
 }
+
+/** Puts the keyboard in the message box (after the control it was on went away). */
+export function focusComposer(): void {
+  document.getElementById("composer-input")?.focus({ preventScroll: true });
+}

@@ -85,7 +85,13 @@ function angleDestinations(text: string): { tree: Nodes; at: Map<number, number>
  */
 function bareDestination(inside: string): string {
   const raw = inside.replace(/\\([!-/:-@[-`{-~])/g, "$1");
-  return raw.replace(/[\s<>()\\]|[\u0000-\u001f\u007f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+  let out = "";
+  for (const c of raw) {
+    const code = c.charCodeAt(0);
+    // Spaces and controls, the brackets, parentheses and backslash: what a bare destination cannot hold as written.
+    out += code <= 0x20 || code === 0x7f || "<>()\\".includes(c) ? `%${code.toString(16).toUpperCase().padStart(2, "0")}` : c;
+  }
+  return out;
 }
 
 /**

@@ -12,6 +12,7 @@ import { SystemEventView } from "./system-event-view";
 import { isCutOff } from "../../core/errors";
 import { MenuButton } from "./menu-button";
 import { useFocusAtEnd } from "../hooks/use-focus-at-end";
+import { focusComposer } from "../return-focus";
 
 /** What the user should know about how an answer ended: cut at the output limit (with Continue) or stopped by the provider's filter. */
 function FinishNotice({ message, onContinue }: { message: MessageWithParts; onContinue: (() => void) | undefined }) {
@@ -178,7 +179,7 @@ function ChatMessage({ message, continued, lastStep, highlighted }: { message: M
               editButton.current?.focus();
             } else {
               // This message goes (the new branch's takes its place): the keyboard goes to the message box.
-              document.getElementById("composer-input")?.focus({ preventScroll: true });
+              focusComposer();
               actions.edit(info.id, text);
             }
             setEditing(null);

@@ -4,6 +4,7 @@ import type { SessionStatus } from "../../core/bus";
 import { systemEventKind } from "../../core/conversation/system-event";
 import type { MessageWithParts } from "../../core/schema";
 import { useServices } from "../hooks/services";
+import { focusComposer } from "../return-focus";
 
 /** How long the provider may send nothing during a run before the page says so. */
 export const QUIET_NOTICE_MS = 45_000;
@@ -92,7 +93,14 @@ export function CommandWaitBar({ sessionID, status }: { sessionID: string; statu
           <span>
             Waiting for your command in the Terminal to end (<code title={command}>{commandShown(command)}</code>) — stop it to go on.
           </span>
-          <button type="button" onClick={() => stopShellCommand(sessionID)}>
+          <button
+            type="button"
+            onClick={() => {
+              stopShellCommand(sessionID);
+              // The bar goes once the command has stopped: the keyboard goes on in the message box, not on <body>.
+              focusComposer();
+            }}
+          >
             Stop your command
           </button>
         </div>

@@ -28,6 +28,7 @@ import { TerminalSection } from "./terminal/terminal-section";
 import { PanelToggle, SidePanel } from "./layout/side-panel";
 import { CommandWaitBar, QuietBar, UnansweredBar } from "./run-bars";
 import { FILES_PANEL, useLayout } from "../hooks/layout";
+import { focusComposer } from "../return-focus";
 
 /*
  * While an answer streams the view renders up to 20 times a second, for the message list. What else it shows
@@ -60,11 +61,6 @@ function workspaceVersion(messages: MessageWithParts[], status: string, revertID
   let n = (status === "idle" ? 0 : 1) + (revertID ? 7 : 0);
   for (const m of messages) n += 2 * finishedToolsOf(m);
   return n;
-}
-
-/** Puts the keyboard in the message box (after the control it was on went away). */
-function focusComposer(): void {
-  document.getElementById("composer-input")?.focus({ preventScroll: true });
 }
 
 /** The user's own question an answer belongs to (skipping system events such as the continue prompt). */

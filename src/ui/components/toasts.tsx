@@ -147,7 +147,10 @@ export function Toasts({ notices, onDismiss }: { notices: Notice[]; onDismiss: (
       watch([main, bar, column]);
       const m = column.getBoundingClientRect();
       const gap = layout.narrow ? 12 : 16;
-      el.style.top = `${Math.max(12, Math.round(bar ? bar.getBoundingClientRect().bottom : main.getBoundingClientRect().top) + (bar ? 8 : 12))}px`;
+      // Below the banners under the header too (a revert's Unrevert and Keep my changes are at their right end).
+      const barBottom = bar ? bar.getBoundingClientRect().bottom : main.getBoundingClientRect().top;
+      const below = column === main ? barBottom : Math.max(barBottom, m.top);
+      el.style.top = `${Math.max(12, Math.round(below) + (bar ? 8 : 12))}px`;
       el.style.right = `${Math.max(gap, Math.round(vw - m.right) + gap)}px`;
       if (layout.narrow) el.style.left = `${Math.max(gap, Math.round(m.left) + gap)}px`;
       // A conversation squeezed by both side panels: the toasts stay inside it.

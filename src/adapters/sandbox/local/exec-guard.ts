@@ -12,7 +12,6 @@
 import type { Bash, Command, CustomCommand, ExecResult } from "just-bash";
 import { decideAsk } from "../../../core/permission/evaluate";
 import type { PathRefusal } from "../../../core/permission/path-policy";
-import { basename } from "../../../core/sandbox-path";
 import type { ExecGuard } from "../../../core/ports/sandbox";
 
 export type { ExecGuard };
@@ -106,12 +105,25 @@ export function withRefusalWords(name: string, result: ExecResult, refusals: Pat
   const lines = result.stderr === "" ? [] : result.stderr.replace(/\n$/, "").split("\n");
   for (const r of unsaid) {
     const words = `${name}: ${r.message}`;
-    const file = basename(r.path);
-    const own = lines.findIndex((l) => l.startsWith(`${name}:`) && GENERIC_FAILURE.test(l) && !l.includes("refused") && l.includes(file));
+    // The command's own line names the path as it was typed: its end relative to the workspace at least
+    // (`nothere/app.json` is another file than `config/app.json`, though both end in `app.json`).
+    const file = workspaceRelative(r.path);
+    const own = lines.findIndex((l) => l.startsWith(`${name}:`) && GENERIC_FAILURE.test(l) && !l.includes("refused") && namesPath(l, file));
     if (own >= 0) lines[own] = words;
     else lines.push(words);
   }
   return { ...result, stderr: `${lines.join("\n")}\n`, exitCode: result.exitCode === 0 ? 1 : result.exitCode };
+}
+
+/** A refused path as the workspace names it (`/workspace/config/app.json` → `config/app.json`). */
+function workspaceRelative(abs: string): string {
+  return abs.replace(/^\/workspace\//, "");
+}
+
+/** Whether a line names `rel`, whole: not as the end of a longer name (`xconfig/app.json`). */
+function namesPath(line: string, rel: string): boolean {
+  for (let i = line.indexOf(rel); i >= 0; i = line.indexOf(rel, i + 1)) if (i === 0 || /[\s'"`/:(]/.test(line[i - 1] ?? "")) return true;
+  return false;
 }
 
 function wrap(cmd: Command, check: CommandCheck, frames: RefusalFrames): Command {

@@ -64,6 +64,13 @@ describe("a protected file's refusal reads the same from every command", () => {
     expect(r.exitCode).toBe(1);
   });
 
+  it("another file of the same name keeps its own error; only the protected one's line is replaced", async () => {
+    const r = await run("chmod 600 nothere/app.json config/app.json");
+    expect(r.combined).toContain("nothere/app.json': No such file");
+    expect(r.combined).toContain(`chmod: config/app.json: chmod ${RULE}`);
+    expect(r.combined).not.toContain("cannot access 'config/app.json': No such file");
+  });
+
   it("a command's other errors stay its own", async () => {
     const r = await run("sed -i s/1/2/ missing.txt");
     expect(r.combined).toContain("sed: missing.txt: No such file or directory");
