@@ -10,7 +10,7 @@ const running = new Map<string, { done: Promise<void>; end: () => void; stop: ()
  * Marks a command of the person's (`command`, the line as typed) as running in `sessionID`, stopped by `stop`;
  * call the returned function when it ends. The one record of what runs: the terminal asks it too.
  */
-export function shellCommandStarted(sessionID: string, stop: () => void = () => {}, command = ""): () => void {
+export function shellCommandStarted(sessionID: string, stop: () => void, command: string): () => void {
   let end = () => {};
   const done = new Promise<void>((resolve) => {
     end = resolve;

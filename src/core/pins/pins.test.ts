@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { estimateTokens } from "../tokens/counter";
 import { History, text } from "../compaction/test-fixtures";
-import { constraintsIn, effectivePins, pinnedBlock, samePin, setPin, suggestionID, suggestPins } from "./pins";
+import { constraintsIn, effectivePins, pinnedBlock, samePin, setPin, suggestionID, suggestPins, ruleWordsOf } from "./pins";
 import { keptUserWords, pickUserWords, userWordsBudget, wordsOf } from "./user-words";
 
 describe("constraintsIn", () => {
@@ -41,6 +41,8 @@ describe("pins", () => {
     // As the store hands them back: new objects, same ids and words.
     const copy = structuredClone(h.msgs);
     expect(suggestPins(copy)).toEqual(first);
+    // Not parsed again: the copy gets the very words the first read worked out.
+    expect(ruleWordsOf(copy[0] as (typeof copy)[number])).toBe(ruleWordsOf(h.msgs[0] as (typeof copy)[number]));
     const edited = structuredClone(h.msgs);
     const part = edited[0]?.parts[0];
     if (part?.type !== "text") throw new Error("fixture: the first part is text");

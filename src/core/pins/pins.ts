@@ -69,7 +69,7 @@ export function suggestPins(history: readonly MessageWithParts[]): Pin[] {
   let goal = false;
   for (const m of history) {
     if (m.info.role !== "user") continue;
-    const words = wordsOf(m);
+    const words = ruleWordsOf(m);
     if (!words) continue;
     const { rules, first, task } = words;
     let taken: string | undefined;
@@ -100,7 +100,7 @@ type Words = { rules: string[]; first: string | undefined; task: string | undefi
 const wordsMemo = new Map<string, { text: string; words: Words }>();
 /** Past this many messages the memo starts over (a few sessions' worth; a parse is microseconds). */
 const WORDS_MEMO_MAX = 20_000;
-function wordsOf(m: MessageWithParts): Words {
+export function ruleWordsOf(m: MessageWithParts): Words {
   const text = userText(m);
   const hit = wordsMemo.get(m.info.id);
   if (hit && hit.text === text) return hit.words;
