@@ -140,7 +140,8 @@ describe("UserShell in two tabs on one session", () => {
     const { shared, tab } = twoTabs();
     const a = tab(1);
     const b = tab(2);
-    return { shared, a: new UserShell(app, () => a.storage, a.watch), b: new UserShell(app, () => b.storage, b.watch) };
+    const shells = { shared, a: new UserShell(app, () => a.storage, a.watch), b: Object.assign(new UserShell(app, () => b.storage, b.watch), { tab: b }) };
+    return shells;
   }
   const commands = (shell: UserShell) => shell.entries("s").map((e) => e.command);
 
@@ -204,6 +205,18 @@ describe("UserShell in two tabs on one session", () => {
     expect(commands(a)).toEqual(["echo one", "echo two", "echo three"]);
     expect(commands(b)).toEqual(["echo one", "echo two", "echo three"]);
     expect(storedLog(shared, "s")).toHaveLength(3);
+  });
+
+  it("an entry lost to a write from a stale copy (older entries still stored) is kept and written again, not taken for a Clear", async () => {
+    const { shared, a, b } = await open();
+    await a.run("s", "echo one");
+    await a.run("s", "echo two");
+    const [one] = storedLog(shared, "s");
+    // Another tab's write from a copy that had not yet heard of "echo two".
+    b.tab.storage.setItem(terminalLogKey("s"), JSON.stringify([one]));
+    expect(commands(a)).toEqual(["echo one", "echo two"]);
+    await a.run("s", "echo three");
+    expect(storedLog(shared, "s").map((e) => e.command)).toEqual(["echo one", "echo two", "echo three"]);
   });
 
   it("keeps the newest 100 entries across both tabs", async () => {

@@ -102,8 +102,10 @@ function merged({ mine, stored, seen, own, placed, written, why }: Merge): Shell
   }
   for (const e of mine) {
     if (inStorage.has(e.id) || !placed.has(e.id)) continue;
-    // Stored once and gone since: another tab cleared it. Never stored (storage full, or not written yet): kept.
-    if (why === "read" && written.has(e.id)) continue;
+    // Stored once and gone since: another tab cleared it, when nothing older is left (a Clear empties the log, the
+    // cap drops the oldest). Gone while older entries stay: a write from a copy that had not heard of it yet (tabs
+    // sync their storage asynchronously), so it is kept and written again. Never stored (storage full): kept.
+    if (why === "read" && written.has(e.id) && !stored.some((s) => s.start < e.start)) continue;
     out.push(e);
   }
   return out.sort((a, b) => a.start - b.start).slice(-MAX_ENTRIES);
@@ -314,7 +316,8 @@ export class UserShell {
   private persist(sessionID: string): void {
     clearTimeout(this.writes.get(sessionID));
     this.writes.delete(sessionID);
-    // Read, merge and write at once (localStorage is synchronous: no other tab writes in between).
+    // Read, merge and write at once. Another tab may still write from a copy that has not heard of this write yet (tabs
+    // sync localStorage asynchronously): `merged` keeps an entry lost that way and writes it again.
     const log = this.mergedWith(sessionID, "write");
     const before = this.logs.get(sessionID);
     if (before && (log.length !== before.length || log.some((e, i) => e !== before[i]))) {
