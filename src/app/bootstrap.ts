@@ -217,7 +217,8 @@ export async function bootstrap(): Promise<BootResult> {
   // Terminal logs (command lines, output) of sessions that no longer exist, left by versions that kept them.
   whenIdle(() => void sweepTerminalLogs(async (id) => (await store.getSession(id)) !== undefined).catch(() => undefined));
   // Search: tool inputs stored before they were indexed as written get their words again, a chunk per idle moment.
-  whenIdle(() => void store.reindexToolInputs(() => new Promise((resume) => whenIdle(resume))).catch(() => undefined));
+  // Not before the page has been idle a while: it is no part of what the first screen or the first send needs.
+  setTimeout(() => whenIdle(() => void store.reindexToolInputs(() => new Promise((resume) => whenIdle(resume))).catch(() => undefined)), 10_000);
   // A test and debugging seam: the same services the UI uses (no secrets beyond what IndexedDB already holds).
   Object.defineProperty(globalThis, "__tabcode", { value: services, configurable: true });
   return { ok: true, services };

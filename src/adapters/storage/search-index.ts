@@ -161,6 +161,8 @@ function gluedByEscapes(part: Part): boolean {
 export async function reindexToolInputs(db: Dexie & TermsTables & { settings: Table<{ key: string; value: unknown }, string> }, opts: { chunk?: number; pause?: () => Promise<void> } = {}): Promise<number> {
   const chunk = opts.chunk ?? REINDEX_CHUNK;
   let written = 0;
+  // Done once per database: every later start-up only reads the flag, with no write transaction to hold up a send.
+  if ((await db.settings.get(TOOL_INPUT_REINDEX_KEY))?.value === true) return 0;
   for (;;) {
     const done = await db.transaction("rw", [db.parts, db.terms, db.settings], async () => {
       const at = (await db.settings.get(TOOL_INPUT_REINDEX_KEY))?.value;
