@@ -218,7 +218,7 @@ function ChatMessage({ message, continued, lastStep, highlighted }: { message: M
       {info.role === "assistant" && info.cost > 0 && info.time.completed && steps !== 1 && (
         // A step's usage line already shows its cost: the message's own figure only where it adds something
         // (several steps: their total; none shown, as in an imported session: the only figure there is).
-        <MessageCost message={message} steps={steps} />
+        <MessageCost message={message} cost={info.cost} steps={steps} />
       )}
     </article>
   );
@@ -267,11 +267,11 @@ function BranchSwitch({ at, index, count, busy, onStep }: { at: string; index: n
 }
 
 /** An answer's own cost line: several steps' total (saying when some had no known price), or the only figure there is. */
-function MessageCost({ message, steps }: { message: MessageWithParts; steps: number }) {
-  const cost = costWords(message.info.role === "assistant" ? message.info.cost : 0, unpricedSteps([message]));
+function MessageCost({ message, cost, steps }: { message: MessageWithParts; cost: number; steps: number }) {
+  const words = costWords(cost, unpricedSteps([message]));
   return (
-    <div className="message-cost" title={cost.long}>
-      {steps > 1 ? `total ${cost.short}` : formatCost(message.info.role === "assistant" ? message.info.cost : 0)}
+    <div className="message-cost" title={words.long}>
+      {steps > 1 ? `total ${words.short}` : formatCost(cost)}
     </div>
   );
 }
