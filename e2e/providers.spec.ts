@@ -214,3 +214,27 @@ test("Model switch per session: the next step uses it and the answer records it"
   expect(mock.modelRequests().map((r) => (r.body as Obj).model)).toEqual(["gpt-4o-mini", "gpt-4.1"]);
   await expect(page.getByRole("article").filter({ hasText: "Second answer." })).toContainText("gpt-4.1");
 });
+
+test("A model switched during a step: the header names both until the next step, which uses the new one", async ({ page, mock }) => {
+  const words = Array.from({ length: 50 }, (_, i) => `w${i}`).join(" ");
+  mock.setScript([
+    { text: `Looking first. ${words}`, chunkDelayMs: 60, toolCalls: [{ name: "todowrite", args: { todos: [{ content: "Check", status: "pending", priority: "high" }] } }] },
+    { text: "Done on the new model." },
+  ]);
+  await openApp(page);
+  await choosePreset(page, mock, "OpenAI-compatible", "gpt-4o-mini");
+  const id = await newSession(page);
+  await send(page, "go");
+  await expect(page.getByRole("article").filter({ hasText: "Looking first." })).toBeVisible(SLOW);
+  await page.getByRole("button", { name: /Switch model for this session/ }).click();
+  await page.getByRole("combobox", { name: "Model for this session" }).fill("gpt-4.1");
+  await page.getByRole("combobox", { name: "Model for this session" }).press("Enter");
+  // The step streaming now stays on the model it was sent to; the header says so, in words for a screen reader.
+  const switching = page.getByTestId("model-switching");
+  await expect(switching).toContainText("gpt-4o-mini → gpt-4.1");
+  await expect(switching).toContainText("This step runs on gpt-4o-mini; gpt-4.1 from the next step");
+  await waitIdle(page, id);
+  await expect(switching).toHaveCount(0);
+  await expect(page.locator(".meters .model-name")).toHaveText("gpt-4.1");
+  expect(mock.modelRequests().map((r) => (r.body as Obj).model)).toEqual(["gpt-4o-mini", "gpt-4.1"]);
+});

@@ -8,6 +8,7 @@ import { formatTokens } from "../format";
 import { tabTitle } from "../notifications/title";
 import { useServices, useSettings } from "../hooks/services";
 import { contextMeterAttributes } from "../context-meter";
+import { stepModelBeforeSwitch } from "../model-switch";
 import { useNextRequestSize } from "../hooks/use-request-size";
 import { PHONE, useMedia } from "../hooks/use-media";
 import { useThrottled } from "../hooks/use-throttled";
@@ -94,6 +95,8 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
   // Steps on a model with no known price are not in the total: the total says so instead of passing for the whole.
   const unpriced = useMemo(() => unpricedSteps(allMessages), [allMessages]);
   const cost = costWords(session.cost, unpriced);
+  // A model switched during a step applies from the next step: until then the header says both.
+  const stepOn = model.provider === "demo" ? undefined : stepModelBeforeSwitch(allMessages, status, model.modelID);
   useDocumentTitle(session.title, status.type !== "idle");
   return (
     <header className="session-header">
@@ -140,6 +143,15 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
         {model.provider === "demo" ? (
           <span className="model-name" title="Model">
             Demo model
+          </span>
+        ) : stepOn ? (
+          <span className="model-name switching" data-testid="model-switching" title={`This step runs on ${stepOn}; ${model.modelID} takes over from the next step`}>
+            <span aria-hidden="true">
+              {stepOn} → {model.modelID}
+            </span>
+            <span className="visually-hidden">
+              This step runs on {stepOn}; {model.modelID} from the next step
+            </span>
           </span>
         ) : (
           <span className="model-name" title={`${model.modelID}: the model of this session (switch it in the composer)`}>
