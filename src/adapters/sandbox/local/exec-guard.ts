@@ -64,15 +64,15 @@ const refused = (message: string): ExecResult => ({ stdout: "", stderr: `${messa
 const GENERIC_FAILURE = /No such file or directory|Permission denied|Operation not permitted|failed to write|EACCES|ENOENT/;
 
 /**
- * The path refusals each running command met, the innermost command's own. Many commands catch the filesystem's
- * error and print words of their own (`sed -i` and `tee` say "No such file or directory", `chmod` too, `ln`
- * "Permission denied"), where a `>` redirection says the file is protected: each command's refusals are kept
- * here while it runs so its output can say them in the guard's words (`withRefusalWords`). Commands of one line
- * run one after another in just-bash, so a stack follows them; a command run by another (`sh -c`, `xargs`)
- * words its own, and the outer one finds them said.
+ * The path refusals each running command of one exec met, the innermost command's own. Many commands catch the
+ * filesystem's error and print words of their own (`sed -i` and `tee` say "No such file or directory", `chmod` too,
+ * `ln` "Permission denied"), where a `>` redirection says the file is protected: each command's refusals are kept
+ * here while it runs so its output can say them in the guard's words (`withRefusalWords`). Each exec has frames of
+ * its own (its lane in `LocalSandbox`), and the commands of one line run one after another in just-bash, so a
+ * stack follows them; a command run by another (`sh -c`, `xargs`) words its own, and the outer one finds them said.
  */
 export class RefusalFrames {
-  private stack: PathRefusal[][] = [];
+  private readonly stack: PathRefusal[][] = [];
 
   /** A refusal met now belongs to the innermost command running. */
   note(r: PathRefusal): void {
@@ -85,8 +85,7 @@ export class RefusalFrames {
     try {
       return withRefusalWords(name, await fn(), frame);
     } finally {
-      const i = this.stack.lastIndexOf(frame);
-      if (i >= 0) this.stack.splice(i, 1);
+      this.stack.pop();
     }
   }
 }

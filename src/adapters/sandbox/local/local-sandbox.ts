@@ -54,23 +54,47 @@ export interface LocalSandboxOptions {
 
 type JustBash = typeof import("just-bash");
 
+/** Idle lanes kept for reuse; busy ones are as many as the calls running at once. */
+const MAX_IDLE_LANES = 4;
+/** The path rules without a guard: read-only outside the workspace and /tmp. */
+const OPEN_POLICY = pathPolicy(LOCAL_ROOT, []);
+
+/** What one exec call owns, read by its lane's filesystem, command checks and engine commands while it runs. */
+interface ExecCall {
+  guard: ExecGuard | undefined;
+  /** Commands decided during the call (an ask is asked once per call), and the path refusals it met. */
+  seen: Map<string, string | undefined>;
+  refusals: PathRefusal[];
+  timeoutMs: number;
+  /** The call's live-output sink, for the engines' progress lines. */
+  progress?: (text: string) => void;
+}
+
+/**
+ * A shell of its own for one exec at a time: its filesystem view (the shared tracked filesystem, checked against
+ * the call's rules), its commands (checked against the call's guard) and its refusal frames all read `call`.
+ * Calls that overlap (two bash tool calls of one step) run in different lanes, so one call's rules, asks,
+ * refusals and progress never reach the other.
+ */
+interface Lane {
+  readonly timeoutMs: number;
+  call: ExecCall;
+  readonly bash: Bash;
+  readonly frames: RefusalFrames;
+}
+
+function idleCall(timeoutMs: number): ExecCall {
+  return { guard: undefined, seen: new Map(), refusals: [], timeoutMs };
+}
+
 export class LocalSandbox implements Sandbox {
   readonly kind = "local" as const;
   readonly root = LOCAL_ROOT;
   readonly fs: SandboxFS;
   private readonly rows = new Map<string, WorkspaceRow>();
-  private readonly shells = new Map<number, Bash>();
+  /** Shells not running anything now, newest last (at most `MAX_IDLE_LANES`). */
+  private readonly idle: Lane[] = [];
   private chain: Promise<unknown> = Promise.resolve();
-  /** The guard of the call running now (the newest one when calls overlap: a session's rules are the same for all). */
-  private guard: ExecGuard | undefined;
-  /** Commands decided during that call, and path refusals it met. */
-  private seen = new Map<string, string | undefined>();
-  private refusals: PathRefusal[] = [];
-  /** The refusals of each command running now, so it can say them (`RefusalFrames`). */
-  private readonly frames = new RefusalFrames();
-  private readonly guarded: GuardedFs;
-  /** The running exec's timeout and live-output sink, read by the engine commands. */
-  private current: { timeoutMs: number; progress?: (text: string) => void } = { timeoutMs: DEFAULT_EXEC_TIMEOUT_MS };
 
   private constructor(
     private readonly jb: JustBash,
@@ -85,14 +109,6 @@ export class LocalSandbox implements Sandbox {
       tracked,
       () => this.flush(),
       (policy) => new GuardedFs(tracked, () => policy),
-    );
-    this.guarded = new GuardedFs(
-      tracked,
-      () => this.guard?.policy ?? pathPolicy(LOCAL_ROOT, []),
-      (r) => {
-        this.refusals.push(r);
-        this.frames.note(r);
-      },
     );
   }
 
@@ -130,31 +146,50 @@ export class LocalSandbox implements Sandbox {
     for (const r of change.put) this.rows.set(r.path, r);
   }
 
-  private shell(timeoutMs: number): Bash {
-    let bash = this.shells.get(timeoutMs);
-    if (!bash) {
-      const check = (name: string, args: string[]) => checkCommand(this.guard, this.seen, name, args);
-      const custom = [
-        ...missingCommands(this.jb.defineCommand, NATIVE_BUFFER, runtimeCommandNames(this.runtimes)),
-        ...runtimeCommands(this.jb.defineCommand, this.runtimes, {
-          root: this.root,
-          timeoutMs: () => this.current.timeoutMs,
-          progress: (text) => this.current.progress?.(text),
-        }),
-      ];
-      const options: BashOptions = {
-        fs: this.guarded,
-        cwd: this.root,
-        env: { HOME: this.root, USER: "user", TMPDIR: "/tmp" },
-        customCommands: guardCustom(custom, check, this.frames),
-        executionLimits: { ...this.limits, maxExecutionTimeMs: timeoutMs },
-      };
-      bash = new this.jb.Bash(options);
-      guardBundled(this.jb, bash, new Set(custom.map((c) => c.name)), check, this.frames);
-      if (this.shells.size > 8) this.shells.clear();
-      this.shells.set(timeoutMs, bash);
-    }
-    return bash;
+  /** An idle lane for this timeout, or a new one: each exec runs in a lane of its own. */
+  private takeLane(timeoutMs: number): Lane {
+    const i = this.idle.findLastIndex((l) => l.timeoutMs === timeoutMs);
+    if (i >= 0) return this.idle.splice(i, 1)[0] as Lane;
+    return this.newLane(timeoutMs);
+  }
+
+  /** Gives a lane back once its exec has ended; one whose command may still be running (stopped, timed out) is dropped. */
+  private releaseLane(lane: Lane, clean: boolean): void {
+    lane.call = idleCall(lane.timeoutMs);
+    if (!clean) return;
+    this.idle.push(lane);
+    if (this.idle.length > MAX_IDLE_LANES) this.idle.shift();
+  }
+
+  private newLane(timeoutMs: number): Lane {
+    const lane: Omit<Lane, "bash"> = { timeoutMs, call: idleCall(timeoutMs), frames: new RefusalFrames() };
+    const fs = new GuardedFs(
+      this.tracked,
+      () => lane.call.guard?.policy ?? OPEN_POLICY,
+      (r) => {
+        lane.call.refusals.push(r);
+        lane.frames.note(r);
+      },
+    );
+    const check = (name: string, args: string[]) => checkCommand(lane.call.guard, lane.call.seen, name, args);
+    const custom = [
+      ...missingCommands(this.jb.defineCommand, NATIVE_BUFFER, runtimeCommandNames(this.runtimes)),
+      ...runtimeCommands(this.jb.defineCommand, this.runtimes, {
+        root: this.root,
+        timeoutMs: () => lane.call.timeoutMs,
+        progress: (text) => lane.call.progress?.(text),
+      }),
+    ];
+    const options: BashOptions = {
+      fs,
+      cwd: this.root,
+      env: { HOME: this.root, USER: "user", TMPDIR: "/tmp" },
+      customCommands: guardCustom(custom, check, lane.frames),
+      executionLimits: { ...this.limits, maxExecutionTimeMs: timeoutMs },
+    };
+    const bash = new this.jb.Bash(options);
+    guardBundled(this.jb, bash, new Set(custom.map((c) => c.name)), check, lane.frames);
+    return Object.assign(lane, { bash });
   }
 
   async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
@@ -167,12 +202,11 @@ export class LocalSandbox implements Sandbox {
     let stdout = "";
     let stderr = "";
     let exitCode: number;
-    this.guard = opts.guard;
-    this.seen = new Map();
-    this.refusals = [];
-    this.current = { timeoutMs, progress: opts.onOutput };
+    const lane = this.takeLane(timeoutMs);
+    const call: ExecCall = { guard: opts.guard, seen: new Map(), refusals: [], timeoutMs, progress: opts.onOutput };
+    lane.call = call;
     try {
-      const r = await this.shell(timeoutMs).exec(command, { cwd: opts.cwd ?? this.root, env: opts.env, signal });
+      const r = await lane.bash.exec(command, { cwd: opts.cwd ?? this.root, env: opts.env, signal });
       stdout = r.stdout;
       stderr = r.stderr;
       exitCode = r.exitCode;
@@ -182,11 +216,12 @@ export class LocalSandbox implements Sandbox {
       exitCode = 1;
     } finally {
       clearTimeout(handle);
+      this.releaseLane(lane, !signal.aborted);
       await this.flush();
     }
     const aborted = opts.signal?.aborted === true;
     const timedOut = !aborted && (timer.signal.aborted || (exitCode === 124 && Date.now() - started >= timeoutMs));
-    for (const r of this.refusals) opts.guard?.pathRefused?.(r);
+    for (const r of call.refusals) opts.guard?.pathRefused?.(r);
     const combined = stdout + stderr;
     if (combined) opts.onOutput?.(combined);
     return { stdout, stderr, combined, exitCode, timedOut, aborted };
