@@ -9,7 +9,7 @@
  * Rules are evaluated here (the Worker has them); only an `ask` goes back to
  * the page, once per distinct command per call.
  */
-import type { Bash, Command, CustomCommand, ExecResult } from "just-bash";
+import type { Bash, Command, CommandContext, CustomCommand, ExecResult } from "just-bash";
 import { decideAsk } from "../../../core/permission/evaluate";
 import type { PathRefusal } from "../../../core/permission/path-policy";
 import type { ExecGuard } from "../../../core/ports/sandbox";
@@ -148,10 +148,14 @@ export function guardCustom(commands: CustomCommand[], check: CommandCheck, fram
   });
 }
 
-/** Shadows every bundled command with a checked one that then runs the original. */
-export function guardBundled(jb: JustBash, bash: Bash, skip: Set<string>, check: CommandCheck, frames: RefusalFrames): void {
+/** A correction of a bundled command's result (`ls`'s dates of `.` and `..`). */
+export type ResultFix = (args: string[], ctx: CommandContext, result: ExecResult) => Promise<ExecResult>;
+
+/** Shadows every bundled command with a checked one that then runs the original (and its fix, if it has one). */
+export function guardBundled(jb: JustBash, bash: Bash, skip: Set<string>, check: CommandCheck, frames: RefusalFrames, fixes: Record<string, ResultFix> = {}): void {
   for (const name of jb.getCommandNames()) {
     if (skip.has(name)) continue;
+    const fix = Object.hasOwn(fixes, name) ? fixes[name] : undefined;
     bash.registerCommand({
       name,
       async execute(args, ctx) {
@@ -159,7 +163,10 @@ export function guardBundled(jb: JustBash, bash: Bash, skip: Set<string>, check:
         if (refusal !== undefined) return refused(refusal);
         const orig = ctx.origCommand;
         if (!orig) return refused(`tabcode: ${name} is not available.`);
-        return frames.run(name, () => orig(args));
+        return frames.run(name, async () => {
+          const result = await orig(args);
+          return fix ? fix(args, ctx, result) : result;
+        });
       },
     });
   }

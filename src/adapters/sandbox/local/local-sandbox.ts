@@ -19,6 +19,7 @@ import { type LocalRuntimes, runtimeCommandNames, runtimeCommands } from "./runt
 import { changeFor } from "./persist";
 import { type ExecGuard, checkCommand, guardBundled, guardCustom, RefusalFrames } from "./exec-guard";
 import { GuardedFs } from "./guarded-fs";
+import { datedDots } from "./ls-dots";
 import { TrackedFs } from "./tracked-fs";
 import { PathRefused, pathPolicy, type PathRefusal } from "../../../core/permission/path-policy";
 import type { WorkspaceRow, WorkspaceStore } from "./workspace-store";
@@ -188,7 +189,7 @@ export class LocalSandbox implements Sandbox {
       executionLimits: { ...this.limits, maxExecutionTimeMs: timeoutMs },
     };
     const bash = new this.jb.Bash(options);
-    guardBundled(this.jb, bash, new Set(custom.map((c) => c.name)), check, lane.frames);
+    guardBundled(this.jb, bash, new Set(custom.map((c) => c.name)), check, lane.frames, { ls: datedDots });
     return Object.assign(lane, { bash });
   }
 
@@ -282,11 +283,14 @@ async function loadRows(mem: InMemoryFs, store: WorkspaceStore, rows: WorkspaceR
   const sorted = [...rows].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const hashes = [...new Set(sorted.flatMap((r) => (r.type === "file" && r.hash ? [r.hash] : [])))];
   const blobs = await store.getBlobs(hashes);
+  const dirs: WorkspaceRow[] = [];
   for (const r of sorted) {
     const abs = joinPath(LOCAL_ROOT, r.path);
     const meta = { mode: r.mode, mtime: new Date(r.mtime) };
-    if (r.type === "directory") mem.mkdirSync(abs, { recursive: true });
-    else if (r.type === "file") {
+    if (r.type === "directory") {
+      mem.mkdirSync(abs, { recursive: true });
+      dirs.push(r);
+    } else if (r.type === "file") {
       mem.writeFileSync(abs, blobs.get(r.hash ?? "") ?? new Uint8Array(), undefined, meta);
     } else if (r.target !== undefined) {
       try {
@@ -294,6 +298,18 @@ async function loadRows(mem: InMemoryFs, store: WorkspaceStore, rows: WorkspaceR
       } catch {
         // A clashing entry wins over a stale link.
       }
+    }
+  }
+  // A directory keeps its stored time (and mode), as a file does: `ls -l` and `stat` show when it was made.
+  for (const r of dirs) {
+    const abs = joinPath(LOCAL_ROOT, r.path);
+    try {
+      if ((await mem.lstat(abs)).isDirectory) {
+        await mem.utimes(abs, new Date(r.mtime), new Date(r.mtime));
+        await mem.chmod(abs, r.mode);
+      }
+    } catch {
+      // Shadowed by a clashing entry.
     }
   }
 }
