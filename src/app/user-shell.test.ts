@@ -55,6 +55,20 @@ describe("UserShell (the terminal's own commands)", () => {
     expect(shell.fullOutput(hi?.id ?? "")).toBeUndefined();
   });
 
+  it("keeps the directory between commands as the bash tool does, and says when a cd outside the workspace is not kept", async () => {
+    const { shell } = await setup();
+    await shell.run("s", "mkdir -p sub && cd sub");
+    await shell.run("s", "pwd");
+    await shell.run("s", "cd /tmp && pwd");
+    await shell.run("s", "pwd");
+    expect(shell.entries("s").map((e) => e.output)).toEqual([
+      "",
+      "/workspace/sub",
+      "/tmp\nnote: the working directory is not kept outside /workspace; the next command starts in /workspace/sub",
+      "/workspace/sub",
+    ]);
+  });
+
   it("a running command is stored as stopped by a reload; Stop says stopped, not exit 124", async () => {
     const { shell, storage } = await setup();
     const run = shell.run("s", "sleep 30");

@@ -35,10 +35,25 @@ describe("bash", () => {
     expect((await bash("cd ../..")).metadata?.cwd).toBe("/workspace");
   });
 
-  it("does not track a cd outside the workspace", async () => {
+  it("does not track a cd outside the workspace, and says so in one line", async () => {
     await bash("cd src");
-    await bash("cd /tmp");
+    const left = await bash("cd /tmp && pwd");
+    expect(left.output).toBe("/tmp\nnote: the working directory is not kept outside /workspace; the next command starts in /workspace/src\n\nExit code: 0");
+    expect(left.metadata).toMatchObject({ output: "/tmp\nnote: the working directory is not kept outside /workspace; the next command starts in /workspace/src\n", cwd: "/workspace/src" });
     expect((await bash("pwd")).output).toBe("/workspace/src\n\nExit code: 0");
+    // Silent output, a failing command: the note still comes, the exit code stays the command's.
+    expect((await bash("cd / ; false")).output).toBe("note: the working directory is not kept outside /workspace; the next command starts in /workspace/src\n\nExit code: 1");
+    // A cd out and back within one call changes nothing: no note.
+    expect((await bash("cd /tmp && cd /workspace/src/lib && pwd")).output).toBe("/workspace/src/lib\n\nExit code: 0");
+    // A workdir run never moves the tracked directory, and says nothing about it.
+    expect((await bash("cd /tmp; pwd", { workdir: "src" })).output).toBe("/tmp\n\nExit code: 0");
+  });
+
+  it("says when the tracked directory was removed and the command ran at the root", async () => {
+    await bash("mkdir gone && cd gone");
+    await bash("rm -r ../gone");
+    expect((await bash("pwd")).output).toBe("/workspace\nnote: /workspace/gone no longer exists; the command ran in /workspace\n\nExit code: 0");
+    expect((await bash("pwd")).output).toBe("/workspace\n\nExit code: 0");
   });
 
   it("runs once in workdir without moving the tracked directory", async () => {

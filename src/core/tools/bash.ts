@@ -43,6 +43,16 @@ export function stripCwdMarker(text: string): { text: string; cwd?: string } {
   return { text: text.slice(0, at) + tail, cwd: cwd || undefined };
 }
 
+/** The line that says a `cd` outside the workspace does not carry over to the next command. */
+export function cwdNotKept(root: string, next: string): string {
+  return `note: the working directory is not kept outside ${root}; the next command starts in ${next}`;
+}
+
+/** The output with a note of ours on a line of its own at its end. */
+function withNote(text: string, note: string): string {
+  return `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${note}\n`;
+}
+
 function capTail(text: string, max = MAX_METADATA_OUTPUT): string {
   return text.length <= max ? text : `…${text.slice(text.length - max)}`;
 }
@@ -79,7 +89,7 @@ export const bashTool = defineTool({
   id: "bash",
   description: `Runs a shell command in the workspace and returns its output and exit code.
 
-- The working directory persists between calls (cd works); use workdir to run somewhere else once.
+- The working directory persists between calls (cd works) inside the workspace; a cd elsewhere (/tmp) lasts until the end of that call. Use workdir to run somewhere else once.
 - Environment variables and shell functions do not persist between calls.
 - Default timeout ${DEFAULT_BASH_TIMEOUT_MS / 1000} s, at most ${MAX_BASH_TIMEOUT_MS / 1000} s (timeout is in milliseconds).
 - Output over 2,000 lines or 50 KB is truncated; the full output is saved to a file you can read or grep.
@@ -91,9 +101,12 @@ export const bashTool = defineTool({
     const sandbox = requireSandbox(ctx);
     const cwd = args.workdir === undefined ? currentCwd(ctx, sandbox) : workspacePath(sandbox, args.workdir).abs;
     const st = await sandbox.fs.stat(cwd);
+    // The tracked directory was removed since: the command runs at the root, and says so.
+    let gone: string | undefined;
     if (st?.type !== "directory") {
       if (args.workdir !== undefined) throw new Error(`The working directory does not exist: ${cwd}`);
       ctx.state.delete(BASH_CWD_KEY);
+      if (cwd !== sandbox.root) gone = cwd;
     }
     const runIn = st?.type === "directory" ? cwd : sandbox.root;
     // Every simple command of the line is checked; "always" stores arity prefixes (`git checkout *`).
@@ -120,9 +133,14 @@ export const bashTool = defineTool({
     });
     // The user rejected a command asked about mid-run: the turn stops, as for the line's own ask.
     if (guard?.stop) throw guard.stop;
-    const { text, cwd: reported } = stripCwdMarker(r.combined);
-    // Only the cwd of a command that ran to its end (and stayed inside the workspace) is kept.
-    if (args.workdir === undefined && reported && isInside(sandbox.root, reported)) ctx.state.set(BASH_CWD_KEY, reported);
+    const { text: said, cwd: reported } = stripCwdMarker(r.combined);
+    // Only the cwd of a command that ran to its end (and stayed inside the workspace) is kept; one left elsewhere is said.
+    let text = said;
+    if (args.workdir === undefined && reported) {
+      if (isInside(sandbox.root, reported)) ctx.state.set(BASH_CWD_KEY, reported);
+      else text = withNote(said, cwdNotKept(sandbox.root, currentCwd(ctx, sandbox)));
+    }
+    if (gone) text = withNote(text, `note: ${gone} no longer exists; the command ran in ${sandbox.root}`);
     const output = formatOutput(r, text, timeout);
     return {
       title: args.description,
