@@ -13,6 +13,7 @@ import type { Bash, Command, CommandContext, CustomCommand, ExecResult } from "j
 import { decideAsk } from "../../../core/permission/evaluate";
 import type { PathRefusal } from "../../../core/permission/path-policy";
 import type { ExecGuard } from "../../../core/ports/sandbox";
+import type { TextReads } from "./guarded-fs";
 
 export type { ExecGuard };
 
@@ -70,24 +71,47 @@ const GENERIC_FAILURE = /No such file or directory|Permission denied|Operation n
  * here while it runs so its output can say them in the guard's words (`withRefusalWords`). Each exec has frames of
  * its own (its lane in `LocalSandbox`), and the commands of one line run one after another in just-bash, so a
  * stack follows them; a command run by another (`sh -c`, `xargs`) words its own, and the outer one finds them said.
+ * Each frame also keeps the files its command read (`TextReads`): writing text back over one that is not UTF-8 is
+ * refused, and said here the same way.
  */
-export class RefusalFrames {
-  private readonly stack: PathRefusal[][] = [];
+export class RefusalFrames implements TextReads {
+  private readonly stack: Frame[] = [];
 
   /** A refusal met now belongs to the innermost command running. */
   note(r: PathRefusal): void {
-    this.stack.at(-1)?.push(r);
+    this.stack.at(-1)?.refusals.push(r);
   }
 
-  async run(name: string, fn: () => Promise<ExecResult>): Promise<ExecResult> {
-    const frame: PathRefusal[] = [];
+  read(path: string): void {
+    this.stack.at(-1)?.read.add(path);
+  }
+
+  wasRead(path: string): boolean {
+    return this.stack.at(-1)?.read.has(path) === true;
+  }
+
+  notUtf8(path: string): PathRefusal {
+    const r: PathRefusal = { path, message: `${workspaceRelative(path)}: not UTF-8 text, left unchanged (writing it back as text would replace its other bytes)` };
+    this.stack.at(-1)?.refusals.push(r);
+    return r;
+  }
+
+  /** Runs command `name` (in directory `cwd`) in a frame of its own. */
+  async run(name: string, cwd: string, fn: () => Promise<ExecResult>): Promise<ExecResult> {
+    const frame: Frame = { refusals: [], read: new Set() };
     this.stack.push(frame);
     try {
-      return withRefusalWords(name, await fn(), frame);
+      return withRefusalWords(name, await fn(), frame.refusals, cwd);
     } finally {
       this.stack.pop();
     }
   }
+}
+
+/** One running command's refusals, and the files it read. */
+interface Frame {
+  refusals: PathRefusal[];
+  read: Set<string>;
 }
 
 /**
@@ -96,7 +120,7 @@ export class RefusalFrames {
  * otherwise the words are added. A refused change is a failure, even where the command would have hidden it
  * (`rm -f`), so the model and the person never read a refused change as done.
  */
-export function withRefusalWords(name: string, result: ExecResult, refusals: PathRefusal[]): ExecResult {
+export function withRefusalWords(name: string, result: ExecResult, refusals: PathRefusal[], cwd?: string): ExecResult {
   // One line a path: a refused write of a file is not said again for its clean-up.
   const paths = new Set<string>();
   const unsaid = refusals.filter((r) => !paths.has(r.path) && paths.add(r.path) && !result.stderr.includes(r.message));
@@ -105,9 +129,16 @@ export function withRefusalWords(name: string, result: ExecResult, refusals: Pat
   for (const r of unsaid) {
     const words = `${name}: ${r.message}`;
     // The command's own line names the path as it was typed: its end relative to the workspace at least
-    // (`nothere/app.json` is another file than `config/app.json`, though both end in `app.json`).
-    const file = workspaceRelative(r.path);
-    const own = lines.findIndex((l) => l.startsWith(`${name}:`) && GENERIC_FAILURE.test(l) && !l.includes("refused") && namesPath(l, file));
+    // (`nothere/app.json` is another file than `config/app.json`, though both end in `app.json`), or the whole
+    // of it relative to the command's directory (`cd /tmp && sed -i … notes.txt`).
+    const fromCwd = cwd !== undefined && r.path.startsWith(`${cwd}/`) ? r.path.slice(cwd.length + 1) : undefined;
+    const own = lines.findIndex(
+      (l) =>
+        l.startsWith(`${name}:`) &&
+        GENERIC_FAILURE.test(l) &&
+        !l.includes("refused") &&
+        (namesPath(l, workspaceRelative(r.path)) || (fromCwd !== undefined && namesPath(l, fromCwd, WORD_START))),
+    );
     if (own >= 0) lines[own] = words;
     else lines.push(words);
   }
@@ -119,9 +150,14 @@ function workspaceRelative(abs: string): string {
   return abs.replace(/^\/workspace\//, "");
 }
 
+/** What may come before a path's end in a line (`'/workspace/config/app.json'`). */
+const NAME_START = /[\s'"`/:(]/;
+/** What may come before a whole path as typed (`'notes.txt'`, not `'../other/notes.txt'`). */
+const WORD_START = /[\s'"`:(]/;
+
 /** Whether a line names `rel`, whole: not as the end of a longer name (`xconfig/app.json`). */
-function namesPath(line: string, rel: string): boolean {
-  for (let i = line.indexOf(rel); i >= 0; i = line.indexOf(rel, i + 1)) if (i === 0 || /[\s'"`/:(]/.test(line[i - 1] ?? "")) return true;
+function namesPath(line: string, rel: string, start: RegExp = NAME_START): boolean {
+  for (let i = line.indexOf(rel); i >= 0; i = line.indexOf(rel, i + 1)) if (i === 0 || start.test(line[i - 1] ?? "")) return true;
   return false;
 }
 
@@ -132,7 +168,7 @@ function wrap(cmd: Command, check: CommandCheck, frames: RefusalFrames): Command
     async execute(args, ctx) {
       const refusal = await check(cmd.name, args);
       if (refusal !== undefined) return refused(refusal);
-      return frames.run(cmd.name, () => cmd.execute(args, ctx));
+      return frames.run(cmd.name, ctx.cwd, () => cmd.execute(args, ctx));
     },
   };
 }
@@ -163,7 +199,7 @@ export function guardBundled(jb: JustBash, bash: Bash, skip: Set<string>, check:
         if (refusal !== undefined) return refused(refusal);
         const orig = ctx.origCommand;
         if (!orig) return refused(`tabcode: ${name} is not available.`);
-        return frames.run(name, async () => {
+        return frames.run(name, ctx.cwd, async () => {
           const result = await orig(args);
           return fix ? fix(args, ctx, result) : result;
         });

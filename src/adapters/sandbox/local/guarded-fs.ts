@@ -14,6 +14,38 @@ type ReadFileOptions = Parameters<IFileSystem["readFile"]>[1];
 type WriteFileOptions = Parameters<IFileSystem["writeFile"]>[2];
 type DirentEntry = Awaited<ReturnType<TrackedFs["readdirWithFileTypes"]>>[number];
 
+/**
+ * The files each running command read (`RefusalFrames`), so a command that writes text back to a file it read
+ * that is not UTF-8 — `sed -i` or `sort -o` of a Latin-1 file: just-bash edits text, and writes it as UTF-8 — is
+ * refused rather than left with its other bytes replaced. Kept per command: another command of the line may write
+ * the file anew (`grep é f; echo x > f`).
+ */
+export interface TextReads {
+  /** The command running now read `path` (absolute). */
+  read(path: string): void;
+  /** Whether the command running now read `path`. */
+  wasRead(path: string): boolean;
+  /** The refusal of the running command's text write to `path`, a file it read that is not UTF-8. */
+  notUtf8(path: string): PathRefusal;
+}
+
+const fatalUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Whether a write with these options encodes its text as UTF-8 (the default). */
+function asUtf8(options: WriteFileOptions): boolean {
+  const encoding = typeof options === "string" ? options : options?.encoding;
+  return encoding === undefined || encoding === null || encoding === "utf8" || encoding === "utf-8";
+}
+
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    fatalUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export class GuardedFs implements IFileSystem {
   constructor(
     readonly inner: TrackedFs,
@@ -21,6 +53,8 @@ export class GuardedFs implements IFileSystem {
     private readonly policy: () => PathPolicy,
     /** Told about every refusal (for the permissions log). */
     private readonly onRefused: (r: PathRefusal) => void = () => {},
+    /** Files read as text that are not UTF-8, so a command does not write them back as UTF-8. */
+    private readonly text?: TextReads,
   ) {}
 
   /** The path as written and, when it goes through links, the path actually changed. */
@@ -75,18 +109,32 @@ export class GuardedFs implements IFileSystem {
   }
 
   readFile(path: string, options?: ReadFileOptions): Promise<string> {
+    this.text?.read(normalizePath(path));
     return this.inner.readFile(path, options);
   }
   readFileBytes(path: string): Promise<ByteString> {
+    this.text?.read(normalizePath(path));
     return this.inner.readFileBytes(path);
   }
   readFileBuffer(path: string): Promise<Uint8Array> {
+    this.text?.read(normalizePath(path));
     return this.inner.readFileBuffer(path);
   }
   async writeFile(path: string, content: FileContent, options?: WriteFileOptions): Promise<void> {
     const empty = typeof content === "string" ? content.length === 0 : content.byteLength === 0;
     await this.check(path, empty ? "truncate" : "write");
+    if (this.text && typeof content === "string" && asUtf8(options) && this.text.wasRead(normalizePath(path))) await this.checkText(path);
     return this.inner.writeFile(path, content, options);
+  }
+  /** Refuses writing text over a file that is not UTF-8 (its bytes now), which the writing command read. */
+  private async checkText(path: string): Promise<void> {
+    let bytes: Uint8Array;
+    try {
+      bytes = await this.inner.readFileBuffer(path);
+    } catch {
+      return;
+    }
+    if (!isUtf8(bytes)) throw new PathRefused((this.text as TextReads).notUtf8(normalizePath(path)));
   }
   async appendFile(path: string, content: FileContent, options?: WriteFileOptions): Promise<void> {
     await this.check(path, "append");

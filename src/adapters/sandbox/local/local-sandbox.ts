@@ -171,6 +171,7 @@ export class LocalSandbox implements Sandbox {
         lane.call.refusals.push(r);
         lane.frames.note(r);
       },
+      lane.frames,
     );
     const check = (name: string, args: string[]) => checkCommand(lane.call.guard, lane.call.seen, name, args);
     const custom = [
