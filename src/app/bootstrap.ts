@@ -214,8 +214,9 @@ export async function bootstrap(): Promise<BootResult> {
       if (e.key === PENDING_DELETES_KEY) arm();
     });
   }
-  // Terminal logs (command lines, output) of sessions that no longer exist, left by versions that kept them.
-  whenIdle(() => void sweepTerminalLogs(async (id) => (await store.getSession(id)) !== undefined).catch(() => undefined));
+  // Terminal logs (command lines, output) of sessions that no longer exist, left by versions that kept them: one
+  // read of the session keys for all of them.
+  whenIdle(() => void sweepTerminalLogs((ids) => store.existingSessionIDs(ids)).catch(() => undefined));
   // Search: tool inputs stored before they were indexed as written get their words again, a chunk per idle moment.
   // Not before the page has been idle a while: it is no part of what the first screen or the first send needs.
   setTimeout(() => whenIdle(() => void store.reindexToolInputs(() => new Promise((resume) => whenIdle(resume))).catch(() => undefined)), 10_000);

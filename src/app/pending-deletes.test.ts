@@ -1,4 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { makeSession } from "../core/compaction/test-fixtures";
+import { MemoryStore } from "../testing/memory-store";
+import type { AppServices } from "./bootstrap";
+import { deleteSession } from "./session-actions";
+import { makeRoom, terminalLogKey } from "./terminal-log";
 import { clearPendingDelete, foreignPendingDelete, keptForUndo, nextPendingDeleteDue, notePendingDelete, PENDING_DELETE_STALE_MS, stalePendingDeletes } from "./pending-deletes";
 import { finishPendingDeletes } from "./storage-gc";
 
@@ -92,5 +97,97 @@ describe("liveSnapshots", () => {
     expect([...(await liveSnapshots(app))]).toEqual(["tree_kept"]);
     keptForUndo.delete("ses_gone");
     expect([...(await liveSnapshots(app))]).toEqual([]);
+  });
+});
+
+/** A localStorage that refuses a write once keys and values would pass `quota` characters, as browsers do. */
+function quotaStorage(quota: number): Storage & { used(): number } {
+  const m = new Map<string, string>();
+  const used = () => [...m].reduce((n, [k, v]) => n + k.length + v.length, 0);
+  return {
+    used,
+    getItem: (k) => m.get(k) ?? null,
+    setItem: (k, v) => {
+      if (used() - (m.has(k) ? k.length + (m.get(k) ?? "").length : 0) + k.length + v.length > quota) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+      m.set(k, String(v));
+    },
+    removeItem: (k) => void m.delete(k),
+    clear: () => m.clear(),
+    key: (i) => [...m.keys()][i] ?? null,
+    get length() {
+      return m.size;
+    },
+  };
+}
+
+/** A terminal log of `n` commands with 1,000 characters of output each. */
+const logOf = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: `cmd_${i}`, command: "cat big", start: i, status: "done", output: "x".repeat(1_000) })));
+
+describe("a delete's note in a full storage", () => {
+  it("makes room from the oldest terminal logs and is written", () => {
+    const memo = quotaStorage(30_000);
+    memo.setItem(terminalLogKey("ses_old"), logOf(12));
+    memo.setItem(terminalLogKey("ses_new"), logOf(12).replaceAll('"start":', '"start":1000'));
+    memo.setItem("tabcode.settings", "s".repeat(30_000 - memo.used() - 30));
+    expect(notePendingDelete("ses_x", 1_000, memo)).toBe(false);
+    expect(notePendingDelete("ses_x", 1_000, memo, (need) => makeRoom(need, memo))).toBe(true);
+    expect(stalePendingDeletes(1_000 + PENDING_DELETE_STALE_MS, memo)).toEqual(["ses_x"]);
+    // The session used longest ago gave the room; the newer log and the settings are whole.
+    expect((memo.getItem(terminalLogKey("ses_old")) ?? "").length).toBeLessThan(logOf(12).length);
+    expect(memo.getItem(terminalLogKey("ses_new"))).toBe(logOf(12).replaceAll('"start":', '"start":1000'));
+    expect(memo.getItem("tabcode.settings")?.length).toBeGreaterThan(0);
+  });
+
+  it("that cannot be written even then: no Undo is offered, and the delete is finished at once", async () => {
+    const memo = quotaStorage(20_000);
+    vi.stubGlobal("localStorage", memo);
+    try {
+      const store = new MemoryStore();
+      const s = makeSession();
+      await store.importSession(s, []);
+      memo.setItem(terminalLogKey(s.id), logOf(2));
+      // Nothing of the terminal's or the glance's left to give way: the rest is settings and the like.
+      memo.setItem("tabcode.settings", "s".repeat(20_000 - memo.used() - 30));
+      const deleted: string[] = [];
+      const app = {
+        store,
+        sessions: { stop: async () => undefined, assertIdleEverywhere: async () => undefined },
+        sandbox: { deleteWorkspace: async (id: string) => void deleted.push(id), collectGarbage: async () => ({ trees: 0, blobs: 0, bytes: 0 }) },
+      } as unknown as AppServices;
+      const done = await deleteSession(app, s);
+      expect(done.undo).toBeUndefined();
+      // Today's delete would have offered an Undo whose note no other tab (nor a later start-up) could see.
+      expect(deleted).toEqual([s.id]);
+      expect(await store.getSession(s.id)).toBeUndefined();
+      expect(memo.getItem(terminalLogKey(s.id))).toBeNull();
+      expect(keptForUndo.has(s.id)).toBe(false);
+      expect(memo.getItem("tabcode.deleted.pending")).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("with room, a delete still offers its Undo and leaves the files until it goes", async () => {
+    const memo = quotaStorage(100_000);
+    vi.stubGlobal("localStorage", memo);
+    try {
+      const store = new MemoryStore();
+      const s = makeSession();
+      await store.importSession(s, []);
+      const deleted: string[] = [];
+      const app = {
+        store,
+        sessions: { stop: async () => undefined, assertIdleEverywhere: async () => undefined },
+        sandbox: { deleteWorkspace: async (id: string) => void deleted.push(id), collectGarbage: async () => ({ trees: 0, blobs: 0, bytes: 0 }) },
+      } as unknown as AppServices;
+      const done = await deleteSession(app, s);
+      expect(done.undo).toBeTypeOf("function");
+      expect(deleted).toEqual([]);
+      expect(stalePendingDeletes(Date.now() + PENDING_DELETE_STALE_MS, memo)).toEqual([s.id]);
+      await done.undo?.();
+      expect(await store.getSession(s.id)).toBeDefined();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

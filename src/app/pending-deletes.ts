@@ -1,7 +1,9 @@
 /**
  * Deleted sessions whose files wait for the Undo toast to go (`deleteSession`). Remembered in localStorage,
  * so a page closed while the toast showed does not leave the files behind for good: a later start-up
- * deletes the files of an entry older than `PENDING_DELETE_STALE_MS` whose session is still gone.
+ * deletes the files of an entry older than `PENDING_DELETE_STALE_MS` whose session is still gone. The note
+ * also holds other tabs' snapshot collections and terminal-log sweeps back while the Undo is offered, so a
+ * delete whose note cannot be written (storage full, even after making room) is not offered an Undo at all.
  */
 import { pageStorage } from "../adapters/storage/page-storage";
 import type { MessageWithParts, Session } from "../core/schema";
@@ -35,17 +37,27 @@ function read(memo: Memo | undefined): Record<string, number> {
   }
 }
 
-function write(memo: Memo | undefined, all: Record<string, number>): void {
+/** Writes the entries; false when storage refused (full, or no access). */
+function write(memo: Memo | undefined, all: Record<string, number>): boolean {
   try {
     if (Object.keys(all).length === 0) memo?.removeItem(KEY);
     else memo?.setItem(KEY, JSON.stringify(all));
+    return true;
   } catch {
-    // A full storage: the entry is only a safety net.
+    return false;
   }
 }
 
-export function notePendingDelete(sessionID: string, now = Date.now(), memo: Memo | undefined = pageStorage()): void {
-  write(memo, { ...read(memo), [sessionID]: now });
+/**
+ * Notes a delete whose Undo is offered; returns whether the note is stored. Storage full: `makeRoom` (glance
+ * pictures, the oldest terminal logs) is asked for space once and the write tried again. A page without storage
+ * access at all has nowhere to note it (and no other tab reads such notes): true, as before.
+ */
+export function notePendingDelete(sessionID: string, now = Date.now(), memo: Memo | undefined = pageStorage(), makeRoom: (need: number) => boolean = () => false): boolean {
+  if (!memo) return true;
+  const all = { ...read(memo), [sessionID]: now };
+  if (write(memo, all)) return true;
+  return makeRoom(JSON.stringify(all).length + KEY.length) && write(memo, all);
 }
 
 export function clearPendingDelete(sessionID: string, memo: Memo | undefined = pageStorage()): void {

@@ -13,7 +13,7 @@ import { conversationView } from "../core/conversation/view";
 import type { Session } from "../core/schema";
 import type { AppServices } from "./bootstrap";
 import { clearPendingDelete, keptForUndo, notePendingDelete } from "./pending-deletes";
-import { forgetTerminalLog, terminalSessionDeleted } from "./terminal-log";
+import { forgetTerminalLog, makeRoom, terminalSessionDeleted } from "./terminal-log";
 
 export type ExportKind = "json" | "json-files" | "markdown" | "markdown-brief" | "html";
 
@@ -241,14 +241,19 @@ export async function unrevert(app: AppServices, sessionID: string): Promise<voi
  * Deletes a session (stopping its run first). Its rows are kept in memory and its files on disk until
  * `finish` (the Undo toast went without being pressed): `undo` brings it back, files included. A page
  * closed in between leaves the files, which a later start-up deletes (`finishPendingDeletes`).
+ *
+ * That needs a note in localStorage (`notePendingDelete`). When storage is full even after making room (the
+ * glance's pictures, the oldest terminal logs), there is no Undo: `undo` is undefined and the files are deleted
+ * at once (the caller says so), rather than left behind by a page that closes, collected by another tab while an
+ * Undo would still bring their session back, or its terminal log swept meanwhile.
  */
-export async function deleteSession(app: AppServices, s: Session): Promise<{ undo: () => Promise<void>; finish: () => void }> {
+export async function deleteSession(app: AppServices, s: Session): Promise<{ undo: (() => Promise<void>) | undefined; finish: () => void }> {
   await app.sessions.stop(s.id);
   await app.sessions.assertIdleEverywhere(s.id);
   await app.store.flush();
-  const kept = { session: (await app.store.getSession(s.id)) ?? s, messages: await app.store.messages(s.id) };
   // Noted before the rows go: a start-up sweep of terminal logs running meanwhile keeps this one for Undo.
-  notePendingDelete(s.id);
+  const undoable = notePendingDelete(s.id, Date.now(), undefined, (need) => makeRoom(need, undefined, s.id));
+  const kept = undoable ? { session: (await app.store.getSession(s.id)) ?? s, messages: await app.store.messages(s.id) } : undefined;
   try {
     await app.store.deleteSession(s.id);
   } catch (e) {
@@ -259,6 +264,11 @@ export async function deleteSession(app: AppServices, s: Session): Promise<{ und
   terminalSessionDeleted(s.id);
   // The snapshot a cold open paints shows the sidebar, which named this session.
   forgetGlance();
+  if (!kept) {
+    // No Undo: the delete is final now (its files, its terminal log, what only it named).
+    await deleteSessionFiles(app, s.id);
+    return { undo: undefined, finish: () => undefined };
+  }
   keptForUndo.set(s.id, kept);
   let settled = false;
   return {
@@ -281,7 +291,6 @@ export async function deleteSession(app: AppServices, s: Session): Promise<{ und
     },
   };
 }
-
 
 /** Which guided demo: the date bug (shell only) or the Python project (python3 and git). */
 export type DemoKind = "dates" | "python";

@@ -1,5 +1,13 @@
-import { describe, expect, it } from "vitest";
-import { assertNoShellCommand, shellCommandRunning, shellCommandsDone, shellCommandStarted, stopShellCommand } from "./shell-runs";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeLocks } from "../testing/fake-locks";
+import { assertNoShellCommand, holdShellLocks, shellCommandRunning, shellCommandsDone, shellCommandStarted, stopShellCommand } from "./shell-runs";
+import { terminalLogKey } from "./terminal-log";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
 describe("shell runs", () => {
   it("waits for the person's command in that session only, and for one started while waiting", async () => {
@@ -43,5 +51,67 @@ describe("shell runs", () => {
     expect(shellCommandRunning("ses_e")).toBe(false);
     expect(shellCommandRunning("ses_f")).toBe(true);
     endF();
+  });
+});
+
+describe("shell runs across tabs", () => {
+  it("a turn waits for another tab's command (its session lock), naming its line, and goes on when that tab's command ends", async () => {
+    const locks = fakeLocks();
+    const a = locks.tab();
+    const b = locks.tab();
+    const m = new Map<string, string>([[terminalLogKey("ses_x"), JSON.stringify([{ id: "cmd_1", command: "make all", start: 1, status: "running", output: "" }])]]);
+    vi.stubGlobal("localStorage", { getItem: (k: string) => m.get(k) ?? null });
+    const release = await holdShellLocks(a, "ses_x", "cmd_1");
+    if (!release) throw new Error("the locks were free");
+    // The same session's lock is refused to a second tab's command while this one runs.
+    expect(await holdShellLocks(b, "ses_x", "cmd_2")).toBeUndefined();
+    const heard: string[] = [];
+    let done = false;
+    const wait = shellCommandsDone("ses_x", (line) => heard.push(line), b).then(() => {
+      done = true;
+    });
+    await tick(10);
+    expect(heard).toEqual(["make all"]);
+    expect(done).toBe(false);
+    // Another session is not held up.
+    await shellCommandsDone("ses_y", (line) => heard.push(line), b);
+    release();
+    await wait;
+    expect(heard).toEqual(["make all"]);
+    expect(locks.held()).toEqual([]);
+  });
+
+  it("a closed tab's command holds nothing up: the browser frees its locks", async () => {
+    const locks = fakeLocks();
+    const a = locks.tab();
+    const b = locks.tab();
+    await holdShellLocks(a, "ses_z", "cmd_1");
+    let done = false;
+    const wait = shellCommandsDone("ses_z", undefined, b).then(() => {
+      done = true;
+    });
+    await tick(10);
+    expect(done).toBe(false);
+    locks.close(a);
+    await wait;
+    expect(await holdShellLocks(b, "ses_z", "cmd_2")).toBeTypeOf("function");
+  });
+
+  it("Stop from a tab that does not run the command asks the other tabs, and the one running it stops", async () => {
+    const other = new BroadcastChannel("tabcode-shell-stop");
+    const asked: unknown[] = [];
+    other.onmessage = (e) => asked.push(e.data);
+    try {
+      stopShellCommand("ses_elsewhere");
+      await vi.waitFor(() => expect(asked).toEqual([{ stop: "ses_elsewhere" }]));
+      const stopped: string[] = [];
+      const end = shellCommandStarted("ses_here", () => stopped.push("here"), "sleep 9");
+      other.postMessage({ stop: "ses_here" });
+      other.postMessage({ stop: "ses_none" });
+      await vi.waitFor(() => expect(stopped).toEqual(["here"]));
+      end();
+    } finally {
+      other.close();
+    }
   });
 });

@@ -2,15 +2,86 @@
  * Which sessions have a command of the person's running in the Terminal, and a way to wait for it to end. A
  * step of the model waits for it before it takes its starting snapshot, so a command the person started
  * just before a send is the person's change, not the agent's (revert would otherwise undo it with the turn).
- * Tiny on purpose: the start-up imports it; the terminal itself loads on demand.
+ *
+ * Across tabs: a tab running a command holds two Web Locks for as long as it runs (`holdShellLocks`): the
+ * session's (`shellLockName`: another tab's turn waits for it, another tab's Run is refused) and the command's
+ * own (`commandLockName`: another tab showing the entry asks whether that tab is still there). The browser
+ * frees both when the tab goes, so a command of a closed or reloaded tab is never taken for a running one.
+ * Stop works from any tab: a tab that does not run the session's command asks the others over a
+ * BroadcastChannel. Tiny on purpose: the start-up imports it; the terminal itself loads on demand.
  */
+import { pageStorage } from "../adapters/storage/page-storage";
+import type { LockManagerLike } from "./locks";
+import { terminalLogKey } from "./terminal-log";
+
 const running = new Map<string, { done: Promise<void>; end: () => void; stop: () => void; command: string }>();
+
+/** The lock a tab holds (exclusive) while a command of the person's runs in the session. */
+export const shellLockName = (sessionID: string): string => `tabcode-shell-${sessionID}`;
+/** The lock a tab holds (exclusive) while the log's entry `entryID` runs there. */
+export const commandLockName = (entryID: string): string => `tabcode-shell-cmd-${entryID}`;
+
+/** The page's Web Locks, if it has them. */
+export function pageLocks(): LockManagerLike | undefined {
+  return typeof navigator !== "undefined" ? navigator.locks : undefined;
+}
+
+/** Whether `name` is held by a running command (waiters ask in shared mode, which does not count). */
+export async function commandLockHeld(locks: LockManagerLike, name: string): Promise<boolean> {
+  const state = await locks.query();
+  return (state.held ?? []).some((l) => l.name === name && l.mode === "exclusive");
+}
+
+/** Resolves once nobody holds `name` exclusively (a shared request waits for the holder and takes nothing from it). */
+export async function lockFreed(locks: LockManagerLike, name: string): Promise<void> {
+  await locks.request(name, { mode: "shared" }, async () => undefined);
+}
+
+/**
+ * Holds the session's and the command's locks until the returned function is called; `undefined` when another
+ * tab runs a command in the session (its lock is taken). Without Web Locks (or when they fail) nothing is held.
+ */
+export function holdShellLocks(locks: LockManagerLike | undefined, sessionID: string, entryID: string): Promise<(() => void) | undefined> {
+  if (!locks) return Promise.resolve(() => undefined);
+  return new Promise((resolve) => {
+    let release = () => {};
+    const over = new Promise<void>((r) => {
+      release = r;
+    });
+    locks
+      .request(shellLockName(sessionID), { ifAvailable: true }, async (lock) => {
+        if (!lock) return resolve(undefined);
+        await locks.request(commandLockName(entryID), async () => {
+          resolve(release);
+          await over;
+        });
+      })
+      .catch(() => resolve(release));
+  });
+}
+
+const STOP_CHANNEL = "tabcode-shell-stop";
+let channel: BroadcastChannel | undefined;
+
+/** The tabs' stop requests (listened to once this tab has run a command). */
+function stopChannel(): BroadcastChannel | undefined {
+  if (channel || typeof BroadcastChannel === "undefined") return channel;
+  channel = new BroadcastChannel(STOP_CHANNEL);
+  channel.onmessage = (e: MessageEvent) => {
+    const sessionID: unknown = (e.data as { stop?: unknown } | null)?.stop;
+    if (typeof sessionID === "string") running.get(sessionID)?.stop();
+  };
+  // Node (tests): the channel must not keep the process alive.
+  (channel as { unref?: () => void }).unref?.();
+  return channel;
+}
 
 /**
  * Marks a command of the person's (`command`, the line as typed) as running in `sessionID`, stopped by `stop`;
- * call the returned function when it ends. The one record of what runs: the terminal asks it too.
+ * call the returned function when it ends. The one record of what runs in this tab: the terminal asks it too.
  */
 export function shellCommandStarted(sessionID: string, stop: () => void, command: string): () => void {
+  stopChannel();
   let end = () => {};
   const done = new Promise<void>((resolve) => {
     end = resolve;
@@ -23,24 +94,50 @@ export function shellCommandStarted(sessionID: string, stop: () => void, command
   };
 }
 
-/** Resolves once no command of the person's runs in `sessionID` (at once when none does). */
-export async function shellCommandsDone(sessionID: string): Promise<void> {
+/** The line of the newest command the session's stored log says is running (another tab's, when this tab runs none). */
+export function storedRunningCommand(sessionID: string, memo: Pick<Storage, "getItem"> | undefined = pageStorage()): string | undefined {
+  try {
+    const log: unknown = JSON.parse(memo?.getItem(terminalLogKey(sessionID)) ?? "[]");
+    if (!Array.isArray(log)) return undefined;
+    const e = log.findLast((x: { status?: unknown; command?: unknown }) => x?.status === "running" && typeof x.command === "string") as { command: string } | undefined;
+    return e?.command;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Resolves once no command of the person's runs in `sessionID` (at once when none does): this tab's, then another
+ * tab's (its session lock). `waiting` hears the line of another tab's command when there is one to wait for.
+ */
+export async function shellCommandsDone(sessionID: string, waiting?: (command: string) => void, locks: LockManagerLike | undefined = pageLocks()): Promise<void> {
+  for (let entry = running.get(sessionID); entry; entry = running.get(sessionID)) await entry.done;
+  if (!locks) return;
+  const name = shellLockName(sessionID);
+  if (!(await commandLockHeld(locks, name).catch(() => false))) return;
+  // Taken meanwhile by this tab's own command: wait for that one.
+  if (running.has(sessionID)) return shellCommandsDone(sessionID, waiting, locks);
+  const line = storedRunningCommand(sessionID);
+  if (line !== undefined) waiting?.(line);
+  await lockFreed(locks, name).catch(() => undefined);
   for (let entry = running.get(sessionID); entry; entry = running.get(sessionID)) await entry.done;
 }
 
-/** The line of the person's command running in `sessionID`'s terminal now (a waiting turn names it), if one does. */
+/** The line of the person's command running in `sessionID`'s terminal in this tab now (a waiting turn names it), if one does. */
 export function shellCommandLine(sessionID: string): string | undefined {
   return running.get(sessionID)?.command;
 }
 
-/** Whether a command of the person's runs in `sessionID`'s terminal now. */
+/** Whether a command of the person's runs in `sessionID`'s terminal in this tab now. */
 export function shellCommandRunning(sessionID: string): boolean {
   return running.has(sessionID);
 }
 
-/** Stops the person's command running in `sessionID`, if one does. */
+/** Stops the person's command running in `sessionID`: this tab's, else whichever tab runs one (asked over the channel). */
 export function stopShellCommand(sessionID: string): void {
-  running.get(sessionID)?.stop();
+  const here = running.get(sessionID);
+  if (here) here.stop();
+  else stopChannel()?.postMessage({ stop: sessionID });
 }
 
 /** Refuses a change to the files while the person's command runs (it would read or overwrite them half-way). */

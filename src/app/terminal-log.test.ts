@@ -1,4 +1,8 @@
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { createDatabase } from "../adapters/storage/db";
+import { DexieStore } from "../adapters/storage/dexie-store";
+import { makeSession as storedSession } from "../adapters/storage/test-fixtures";
 import { makeSession } from "../core/compaction/test-fixtures";
 import { MemoryStore } from "../testing/memory-store";
 import type { AppServices } from "./bootstrap";
@@ -36,7 +40,7 @@ describe("sweepTerminalLogs (start-up, when idle)", () => {
     memo.setItem("tabcode.other", "x");
     // Deleted, its Undo perhaps still offered (here or in another tab): its final delete takes the log.
     notePendingDelete("ses_undo", Date.now(), memo);
-    const swept = await sweepTerminalLogs(async (id) => id === "ses_live", memo);
+    const swept = await sweepTerminalLogs(async (ids) => new Set(ids.filter((id) => id === "ses_live")), memo);
     expect(swept).toBe(1);
     expect(memo.getItem(terminalLogKey("ses_gone"))).toBeNull();
     expect(memo.getItem(terminalLogKey("ses_live"))).toBe(LOG);
@@ -46,9 +50,38 @@ describe("sweepTerminalLogs (start-up, when idle)", () => {
   });
 
   it("reads nothing when no log is stored", async () => {
-    const lookups: string[] = [];
-    expect(await sweepTerminalLogs(async (id) => Boolean(lookups.push(id)), storage())).toBe(0);
+    const lookups: string[][] = [];
+    expect(await sweepTerminalLogs(async (ids) => (lookups.push(ids), new Set()), storage())).toBe(0);
     expect(lookups).toEqual([]);
+  });
+
+  it("asks the store once for all the logged sessions, in one read of the session keys", async () => {
+    const memo = storage();
+    const ids = Array.from({ length: 40 }, (_, i) => `ses_${String(i).padStart(2, "0")}`);
+    for (const id of ids) memo.setItem(terminalLogKey(id), LOG);
+    const db = createDatabase({ indexedDB: new IDBFactory(), IDBKeyRange });
+    const store = new DexieStore(db);
+    for (const id of ids.slice(0, 10)) await store.importSession(storedSession({ id }), []);
+    // Every read of the sessions table, by kind (a get per session was what each start-up paid).
+    const reads = { get: 0, bulk: 0 };
+    db.sessions.hook("reading", (row) => {
+      reads.get++;
+      return row;
+    });
+    const asked: string[][] = [];
+    const swept = await sweepTerminalLogs(async (logged) => {
+      asked.push(logged);
+      reads.bulk++;
+      return store.existingSessionIDs(logged);
+    }, memo);
+    expect(asked).toEqual([ids]);
+    expect(reads).toEqual({ get: 0, bulk: 1 });
+    expect(swept).toBe(30);
+    expect(ids.filter((id) => memo.getItem(terminalLogKey(id)) !== null)).toEqual(ids.slice(0, 10));
+    // The counter counts: a row read the old way (one per session) shows.
+    await store.getSession(ids[0] ?? "");
+    expect(reads.get).toBe(1);
+    db.close();
   });
 });
 
@@ -75,7 +108,7 @@ describe("a deleted session's terminal log", () => {
     const first = await deleteSession(app, s);
     expect(memo.getItem(terminalLogKey(s.id))).toBe(LOG);
     expect(heard).toEqual([`deleted ${s.id}`]);
-    await first.undo();
+    await first.undo?.();
     expect(await store.getSession(s.id)).toBeDefined();
     expect(memo.getItem(terminalLogKey(s.id))).toBe(LOG);
 

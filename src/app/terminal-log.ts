@@ -4,8 +4,13 @@
  * final (its files go then: `deleteSessionFiles`, and `finishPendingDeletes` for a page closed before its
  * Undo went), never at the delete itself (Undo brings the log back); and, at start-up when the page is idle,
  * logs of sessions that no longer exist (left by versions that kept them) are swept.
+ *
+ * Logs are capped: each within `LOG_CHARS`, all of them within `TOTAL_CHARS` (older outputs trimmed to their last
+ * lines, then the oldest entries and sessions go first: `fitLog`, `freeTerminalSpace`), so they never fill the
+ * storage the settings and the notes of pending deletes need.
  */
 import { pageStorage } from "../adapters/storage/page-storage";
+import { forgetGlances, glanceIndex } from "../ui/glance/dismiss";
 import { pendingDeleteIDs } from "./pending-deletes";
 
 const PREFIX = "tabcode.terminal.";
@@ -14,7 +19,8 @@ export function terminalLogKey(sessionID: string): string {
   return `${PREFIX}${sessionID}`;
 }
 
-type Memo = Pick<Storage, "getItem" | "setItem" | "removeItem" | "key" | "length">;
+/** localStorage, or a stand-in; one without `key`/`length` lists no logs (nothing is swept or trimmed but the one named). */
+type Memo = Pick<Storage, "getItem" | "setItem" | "removeItem"> & Partial<Pick<Storage, "key" | "length">>;
 
 /** `deleted`: the session was deleted (its Undo still offered); `forgotten`: its log is gone for good. */
 type Gone = (event: "deleted" | "forgotten", sessionID: string) => void;
@@ -48,7 +54,7 @@ function loggedSessions(memo: Memo | undefined): string[] {
   const ids: string[] = [];
   try {
     for (let i = 0; i < (memo?.length ?? 0); i++) {
-      const k = memo?.key(i);
+      const k = memo?.key?.(i);
       if (k?.startsWith(PREFIX) && k.length > PREFIX.length) ids.push(k.slice(PREFIX.length));
     }
   } catch {
@@ -58,17 +64,177 @@ function loggedSessions(memo: Memo | undefined): string[] {
 }
 
 /**
- * Removes the logs of sessions that no longer exist; returns how many went. A session whose delete is still
- * pending (its Undo may be offered, here or in another tab) keeps its log: its final delete takes it.
+ * Removes the logs of sessions that no longer exist; returns how many went. `existing` answers for all the logged
+ * sessions in one read (none when no log is stored). A session whose delete is still pending (its Undo may be
+ * offered, here or in another tab) keeps its log: its final delete takes it.
  */
-export async function sweepTerminalLogs(exists: (sessionID: string) => Promise<boolean>, memo: Memo | undefined = pageStorage()): Promise<number> {
+export async function sweepTerminalLogs(existing: (sessionIDs: string[]) => Promise<ReadonlySet<string>>, memo: Memo | undefined = pageStorage()): Promise<number> {
+  const logged = loggedSessions(memo);
+  if (logged.length === 0) return 0;
+  const live = await existing(logged);
   let swept = 0;
-  for (const id of loggedSessions(memo)) {
-    if (await exists(id)) continue;
+  for (const id of logged) {
+    if (live.has(id)) continue;
     // Read after the lookup: a delete made meanwhile is noted before its rows go.
     if (pendingDeleteIDs(memo).includes(id)) continue;
     forgetTerminalLog(id, memo);
     swept++;
   }
   return swept;
+}
+
+/** The one-line-per-record shape of a stored entry that the caps need (user-shell.ts checks the rest). */
+export interface LogEntry {
+  id: string;
+  start: number;
+  status: string;
+  output: string;
+  head?: string;
+  omitted?: { lines: number; chars: number; trimmed?: boolean };
+}
+
+/** Characters one session's log may take in storage (its JSON): about ten long outputs, or a hundred short ones. */
+export const LOG_CHARS = 250_000;
+/**
+ * Characters all terminal logs together may take. localStorage holds about 5 M characters an origin, shared with
+ * the settings, the key, the glance's pictures (up to 1.6 M) and the notes of pending deletes.
+ */
+export const TOTAL_CHARS = 1_000_000;
+/** What an older entry keeps of its output once trimmed for room: its last lines. */
+const TRIMMED_LINES = 10;
+const TRIMMED_CHARS = 1_000;
+
+function lineCount(text: string | undefined): number {
+  if (!text) return 0;
+  let n = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/** An entry with its output cut to its last lines (and a note of how many went), or itself when it is already that short. */
+function trimmed<E extends LogEntry>(e: E): E {
+  let keep = e.output.slice(-TRIMMED_CHARS);
+  const lines = keep.split("\n");
+  if (lines.length > TRIMMED_LINES) keep = lines.slice(-TRIMMED_LINES).join("\n");
+  // A cut inside a line starts at the next whole one.
+  if (keep.length < e.output.length && e.output[e.output.length - keep.length - 1] !== "\n" && keep.includes("\n")) keep = keep.slice(keep.indexOf("\n") + 1);
+  if (keep.length === e.output.length && e.head === undefined) return e;
+  const gone = (e.omitted?.lines ?? 0) + lineCount(e.head) + lineCount(e.output) - lineCount(keep);
+  const chars = (e.omitted?.chars ?? 0) + (e.head?.length ?? 0) + e.output.length - keep.length;
+  const { head: _head, ...rest } = e;
+  return { ...rest, output: keep, omitted: { lines: gone, chars, trimmed: true } } as E;
+}
+
+const sizeOf = (e: unknown) => JSON.stringify(e).length + 1;
+
+/**
+ * The log within `budget` characters of JSON: first the outputs of the oldest entries are cut to their last lines
+ * (marked as trimmed), then the oldest entries go. An entry still running, and the newest one, are never dropped.
+ */
+export function fitLog<E extends LogEntry>(log: E[], budget: number): E[] {
+  let size = JSON.stringify(log).length;
+  if (size <= budget) return log;
+  const out = [...log];
+  for (let i = 0; i < out.length && size > budget; i++) {
+    const e = out[i];
+    if (!e || e.status === "running") continue;
+    const t = trimmed(e);
+    size -= sizeOf(e) - sizeOf(t);
+    out[i] = t;
+  }
+  while (size > budget) {
+    const i = out.findIndex((e) => e.status !== "running");
+    if (i === -1 || i === out.length - 1) break;
+    size -= sizeOf(out[i]);
+    out.splice(i, 1);
+  }
+  return out;
+}
+
+/** Whether a write failed because storage is full. */
+export function isQuotaError(e: unknown): boolean {
+  const name = (e as { name?: unknown } | null)?.name;
+  return name === "QuotaExceededError" || name === "NS_ERROR_DOM_QUOTA_REACHED" || (e as { code?: unknown } | null)?.code === 22;
+}
+
+/** The other tabs' and this page's shells hear of logs trimmed for room (this page hears no `storage` event of its own writes). */
+type Trimmed = (sessionID: string) => void;
+const trimListeners = new Set<Trimmed>();
+export function onTerminalLogTrimmed(l: Trimmed): () => void {
+  trimListeners.add(l);
+  return () => {
+    trimListeners.delete(l);
+  };
+}
+
+/**
+ * Frees at least `need` characters of storage from terminal logs, the logs of the sessions used longest ago first
+ * (their outputs trimmed, then their oldest entries, then the whole log; a command still running stays), leaving
+ * `except` alone; returns what it freed (less than `need` when there was no more to free).
+ */
+export function freeTerminalSpace(need: number, memo: Memo | undefined = pageStorage(), except?: string): number {
+  if (!memo || need <= 0) return 0;
+  const logs: Array<{ id: string; raw: string; log: LogEntry[]; last: number }> = [];
+  for (const id of loggedSessions(memo)) {
+    if (id === except) continue;
+    try {
+      const raw = memo.getItem(terminalLogKey(id)) ?? "";
+      const log: unknown = JSON.parse(raw);
+      if (!Array.isArray(log)) continue;
+      const entries = log as LogEntry[];
+      logs.push({ id, raw, log: entries, last: Math.max(0, ...entries.map((e) => (typeof e?.start === "number" ? e.start : 0))) });
+    } catch {
+      // Unreadable: the shell reads it as empty too.
+      memo.removeItem(terminalLogKey(id));
+    }
+  }
+  logs.sort((a, b) => a.last - b.last);
+  let freed = 0;
+  for (const { id, raw, log } of logs) {
+    if (freed >= need) break;
+    let kept = fitLog(log, Math.max(0, raw.length - (need - freed)));
+    // Still too large with its newest entry alone: the whole log goes, unless a command of it runs.
+    if (JSON.stringify(kept).length > raw.length - (need - freed) && !kept.some((e) => e.status === "running")) kept = [];
+    try {
+      if (kept.length === 0) memo.removeItem(terminalLogKey(id));
+      else memo.setItem(terminalLogKey(id), JSON.stringify(kept));
+    } catch {
+      continue;
+    }
+    freed += raw.length - (kept.length === 0 ? 0 : JSON.stringify(kept).length);
+    for (const l of trimListeners) l(id);
+  }
+  return freed;
+}
+
+/** Characters the terminal logs take in storage, but `except`'s. */
+export function terminalLogChars(memo: Memo | undefined = pageStorage(), except?: string): number {
+  let n = 0;
+  for (const id of loggedSessions(memo)) {
+    if (id === except) continue;
+    try {
+      n += memo?.getItem(terminalLogKey(id))?.length ?? 0;
+    } catch {
+      // No storage access.
+    }
+  }
+  return n;
+}
+
+/**
+ * Makes room in a full storage for a write of about `need` characters: the glance's pictures go first (they only
+ * speed up a cold open and are taken again), then terminal logs, the oldest sessions' first (`except`'s last of
+ * all: not at all). Returns whether anything was freed.
+ */
+export function makeRoom(need: number, memo: Memo | undefined = pageStorage(), except?: string): boolean {
+  let freed = false;
+  try {
+    if (memo && glanceIndex(memo).length > 0) {
+      forgetGlances(memo);
+      freed = true;
+    }
+  } catch {
+    // No storage access.
+  }
+  return freeTerminalSpace(need, memo, except) > 0 || freed;
 }

@@ -1,9 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createLocalSandboxForTests } from "../adapters/sandbox/local/testing";
 import { PermissionBroker } from "../core/permission/broker";
 import type { Ruleset } from "../core/schema";
+import { fakeLocks } from "../testing/fake-locks";
 import type { AppServices } from "./bootstrap";
-import { forgetTerminalLog, terminalLogKey, terminalSessionDeleted } from "./terminal-log";
+import { fromEntry } from "../ui/components/terminal/terminal-lines";
+import { shellLockName } from "./shell-runs";
+import { fitLog, forgetTerminalLog, LOG_CHARS, TOTAL_CHARS, terminalLogKey, terminalSessionDeleted } from "./terminal-log";
+import { omittedWords } from "./terminal-output";
 import { type ShellEntry, UserShell } from "./user-shell";
 
 const rules: Ruleset = [
@@ -13,7 +17,16 @@ const rules: Ruleset = [
 
 function memo() {
   const m = new Map<string, string>();
-  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k), m };
+  return {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    removeItem: (k: string) => void m.delete(k),
+    key: (i: number) => [...m.keys()][i] ?? null,
+    get length() {
+      return m.size;
+    },
+    m,
+  };
 }
 
 async function setup(storage = memo()) {
@@ -27,6 +40,8 @@ async function setup(storage = memo()) {
   } as unknown as AppServices;
   return { sandbox, storage, app, shell: new UserShell(app, () => storage) };
 }
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
 
 const storedLog = (storage: ReturnType<typeof memo>, id: string): ShellEntry[] => JSON.parse(storage.getItem(terminalLogKey(id)) ?? "[]");
 
@@ -69,14 +84,17 @@ describe("UserShell (the terminal's own commands)", () => {
     ]);
   });
 
-  it("a running command is stored as stopped by a reload; Stop says stopped, not exit 124", async () => {
+  it("a running command is stored as running, read after a reload (its tab gone) as stopped by a reload; Stop says stopped, not exit 124", async () => {
     const { shell, storage } = await setup();
     const run = shell.run("s", "sleep 30");
     expect(shell.running("s")).toBe(true);
-    expect(storedLog(storage, "s")).toMatchObject([{ command: "sleep 30", status: "stopped", message: "stopped by a reload" }]);
-    // After a reload (a new page's shell on the same storage) it is there, cut short.
-    const again = new UserShell({} as AppServices, () => storage);
-    expect(again.entries("s")).toMatchObject([{ command: "sleep 30", status: "stopped", message: "stopped by a reload" }]);
+    await vi.waitFor(() => expect(storedLog(storage, "s")).toMatchObject([{ command: "sleep 30", status: "running" }]));
+    // After a reload (a new page's shell on the same storage, no tab holding the command's lock) it is there, cut short.
+    const again = new UserShell({} as AppServices, () => storage, undefined, { locks: fakeLocks().tab() });
+    expect(again.entries("s")).toMatchObject([{ command: "sleep 30" }]);
+    await vi.waitFor(() => expect(again.entries("s")).toMatchObject([{ command: "sleep 30", status: "stopped", message: "stopped by a reload" }]));
+    // A browser without Web Locks cannot tell: as before, stopped by a reload at once.
+    expect(new UserShell({} as AppServices, () => storage, undefined, {}).entries("s")).toMatchObject([{ status: "stopped", message: "stopped by a reload" }]);
     shell.stop("s");
     await run;
     const [e] = shell.entries("s");
@@ -193,7 +211,7 @@ describe("UserShell in two tabs on one session", () => {
     await b.run("s", "echo before");
     // (Both shells share this process's record of running commands, so only one runs here at a time.)
     const run = a.run("s", "sleep 30");
-    expect(commands(b)).toEqual(["echo before", "sleep 30"]);
+    await vi.waitFor(() => expect(commands(b)).toEqual(["echo before", "sleep 30"]));
     a.stop("s");
     await run;
     expect(commands(a)).toEqual(["echo before", "sleep 30"]);
@@ -245,5 +263,176 @@ describe("UserShell in two tabs on one session", () => {
     expect(commands(a).slice(-2)).toEqual(["echo a", "echo b"]);
     expect(commands(b)).toEqual(commands(a));
     expect(commands(a)[0]).toBe("old 2");
+  });
+});
+
+describe("UserShell: another tab's running command", () => {
+  /** Two tabs on one storage and one lock manager; tab A's command is the one that runs. */
+  async function open() {
+    const { app } = await setup();
+    const { shared, tab } = twoTabs();
+    const locks = fakeLocks();
+    const lockA = locks.tab();
+    const lockB = locks.tab();
+    const ta = tab(1);
+    const tb = tab(2);
+    return {
+      shared,
+      locks,
+      lockA,
+      lockB,
+      a: new UserShell(app, () => ta.storage, ta.watch, { locks: lockA, settleMs: 0 }),
+      b: new UserShell(app, () => tb.storage, tb.watch, { locks: lockB, settleMs: 0 }),
+    };
+  }
+
+  it("is shown as running in another tab while that tab runs it, then as it really ended", async () => {
+    const { a, b } = await open();
+    expect(b.entries("s")).toEqual([]);
+    const run = a.run("s", "sleep 30");
+    await vi.waitFor(() => expect(b.entries("s")).toMatchObject([{ command: "sleep 30", status: "running", elsewhere: true }]));
+    // Still so once the lock manager has answered: not "stopped by a reload".
+    await tick();
+    expect(b.entries("s")).toMatchObject([{ status: "running", elsewhere: true }]);
+    expect(b.runningElsewhere("s")).toBe(true);
+    expect(a.runningElsewhere("s")).toBe(false);
+    expect(fromEntry(b.entries("s")[0] as ShellEntry).status).toBe("running in another tab…");
+    // A Stop in B reaches A (both shells share this process's record of commands, so B's stop is A's here).
+    b.stop("s");
+    await run;
+    await vi.waitFor(() => expect(b.entries("s")).toMatchObject([{ command: "sleep 30", status: "stopped" }]));
+    expect(b.entries("s")[0]?.message).toBeUndefined();
+    expect(b.runningElsewhere("s")).toBe(false);
+  });
+
+  it("whose tab is gone is shown as stopped by a reload", async () => {
+    const { shared, a, locks, lockA } = await open();
+    const run = a.run("s", "sleep 30");
+    await vi.waitFor(() => expect(storedLog(shared, "s")).toMatchObject([{ status: "running" }]));
+    // A third tab opened now sees it running in A.
+    const c = new UserShell({} as AppServices, () => shared, undefined, { locks: locks.tab(), settleMs: 0 });
+    expect(c.entries("s")).toMatchObject([{ elsewhere: true }]);
+    await tick();
+    expect(c.entries("s")).toMatchObject([{ status: "running", elsewhere: true }]);
+    // A closes (its command's end is never written): its locks go with it.
+    locks.close(lockA);
+    await vi.waitFor(() => expect(c.entries("s")).toMatchObject([{ status: "stopped", message: "stopped by a reload" }]));
+    expect(c.runningElsewhere("s")).toBe(false);
+    a.stop("s");
+    await run;
+  });
+
+  it("refuses a command of its own in the session while another tab's runs there", async () => {
+    const { b, locks } = await open();
+    // Another tab holds the session's lock (its command runs).
+    let free = () => {};
+    const other = locks.tab();
+    void other.request(shellLockName("s"), () => new Promise<void>((r) => (free = r)));
+    await tick();
+    await b.run("s", "echo hi");
+    expect(b.entries("s")).toMatchObject([{ command: "echo hi", status: "refused", message: expect.stringContaining("another tab") }]);
+    free();
+    await tick();
+    await b.run("s", "echo hi");
+    expect(b.entries("s").at(-1)).toMatchObject({ status: "done", output: "hi" });
+  });
+});
+
+/** A localStorage that refuses a write once keys and values would pass `quota` characters, as browsers do. */
+function quotaStorage(quota: number) {
+  const m = new Map<string, string>();
+  const used = () => [...m].reduce((n, [k, v]) => n + k.length + v.length, 0);
+  return {
+    m,
+    used,
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => {
+      if (used() - (m.has(k) ? k.length + (m.get(k) ?? "").length : 0) + k.length + v.length > quota) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+      m.set(k, v);
+    },
+    removeItem: (k: string) => void m.delete(k),
+    key: (i: number) => [...m.keys()][i] ?? null,
+    get length() {
+      return m.size;
+    },
+  };
+}
+
+/** A session's stored log of `n` finished commands, each with `lines` lines of output, the newest at `last`. */
+function oldLog(session: string, n: number, lines: number, last: number): ShellEntry[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `cmd_${session}_${i}`,
+    command: `seq ${lines}`,
+    start: last - n + i,
+    end: last - n + i,
+    status: "done" as const,
+    output: Array.from({ length: lines }, (_, j) => `${session} output line ${j}`).join("\n"),
+  }));
+}
+
+describe("UserShell: the logs' size", () => {
+  it("keeps each log within its cap: older outputs trimmed with a marker, then the oldest entries dropped", async () => {
+    const { shell, storage } = await setup();
+    storage.setItem(terminalLogKey("s"), JSON.stringify(oldLog("s", 60, 300, 1_000)));
+    expect(storage.getItem(terminalLogKey("s"))?.length).toBeGreaterThan(LOG_CHARS);
+    await shell.run("s", "echo newest");
+    const log = storedLog(storage, "s");
+    expect(JSON.stringify(log).length).toBeLessThanOrEqual(LOG_CHARS);
+    expect(log.at(-1)).toMatchObject({ command: "echo newest", output: "newest" });
+    // The oldest kept entry's output is its last lines, said in words.
+    expect(log[0]?.omitted).toMatchObject({ trimmed: true, lines: 290 });
+    expect(log[0]?.output.split("\n")).toHaveLength(10);
+    expect(omittedWords(log[0]?.omitted ?? { lines: 0, chars: 0 })).toBe("… 290 lines trimmed to keep the log small …");
+    // What the screen shows is what is kept.
+    expect(shell.entries("s")).toEqual(log);
+  });
+
+  it("keeps all logs within a total: the sessions used longest ago give way first", async () => {
+    const { shell, storage } = await setup();
+    // Four sessions' logs of ~240k characters each, used at times 1,000 (oldest) … 4,000.
+    for (const [i, id] of ["old", "older2", "mid", "new"].entries()) storage.setItem(terminalLogKey(id), JSON.stringify(fitLog(oldLog(id, 100, 120, (i + 1) * 1_000), LOG_CHARS)));
+    const before = Object.fromEntries(["old", "older2", "mid", "new"].map((id) => [id, storage.getItem(terminalLogKey(id))]));
+    await shell.run("s", "seq 1 3000");
+    let total = 0;
+    for (const k of storage.m.keys()) if (k.startsWith("tabcode.terminal.")) total += storage.getItem(k)?.length ?? 0;
+    expect(total).toBeLessThanOrEqual(TOTAL_CHARS);
+    // The oldest session's log gave the room; the newer ones are untouched.
+    expect(storage.getItem(terminalLogKey("old"))?.length ?? 0).toBeLessThan(before.old?.length ?? 0);
+    for (const id of ["older2", "mid", "new"]) expect(storage.getItem(terminalLogKey(id))).toBe(before[id]);
+    expect(storedLog(storage, "s")).toMatchObject([{ command: "seq 1 3000", status: "done" }]);
+  });
+
+  it("a full storage: older logs make room and the newest entry is written; if even that fails, the Terminal says so", async () => {
+    const storage = quotaStorage(100_000);
+    const { shell } = await setup(storage as unknown as ReturnType<typeof memo>);
+    storage.setItem(terminalLogKey("ses_old"), JSON.stringify(oldLog("ses_old", 40, 50, 1_000)));
+    storage.setItem("tabcode:glance", JSON.stringify(["ses_old"]));
+    storage.setItem("tabcode:glance:ses_old", "x".repeat(10_000));
+    storage.setItem("tabcode.settings.other", "y".repeat(33_000));
+    const oldSize = storage.getItem(terminalLogKey("ses_old"))?.length ?? 0;
+    // Less room than the command's output (~10k characters as kept) needs.
+    expect(() => storage.setItem("probe", "z".repeat(8_000))).toThrow(/quota/);
+    await shell.run("s", "seq 1 3000");
+    expect(storedLog(storage as unknown as ReturnType<typeof memo>, "s")).toMatchObject([{ command: "seq 1 3000", status: "done" }]);
+    expect(shell.unsaved("s")).toBe(false);
+    // Room came from the cache of pictures and the old session's log (its newest entries kept); nothing else was touched.
+    expect(storage.getItem("tabcode:glance:ses_old")).toBeNull();
+    expect(storage.getItem(terminalLogKey("ses_old"))?.length ?? 0).toBeLessThan(oldSize);
+    expect(storedLog(storage as unknown as ReturnType<typeof memo>, "ses_old").at(-1)?.id).toBe("cmd_ses_old_39");
+    expect(storage.getItem("tabcode.settings.other")).toBe("y".repeat(33_000));
+
+    // Now something else fills storage: nothing of the terminal's is left to give way, no room even for the newest
+    // entry with its output trimmed to its last lines.
+    storage.removeItem(terminalLogKey("ses_old"));
+    storage.removeItem(terminalLogKey("s"));
+    storage.setItem("tabcode.settings.big", "w".repeat(100_000 - storage.used() - 50));
+    await shell.run("s", "seq 1 2000");
+    expect(shell.unsaved("s")).toBe(true);
+    // The entry is not lost from the page: it is shown, and the pane says it is not saved.
+    expect(shell.entries("s").map((e) => e.command)).toContain("seq 1 2000");
+    storage.removeItem("tabcode.settings.big");
+    await shell.run("s", "echo room");
+    expect(shell.unsaved("s")).toBe(false);
+    expect(storedLog(storage as unknown as ReturnType<typeof memo>, "s").map((e) => e.command)).toContain("seq 1 2000");
   });
 });

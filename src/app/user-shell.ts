@@ -2,16 +2,20 @@
  * The terminal pane's commands: what the person typed, run through
  * `runUserCommand` (the bash tool, same permission rules), recorded per
  * session so they can be seen again (kept in localStorage, newest 100 per
- * session; a long output as its start and end, `cutForScreen`). The whole
- * output of a cut entry stays in this page's memory only (bounded), for its
- * download. The model never sees them.
+ * session within `LOG_CHARS`, all sessions within `TOTAL_CHARS`; a long output
+ * as its start and end, `cutForScreen`). The whole output of a cut entry stays
+ * in this page's memory only (bounded), for its download. The model never sees them.
+ *
+ * A command runs under Web Locks (`holdShellLocks`): another tab showing the log tells a command running in a
+ * live tab ("running in another tab") from one whose tab is gone ("stopped by a reload").
  */
 import { pageStorage } from "../adapters/storage/page-storage";
-import { shellCommandRunning, shellCommandStarted, stopShellCommand } from "./shell-runs";
+import { commandLockHeld, commandLockName, holdShellLocks, lockFreed, pageLocks, shellCommandRunning, shellCommandStarted, stopShellCommand } from "./shell-runs";
 import { z } from "../core/zod";
 import { runUserCommand, withoutAbortLine } from "../core/session/user-command";
 import type { AppServices } from "./bootstrap";
-import { onTerminalSessionGone, terminalLogKey } from "./terminal-log";
+import type { LockManagerLike } from "./locks";
+import { fitLog, isQuotaError, LOG_CHARS, makeRoom, onTerminalLogTrimmed, onTerminalSessionGone, TOTAL_CHARS, freeTerminalSpace, terminalLogChars, terminalLogKey } from "./terminal-log";
 import { cutForScreen, TAIL_ONLY } from "./terminal-output";
 
 const MAX_ENTRIES = 100;
@@ -32,12 +36,14 @@ const Entry = z.object({
   /** The first lines of a cut output. */
   head: z.optional(z.string()),
   /** What a cut output leaves out between `head` and `output`. */
-  omitted: z.optional(z.object({ lines: z.number(), chars: z.number() })),
+  /** What a cut output leaves out between `head` and `output` (`trimmed`: cut further later, for room in storage). */
+  omitted: z.optional(z.object({ lines: z.number(), chars: z.number(), trimmed: z.optional(z.boolean()) })),
   exitCode: z.optional(z.number()),
   /** Why it did not run (a rule, the person), what went wrong, or what stopped it. */
   message: z.optional(z.string()),
 });
-export type ShellEntry = z.infer<typeof Entry>;
+/** `elsewhere`: shown only, never stored: the entry runs in another tab, which is still there. */
+export type ShellEntry = z.infer<typeof Entry> & { elsewhere?: boolean };
 const Log = z.array(Entry);
 
 /** An output as the entry keeps it. */
@@ -46,12 +52,17 @@ function shown(text: string, running = false): Pick<ShellEntry, "output" | "head
   return { output: cut.tail, head: cut.head, omitted: cut.omitted };
 }
 
-/** As stored: a command still running is recorded as cut short, which it is if the page goes. */
-function stored(e: ShellEntry): ShellEntry {
-  return e.status === "running" ? { ...e, status: "stopped", message: STOPPED_BY_RELOAD } : e;
-}
+type Memo = Pick<Storage, "getItem" | "setItem" | "removeItem"> & Partial<Pick<Storage, "key" | "length">>;
 
-type Memo = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+export interface ShellOptions {
+  /** Web Locks (the page's by default): without them another tab's running entry reads as stopped by a reload. */
+  locks?: LockManagerLike;
+  /**
+   * How long after another tab's command lock is freed its entry is read again before it is called stopped by a
+   * reload: that tab wrote the command's end before freeing it, and this tab's copy of storage may lag a moment.
+   */
+  settleMs?: number;
+}
 
 /** Calls `changed` with the key another tab changed in storage (`null`: it cleared all of it); returns the way to stop. */
 type WatchStorage = (changed: (key: string | null) => void) => () => void;
@@ -86,14 +97,21 @@ interface Merge {
   placed: ReadonlySet<string>;
   /** Ids of those that reached storage (gone from it later: removed by another tab). */
   written: ReadonlySet<string>;
-  /** `write`: this tab is about to store the result; `read`: another tab wrote. */
-  why: "write" | "read";
+  /** `write`: this tab is about to store the result; `read`: another tab wrote; `trimmed`: cut in storage for room. */
+  why: "write" | "read" | "trimmed";
 }
 
 function merged({ mine, stored, seen, own, placed, written, why }: Merge): ShellEntry[] {
   const held = new Map(mine.map((e) => [e.id, e]));
   const inStorage = new Set(stored.map((e) => e.id));
   const out: ShellEntry[] = [];
+  if (why === "trimmed") {
+    // Storage's (shorter) version of every entry, but a command still running here.
+    const runningHere = (e: ShellEntry | undefined) => e !== undefined && own.has(e.id) && e.status === "running";
+    for (const e of stored) out.push(runningHere(held.get(e.id)) ? (held.get(e.id) as ShellEntry) : e);
+    for (const e of mine) if (!inStorage.has(e.id) && runningHere(e)) out.push(e);
+    return out.sort((a, b) => a.start - b.start);
+  }
   for (const e of stored) {
     const here = held.get(e.id);
     if (here) out.push(own.has(e.id) ? here : e);
@@ -128,12 +146,30 @@ export class UserShell {
   private full = new Map<string, FullOutput>();
   private writes = new Map<string, ReturnType<typeof setTimeout>>();
   private listeners = new Set<() => void>();
+  /** Another tab's running entries: true while that tab holds the command's lock, false once it is freed. */
+  private elsewhere = new Map<string, boolean>();
+  /** Bumped when one of those changes: the shown logs are made again. */
+  private gen = 0;
+  private views = new Map<string, { log: ShellEntry[]; gen: number; view: ShellEntry[] }>();
+  private viewed = new WeakMap<ShellEntry, { live: boolean; view: ShellEntry }>();
+  /** Sessions whose log storage refused even after making room: their newest entries live in this page only. */
+  private unsavedLogs = new Set<string>();
+  private starting = new Set<string>();
+  private readonly locks: LockManagerLike | undefined;
+  private readonly settleMs: number;
 
   constructor(
     private readonly app: Pick<AppServices, "sandbox" | "permissions" | "wiring" | "store" | "settings">,
     private readonly memo: () => Memo | undefined = pageStorage,
     watch: WatchStorage = storageEvents,
+    options: ShellOptions = { locks: pageLocks() },
   ) {
+    this.locks = options.locks;
+    this.settleMs = options.settleMs ?? 300;
+    // A log trimmed for room (by this page, for another session's write or a pending delete's note): its shorter copy.
+    onTerminalLogTrimmed((sessionID) => {
+      if (this.logs.has(sessionID)) this.pickUp(sessionID, "trimmed");
+    });
     // Another tab wrote a log this tab holds: its entries are taken in (a Clear there clears here too: it is the
     // session's log, not the tab's; the Undo is the clearing tab's, and its restore comes back here the same way).
     watch((key) => {
@@ -153,14 +189,72 @@ export class UserShell {
     };
   };
 
-  /** The session's recorded commands, oldest first (a stable array until the next change). */
+  /**
+   * The session's recorded commands as shown, oldest first (a stable array until the next change): another tab's
+   * running command is `elsewhere` while that tab holds its lock, and stopped by a reload once the tab is gone.
+   */
   entries(sessionID: string): ShellEntry[] {
+    const log = this.log(sessionID);
+    const known = this.views.get(sessionID);
+    if (known && known.log === log && known.gen === this.gen) return known.view;
+    const view = log.map((e) => this.shown(e));
+    this.views.set(sessionID, { log, gen: this.gen, view: view.every((e, i) => e === log[i]) ? log : view });
+    return this.views.get(sessionID)?.view ?? log;
+  }
+
+  /** Whether a command runs in the session in another tab that is still there. */
+  runningElsewhere(sessionID: string): boolean {
+    return this.entries(sessionID).some((e) => e.elsewhere === true);
+  }
+
+  /** Whether storage refused the session's log even after room was made: its newest commands are not kept past this page. */
+  unsaved(sessionID: string): boolean {
+    return this.unsavedLogs.has(sessionID);
+  }
+
+  /** This tab's copy of the log, as stored (another tab's running entries as running). */
+  private log(sessionID: string): ShellEntry[] {
     let log = this.logs.get(sessionID);
     if (!log) {
       log = this.load(sessionID);
       this.hold(sessionID, log);
     }
     return log;
+  }
+
+  private shown(e: ShellEntry): ShellEntry {
+    if (e.status !== "running" || this.own.has(e.id)) return e;
+    const live = this.liveElsewhere(e.id);
+    const known = this.viewed.get(e);
+    if (known?.live === live) return known.view;
+    const view: ShellEntry = live ? { ...e, elsewhere: true } : { ...e, status: "stopped", message: STOPPED_BY_RELOAD };
+    this.viewed.set(e, { live, view });
+    return view;
+  }
+
+  /**
+   * Whether the tab that runs entry `id` is still there (it holds the command's lock). Taken as yes until the lock
+   * manager answers (the entry came from a tab's write a moment ago, as a rule), then followed until it is freed.
+   */
+  private liveElsewhere(id: string): boolean {
+    const known = this.elsewhere.get(id);
+    if (known !== undefined) return known;
+    const locks = this.locks;
+    this.elsewhere.set(id, locks !== undefined);
+    if (!locks) return false;
+    const name = commandLockName(id);
+    const over = () => {
+      this.elsewhere.set(id, false);
+      // Its end, if that tab wrote one, is read before the entry is called stopped by a reload.
+      for (const [sessionID, log] of this.logs) if (log.some((e) => e.id === id)) this.pickUp(sessionID, "read");
+      this.gen++;
+      for (const l of this.listeners) l();
+    };
+    void commandLockHeld(locks, name)
+      .then((held) => (held ? lockFreed(locks, name).then(() => new Promise((r) => setTimeout(r, this.settleMs))) : undefined))
+      .catch(() => undefined)
+      .then(over);
+    return true;
   }
 
   /** The whole output of an entry whose output is cut, while this page holds it. */
@@ -178,14 +272,14 @@ export class UserShell {
 
   /** Empties the session's log; returns what it held (for `restore`). */
   clear(sessionID: string): ShellEntry[] {
-    const removed = this.entries(sessionID);
+    const removed = this.log(sessionID);
     this.set(sessionID, []);
     return removed;
   }
 
   /** Puts back entries `clear` removed, with any run since. */
   restore(sessionID: string, entries: ShellEntry[]): void {
-    const now = this.entries(sessionID);
+    const now = this.log(sessionID);
     const ids = new Set(now.map((e) => e.id));
     const back = entries.filter((e) => !ids.has(e.id));
     // Put back by this tab: its next write stores them again, though it had seen them go.
@@ -194,14 +288,26 @@ export class UserShell {
   }
 
   async run(sessionID: string, command: string): Promise<void> {
-    if (shellCommandRunning(sessionID) || command.trim() === "") return;
+    if (shellCommandRunning(sessionID) || this.starting.has(sessionID) || this.runningElsewhere(sessionID) || command.trim() === "") return;
     const controller = new AbortController();
     // A step of the model that starts meanwhile waits for this command (its changes are the person's).
     const ended = shellCommandStarted(sessionID, () => controller.abort(), command);
     const entry: ShellEntry = { id: `cmd_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`, command, start: Date.now(), status: "running", output: "" };
+    // Held while it runs, and before any tab can read the entry: other tabs wait for it, and tell it from a gone tab's.
+    this.starting.add(sessionID);
+    const release = await holdShellLocks(this.locks, sessionID, entry.id);
+    this.starting.delete(sessionID);
+    this.own.add(entry.id);
+    this.placed.add(entry.id);
+    if (!release) {
+      ended();
+      const message = "not run: a command is running in this session in another tab (wait for it to end, or stop it)";
+      this.set(sessionID, [...this.log(sessionID), { ...entry, status: "refused" as const, message, end: Date.now() }].slice(-MAX_ENTRIES));
+      return;
+    }
     let streamed = "";
     const update = (patch: Partial<ShellEntry>, persist: "now" | "soon" = "now") => {
-      const log = this.entries(sessionID);
+      const log = this.log(sessionID);
       // Cleared, or the session gone meanwhile: nothing to record.
       if (!log.some((e) => e.id === entry.id)) return;
       this.set(
@@ -216,9 +322,7 @@ export class UserShell {
       if (cut.omitted && !partial) this.keepFull(entry.id, text);
       update({ ...patch, ...cut, end: Date.now() });
     };
-    this.own.add(entry.id);
-    this.placed.add(entry.id);
-    this.set(sessionID, [...this.entries(sessionID), entry].slice(-MAX_ENTRIES));
+    this.set(sessionID, [...this.log(sessionID), entry].slice(-MAX_ENTRIES));
     try {
       const { sandbox: sandboxes, permissions, wiring, store, settings } = this.app;
       const session = await store.getSession(sessionID);
@@ -245,7 +349,9 @@ export class UserShell {
     } catch (e) {
       update({ status: "error", message: e instanceof Error ? e.message : String(e), end: Date.now() });
     } finally {
+      // Its end is written (above) before its locks go: a tab that waited reads it.
       ended();
+      release();
       for (const l of this.listeners) l();
     }
   }
@@ -274,6 +380,8 @@ export class UserShell {
     for (const e of this.logs.get(sessionID) ?? []) this.full.delete(e.id);
     this.logs.delete(sessionID);
     this.seen.delete(sessionID);
+    this.views.delete(sessionID);
+    this.unsavedLogs.delete(sessionID);
     this.states.delete(sessionID);
     clearTimeout(this.writes.get(sessionID));
     this.writes.delete(sessionID);
@@ -294,7 +402,8 @@ export class UserShell {
   private set(sessionID: string, log: ShellEntry[], persist: "now" | "soon" = "now"): void {
     this.hold(sessionID, log);
     if (persist === "now") this.persist(sessionID);
-    else if (!this.writes.has(sessionID)) this.writes.set(sessionID, setTimeout(() => this.persist(sessionID), PERSIST_EVERY_MS));
+    // A streamed write leaves the total to the command's end (it would read every other log each second).
+    else if (!this.writes.has(sessionID)) this.writes.set(sessionID, setTimeout(() => this.persist(sessionID, false), PERSIST_EVERY_MS));
     for (const l of this.listeners) l();
   }
 
@@ -304,33 +413,83 @@ export class UserShell {
     return merged({ mine, stored: this.load(sessionID), seen: this.seen.get(sessionID) ?? new Set(), own: this.own, placed: this.placed, written: this.written, why });
   }
 
-  /** Another tab wrote the session's log: this tab's copy takes its entries in. */
-  private pickUp(sessionID: string): void {
+  /** Another tab wrote the session's log (or it was trimmed for room): this tab's copy takes its entries in. */
+  private pickUp(sessionID: string, why: "read" | "trimmed" = "read"): void {
     const before = this.logs.get(sessionID) ?? [];
-    const log = this.mergedWith(sessionID, "read");
+    const log = this.mergedWith(sessionID, why);
     if (log.length === before.length && log.every((e, i) => e === before[i])) return;
     this.hold(sessionID, log);
     for (const l of this.listeners) l();
   }
 
-  private persist(sessionID: string): void {
+  /** Writes the session's log (within its cap; `total`: and all logs within theirs, the oldest sessions' trimmed first). */
+  private persist(sessionID: string, total = true): void {
     clearTimeout(this.writes.get(sessionID));
     this.writes.delete(sessionID);
     // Read, merge and write at once. Another tab may still write from a copy that has not heard of this write yet (tabs
     // sync localStorage asynchronously): `merged` keeps an entry lost that way and writes it again.
-    const log = this.mergedWith(sessionID, "write");
+    const log = fitLog(this.mergedWith(sessionID, "write"), LOG_CHARS);
+    this.keep(sessionID, log);
+    const memo = this.memo();
+    if (!memo) return;
+    const key = terminalLogKey(sessionID);
+    try {
+      if (log.length === 0) {
+        memo.removeItem(key);
+        this.saved(sessionID, true);
+        return;
+      }
+      const json = JSON.stringify(log);
+      const before = memo.getItem(key)?.length ?? 0;
+      if (total && json.length > before) freeTerminalSpace(terminalLogChars(memo, sessionID) + json.length - TOTAL_CHARS, memo, sessionID);
+      this.saved(sessionID, this.write(memo, sessionID, log, json.length - before));
+    } catch {
+      // No storage access (private mode): the log lasts for this page.
+    }
+  }
+
+  /** Makes `log` this tab's copy, telling the pane when it differs. */
+  private keep(sessionID: string, log: ShellEntry[]): void {
     const before = this.logs.get(sessionID);
     if (before && (log.length !== before.length || log.some((e, i) => e !== before[i]))) {
       this.hold(sessionID, log);
       for (const l of this.listeners) l();
     }
-    try {
-      const memo = this.memo();
-      if (log.length === 0) memo?.removeItem(terminalLogKey(sessionID));
-      else memo?.setItem(terminalLogKey(sessionID), JSON.stringify(log.map(stored)));
-      for (const e of log) if (this.placed.has(e.id)) this.written.add(e.id);
-    } catch {
-      // Storage full or private mode: the log lasts for this page.
+  }
+
+  private saved(sessionID: string, ok: boolean): void {
+    if (ok === !this.unsavedLogs.has(sessionID)) return;
+    if (ok) this.unsavedLogs.delete(sessionID);
+    else this.unsavedLogs.add(sessionID);
+    for (const l of this.listeners) l();
+  }
+
+  /**
+   * Stores the log; false when storage is full even after making room: first the glance's pictures and the other
+   * sessions' logs (the oldest first, more each time), then this log's own older entries down to its newest.
+   * Errors other than a full storage are thrown.
+   */
+  private write(memo: Memo, sessionID: string, log: ShellEntry[], grows: number): boolean {
+    const key = terminalLogKey(sessionID);
+    const attempt = (l: ShellEntry[]): boolean => {
+      try {
+        memo.setItem(key, JSON.stringify(l));
+        for (const e of l) if (this.placed.has(e.id)) this.written.add(e.id);
+        return true;
+      } catch (e) {
+        if (isQuotaError(e)) return false;
+        throw e;
+      }
+    };
+    if (attempt(log)) return true;
+    for (let need = Math.max(8_192, grows); makeRoom(need, memo, sessionID); need *= 4) if (attempt(log)) return true;
+    for (let budget = JSON.stringify(log).length / 2; ; budget /= 2) {
+      const fitted = fitLog(log, budget);
+      if (attempt(fitted)) {
+        this.keep(sessionID, fitted);
+        return true;
+      }
+      if (fitted.length <= 1 || budget < 1_000) return false;
     }
   }
 

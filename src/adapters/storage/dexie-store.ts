@@ -212,6 +212,12 @@ export class DexieStore implements Store {
     return () => Dexie.on.storagemutated.unsubscribe(on);
   }
 
+  /** Which of `ids` name a stored session: one read of the keys (no row is parsed). */
+  async existingSessionIDs(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    return new Set(await this.db.sessions.where(":id").anyOf(ids).primaryKeys());
+  }
+
   async getSession(id: string): Promise<Session | undefined> {
     const row = await this.db.sessions.get(id);
     return row === undefined ? undefined : this.log.parse(Session, "sessions", row);

@@ -309,7 +309,7 @@ export class AgentLoop {
         toolState: req.toolState,
         recentTools: turnTools(view.sent, parentID),
         signal,
-        ...(this.deps.userCommandsDone ? { userCommandsDone: () => this.deps.userCommandsDone?.(session.id) ?? Promise.resolve() } : {}),
+        ...(this.deps.userCommandsDone ? { userCommandsDone: (waiting: (command: string) => void) => this.deps.userCommandsDone?.(session.id, waiting) ?? Promise.resolve() } : {}),
         ...(this.deps.userCommand ? { userCommand: () => this.deps.userCommand?.(session.id) } : {}),
         request: {
           model,

@@ -12,6 +12,7 @@ import type { Part } from "../schema";
 import { namedError } from "../errors";
 import { workspaceTools } from "../tools/index";
 import { retryNow } from "./retry-now";
+import type { SessionServiceDeps } from "./service-deps";
 
 /** A person's command that runs until `end()`, as the terminal reports it (app/shell-runs.ts). */
 function personCommand(line: string) {
@@ -26,7 +27,7 @@ function personCommand(line: string) {
   return { userCommandsDone: () => done, userCommand: () => (running ? line : undefined), end: () => end() };
 }
 
-async function setup(llm: FakeLLM, command: ReturnType<typeof personCommand>) {
+async function setup(llm: FakeLLM, command: { userCommandsDone: SessionServiceDeps["userCommandsDone"]; userCommand: SessionServiceDeps["userCommand"] }) {
   const sandbox = await createLocalSandboxForTests({ files: { "a.txt": "a\n" } });
   const t = makeTestService({ llm, tools: workspaceTools, sandbox, userCommandsDone: command.userCommandsDone, userCommand: command.userCommand });
   const seen: SessionStatus[] = [];
@@ -56,6 +57,33 @@ describe("a turn waiting for the person's terminal command", () => {
     expect(kinds).toEqual(["busy", "awaiting-command", "busy", "idle"]);
     const last = await store.messages(s.id);
     expect(last.flatMap((m) => m.parts).some((p) => p.type === "text" && p.text === "done")).toBe(true);
+  });
+
+  it("a command learned of later (another tab's, after a lock query) is said from then until it ends", async () => {
+    let end = () => {};
+    const done = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    // This tab runs nothing (no line at once); the wait hears of the other tab's command a moment later.
+    const command = {
+      userCommandsDone: (_id: string, waiting?: (line: string) => void) => {
+        setTimeout(() => waiting?.("make all"), 5);
+        return done;
+      },
+      userCommand: () => undefined,
+      end: () => end(),
+    };
+    const llm = new FakeLLM([toolTurn([{ tool: "bash", input: { command: "cat a.txt", description: "read" } }]), textTurn("done")]);
+    const { service, store, s, seen } = await setup(llm, command);
+    await service.prompt(s.id, { text: "look" });
+    const run = service.ensureRunning(s.id);
+    await expect.poll(() => service.status(s.id)).toEqual({ type: "awaiting-command", command: "make all" });
+    const tool = (await store.messages(s.id)).flatMap((m) => m.parts).find((p) => p.type === "tool");
+    expect(tool?.type === "tool" ? tool.state.status : undefined).not.toBe("completed");
+    command.end();
+    await run;
+    const kinds = seen.map((x) => x.type).filter((k, i, all) => k !== all[i - 1]);
+    expect(kinds).toEqual(["busy", "awaiting-command", "busy", "idle"]);
   });
 
   it("Stop ends the wait, and the status with it", async () => {

@@ -28,8 +28,11 @@ export interface SessionServiceDeps {
   locks?: Locks;
   /** Exact token counts (a tokenizer); estimates (chars/4) when absent. */
   counter?: TokenCounter;
-  /** Resolves once no command of the person's runs in the session's terminal: a step's tools and starting snapshot wait for it. */
-  userCommandsDone?(sessionID: string): Promise<void>;
+  /**
+   * Resolves once no command of the person's runs in the session's terminal: a step's tools and starting snapshot wait
+   * for it. `waiting` hears the line of a command it learns of later (another tab's), named while the step waits.
+   */
+  userCommandsDone?(sessionID: string, waiting?: (command: string) => void): Promise<void>;
   /** The line of the person's command running in the session's terminal now (undefined: none), named while a step waits for it. */
   userCommand?(sessionID: string): string | undefined;
   /** History was dropped from a session (a committed revert): snapshot storage no message names any more may be collected. */

@@ -44,7 +44,7 @@ export interface StepInput {
   recentTools: ToolPart[];
   signal: AbortSignal;
   /** Resolves once no command of the person's runs in the terminal: the starting snapshot (and so every tool) waits for it. */
-  userCommandsDone?: () => Promise<void>;
+  userCommandsDone?: (waiting: (command: string) => void) => Promise<void>;
   /** The line of the person's command running now, if one does: the status says the step waits for it. */
   userCommand?: () => string | undefined;
 }
@@ -137,13 +137,21 @@ async function stepBody(deps: StepDeps, input: StepInput, life: { ended: boolean
   // it is stored on the step-start part, so a revert or a crash repair always has it.
   const sandbox = input.sandbox;
   const userCommandsDone = (): Promise<void> => {
-    const done = input.userCommandsDone?.() ?? Promise.resolve();
-    const command = input.signal.aborted ? undefined : input.userCommand?.();
-    if (command === undefined) return untilAborted(done, input.signal);
+    let over = false;
+    let said = false;
     // The person sees what the turn waits for, and that stopping their command (or the turn) ends the wait.
-    awaiting = command;
-    if (!retrying) bus.publish({ type: "session.status", sessionID, status: runningStatus() });
+    const say = (command: string) => {
+      if (over || said || input.signal.aborted) return;
+      said = true;
+      awaiting = command;
+      if (!retrying) bus.publish({ type: "session.status", sessionID, status: runningStatus() });
+    };
+    const done = input.userCommandsDone?.(say) ?? Promise.resolve();
+    const command = input.signal.aborted ? undefined : input.userCommand?.();
+    if (command !== undefined) say(command);
     return untilAborted(done, input.signal).finally(() => {
+      over = true;
+      if (!said) return;
       awaiting = undefined;
       // A step that failed meanwhile has left the session to the loop (idle, or its next step): nothing to say.
       if (!retrying && !life.ended) bus.publish({ type: "session.status", sessionID, status: runningStatus() });

@@ -19,7 +19,7 @@ interface Props {
   onSettings: () => void;
   /** The provider is the built-in demo model. */
   demo: boolean;
-  onNotify: (text: string, kind: "info", action: NoticeAction) => void;
+  onNotify: (text: string, kind: "info", action?: NoticeAction) => void;
   onImport: (files: File[]) => void;
   /** Opens the history import (other agents' histories, folders, opencode.db). */
   onImportHistory: () => void;
@@ -246,6 +246,8 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
     try {
       const { undo, finish } = await deleteSession(app, s);
       onDeleted(s.id);
+      // Storage is full, so the note that keeps a delete undoable could not be written: it is final, and said so.
+      if (!undo) return onNotify(`Deleted “${shortTitle(s.title)}” for good: browser storage is full, so it cannot be undone.`, "info");
       onNotify(`Deleted “${shortTitle(s.title)}”.`, "info", {
         label: "Undo",
         run: () => {

@@ -18,7 +18,7 @@ export interface Line {
   /** The output, or (with `head`) its last lines. */
   output: string;
   head?: string;
-  omitted?: { lines: number; chars: number };
+  omitted?: { lines: number; chars: number; trimmed?: boolean };
   /** "running…", "exit 0", "stopped", or why it did not run. */
   status: string;
   failed: boolean;
@@ -100,7 +100,7 @@ export function fromTool(p: ToolPart, created: number): Line | undefined {
 function entryStatus(e: ShellEntry): string {
   switch (e.status) {
     case "running":
-      return "running…";
+      return e.elsewhere ? "running in another tab…" : "running…";
     case "done":
       return `exit ${e.exitCode ?? 0}`;
     case "stopped":

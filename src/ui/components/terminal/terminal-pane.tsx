@@ -40,6 +40,14 @@ export function TerminalPane({
   const running = useSyncExternalStore(shell.subscribe, () =>
     shell.running(sessionID),
   );
+  // A command of the session running in another tab (still open): this tab's Run waits for it; Stop reaches it.
+  const elsewhere = useSyncExternalStore(shell.subscribe, () =>
+    shell.runningElsewhere(sessionID),
+  );
+  const unsaved = useSyncExternalStore(shell.subscribe, () =>
+    shell.unsaved(sessionID),
+  );
+  const busy = running || elsewhere;
   // While the agent runs, its step owns the sandbox: a command of yours would land in that step's changes
   // (and its undo). It waits until the run ends.
   const agentRunning = useSessionStatus(sessionID).type !== "idle";
@@ -56,6 +64,7 @@ export function TerminalPane({
   const caretToEnd = useRef(false);
   const keysID = useId();
   const waitID = useId();
+  const elsewhereID = useId();
   const history = useMemo(() => commandHistory(entries.map((e) => e.command)), [entries]);
 
   const lines = useMemo(() => {
@@ -102,7 +111,7 @@ export function TerminalPane({
 
   const submit = () => {
     const c = command.trim();
-    if (!c || running || agentRunning) return;
+    if (!c || busy || agentRunning) return;
     setCommand("");
     setCleared(undefined);
     recalled.current = AT_DRAFT;
@@ -140,7 +149,7 @@ export function TerminalPane({
       submit();
     } else if (e.key.toLowerCase() === "c" && e.ctrlKey && !e.metaKey && !e.altKey && !e.shiftKey) {
       // As in a terminal: Ctrl+C stops the running command; with text selected it copies, as anywhere.
-      if (running && t.selectionStart === t.selectionEnd) {
+      if (busy && t.selectionStart === t.selectionEnd) {
         e.preventDefault();
         stop();
       }
@@ -184,7 +193,7 @@ export function TerminalPane({
           ref={inputRef}
           rows={1}
           aria-label="Command to run in the sandbox"
-          aria-describedby={agentRunning && !running ? `${keysID} ${waitID}` : keysID}
+          aria-describedby={elsewhere ? `${keysID} ${elsewhereID}` : agentRunning && !running ? `${keysID} ${waitID}` : keysID}
           placeholder="Run a command…"
           value={command}
           spellCheck={false}
@@ -201,6 +210,10 @@ export function TerminalPane({
           <button type="button" onClick={stop}>
             Stop
           </button>
+        ) : elsewhere ? (
+          <button type="button" onClick={stop} aria-label="Stop the command running in another tab">
+            Stop
+          </button>
         ) : (
           <button type="submit" disabled={!command.trim() || agentRunning} aria-describedby={agentRunning ? waitID : undefined}>
             Run
@@ -210,9 +223,17 @@ export function TerminalPane({
       <p id={keysID} className="hint terminal-keys">
         Enter runs, Shift+Enter adds a line, ↑ and ↓ recall your earlier commands, Ctrl+C stops a running one.
       </p>
-      {agentRunning && !running && (
+      {agentRunning && !busy && (
         <p id={waitID} className="hint" role="status">
           The agent is working in this sandbox. Your command can run when its turn ends (or stop the run).
+        </p>
+      )}
+      <p id={elsewhereID} className="hint terminal-note" role="status">
+        {elsewhere ? "A command of yours is running in this session in another tab. Yours can run here when it ends (or stop it)." : ""}
+      </p>
+      {unsaved && (
+        <p className="hint terminal-note terminal-unsaved" role="alert">
+          Browser storage is full: your latest commands here are not saved and will be gone after a reload. Deleting old sessions frees space.
         </p>
       )}
       <div className="terminal-foot">
@@ -220,7 +241,7 @@ export function TerminalPane({
           Your commands run in this session's sandbox under the same permission
           rules as the model's, and are kept here. The model does not see them.
         </p>
-        {entries.length > 0 && !running && (
+        {entries.length > 0 && !busy && (
           <button type="button" className="link" onClick={clear}>
             Clear your commands
           </button>
