@@ -76,6 +76,6 @@ export function cutForScreen(text: string, limits: Limits = SHOWN): Cut {
 
 /** The cut in words, as the log shows it between the head and the tail (`trimmed`: cut later, for room in storage). */
 export function omittedWords(o: { lines: number; chars: number; trimmed?: boolean }): string {
-  if (o.trimmed) return o.lines > 1 ? `… ${o.lines.toLocaleString("en")} lines trimmed to keep the log small …` : `… ${o.chars.toLocaleString("en")} characters trimmed to keep the log small …`;
+  if (o.trimmed) return o.lines > 1 ? `… ${o.lines.toLocaleString("en")} lines trimmed to save storage …` : `… ${o.chars.toLocaleString("en")} characters trimmed to save storage …`;
   return o.lines > 1 ? `… ${o.lines.toLocaleString("en")} lines not shown …` : `… ${o.chars.toLocaleString("en")} characters not shown …`;
 }

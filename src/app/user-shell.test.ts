@@ -382,7 +382,7 @@ describe("UserShell: the logs' size", () => {
     // The oldest kept entry's output is its last lines, said in words.
     expect(log[0]?.omitted).toMatchObject({ trimmed: true, lines: 290 });
     expect(log[0]?.output.split("\n")).toHaveLength(10);
-    expect(omittedWords(log[0]?.omitted ?? { lines: 0, chars: 0 })).toBe("… 290 lines trimmed to keep the log small …");
+    expect(omittedWords(log[0]?.omitted ?? { lines: 0, chars: 0 })).toBe("… 290 lines trimmed to save storage …");
     // What the screen shows is what is kept.
     expect(shell.entries("s")).toEqual(log);
   });

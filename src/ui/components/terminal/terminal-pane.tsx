@@ -233,7 +233,7 @@ export function TerminalPane({
       </p>
       {unsaved && (
         <p className="hint terminal-note terminal-unsaved" role="alert">
-          Browser storage is full: your latest commands here are not saved and will be gone after a reload. Deleting old sessions frees space.
+          Browser storage for this site is full: your latest commands here are not saved and will be gone after a reload.
         </p>
       )}
       <div className="terminal-foot">
