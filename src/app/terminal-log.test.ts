@@ -51,7 +51,11 @@ describe("sweepTerminalLogs (start-up, when idle)", () => {
 
   it("reads nothing when no log is stored", async () => {
     const lookups: string[][] = [];
-    expect(await sweepTerminalLogs(async (ids) => (lookups.push(ids), new Set()), storage())).toBe(0);
+    const lookup = async (ids: string[]) => {
+      lookups.push(ids);
+      return new Set<string>();
+    };
+    expect(await sweepTerminalLogs(lookup, storage())).toBe(0);
     expect(lookups).toEqual([]);
   });
 
