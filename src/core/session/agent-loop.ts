@@ -4,6 +4,8 @@ import { providerCompactionRequest } from "../compaction/provider-policy";
 import { compactionPreview } from "../compaction/preview";
 import { pendingCompaction } from "../compaction/summarize";
 import { summaryInForce } from "../compaction/after-summary";
+import { stillTooLarge } from "../compaction/floor";
+import { inputBudget } from "../compaction/overflow";
 import { CompactionGrace } from "./compaction-grace";
 import type { Settings } from "../settings";
 import { toModelMessages } from "../conversation/to-model";
@@ -15,7 +17,7 @@ import type { Sandbox } from "../ports/sandbox";
 import type { Store } from "../ports/store";
 import { buildSystem } from "../prompt/system";
 import { syncShownRules } from "../rules/nested";
-import { type AssistantMessage, emptyTokens, type MessageWithParts, type Session } from "../schema";
+import { type AssistantMessage, emptyTokens, type MessageWithParts, type NamedErrorData, type Session } from "../schema";
 import type { RequestSize } from "../tokens/request-size";
 import type { ContextGuard } from "./context-guard";
 import type { MirrorStore } from "./mirror-store";
@@ -155,7 +157,22 @@ export class AgentLoop {
       const extra = await this.afterSummary(session, view, req, model);
       const size = await guard.measure(extra.text ? [...req.system, extra.text] : req.system, view.sent, req.specs, model, sessionID);
       afterTokens = extra.text ? guard.sectionTokens(extra.text, model) : 0;
+      const request = guard.calibration.apply(model.modelID, size.total);
+      turn.measured(request);
       move = nextMove(view, size, policy);
+      const floor = { afterSummary: afterTokens, promptID: guard.latestPrompt(view.shown) };
+      // Before paying for a summary: when what it keeps verbatim is over the window, none can help. Say so at once.
+      // The same for a request we know is over the window (an exact count): the provider would only refuse it.
+      const unfixable =
+        move.kind === "summarize"
+          ? guard.unfixable(view.sent, size, model, { ...floor, replay: false, tailStartID: move.tailStartID })
+          : move.kind === "send" && size.exact && !size.estimate && request > inputBudget(model)
+            ? (guard.unfixable(view.sent, size, model, { ...floor, replay: true }) ?? (turn.justSummarized ? stillTooLarge(model) : undefined))
+            : undefined;
+      if (unfixable) {
+        await this.refuse(session, view, model, user.info.agent, unfixable);
+        break;
+      }
       if (move.kind === "prune") await guard.prune(move.parts);
       else if (move.kind === "summarize") {
         const { mode, tailStartID } = move;
@@ -166,19 +183,30 @@ export class AgentLoop {
           turn.decline();
           continue;
         }
-        await turn.summarize(() => guard.request(session, { auto: true, mode, tailStartID }));
+        await turn.summarize(() => guard.request(session, { auto: true, mode, tailStartID }), request);
       }
       if (move.kind !== "send") continue;
       // Stopped while measuring or building the request: nothing was asked, so nothing is recorded.
       if (signal.aborted) break;
       if (await this.overBudget(session, lastStep(view.shown))) break;
-      const result = await this.sendStep(session, model, view, req, turn.step(), signal, size, extra.messages);
+      const { result, assistant } = await this.sendStep(session, model, view, req, turn.step(), signal, size, extra.messages);
       if (result === "compact") {
-        // Reactive: the provider said the request was too large. Summarise, then replay the last prompt — capped per prompt.
-        if (turn.summariesLeft <= 0) break;
+        // Reactive: the provider said the request was too large. Summarise, then replay the last prompt — once per
+        // prompt, and never when no summary can help: what it keeps is over the window, or a summary made this turn
+        // has had no answer since (another would only fold that summary again).
+        const said = typeof assistant.error?.data.message === "string" ? assistant.error.data.message : undefined;
+        const problem =
+          guard.unfixable(view.sent, size, model, { ...floor, replay: true }) ?? (turn.summariesLeft <= 0 || turn.justSummarized ? stillTooLarge(model, said) : undefined);
+        if (problem) {
+          await this.store.upsertMessage({ ...assistant, error: problem });
+          this.deps.bus.publish({ type: "session.error", sessionID, error: problem });
+          break;
+        }
+        // Our count did not see this overflow coming, so it cannot tell whether the summary helped: no size to compare.
         await turn.summarize(() => guard.request(session, { auto: true, overflow: true }));
         continue;
       }
+      turn.answered();
       // A prompt queued during this turn is still owed an answer, even if this turn stopped.
       if ((result === "stop" || turn.lastStep) && (signal.aborted || !(await this.newerPrompt(sessionID, user.info.id)))) break;
     }
@@ -270,7 +298,7 @@ export class AgentLoop {
     signal: AbortSignal,
     size: RequestSize,
     sent: LLMMessage[],
-  ): Promise<StepResult> {
+  ): Promise<{ result: StepResult; assistant: AssistantMessage }> {
     const { clock } = this.deps;
     const store = this.store;
     const parentID = view.latest.lastUser?.info.id ?? "";
@@ -324,7 +352,26 @@ export class AgentLoop {
       },
     );
     this.guard.observe(model, assistant, size);
-    return result;
+    return { result, assistant };
+  }
+
+  /** Answers the newest user message with `error` and no request: nothing could make the request fit. */
+  private async refuse(session: Session, view: ConversationView, model: ModelConfig, agent: string, error: NamedErrorData): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.store.upsertMessage({
+      id: ascendingId("msg", now),
+      sessionID: session.id,
+      role: "assistant",
+      parentID: view.latest.lastUser?.info.id ?? "",
+      time: { created: now, completed: now },
+      modelID: model.modelID,
+      providerID: model.provider,
+      agent,
+      cost: 0,
+      tokens: emptyTokens(),
+      error,
+    });
+    this.deps.bus.publish({ type: "session.error", sessionID: session.id, error });
   }
 
   private async newerPrompt(sessionID: string, userID: string): Promise<boolean> {

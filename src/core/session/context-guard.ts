@@ -3,10 +3,11 @@ import { applyPrune, createCompactionRequest, pendingCompaction, processCompacti
 import { overflowAt } from "../compaction/overflow";
 import { cachePriceOf, cacheWritePriceOf, type ContextPolicy, DEFAULT_POLICY, type PolicyDecision } from "../compaction/policy";
 import type { RequestPrefix } from "../compaction/process";
+import { floorError, summaryFloor } from "../compaction/floor";
 import type { Clock } from "../ports/clock";
 import type { LLM, LLMToolSpec, ModelConfig } from "../ports/llm";
 import type { Store } from "../ports/store";
-import type { AssistantMessage, MessageWithParts, Session, ToolPart } from "../schema";
+import type { AssistantMessage, MessageWithParts, NamedErrorData, Session, ToolPart } from "../schema";
 import { type Settings, summaryModelFor } from "../settings";
 import { Calibration, CountMemo, estimateCounter, reportedInputTokens, type RequestSize, type TokenCounter } from "../tokens";
 import { countPlan, estimatePlan, pendingChars, planRequestSize, type RequestSizePlan } from "../tokens/request-size";
@@ -228,6 +229,32 @@ export class ContextGuard {
       encoding: this.counter.encodingFor(model.modelID),
       sinceLastRequest: last === undefined ? undefined : this.deps.clock.now() - last,
     });
+  }
+
+  /**
+   * Why no summary can make the request fit, or undefined when one can (`core/compaction/floor.ts`): the parts a
+   * summary keeps verbatim, counted as `size` counted them (the extra message after a summary in force, `afterSummary`
+   * calibrated tokens, is left out: a new summary writes a new one). Off with `compaction.auto` (the provider decides).
+   */
+  unfixable(
+    view: MessageWithParts[],
+    size: RequestSize,
+    model: ModelConfig,
+    opts: { afterSummary: number; promptID: string | undefined; replay: boolean; tailStartID?: string },
+  ): NamedErrorData | undefined {
+    const settings = this.deps.settings();
+    if (settings.compaction.auto === false || model.contextWindow === 0) return undefined;
+    const calibrate = (n: number) => this.calibration.apply(model.modelID, n);
+    const floor = summaryFloor({
+      prefix: Math.max(0, calibrate(size.system + size.tools) - opts.afterSummary),
+      sent: view,
+      promptID: opts.promptID,
+      replay: opts.replay,
+      ...(opts.tailStartID ? { tailStartID: opts.tailStartID } : {}),
+      encoding: this.encodingFor(model),
+      calibrate,
+    });
+    return floorError(floor, model, summaryModelFor(settings, model));
   }
 
   /** Our calibrated count of a text `measure` counted as a system section (the extra message after a summary). */

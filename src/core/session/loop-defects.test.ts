@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FakeLLM, textTurn } from "../../testing/fake-llm";
+import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
+import { bigOutputTool } from "../../testing/tiny-model";
 import { makeTestService } from "../../testing/session-service";
 import { namedError } from "../errors";
 import type { Clock } from "../ports/clock";
@@ -91,10 +92,12 @@ describe("loop and history defects", () => {
     const overflow = namedError("ContextOverflowError", { message: "maximum context length exceeded" });
     const over = () => [{ type: "error" as const, error: overflow }];
     const summary = () => textTurn("## Goal\nkeep going");
-    // Prompt one overflows twice (two summaries), then is answered; prompt two (queued) overflows once more.
-    const llm = new FakeLLM([over(), summary(), over(), summary(), textTurn("answer one"), over(), summary(), textTurn("answer two")]);
+    // Prompt one overflows twice (two summaries, a step answered between them: a summary right after another would
+    // only fold it again), then is answered; prompt two (queued) overflows once more and still gets its summary.
+    const step = () => toolTurn([{ tool: "big", input: { n: 1 } }]);
+    const llm = new FakeLLM([over(), summary(), step(), over(), summary(), textTurn("answer one"), over(), summary(), textTurn("answer two")]);
     llm.delayMs = 1;
-    const { store, service, bus } = makeTestService({ llm, tools: [], clock: fastClock, settings: { modelID: "tiny", models: { tiny: { contextWindow: 32_000, maxOutputTokens: 4000, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } } } });
+    const { store, service, bus } = makeTestService({ llm, tools: [bigOutputTool], clock: fastClock, settings: { modelID: "tiny", models: { tiny: { contextWindow: 32_000, maxOutputTokens: 4000, prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } } } });
     const s = await service.createSession();
     // "two" is queued while "one" is being answered, so the same run answers both.
     let queued: Promise<unknown> | undefined;
@@ -106,6 +109,8 @@ describe("loop and history defects", () => {
     await queued;
     await idle(service, s.id);
     const answers = assistants(await store.messages(s.id)).filter((m) => !m.info.summary && !m.info.error).map(textOf);
-    expect(answers).toEqual(["answer one", "answer two"]);
+    // The tool step has no text of its own.
+    expect(answers).toEqual(["", "answer one", "answer two"]);
+    expect(llm.requests.filter((r) => r.purpose === "summary")).toHaveLength(3);
   });
 });

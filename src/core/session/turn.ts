@@ -32,6 +32,10 @@ export class TurnCounter {
   private stepsFor: string | undefined;
   private promptID: string | undefined;
   private summaries = 0;
+  /** The request's size when the newest summary was asked for (until the first measure after it). */
+  private before: number | undefined;
+  /** A summary was made this turn and no answer has come since. */
+  private unanswered = false;
   lastStep = false;
 
   constructor(private readonly maxSteps: number) {}
@@ -41,6 +45,8 @@ export class TurnCounter {
     if (promptID !== this.promptID) {
       this.promptID = promptID;
       this.summaries = 0;
+      this.before = undefined;
+      this.unanswered = false;
     }
     if (userID !== this.stepsFor) {
       this.stepsFor = userID;
@@ -57,9 +63,28 @@ export class TurnCounter {
     this.summaries = MAX_AUTO_COMPACTIONS_PER_PROMPT;
   }
 
-  async summarize(request: () => Promise<void>): Promise<void> {
+  /** Asks for a summary of a request of `before` (calibrated) tokens. */
+  async summarize(request: () => Promise<void>, before?: number): Promise<void> {
     this.summaries++;
+    this.before = before;
+    this.unanswered = true;
     await request();
+  }
+
+  /** The request was measured: a summary that did not make it smaller is never followed by another for this prompt. */
+  measured(total: number): void {
+    if (this.before !== undefined && total >= this.before) this.summaries = MAX_AUTO_COMPACTIONS_PER_PROMPT;
+    this.before = undefined;
+  }
+
+  /** A step got an answer (not a refused request). */
+  answered(): void {
+    this.unanswered = false;
+  }
+
+  /** True when a summary was made this turn and nothing has been answered since: another would only fold that summary again. */
+  get justSummarized(): boolean {
+    return this.unanswered;
   }
 
   /** Counts a step; true when it is the last one allowed. */

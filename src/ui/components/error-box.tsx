@@ -7,7 +7,7 @@ export function errorHeadline(e: NamedErrorData): string {
     case "ProviderAuthError":
       return "The provider rejected the API key";
     case "ContextOverflowError":
-      return "The conversation is too long for this model's context window";
+      return e.data.kind === "floor" ? "Too large for this model, even after a summary" : "The conversation is too long for this model's context window";
     case "NetworkError":
       return "Could not reach the provider";
     case "StreamError":

@@ -38,3 +38,11 @@ describe("error titles say what happened", () => {
     ]);
   });
 });
+
+describe("an overflow no summary can fix", () => {
+  it("has a headline of its own", () => {
+    const floor = errorHeadline({ name: "ContextOverflowError", data: { kind: "floor", message: "…" } });
+    expect(floor).toBe("Too large for this model, even after a summary");
+    expect(errorHeadline({ name: "ContextOverflowError", data: { message: "…" } })).not.toBe(floor);
+  });
+});
