@@ -34,6 +34,33 @@ describe("importBundle", () => {
     expect(await target.messages(s.session.id)).toEqual(s.messages);
   });
 
+  it("keeps where an imported compaction came from, and rows without it stay valid", async () => {
+    const s = sampleSession();
+    const user = s.messages.find((m) => m.info.role === "user");
+    if (!user) throw new Error("no user message");
+    const at = Date.now();
+    s.messages.push({
+      info: { id: ascendingId("msg", at), sessionID: s.session.id, role: "user", time: { created: at }, agent: "build", model: { providerID: "anthropic", modelID: "claude-sonnet-4-5" } },
+      parts: [{ id: ascendingId("prt", at), sessionID: s.session.id, messageID: ascendingId("msg", at), type: "compaction", auto: true, origin: "claude-code" }],
+    });
+    const request = s.messages.at(-1);
+    const part = request?.parts[0];
+    if (request && part) part.messageID = request.info.id;
+    const text = await exported(await storeWith(s), s.session.id);
+    const target = new MemoryStore();
+    const r = await importBundle(target, bundleOf(text));
+    if (!r.ok) throw new Error(r.error);
+    const back = (await target.messages(s.session.id)).flatMap((m) => m.parts).find((p) => p.type === "compaction");
+    expect(back?.type === "compaction" && back.origin).toBe("claude-code");
+    expect(text).toMatch(/"origin":\s*"claude-code"/);
+    // An export written before the field existed (no origin) imports as before.
+    const old = new MemoryStore();
+    const o = await importBundle(old, bundleOf(text.replace(/,\s*"origin":\s*"claude-code"/, "")));
+    if (!o.ok) throw new Error(o.error);
+    const plain = (await old.messages(s.session.id)).flatMap((m) => m.parts).find((p) => p.type === "compaction");
+    expect(plain?.type === "compaction" && "origin" in plain).toBe(false);
+  });
+
   it("strips `demo` and per-message system text from imported files (they are untrusted)", async () => {
     const s = sampleSession();
     s.session.demo = true;

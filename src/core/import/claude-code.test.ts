@@ -55,6 +55,9 @@ describe("Claude Code transcripts", () => {
     const roles = main?.messages.map((m) => (m.info.role === "assistant" && m.info.summary ? "summary" : m.info.role));
     expect(roles).toEqual(["user", "assistant", "assistant", "assistant", "user", "summary", "user", "assistant"]);
     expect(main?.messages[4]?.parts[0]?.type).toBe("compaction");
+    // Claude Code's compaction, not tabcode's: the divider says so and offers no undo.
+    const request = main?.messages[4]?.parts[0];
+    expect(request?.type === "compaction" && request.origin).toBe("claude-code");
     // The summary names no model in Claude Code's file: the session's model of the time wrote it.
     const summary = main?.messages[5]?.info;
     expect(summary?.role === "assistant" && summary.modelID).toBe("claude-sonnet-4-5-20250929");

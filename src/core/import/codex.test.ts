@@ -46,6 +46,9 @@ describe("Codex CLI rollouts", () => {
     expect(s?.messages.flatMap((m) => m.parts).some((p) => p.type === "reasoning" && p.text.includes("Inspecting the health route"))).toBe(true);
     const summary = s?.messages.find((m) => m.info.role === "assistant" && m.info.summary);
     expect(summary?.parts[0]?.type === "text" && summary.parts[0].text).toContain("db.ping() was not awaited");
+    const parentID = summary?.info.role === "assistant" ? summary.info.parentID : undefined;
+    const request = s?.messages.find((m) => m.info.id === parentID)?.parts[0];
+    expect(request?.type === "compaction" && request.origin).toBe("codex");
   });
 
   it("reports the broken line with file and line", () => {

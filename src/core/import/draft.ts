@@ -130,10 +130,10 @@ export class Draft {
     this.setInfo(messageID, { tokens, cost: Number((this.byId.get(messageID)?.info.cost ?? 0)) + priced });
   }
 
-  /** A compaction in the source: a user turn asking for it and the summary as the answer. */
+  /** A compaction in the source: a user turn asking for it (which says whose it was) and the summary as the answer. */
   summary(at: string, time: number, text: string, model: DraftModel): void {
     const u = this.user(at, time);
-    this.part(u, at, { type: "compaction", auto: true });
+    this.part(u, at, { type: "compaction", auto: true, origin: this.source.tool });
     const a = this.assistant(at, time, model, { summary: true });
     this.part(a, at, { type: "text", text });
   }

@@ -67,6 +67,8 @@ describe("opencode.db 1.2 schema", () => {
     const summary = s.messages[4]?.info;
     expect(summary?.role === "assistant" && summary.summary).toBe(true);
     expect(s.messages[3]?.parts[0]?.type).toBe("compaction");
+    const request = s.messages[3]?.parts[0];
+    expect(request?.type === "compaction" && request.origin).toBe("opencode");
     // Totals from the step-finish parts (0.0321 + 0.0112) and the summary's own cost.
     expect(s.info.cost).toBeCloseTo(0.0453, 6);
     expect(s.info.tokens.cache.read).toBe(25800);

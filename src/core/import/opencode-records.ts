@@ -77,6 +77,8 @@ export function openCodeV1Session(meta: OpenCodeSessionMeta, records: readonly O
         continue;
       }
       const body = stripIds(part);
+      // OpenCode's summary, not one tabcode made.
+      if (body.type === "compaction") body.origin = d.source.tool;
       if (body.type === "compaction" && typeof body.tail_start_id === "string") {
         const tail = ids.get(body.tail_start_id);
         if (tail) body.tail_start_id = tail;

@@ -199,6 +199,8 @@ export const CompactionPart = z.extend(PartBase, {
   mode: z.optional(z.enum(["transcript", "cached-prefix"])),
   /** Set by the first request after the summary (see core/pins/after-compaction). */
   check: z.optional(CompactionCheck),
+  /** The tool whose compaction this is, for one imported from another agent's history (`claude-code`, `codex`, `opencode`…); absent for tabcode's own. */
+  origin: z.optional(z.string()),
 });
 export type CompactionPart = z.infer<typeof CompactionPart>;
 

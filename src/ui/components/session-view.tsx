@@ -207,6 +207,8 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
   // The turn tree of the stored messages, built once per stored change: every user message on screen asks
   // for its branch switch while rendering (building it per message cost ~30 ms at 800 messages).
   const tree = useRef<{ of: MessageWithParts[]; tree: BranchTree } | undefined>(undefined);
+  const sourceTool = session?.source?.tool;
+  const sourceUpdated = session?.source?.updated;
   const actions = useMemo<MessageActions>(
     () => ({
       busy,
@@ -242,6 +244,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           .prompt(sessionID, { text, editOf: messageID })
           .catch((e: unknown) => onError(`Could not send the edit: ${e instanceof Error ? e.message : String(e)}`));
       },
+      ...(sourceTool !== undefined && sourceUpdated !== undefined ? { importedFrom: { tool: sourceTool, updated: sourceUpdated } } : {}),
       compacted: (messageID) => compacted.get(messageID),
       turnsAfter: (messageID) => (latest.current.messages ?? []).filter((m) => m.info.id > messageID && m.info.role === "user" && systemEventKind(m) === undefined).length,
       regenerate: (messageID) => {
@@ -304,7 +307,7 @@ export function SessionView({ sessionID, focusMessageID, onError, onOpenSession 
           .catch((e: unknown) => onError(`Could not switch branch: ${e instanceof Error ? e.message : String(e)}`));
       },
     }),
-    [app, sessionID, busy, onError, onOpenSession, sessions, compacted, newest],
+    [app, sessionID, busy, onError, onOpenSession, sessions, compacted, newest, sourceTool, sourceUpdated],
   );
 
   // Until the deferred render has caught up once, the side column shows the current view.

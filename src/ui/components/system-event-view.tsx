@@ -4,7 +4,8 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { formatTime } from "../format";
 import { useMessageActions } from "../hooks/message-actions";
 import type { SystemEventKind } from "../../core/conversation/system-event";
-import { checkText } from "./system-event";
+import { compactionOrigin } from "../../core/conversation/compaction-origin";
+import { checkText, compactionWords } from "./system-event";
 
 /** The line of a goal message that starts with `prefix` (the objective), without it. */
 function goalLine(text: string, prefix: string): string {
@@ -24,12 +25,15 @@ export function SystemEventView({ message, kind }: { message: MessageWithParts; 
   const info = message.info;
   const compaction = message.parts.find((p) => p.type === "compaction");
   const auto = compaction?.type === "compaction" && compaction.auto;
-  const check = compaction?.type === "compaction" ? checkText(compaction.check) : undefined;
+  // A compaction an imported history brought: another agent's, so tabcode's undo and its "pins checked on the next request" do not apply.
+  const origin = compaction?.type === "compaction" ? compactionOrigin(compaction, info.time.created, actions?.importedFrom) : undefined;
+  const check = compaction?.type === "compaction" && (origin === undefined || compaction.check) ? checkText(compaction.check) : undefined;
   const count = actions?.compacted(info.id);
-  const detail = message.parts.map((p) => (p.type === "text" && !p.ignored ? p.text : "")).join("\n\n");
+  const words = compactionWords({ auto, count, origin });
+  const detail = words.detail ?? message.parts.map((p) => (p.type === "text" && !p.ignored ? p.text : "")).join("\n\n");
   const text =
     kind === "compaction"
-      ? `${auto ? "Compacted automatically" : "Compacted"}${count ? `: ${count} message${count === 1 ? "" : "s"}` : ""} → summary`
+      ? words.text
       : kind === "continue"
         ? "tabcode asked the model to carry on after the summary"
         : kind === "continue-answer"
@@ -52,7 +56,7 @@ export function SystemEventView({ message, kind }: { message: MessageWithParts; 
           )}
         </span>
         <time dateTime={new Date(info.time.created).toISOString()}>{formatTime(info.time.created)}</time>
-        {kind === "compaction" && actions && (
+        {kind === "compaction" && origin === undefined && actions && (
           <button
             type="button"
             className="link"

@@ -1,4 +1,20 @@
+import { originName } from "../../core/conversation/compaction-origin";
 import type { CompactionCheck } from "../../core/schema";
+
+/**
+ * The compaction divider's words: "Compacted automatically: 12 messages → summary" for tabcode's own,
+ * "Compacted in Claude Code: 40 messages → summary" for one an imported history brought (`origin`), with
+ * what that means in `detail`.
+ */
+export function compactionWords(o: { auto: boolean; count?: number; origin?: string }): { text: string; detail?: string } {
+  const folded = o.count ? `: ${o.count} message${o.count === 1 ? "" : "s"}` : "";
+  if (o.origin === undefined) return { text: `${o.auto ? "Compacted automatically" : "Compacted"}${folded} → summary` };
+  const name = originName(o.origin);
+  return {
+    text: `Compacted in ${name}${folded} → summary`,
+    detail: `${name} summarised the conversation before it was imported; the model is sent that summary instead of the messages before it.`,
+  };
+}
 
 /**
  * The post-compaction check as the divider says it: "pins checked 5/5" (pins and touched files, all in

@@ -19,6 +19,8 @@ export interface MessageActions {
   continueAnswer(): void;
   /** How many of the person's messages come after `messageID` (a revert from it takes them too). */
   turnsAfter(messageID: string): number;
+  /** Where an imported session came from (its compactions before `updated` are that tool's, not tabcode's). */
+  importedFrom?: { tool: string; updated: number };
   /** How many messages a compaction request folded into its summary. */
   compacted(messageID: string): number | undefined;
   /** Replaces the text of a compaction summary (what the model sees from now on). */
