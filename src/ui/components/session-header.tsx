@@ -7,7 +7,7 @@ import { costWords, unpricedSteps } from "../../core/export/totals";
 import { formatTokens } from "../format";
 import { tabTitle } from "../notifications/title";
 import { useServices, useSettings } from "../hooks/services";
-import { contextMeterAttributes } from "../context-meter";
+import { contextMeterAttributes, demoStandIn, meterText } from "../context-meter";
 import { stepModelBeforeSwitch } from "../model-switch";
 import { useNextRequestSize } from "../hooks/use-request-size";
 import { PHONE, useMedia } from "../hooks/use-media";
@@ -88,9 +88,12 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
   const sized = useThrottled(deferred, 1_000, status.type !== "idle");
   const { size, shape } = useNextRequestSize(session, sized.sent, sized.shown);
   const used = size.total;
-  const pct = size.fraction * 100;
   // Until the system prompt and tools are known and counted (built when the page is first idle, counted once the tokenizer has loaded), the size would leave out most of a short session's request.
   const measuring = shape === undefined;
+  // The demo answers this session in place of the model it was recorded on (no API key): said beside the meter.
+  const provider = model.provider;
+  const standIn = useMemo(() => demoStandIn({ provider }, session, sized.shown), [provider, session, sized.shown]);
+  const figure = meterText(size, model, standIn);
   const t = session.tokens;
   // Steps on a model with no known price are not in the total: the total says so instead of passing for the whole.
   const unpriced = useMemo(() => unpricedSteps(allMessages), [allMessages]);
@@ -167,10 +170,10 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
             className="meter"
             aria-label="Context window used"
             {...contextMeterAttributes(size)}
-            aria-valuetext={measuring ? "being measured" : `${formatTokens(used)} of ${formatTokens(size.usable)} tokens (${Math.round(pct)}%)`}
+            aria-valuetext={measuring ? "being measured" : `${formatTokens(used)} of ${formatTokens(size.usable)} tokens (${figure.percent})`}
           />
           <span data-testid="context-percent" data-tokens={used} data-measuring={measuring || undefined}>
-            {measuring ? "…" : `${Math.round(pct)}%`}
+            {measuring ? "…" : figure.percent}
           </span>
         </div>
         {/* The cost right after the context: on a phone both stay in view, the rest scrolls. */}
@@ -190,6 +193,11 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
         )}
         <StartupReportLine sessionID={session.id} version={view.shown.length} />
       </div>
+      {figure.note && !measuring && (
+        <p className="meter-note" role="note" data-testid="demo-stand-in">
+          {figure.note}
+        </p>
+      )}
     </header>
   );
 }
