@@ -76,7 +76,7 @@ describe("the meter when the demo model stands in for the session's own", () => 
     // Within the window the figure is the usual one, and the note still says who answers.
     const within = meterText({ total: 2_000, fraction: 0.5 }, demo, standIn);
     expect(within.percent).toBe("50%");
-    expect(within.note).toMatch(/^The demo model \(6\.0k window\) answers this session, not claude-sonnet-4-5\./);
+    expect(within.note).toBe("The demo model (6.0k window) answers here, not claude-sonnet-4-5 (200k window): add an API key in Settings to continue on it.");
     // Without a stand-in: the figure as before, no note.
     expect(meterText({ total: 86_000, fraction: 21.5 }, demo, undefined)).toEqual({ percent: "2150%" });
   });

@@ -73,7 +73,7 @@ export function meterText(
   if (!standIn) return { percent };
   const own = `${standIn.modelID}${standIn.contextWindow ? ` (${formatTokens(standIn.contextWindow)} window)` : ""}`;
   if (size.fraction <= 1)
-    return { percent, note: `The demo model (${formatTokens(model.contextWindow)} window) answers this session, not ${standIn.modelID}. Add an API key in Settings to continue it on ${own}.` };
+    return { percent, note: `The demo model (${formatTokens(model.contextWindow)} window) answers here, not ${own}: add an API key in Settings to continue on it.` };
   return {
     percent: ">100%",
     note: `Demo model: ${formatTokens(model.contextWindow)} window — this session needs ~${formatTokens(size.total)}. Add an API key in Settings to continue it on ${own}.`,
