@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { compactionOrigin } from "../../core/conversation/compaction-origin";
 import type { MessageWithParts } from "../../core/schema";
+import type { SystemEventKind } from "../../core/conversation/system-event";
 import { type MessageActions, MessageActionsContext } from "../hooks/message-actions";
 import { compactionWords } from "./system-event";
 import { SystemEventView } from "./system-event-view";
@@ -33,10 +34,10 @@ function actions(over: Partial<MessageActions> = {}): MessageActions {
   };
 }
 
-const render = (message: MessageWithParts, a = actions()) =>
+const render = (message: MessageWithParts, a = actions(), kind: SystemEventKind = "compaction") =>
   renderToStaticMarkup(
     <MessageActionsContext.Provider value={a}>
-      <SystemEventView message={message} kind="compaction" />
+      <SystemEventView message={message} kind={kind} />
     </MessageActionsContext.Provider>,
   );
 
@@ -72,5 +73,23 @@ describe("the compaction divider", () => {
   it("words: an unknown tool id is named as it is; one folded message is singular", () => {
     expect(compactionWords({ auto: false, count: 1, origin: "someagent" }).text).toBe("Compacted in someagent: 1 message → summary");
     expect(compactionWords({ auto: false }).text).toBe("Compacted → summary");
+  });
+});
+
+describe("other dividers of an imported session", () => {
+  const injected = (created: number): MessageWithParts => ({
+    info: { id: "msg_2", sessionID: "ses_1", role: "user", time: { created }, agent: "build", model: { providerID: "anthropic", modelID: "claude-sonnet-4-5" } },
+    parts: [{ id: "prt_2", sessionID: "ses_1", messageID: "msg_2", type: "text", text: "<system-reminder>context</system-reminder>", synthetic: true }],
+  });
+  const importedFrom = { tool: "claude-code", updated: 5_000 };
+
+  it("context the other agent added is said to be its, not tabcode's", () => {
+    expect(render(injected(4_000), actions({ importedFrom }), "synthetic")).toContain("Claude Code added context for the model");
+    expect(render(injected(4_000), actions({ importedFrom }), "continue")).toContain("Claude Code asked the model to carry on after the summary");
+  });
+
+  it("what tabcode added after the import, or in a session of its own, is tabcode's", () => {
+    expect(render(injected(9_000), actions({ importedFrom }), "synthetic")).toContain("tabcode added context for the model");
+    expect(render(injected(4_000), actions(), "synthetic")).toContain("tabcode added context for the model");
   });
 });

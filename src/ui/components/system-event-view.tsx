@@ -4,7 +4,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { formatTime } from "../format";
 import { useMessageActions } from "../hooks/message-actions";
 import type { SystemEventKind } from "../../core/conversation/system-event";
-import { compactionOrigin } from "../../core/conversation/compaction-origin";
+import { compactionOrigin, importedBy, originName } from "../../core/conversation/compaction-origin";
 import { checkText, compactionWords } from "./system-event";
 
 /** The line of a goal message that starts with `prefix` (the objective), without it. */
@@ -31,18 +31,21 @@ export function SystemEventView({ message, kind }: { message: MessageWithParts; 
   const count = actions?.compacted(info.id);
   const words = compactionWords({ auto, count, origin });
   const detail = words.detail ?? message.parts.map((p) => (p.type === "text" && !p.ignored ? p.text : "")).join("\n\n");
+  // Who wrote a message the user never typed: tabcode, or the agent an imported history came from.
+  const writer = importedBy(info.time.created, actions?.importedFrom);
+  const who = writer === undefined ? "tabcode" : originName(writer);
   const text =
     kind === "compaction"
       ? words.text
       : kind === "continue"
-        ? "tabcode asked the model to carry on after the summary"
+        ? `${who} asked the model to carry on after the summary`
         : kind === "continue-answer"
           ? "You asked the model to continue its cut-off answer"
         : kind === "goal"
           ? `Goal set: ${goalLine(detail, "Goal: ")}`
           : kind === "goal-continue"
-            ? "tabcode asked the model to continue toward the goal"
-            : "tabcode added context for the model";
+            ? `${who} asked the model to continue toward the goal`
+            : `${who} added context for the model`;
   return (
     <article className="message system-event" aria-label="System event" data-message-id={info.id}>
       <div className="system-line">
