@@ -25,27 +25,41 @@ const answer = (id: string, modelID: string, extra: Partial<AssistantMessage> = 
 });
 const busy: SessionStatus = { type: "busy" };
 
+const chosen = { providerID: "openai", modelID: "gpt-4.1" };
+
 describe("stepModelBeforeSwitch (the header while a switched model waits for the next step)", () => {
+  it("past a prompt sent during the step, and while the step waits for the person's command", () => {
+    expect(stepModelBeforeSwitch([user("msg_u"), answer("msg_a", "gpt-4o-mini"), user("msg_u2")], busy, chosen)).toBe("gpt-4o-mini");
+    expect(stepModelBeforeSwitch([user("msg_u"), answer("msg_a", "gpt-4o-mini")], { type: "awaiting-command", command: "make" }, chosen)).toBe("gpt-4o-mini");
+    // A prompt waiting behind a step that has ended: nothing runs on the old model.
+    const ended = answer("msg_a", "gpt-4o-mini", { time: { created: 2, completed: 3 } });
+    expect(stepModelBeforeSwitch([user("msg_u"), ended, user("msg_u2")], busy, chosen)).toBeUndefined();
+  });
+
+  it("a switch of provider with the same model id names the provider", () => {
+    expect(stepModelBeforeSwitch([user("msg_u"), answer("msg_a", "gpt-4.1")], busy, { providerID: "openrouter", modelID: "gpt-4.1" })).toBe("openai/gpt-4.1");
+  });
+
   it("names the running step's model when the session's model was switched after it started", () => {
-    expect(stepModelBeforeSwitch([user("msg_u"), answer("msg_a", "gpt-4o-mini")], busy, "gpt-4.1")).toBe("gpt-4o-mini");
+    expect(stepModelBeforeSwitch([user("msg_u"), answer("msg_a", "gpt-4o-mini")], busy, chosen)).toBe("gpt-4o-mini");
     // A retry of that step is still sent to the model it started on.
-    expect(stepModelBeforeSwitch([user("msg_u"), answer("msg_a", "gpt-4o-mini")], { type: "retry", attempt: 1, message: "busy", next: 9 }, "gpt-4.1")).toBe("gpt-4o-mini");
+    expect(stepModelBeforeSwitch([user("msg_u"), answer("msg_a", "gpt-4o-mini")], { type: "retry", attempt: 1, message: "busy", next: 9 }, chosen)).toBe("gpt-4o-mini");
   });
 
   it("says nothing when the step runs on the chosen model, or nothing runs", () => {
-    expect(stepModelBeforeSwitch([user("msg_u"), answer("msg_a", "gpt-4.1")], busy, "gpt-4.1")).toBeUndefined();
-    expect(stepModelBeforeSwitch([user("msg_u"), answer("msg_a", "gpt-4o-mini")], { type: "idle" }, "gpt-4.1")).toBeUndefined();
+    expect(stepModelBeforeSwitch([user("msg_u"), answer("msg_a", "gpt-4.1")], busy, chosen)).toBeUndefined();
+    expect(stepModelBeforeSwitch([user("msg_u"), answer("msg_a", "gpt-4o-mini")], { type: "idle" }, chosen)).toBeUndefined();
   });
 
   it("says nothing between steps: the newest answer has ended and the next one is not written yet", () => {
     const ended = answer("msg_a", "gpt-4o-mini", { time: { created: 2, completed: 3 } });
-    expect(stepModelBeforeSwitch([user("msg_u"), ended], busy, "gpt-4.1")).toBeUndefined();
-    expect(stepModelBeforeSwitch([user("msg_u")], busy, "gpt-4.1")).toBeUndefined();
+    expect(stepModelBeforeSwitch([user("msg_u"), ended], busy, chosen)).toBeUndefined();
+    expect(stepModelBeforeSwitch([user("msg_u")], busy, chosen)).toBeUndefined();
   });
 
   it("looks past a summary streaming on the summary model to the step it belongs to", () => {
     const summary = answer("msg_s", "cheap-model", { summary: true });
-    expect(stepModelBeforeSwitch([user("msg_u"), answer("msg_a", "gpt-4o-mini"), summary], busy, "gpt-4.1")).toBe("gpt-4o-mini");
-    expect(stepModelBeforeSwitch([user("msg_u"), summary], busy, "gpt-4.1")).toBeUndefined();
+    expect(stepModelBeforeSwitch([user("msg_u"), answer("msg_a", "gpt-4o-mini"), summary], busy, chosen)).toBe("gpt-4o-mini");
+    expect(stepModelBeforeSwitch([user("msg_u"), summary], busy, chosen)).toBeUndefined();
   });
 });

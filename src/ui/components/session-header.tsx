@@ -99,7 +99,7 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
   const unpriced = useMemo(() => unpricedSteps(allMessages), [allMessages]);
   const cost = costWords(session.cost, unpriced);
   // A model switched during a step applies from the next step: until then the header says both.
-  const stepOn = model.provider === "demo" ? undefined : stepModelBeforeSwitch(allMessages, status, model.modelID);
+  const stepOn = model.provider === "demo" ? undefined : stepModelBeforeSwitch(allMessages, status, { providerID: model.provider, modelID: model.modelID });
   useDocumentTitle(session.title, status.type !== "idle");
   return (
     <header className="session-header">
