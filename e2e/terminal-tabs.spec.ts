@@ -67,9 +67,12 @@ test("a command running in one tab: running in another tab there, a turn there w
   // A tab that goes while its command runs: stopped by a reload, in B.
   await run(a, "sleep 30");
   await expect(entryB.locator(".terminal-status")).toHaveText("running in another tab…");
+  // Keyboard focus on B's Stop when A goes: the button gives way to Run, and the focus stays in the form, in the box.
+  await b.getByRole("button", { name: "Stop the command running in another tab" }).focus();
   await a.close();
   await expect(entryB.locator(".terminal-status")).toHaveText("stopped by a reload");
   await expect(b.getByRole("button", { name: "Run", exact: true })).toBeVisible();
+  expect(await b.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Command to run in the sandbox");
   // And B can run its own now.
   await run(b, "echo b-runs");
   await expect(logB.locator(".terminal-you").last()).toContainText("exit 0");

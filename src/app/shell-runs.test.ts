@@ -114,4 +114,59 @@ describe("shell runs across tabs", () => {
       other.close();
     }
   });
+
+  it("a Stop aimed at one command stops that one only: the tab may have started another since", async () => {
+    const other = new BroadcastChannel("tabcode-shell-stop");
+    const asked: unknown[] = [];
+    other.onmessage = (e) => asked.push(e.data);
+    try {
+      stopShellCommand("ses_gone", "cmd_old");
+      await vi.waitFor(() => expect(asked).toEqual([{ stop: "ses_gone", entry: "cmd_old" }]));
+      const stopped: string[] = [];
+      const end = shellCommandStarted("ses_next", () => stopped.push("next"), "npm test", "cmd_new");
+      // The other tab still showed the earlier command: its Stop must not end the one started since.
+      other.postMessage({ stop: "ses_next", entry: "cmd_old" });
+      await tick(20);
+      expect(stopped).toEqual([]);
+      stopShellCommand("ses_next", "cmd_old");
+      expect(stopped).toEqual([]);
+      other.postMessage({ stop: "ses_next", entry: "cmd_new" });
+      await vi.waitFor(() => expect(stopped).toEqual(["next"]));
+      // The waiting turn's bar stops whatever runs in the session.
+      other.postMessage({ stop: "ses_next" });
+      await vi.waitFor(() => expect(stopped).toEqual(["next", "next"]));
+      end();
+    } finally {
+      other.close();
+    }
+  });
+
+  it("a command this tab starts while the lock query is out is waited for, though its lock was not held when asked", async () => {
+    const locks = fakeLocks();
+    const b = locks.tab();
+    // The first query answers only when told to; later ones at once.
+    let answer: (() => void) | undefined;
+    let first = true;
+    const slow = {
+      ...b,
+      query: () => {
+        if (!first) return b.query();
+        first = false;
+        return new Promise<Awaited<ReturnType<typeof b.query>>>((resolve) => {
+          answer = () => void b.query().then(resolve);
+        });
+      },
+    };
+    let done = false;
+    const wait = shellCommandsDone("ses_q", undefined, slow).then(() => {
+      done = true;
+    });
+    await tick(0);
+    const end = shellCommandStarted("ses_q", () => {}, "make", "cmd_q");
+    answer?.();
+    await tick(10);
+    expect(done).toBe(false);
+    end();
+    await wait;
+  });
 });

@@ -14,7 +14,7 @@ import { pageStorage } from "../adapters/storage/page-storage";
 import type { LockManagerLike } from "./locks";
 import { terminalLogKey } from "./terminal-log";
 
-const running = new Map<string, { done: Promise<void>; end: () => void; stop: () => void; command: string }>();
+const running = new Map<string, { done: Promise<void>; end: () => void; stop: () => void; command: string; entryID?: string }>();
 
 /** The lock a tab holds (exclusive) while a command of the person's runs in the session. */
 export const shellLockName = (sessionID: string): string => `tabcode-shell-${sessionID}`;
@@ -68,8 +68,13 @@ function stopChannel(): BroadcastChannel | undefined {
   if (channel || typeof BroadcastChannel === "undefined") return channel;
   channel = new BroadcastChannel(STOP_CHANNEL);
   channel.onmessage = (e: MessageEvent) => {
-    const sessionID: unknown = (e.data as { stop?: unknown } | null)?.stop;
-    if (typeof sessionID === "string") running.get(sessionID)?.stop();
+    const data = e.data as { stop?: unknown; entry?: unknown } | null;
+    const sessionID = data?.stop;
+    if (typeof sessionID !== "string") return;
+    // A Stop aimed at one command (the Terminal's) stops that one only: the other tab may have seen it end late
+    // and started another meanwhile. One aimed at the session (a waiting turn's bar) stops whatever runs there.
+    const here = running.get(sessionID);
+    if (here && (typeof data?.entry !== "string" || here.entryID === data.entry)) here.stop();
   };
   // Node (tests): the channel must not keep the process alive.
   (channel as { unref?: () => void }).unref?.();
@@ -80,13 +85,13 @@ function stopChannel(): BroadcastChannel | undefined {
  * Marks a command of the person's (`command`, the line as typed) as running in `sessionID`, stopped by `stop`;
  * call the returned function when it ends. The one record of what runs in this tab: the terminal asks it too.
  */
-export function shellCommandStarted(sessionID: string, stop: () => void, command: string): () => void {
+export function shellCommandStarted(sessionID: string, stop: () => void, command: string, entryID?: string): () => void {
   stopChannel();
   let end = () => {};
   const done = new Promise<void>((resolve) => {
     end = resolve;
   });
-  const entry = { done, end, stop, command };
+  const entry = { done, end, stop, command, ...(entryID === undefined ? {} : { entryID }) };
   running.set(sessionID, entry);
   return () => {
     if (running.get(sessionID) === entry) running.delete(sessionID);
@@ -114,9 +119,10 @@ export async function shellCommandsDone(sessionID: string, waiting?: (command: s
   for (let entry = running.get(sessionID); entry; entry = running.get(sessionID)) await entry.done;
   if (!locks) return;
   const name = shellLockName(sessionID);
-  if (!(await commandLockHeld(locks, name).catch(() => false))) return;
-  // Taken meanwhile by this tab's own command: wait for that one.
+  const held = await commandLockHeld(locks, name).catch(() => false);
+  // A command of this tab's started while the query was out (its lock may not be held yet): wait for that one.
   if (running.has(sessionID)) return shellCommandsDone(sessionID, waiting, locks);
+  if (!held) return;
   const line = storedRunningCommand(sessionID);
   if (line !== undefined) waiting?.(line);
   await lockFreed(locks, name).catch(() => undefined);
@@ -133,11 +139,11 @@ export function shellCommandRunning(sessionID: string): boolean {
   return running.has(sessionID);
 }
 
-/** Stops the person's command running in `sessionID`: this tab's, else whichever tab runs one (asked over the channel). */
-export function stopShellCommand(sessionID: string): void {
+/** Stops the person's command running in `sessionID` (with `entryID`: only that command): this tab's, else whichever tab runs one (asked over the channel). */
+export function stopShellCommand(sessionID: string, entryID?: string): void {
   const here = running.get(sessionID);
-  if (here) here.stop();
-  else stopChannel()?.postMessage({ stop: sessionID });
+  if (here && (entryID === undefined || here.entryID === entryID)) here.stop();
+  else if (!here) stopChannel()?.postMessage(entryID === undefined ? { stop: sessionID } : { stop: sessionID, entry: entryID });
 }
 
 /** Refuses a change to the files while the person's command runs (it would read or overwrite them half-way). */

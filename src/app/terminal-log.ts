@@ -12,6 +12,7 @@
 import { pageStorage } from "../adapters/storage/page-storage";
 import { forgetGlances, glanceIndex } from "../ui/glance/dismiss";
 import { pendingDeleteIDs } from "./pending-deletes";
+import { countLines, cutForScreen, type Limits } from "./terminal-output";
 
 const PREFIX = "tabcode.terminal.";
 
@@ -20,7 +21,7 @@ export function terminalLogKey(sessionID: string): string {
 }
 
 /** localStorage, or a stand-in; one without `key`/`length` lists no logs (nothing is swept or trimmed but the one named). */
-type Memo = Pick<Storage, "getItem" | "setItem" | "removeItem"> & Partial<Pick<Storage, "key" | "length">>;
+export type Memo = Pick<Storage, "getItem" | "setItem" | "removeItem"> & Partial<Pick<Storage, "key" | "length">>;
 
 /** `deleted`: the session was deleted (its Undo still offered); `forgotten`: its log is gone for good. */
 type Gone = (event: "deleted" | "forgotten", sessionID: string) => void;
@@ -100,29 +101,18 @@ export const LOG_CHARS = 250_000;
  * the settings, the key, the glance's pictures (up to 1.6 M) and the notes of pending deletes.
  */
 export const TOTAL_CHARS = 1_000_000;
-/** What an older entry keeps of its output once trimmed for room: its last lines. */
-const TRIMMED_LINES = 10;
-const TRIMMED_CHARS = 1_000;
-
-function lineCount(text: string | undefined): number {
-  if (!text) return 0;
-  let n = 1;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
-  return n;
-}
+/** What an older entry keeps of its output once trimmed for room: its last lines (the terminal's own cut, tail only). */
+const TRIMMED: Limits = { headLines: 0, headChars: 0, tailLines: 10, tailChars: 1_000 };
 
 /** An entry with its output cut to its last lines (and a note of how many went), or itself when it is already that short. */
 function trimmed<E extends LogEntry>(e: E): E {
-  let keep = e.output.slice(-TRIMMED_CHARS);
-  const lines = keep.split("\n");
-  if (lines.length > TRIMMED_LINES) keep = lines.slice(-TRIMMED_LINES).join("\n");
-  // A cut inside a line starts at the next whole one.
-  if (keep.length < e.output.length && e.output[e.output.length - keep.length - 1] !== "\n" && keep.includes("\n")) keep = keep.slice(keep.indexOf("\n") + 1);
-  if (keep.length === e.output.length && e.head === undefined) return e;
-  const gone = (e.omitted?.lines ?? 0) + lineCount(e.head) + lineCount(e.output) - lineCount(keep);
-  const chars = (e.omitted?.chars ?? 0) + (e.head?.length ?? 0) + e.output.length - keep.length;
+  const cut = cutForScreen(e.output, TRIMMED);
+  if (!cut.omitted && e.head === undefined) return e;
+  const headLines = e.head === undefined ? 0 : countLines(e.head);
+  const gone = (e.omitted?.lines ?? 0) + headLines + (cut.omitted?.lines ?? 0);
+  const chars = (e.omitted?.chars ?? 0) + (e.head?.length ?? 0) + e.output.length - cut.tail.length;
   const { head: _head, ...rest } = e;
-  return { ...rest, output: keep, omitted: { lines: gone, chars, trimmed: true } } as E;
+  return { ...rest, output: cut.tail, omitted: { lines: gone, chars, trimmed: true } } as E;
 }
 
 const sizeOf = (e: unknown) => JSON.stringify(e).length + 1;

@@ -25,7 +25,8 @@ export interface Cut {
   omitted?: { lines: number; chars: number };
 }
 
-function countLines(text: string): number {
+/** Lines of a text (an empty one is one line, as a terminal shows it). */
+export function countLines(text: string): number {
   let n = 1;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
   return n;

@@ -6,7 +6,7 @@ import { fakeLocks } from "../testing/fake-locks";
 import type { AppServices } from "./bootstrap";
 import { fromEntry } from "../ui/components/terminal/terminal-lines";
 import { shellLockName } from "./shell-runs";
-import { fitLog, forgetTerminalLog, LOG_CHARS, TOTAL_CHARS, terminalLogKey, terminalSessionDeleted } from "./terminal-log";
+import { fitLog, forgetTerminalLog, freeTerminalSpace, LOG_CHARS, TOTAL_CHARS, terminalLogKey, terminalSessionDeleted } from "./terminal-log";
 import { omittedWords } from "./terminal-output";
 import { type ShellEntry, UserShell } from "./user-shell";
 
@@ -318,6 +318,12 @@ describe("UserShell: another tab's running command", () => {
     locks.close(lockA);
     await vi.waitFor(() => expect(c.entries("s")).toMatchObject([{ status: "stopped", message: "stopped by a reload" }]));
     expect(c.runningElsewhere("s")).toBe(false);
+    // And stored so, by the tab that found it: left as running, every tab opened later would take it for a live
+    // command for a moment, a waiting turn could name it, and the caps never drop a running entry.
+    expect(storedLog(shared, "s")).toMatchObject([{ command: "sleep 30", status: "stopped", message: "stopped by a reload" }]);
+    const d = new UserShell({} as AppServices, () => shared, undefined, { locks: locks.tab(), settleMs: 0 });
+    expect(d.entries("s")).toMatchObject([{ status: "stopped", message: "stopped by a reload" }]);
+    expect(d.runningElsewhere("s")).toBe(false);
     a.stop("s");
     await run;
   });
@@ -429,6 +435,10 @@ describe("UserShell: the logs' size", () => {
     await shell.run("s", "seq 1 2000");
     expect(shell.unsaved("s")).toBe(true);
     // The entry is not lost from the page: it is shown, and the pane says it is not saved.
+    expect(shell.entries("s").map((e) => e.command)).toContain("seq 1 2000");
+    // Not even when another write trims this log for room: what never reached storage stays on the page.
+    storage.m.set(terminalLogKey("s"), "[]");
+    expect(freeTerminalSpace(1, storage as unknown as ReturnType<typeof memo>)).toBeGreaterThan(0);
     expect(shell.entries("s").map((e) => e.command)).toContain("seq 1 2000");
     storage.removeItem("tabcode.settings.big");
     await shell.run("s", "echo room");

@@ -15,7 +15,7 @@ import { z } from "../core/zod";
 import { runUserCommand, withoutAbortLine } from "../core/session/user-command";
 import type { AppServices } from "./bootstrap";
 import type { LockManagerLike } from "./locks";
-import { fitLog, isQuotaError, LOG_CHARS, makeRoom, onTerminalLogTrimmed, onTerminalSessionGone, TOTAL_CHARS, freeTerminalSpace, terminalLogChars, terminalLogKey } from "./terminal-log";
+import { fitLog, isQuotaError, LOG_CHARS, makeRoom, type Memo, onTerminalLogTrimmed, onTerminalSessionGone, TOTAL_CHARS, freeTerminalSpace, terminalLogChars, terminalLogKey } from "./terminal-log";
 import { cutForScreen, TAIL_ONLY } from "./terminal-output";
 
 const MAX_ENTRIES = 100;
@@ -51,8 +51,6 @@ function shown(text: string, running = false): Pick<ShellEntry, "output" | "head
   const cut = cutForScreen(text, running ? TAIL_ONLY : undefined);
   return { output: cut.tail, head: cut.head, omitted: cut.omitted };
 }
-
-type Memo = Pick<Storage, "getItem" | "setItem" | "removeItem"> & Partial<Pick<Storage, "key" | "length">>;
 
 export interface ShellOptions {
   /** Web Locks (the page's by default): without them another tab's running entry reads as stopped by a reload. */
@@ -109,7 +107,8 @@ function merged({ mine, stored, seen, own, placed, written, why }: Merge): Shell
     // Storage's (shorter) version of every entry, but a command still running here.
     const runningHere = (e: ShellEntry | undefined) => e !== undefined && own.has(e.id) && e.status === "running";
     for (const e of stored) out.push(runningHere(held.get(e.id)) ? (held.get(e.id) as ShellEntry) : e);
-    for (const e of mine) if (!inStorage.has(e.id) && runningHere(e)) out.push(e);
+    // And what this tab put in the log that never reached storage (storage full): it lives in this page only.
+    for (const e of mine) if (!inStorage.has(e.id) && (runningHere(e) || (placed.has(e.id) && !written.has(e.id)))) out.push(e);
     return out.sort((a, b) => a.start - b.start);
   }
   for (const e of stored) {
@@ -246,7 +245,11 @@ export class UserShell {
     const over = () => {
       this.elsewhere.set(id, false);
       // Its end, if that tab wrote one, is read before the entry is called stopped by a reload.
-      for (const [sessionID, log] of this.logs) if (log.some((e) => e.id === id)) this.pickUp(sessionID, "read");
+      for (const [sessionID, log] of this.logs) {
+        if (!log.some((e) => e.id === id)) continue;
+        this.pickUp(sessionID, "read");
+        this.settleStopped(sessionID, id);
+      }
       this.gen++;
       for (const l of this.listeners) l();
     };
@@ -255,6 +258,22 @@ export class UserShell {
       .catch(() => undefined)
       .then(over);
     return true;
+  }
+
+  /**
+   * An entry still running in storage after its tab let its lock go without writing an end: that tab is gone (closed,
+   * reloaded). It is stored as stopped by a reload, once, by whichever tab finds it, and this tab's version wins from
+   * now on: left as running, every tab would take it for a live command (and the caps never drop a running entry).
+   */
+  private settleStopped(sessionID: string, id: string): void {
+    const log = this.logs.get(sessionID) ?? [];
+    const e = log.find((x) => x.id === id);
+    if (e?.status !== "running") return;
+    this.own.add(id);
+    this.set(
+      sessionID,
+      log.map((x) => (x.id === id ? { ...x, status: "stopped" as const, message: STOPPED_BY_RELOAD } : x)),
+    );
   }
 
   /** The whole output of an entry whose output is cut, while this page holds it. */
@@ -266,8 +285,9 @@ export class UserShell {
     return shellCommandRunning(sessionID);
   }
 
-  stop(sessionID: string): void {
-    stopShellCommand(sessionID);
+  /** Stops the session's command (`entryID`: that one only, as shown; another tab may have started one since). */
+  stop(sessionID: string, entryID?: string): void {
+    stopShellCommand(sessionID, entryID);
   }
 
   /** Empties the session's log; returns what it held (for `restore`). */
@@ -290,9 +310,9 @@ export class UserShell {
   async run(sessionID: string, command: string): Promise<void> {
     if (shellCommandRunning(sessionID) || this.starting.has(sessionID) || this.runningElsewhere(sessionID) || command.trim() === "") return;
     const controller = new AbortController();
-    // A step of the model that starts meanwhile waits for this command (its changes are the person's).
-    const ended = shellCommandStarted(sessionID, () => controller.abort(), command);
     const entry: ShellEntry = { id: `cmd_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`, command, start: Date.now(), status: "running", output: "" };
+    // A step of the model that starts meanwhile waits for this command (its changes are the person's).
+    const ended = shellCommandStarted(sessionID, () => controller.abort(), command, entry.id);
     // Held while it runs, and before any tab can read the entry: other tabs wait for it, and tell it from a gone tab's.
     this.starting.add(sessionID);
     const release = await holdShellLocks(this.locks, sessionID, entry.id);

@@ -86,6 +86,31 @@ describe("a turn waiting for the person's terminal command", () => {
     expect(kinds).toEqual(["busy", "awaiting-command", "busy", "idle"]);
   });
 
+  it("the status follows the command waited for: this tab's first, then another tab's that runs on", async () => {
+    let end = () => {};
+    const done = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    let hear: ((line: string) => void) | undefined;
+    const command = {
+      userCommandsDone: (_id: string, waiting?: (line: string) => void) => {
+        hear = waiting;
+        return done;
+      },
+      userCommand: () => "make all",
+    };
+    const llm = new FakeLLM([toolTurn([{ tool: "bash", input: { command: "cat a.txt", description: "read" } }]), textTurn("done")]);
+    const { service, s } = await setup(llm, command);
+    await service.prompt(s.id, { text: "look" });
+    const run = service.ensureRunning(s.id);
+    await expect.poll(() => service.status(s.id)).toEqual({ type: "awaiting-command", command: "make all" });
+    hear?.("npm test");
+    await expect.poll(() => service.status(s.id)).toEqual({ type: "awaiting-command", command: "npm test" });
+    end();
+    await run;
+    expect(service.status(s.id)).toEqual({ type: "idle" });
+  });
+
   it("Stop ends the wait, and the status with it", async () => {
     const command = personCommand("sleep 100");
     const llm = new FakeLLM([toolTurn([{ tool: "bash", input: { command: "ls", description: "list" } }]), textTurn("done")]);

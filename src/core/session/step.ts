@@ -140,8 +140,9 @@ async function stepBody(deps: StepDeps, input: StepInput, life: { ended: boolean
     let over = false;
     let said = false;
     // The person sees what the turn waits for, and that stopping their command (or the turn) ends the wait.
+    // Said again when the command waited for changes (this tab's ended, another tab's runs on).
     const say = (command: string) => {
-      if (over || said || input.signal.aborted) return;
+      if (over || input.signal.aborted || (said && awaiting === command)) return;
       said = true;
       awaiting = command;
       if (!retrying) bus.publish({ type: "session.status", sessionID, status: runningStatus() });

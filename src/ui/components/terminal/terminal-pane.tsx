@@ -109,6 +109,16 @@ export function TerminalPane({
 
   const focusBox = () => inputRef.current?.focus();
 
+  // Run and Stop swap when a command starts or ends, here or in another tab: keyboard focus on the button that
+  // goes would fall to the page, so it stays in the form, in the box. Read before the swap is committed.
+  const buttonFocused = useRef(false);
+  buttonFocused.current = typeof document !== "undefined" && formRef.current?.contains(document.activeElement) === true && document.activeElement !== inputRef.current;
+  const swapped = running ? "stop" : elsewhere ? "stop-elsewhere" : "run";
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the button swaps, reading the focus it had.
+  useLayoutEffect(() => {
+    if (buttonFocused.current && (document.activeElement === document.body || document.activeElement === null)) focusBox();
+  }, [swapped]);
+
   const submit = () => {
     const c = command.trim();
     if (!c || busy || agentRunning) return;
@@ -123,7 +133,8 @@ export function TerminalPane({
   };
 
   const stop = () => {
-    shell.stop(sessionID);
+    // Another tab's command: that one, as shown (the tab may have started another since).
+    shell.stop(sessionID, running ? undefined : entries.find((e) => e.elsewhere)?.id);
     focusBox();
   };
 
