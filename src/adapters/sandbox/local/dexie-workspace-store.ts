@@ -5,13 +5,15 @@
  * Tables:
  * - `blobs`  content by SHA-256 hash, shared by every workspace and snapshot;
  * - `files`  one row per path per workspace, keyed `[ws+path]`;
- * - `trees`  snapshot trees by hash.
+ * - `trees`  snapshot trees by hash;
+ * - `stamps` per workspace, its generation token (replaced by every write of its rows, in the same
+ *   transaction; v2), which the sandboxes of other tabs compare with their own copy's.
  */
 import Dexie, { type DexieOptions, type Table } from "dexie";
 import type { StoredBlob } from "../../../core/snapshot/store";
 import type { StoredTree } from "../../../core/snapshot/gc";
 import type { SnapshotTree } from "../../../core/snapshot/tree";
-import type { WorkspaceChange, WorkspaceRow, WorkspaceStore } from "./workspace-store";
+import { newStamp, type WorkspaceChange, type WorkspaceRow, type WorkspaceStamps, type WorkspaceStore } from "./workspace-store";
 
 interface BlobRecord {
   hash: string;
@@ -27,6 +29,10 @@ interface TreeRecord {
   /** When it was written (ms); absent on trees written by older versions. */
   at?: number;
 }
+interface StampRecord {
+  ws: string;
+  stamp: string;
+}
 
 export const WORKSPACE_DB_NAME = "tabcode-workspace";
 
@@ -34,10 +40,12 @@ class WorkspaceDB extends Dexie {
   blobs!: Table<BlobRecord, string>;
   files!: Table<FileRecord, [string, string]>;
   trees!: Table<TreeRecord, string>;
+  stamps!: Table<StampRecord, string>;
 
   constructor(name: string, options?: DexieOptions) {
     super(name, options);
     this.version(1).stores({ blobs: "hash", files: "[ws+path], ws", trees: "hash" });
+    this.version(2).stores({ stamps: "ws" });
   }
 }
 
@@ -48,9 +56,22 @@ function stripWs(r: FileRecord): WorkspaceRow {
 
 export class DexieWorkspaceStore implements WorkspaceStore {
   private readonly db: WorkspaceDB;
+  readonly scope: string;
 
   constructor(name: string = WORKSPACE_DB_NAME, options?: DexieOptions) {
     this.db = new WorkspaceDB(name, options);
+    this.scope = `idb:${name}`;
+  }
+
+  /** Replaces the workspace's generation token (call inside a transaction on `stamps`). */
+  private async bump(workspace: string): Promise<WorkspaceStamps> {
+    const before = (await this.db.stamps.get(workspace))?.stamp;
+    const after = newStamp();
+    await this.db.stamps.put({ ws: workspace, stamp: after });
+    return { before, after };
+  }
+  async stampOf(workspace: string): Promise<string | undefined> {
+    return (await this.db.stamps.get(workspace))?.stamp;
   }
 
   close(): void {
@@ -111,22 +132,27 @@ export class DexieWorkspaceStore implements WorkspaceStore {
     const range = this.db.files.where("[ws+path]").between([workspace, prefix], [workspace, `${prefix}\uffff`], true, true);
     return (await (Number.isFinite(limit) ? range.limit(limit) : range).toArray()).map(stripWs);
   }
-  applyChanges(workspace: string, change: WorkspaceChange): Promise<void> {
-    return this.db.transaction("rw", this.db.blobs, this.db.files, async () => {
+  applyChanges(workspace: string, change: WorkspaceChange): Promise<WorkspaceStamps> {
+    return this.db.transaction("rw", [this.db.blobs, this.db.files, this.db.stamps], async () => {
       await this.addMissing(change.blobs);
       if (change.remove.length) await this.db.files.bulkDelete(change.remove.map((p): [string, string] => [workspace, p]));
       if (change.put.length) await this.db.files.bulkPut(change.put.map((r) => ({ ...r, ws: workspace })));
+      return this.bump(workspace);
     });
   }
   replaceRows(workspace: string, rows: WorkspaceRow[], blobs: StoredBlob[] = []): Promise<void> {
-    return this.db.transaction("rw", this.db.blobs, this.db.files, async () => {
+    return this.db.transaction("rw", [this.db.blobs, this.db.files, this.db.stamps], async () => {
       await this.addMissing(blobs);
       await this.db.files.where("ws").equals(workspace).delete();
       if (rows.length) await this.db.files.bulkPut(rows.map((r) => ({ ...r, ws: workspace })));
+      await this.bump(workspace);
     });
   }
-  async deleteWorkspace(workspace: string): Promise<void> {
-    await this.db.files.where("ws").equals(workspace).delete();
+  deleteWorkspace(workspace: string): Promise<void> {
+    return this.db.transaction("rw", this.db.files, this.db.stamps, async () => {
+      await this.db.files.where("ws").equals(workspace).delete();
+      await this.db.stamps.delete(workspace);
+    });
   }
   async listTrees(): Promise<StoredTree[]> {
     return (await this.db.trees.toArray()).map((r) => ({ hash: r.hash, tree: r.tree, at: r.at }));

@@ -2,13 +2,14 @@
  * The local sandbox backend, page side. One Worker per open session
  * (`openLocalSandbox`), each with the session's workspace at `/workspace`,
  * persisted in the `tabcode-workspace` IndexedDB database. Whole-workspace
- * helpers (seed, copy, delete) work on the database and restart the session's
- * Worker when needed so it reloads.
+ * helpers (seed, copy, delete) work on the database, restart this page's Worker
+ * of the session so it reloads, and tell other tabs' Workers to reload it too.
  */
 import type { Sandbox } from "../../../core/ports/sandbox";
 import { DexieWorkspaceStore } from "./dexie-workspace-store";
 import { persistedReads } from "./early-reads";
 import { WorkerSandbox } from "./worker-client";
+import { announceWholeWorkspace } from "./workspace-notices";
 import { type Collected, collectGarbage, copyWorkspace as copyRows, type SeedFiles, seedWorkspace as seedRows, workspaceUsage } from "./workspace-ops";
 
 export type { SeedFiles } from "./workspace-ops";
@@ -47,18 +48,21 @@ export function closeLocalSandbox(sessionID: string): void {
 export async function seedWorkspace(sessionID: string, files: SeedFiles): Promise<void> {
   await seedRows(pageStore(), sessionID, files);
   open.get(sessionID)?.restart();
+  announceWholeWorkspace(pageStore().scope, sessionID);
 }
 
 /** Deletes a session's workspace (its files; shared blobs and snapshots stay). */
 export async function deleteWorkspace(sessionID: string): Promise<void> {
   closeLocalSandbox(sessionID);
   await pageStore().deleteWorkspace(sessionID);
+  announceWholeWorkspace(pageStore().scope, sessionID);
 }
 
 /** Makes `toSessionID`'s workspace a copy of `fromSessionID`'s (now, or at snapshot `atSnapshot`). */
 export async function copyWorkspace(fromSessionID: string, toSessionID: string, atSnapshot?: string): Promise<void> {
   await copyRows(pageStore(), fromSessionID, toSessionID, atSnapshot);
   open.get(toSessionID)?.restart();
+  announceWholeWorkspace(pageStore().scope, toSessionID);
 }
 
 /** Deletes snapshot trees no session names and blobs nothing uses (after a session's workspace was deleted). */

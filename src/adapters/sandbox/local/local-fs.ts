@@ -1,7 +1,8 @@
 /**
  * The sandbox port's filesystem over the local backend's tracked in-memory
  * filesystem. Every mutating call is followed by a flush, so what the port
- * reports as written is persisted.
+ * reports as written is persisted; every call first waits for the changes
+ * other tabs announced to be taken in (`ready`).
  */
 import type { PathPolicy } from "../../../core/permission/path-policy";
 import type { FileEntry, SandboxFS } from "../../../core/ports/sandbox";
@@ -16,9 +17,12 @@ export class LocalFS implements SandboxFS {
     private readonly flush: () => Promise<void>,
     /** The same filesystem checked against a path policy. */
     private readonly guarded?: (policy: PathPolicy) => Pick<TrackedFs, "mkdir" | "writeFile">,
+    /** Settles once the other tabs' changes announced so far are in the filesystem. */
+    private readonly ready: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   async readFile(path: string): Promise<Uint8Array> {
+    await this.ready();
     return this.fs.readFileBuffer(normalizePath(path));
   }
 
@@ -29,6 +33,7 @@ export class LocalFS implements SandboxFS {
   async writeFile(path: string, data: string | Uint8Array, opts?: { policy?: PathPolicy }): Promise<void> {
     const p = normalizePath(path);
     const fs = opts?.policy && this.guarded ? this.guarded(opts.policy) : this.fs;
+    await this.ready();
     try {
       await fs.mkdir(dirname(p), { recursive: true });
       await fs.writeFile(p, data);
@@ -38,6 +43,7 @@ export class LocalFS implements SandboxFS {
   }
 
   async list(path: string): Promise<FileEntry[]> {
+    await this.ready();
     const dir = normalizePath(path);
     const st = await this.fs.stat(dir);
     if (!st.isDirectory) throw new Error(`ENOTDIR: not a directory, scandir '${dir}'`);
@@ -52,6 +58,7 @@ export class LocalFS implements SandboxFS {
 
   async stat(path: string): Promise<FileEntry | undefined> {
     const p = normalizePath(path);
+    await this.ready();
     try {
       const st = await this.fs.stat(p);
       return {
@@ -66,11 +73,13 @@ export class LocalFS implements SandboxFS {
     }
   }
 
-  exists(path: string): Promise<boolean> {
+  async exists(path: string): Promise<boolean> {
+    await this.ready();
     return this.fs.exists(normalizePath(path));
   }
 
   async mkdir(path: string): Promise<void> {
+    await this.ready();
     try {
       await this.fs.mkdir(normalizePath(path), { recursive: true });
     } finally {
@@ -79,6 +88,7 @@ export class LocalFS implements SandboxFS {
   }
 
   async rm(path: string): Promise<void> {
+    await this.ready();
     try {
       await this.fs.rm(normalizePath(path), { recursive: true, force: true });
     } finally {
@@ -88,6 +98,7 @@ export class LocalFS implements SandboxFS {
 
   async rename(from: string, to: string): Promise<void> {
     const dest = normalizePath(to);
+    await this.ready();
     try {
       await this.fs.mkdir(dirname(dest), { recursive: true });
       await this.fs.mv(normalizePath(from), dest);

@@ -6,6 +6,9 @@
  * - Only paths under `root` are persisted; `/bin`, `/tmp`… live in memory.
  * - Every call that may change files ends with a flush of the touched paths.
  * - just-bash is imported lazily, so it never lands in the page's entry chunk.
+ * - Other tabs hold copies of the same workspace: each persisted change is announced to them
+ *   (`workspace-notices.ts`) and theirs are taken in before the next read, command, snapshot or
+ *   restore (see "Other tabs' changes" below).
  */
 import type { Bash, BashOptions, InMemoryFs } from "just-bash";
 import { describeThrown } from "../../../core/errors";
@@ -22,7 +25,8 @@ import { GuardedFs } from "./guarded-fs";
 import { datedDots } from "./ls-dots";
 import { TrackedFs } from "./tracked-fs";
 import { PathRefused, pathPolicy, type PathRefusal } from "../../../core/permission/path-policy";
-import type { WorkspaceRow, WorkspaceStore } from "./workspace-store";
+import { MAX_NOTICE_PATHS, type NoticeChannel, openNotices, type WorkspaceNotice } from "./workspace-notices";
+import { newStamp, type WorkspaceRow, type WorkspaceStore } from "./workspace-store";
 
 /** Where every local workspace lives inside its own filesystem. */
 export const LOCAL_ROOT = "/workspace";
@@ -51,6 +55,8 @@ export interface LocalSandboxOptions {
   limits?: Partial<LocalLimits>;
   /** Engines behind python3/git/… (absent ones report what they need). */
   runtimes?: LocalRuntimes;
+  /** Whether to send and hear other tabs' notices (default true; tests turn it off to try the safety net alone). */
+  notices?: boolean;
 }
 
 type JustBash = typeof import("just-bash");
@@ -96,6 +102,17 @@ export class LocalSandbox implements Sandbox {
   /** Shells not running anything now, newest last (at most `MAX_IDLE_LANES`). */
   private readonly idle: Lane[] = [];
   private chain: Promise<unknown> = Promise.resolve();
+  /** This instance, in its notices. */
+  private readonly id = newStamp();
+  /** The store's generation token this copy stands at. */
+  private stamp: string | undefined;
+  /** The copy may miss a change of another tab (a write came between ours and our last known one): reload all. */
+  private stale = false;
+  /** The newest queued taking-in of another tab's notice (earlier ones run before it on the chain). */
+  private refreshing: Promise<void> = Promise.resolve();
+  private notices: NoticeChannel | undefined;
+  /** Notices of other tabs taken in, and whole reloads made (tests and diagnostics). */
+  readonly taken = { notices: 0, reloads: 0 };
 
   private constructor(
     private readonly jb: JustBash,
@@ -110,6 +127,7 @@ export class LocalSandbox implements Sandbox {
       tracked,
       () => this.flush(),
       (policy) => new GuardedFs(tracked, () => policy),
+      () => this.refreshing,
     );
   }
 
@@ -119,11 +137,21 @@ export class LocalSandbox implements Sandbox {
     const mem = new jb.InMemoryFs();
     mem.mkdirSync(LOCAL_ROOT, { recursive: true });
     mem.mkdirSync("/tmp", { recursive: true });
+    // The token first: a write landing between the two reads only makes the copy newer than its token.
+    const stamp = await opts.store.stampOf(opts.workspace);
     const rows = await opts.store.loadRows(opts.workspace);
     await loadRows(mem, opts.store, rows);
     const sb = new LocalSandbox(jb, mem, new TrackedFs(mem), opts.workspace, opts.store, { ...DEFAULT_LOCAL_LIMITS, ...opts.limits }, opts.runtimes);
     for (const r of rows) sb.rows.set(r.path, r);
+    sb.stamp = stamp;
+    if (opts.notices !== false) sb.notices = openNotices(opts.store.scope, opts.workspace, (n) => sb.heard(n));
     return sb;
+  }
+
+  /** Stops hearing and sending notices (the Worker's end does the same). */
+  close(): void {
+    this.notices?.close();
+    this.notices = undefined;
   }
 
   /** Runs `fn` after every earlier queued operation (flushes and restores must not interleave). */
@@ -142,9 +170,120 @@ export class LocalSandbox implements Sandbox {
     if (!this.tracked.hasDirty()) return;
     const change = await changeFor(this.mem, this.root, this.tracked.takeDirty(), this.rows);
     if (!change.put.length && !change.remove.length) return;
-    await this.store.applyChanges(this.workspace, change);
+    const stamps = await this.store.applyChanges(this.workspace, change);
     for (const p of change.remove) this.rows.delete(p);
     for (const r of change.put) this.rows.set(r.path, r);
+    // Another tab wrote since the write this copy knows of (its notice may still come, or never): catch up later.
+    if (stamps.before !== this.stamp) this.stale = true;
+    this.stamp = stamps.after;
+    const put = change.put.map((r) => r.path);
+    if (put.length + change.remove.length > MAX_NOTICE_PATHS) this.notices?.post({ from: this.id, all: true });
+    else this.notices?.post({ from: this.id, before: stamps.before, after: stamps.after, put, remove: change.remove });
+  }
+
+  // Other tabs' changes. A notice is taken in on the chain (never in the middle of a flush, snapshot or
+  // restore); reads, commands, snapshots and restores wait for it (`refreshing`). Commands, snapshots and
+  // restores also compare the store's generation token with this copy's first (one read), and reload the
+  // whole workspace when they differ: a lost notice costs a reload, never a stale command.
+  //
+  // A path this copy changed and has not flushed yet (a command still running) keeps its local content:
+  // its flush comes after the other tab's write and wins, and is announced back. `rows` always follows the
+  // store, so that flush compares against what is really stored.
+
+  /** A notice arrived from another sandbox of this workspace. */
+  private heard(n: WorkspaceNotice): void {
+    if (n.from === this.id) return;
+    this.refreshing = this.locked(() => this.takeNotice(n)).catch(() => {
+      this.stale = true;
+    });
+  }
+
+  private async takeNotice(n: WorkspaceNotice): Promise<void> {
+    if ("all" in n) return this.reloadAll();
+    if (n.after === this.stamp) return; // Already in (a reload read it).
+    if (this.stale || n.before !== this.stamp) return this.reloadAll();
+    const paths = [...new Set([...n.put, ...n.remove])];
+    const stored = await this.store.rowsAt(this.workspace, paths);
+    await this.takeRows(paths.map((p, i) => [p, stored[i]]));
+    this.stamp = n.after;
+    this.taken.notices++;
+  }
+
+  /** Makes the whole copy match the store (a whole-workspace notice, a lost notice). */
+  private async reloadAll(): Promise<void> {
+    const stamp = await this.store.stampOf(this.workspace);
+    const rows = new Map((await this.store.loadRows(this.workspace)).map((r) => [r.path, r]));
+    const paths = new Set([...rows.keys(), ...this.rows.keys()]);
+    await this.takeRows([...paths].map((p) => [p, rows.get(p)]));
+    this.stamp = stamp;
+    this.stale = false;
+    this.taken.reloads++;
+  }
+
+  /** Before a command, snapshot or restore: takes in pending notices, and reloads if the store moved on without one. */
+  private async current(): Promise<void> {
+    await this.refreshing;
+    if (!this.stale && (await this.store.stampOf(this.workspace)) === this.stamp) return;
+    await this.locked(() => this.catchUp());
+  }
+
+  /** On the chain: reloads when the copy is behind the store. */
+  private async catchUp(): Promise<void> {
+    if (this.stale || (await this.store.stampOf(this.workspace)) !== this.stamp) await this.reloadAll();
+  }
+
+  /**
+   * Writes stored rows (undefined: removed) into the in-memory filesystem below the tracking, so they are not
+   * flushed again, keeping their times and modes; paths with unflushed local changes keep their content.
+   */
+  private async takeRows(entries: Array<[string, WorkspaceRow | undefined]>): Promise<void> {
+    const before = new Map(entries.map(([p]) => [p, this.rows.get(p)]));
+    const wanted = entries.filter(([p, row]) => !sameRow(before.get(p), row));
+    const hashes = wanted.flatMap(([, r]) => (r?.type === "file" && r.hash ? [r.hash] : []));
+    const blobs = hashes.length ? await this.store.getBlobs([...new Set(hashes)]) : new Map<string, Uint8Array>();
+    for (const [p, row] of entries) {
+      if (row) this.rows.set(p, row);
+      else this.rows.delete(p);
+    }
+    // Removals deepest first, then the rest parents first; directories' times last (their children move them).
+    const gone = wanted.filter(([, r]) => !r).sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0));
+    const put = wanted.filter((e): e is [string, WorkspaceRow] => e[1] !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const mem = this.mem;
+    for (const [p] of gone) {
+      const abs = joinPath(this.root, p);
+      if (!this.tracked.touches(abs)) await mem.rm(abs, { recursive: true, force: true });
+    }
+    const dirs: WorkspaceRow[] = [];
+    for (const [p, row] of put) {
+      const abs = joinPath(this.root, p);
+      if (this.tracked.touches(abs)) continue;
+      const had = before.get(p);
+      const kind = await entryKind(mem, abs);
+      if (kind !== undefined && (kind !== row.type || row.type === "symlink" || (had && had.type !== row.type))) {
+        await mem.rm(abs, { recursive: true, force: true });
+      }
+      const meta = { mode: row.mode, mtime: new Date(row.mtime) };
+      if (row.type === "directory") {
+        mem.mkdirSync(abs, { recursive: true });
+        dirs.push(row);
+      } else if (row.type === "file") {
+        mem.writeFileSync(abs, blobs.get(row.hash ?? "") ?? new Uint8Array(), undefined, meta);
+        await mem.chmod(abs, row.mode);
+        await mem.utimes(abs, meta.mtime, meta.mtime);
+      } else if (row.target !== undefined) {
+        try {
+          await mem.symlink(row.target, abs);
+        } catch {
+          // A clashing entry wins over a stale link.
+        }
+      }
+    }
+    for (const r of dirs) {
+      const abs = joinPath(this.root, r.path);
+      if (this.tracked.touches(abs)) continue;
+      await mem.utimes(abs, new Date(r.mtime), new Date(r.mtime));
+      await mem.chmod(abs, r.mode);
+    }
   }
 
   /** An idle lane for this timeout, or a new one: each exec runs in a lane of its own. */
@@ -197,6 +336,7 @@ export class LocalSandbox implements Sandbox {
   async exec(command: string, opts: ExecOptions = {}): Promise<ExecResult> {
     const timeoutMs = Math.max(1, Math.floor(opts.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS));
     if (opts.signal?.aborted) return { stdout: "", stderr: "", combined: "", exitCode: 130, timedOut: false, aborted: true };
+    await this.current();
     const timer = new AbortController();
     const handle = setTimeout(() => timer.abort(), timeoutMs);
     const signal = opts.signal ? AbortSignal.any([timer.signal, opts.signal]) : timer.signal;
@@ -230,7 +370,9 @@ export class LocalSandbox implements Sandbox {
   }
 
   async snapshot(): Promise<string> {
+    await this.refreshing;
     return this.locked(async () => {
+      await this.catchUp();
       await this.flushNow();
       const tree: SnapshotTree = { files: {}, dirs: [] };
       for (const r of this.rows.values()) {
@@ -246,7 +388,9 @@ export class LocalSandbox implements Sandbox {
   }
 
   async restore(hash: string): Promise<void> {
+    await this.refreshing;
     return this.locked(async () => {
+      await this.catchUp();
       await this.flushNow();
       const tree = await requireTree(this.store, hash);
       const fs = this.tracked;
@@ -276,6 +420,22 @@ export class LocalSandbox implements Sandbox {
 
   readAt(hash: string, relPath: string): Promise<Uint8Array | undefined> {
     return readAtSnapshot(this.store, hash, relPath);
+  }
+}
+
+/** Whether two rows describe the same entry (undefined: none). */
+function sameRow(a: WorkspaceRow | undefined, b: WorkspaceRow | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.type === b.type && a.hash === b.hash && a.target === b.target && a.mode === b.mode && a.mtime === b.mtime;
+}
+
+/** What is at a path of the in-memory filesystem now (links not followed). */
+async function entryKind(mem: InMemoryFs, abs: string): Promise<WorkspaceRow["type"] | undefined> {
+  try {
+    const st = await mem.lstat(abs);
+    return st.isSymbolicLink ? "symlink" : st.isDirectory ? "directory" : "file";
+  } catch {
+    return undefined;
   }
 }
 

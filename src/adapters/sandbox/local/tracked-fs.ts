@@ -15,7 +15,7 @@ import type {
   MkdirOptions,
   RmOptions,
 } from "just-bash";
-import { normalizePath } from "../../../core/sandbox-path";
+import { isInside, normalizePath } from "../../../core/sandbox-path";
 
 type ReadFileOptions = Parameters<IFileSystem["readFile"]>[1];
 type WriteFileOptions = Parameters<IFileSystem["writeFile"]>[2];
@@ -36,6 +36,12 @@ export class TrackedFs implements IFileSystem {
 
   hasDirty(): boolean {
     return this.dirty.size > 0;
+  }
+
+  /** Whether a change not yet taken lies at, above or below this absolute path. */
+  touches(path: string): boolean {
+    for (const d of this.dirty) if (d === path || isInside(d, path) || isInside(path, d)) return true;
+    return false;
   }
 
   private mark(path: string): void {

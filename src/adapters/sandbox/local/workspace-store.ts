@@ -25,6 +25,21 @@ export interface WorkspaceRow {
   mode: number;
 }
 
+/**
+ * A workspace's generation: a token every write of its rows replaces (in the same transaction), so a copy
+ * of the workspace held elsewhere (another tab's sandbox) can tell cheaply whether it is still current.
+ * `before` is the token the write replaced (undefined: none yet, or the workspace was deleted).
+ */
+export interface WorkspaceStamps {
+  before: string | undefined;
+  after: string;
+}
+
+/** A new generation token: random, never a counter, so a deleted and rewritten workspace never repeats one. */
+export function newStamp(): string {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
 /** A batch of changes to one workspace, applied atomically. */
 export interface WorkspaceChange {
   blobs: StoredBlob[];
@@ -34,9 +49,19 @@ export interface WorkspaceChange {
 }
 
 export interface WorkspaceStore extends SnapshotStore {
+  /**
+   * Names the place this store keeps its data: sandboxes on the same scope and workspace (other tabs) tell
+   * each other of their writes under it.
+   */
+  readonly scope: string;
   /** Every row of a workspace (empty for an unknown one). */
   loadRows(workspace: string): Promise<WorkspaceRow[]>;
-  applyChanges(workspace: string, change: WorkspaceChange): Promise<void>;
+  /** The rows of these paths (undefined where there is none), in order. */
+  rowsAt(workspace: string, paths: string[]): Promise<Array<WorkspaceRow | undefined>>;
+  /** The workspace's generation token (undefined: never written, or deleted). */
+  stampOf(workspace: string): Promise<string | undefined>;
+  /** Applies the change and replaces the workspace's generation token in the same transaction. */
+  applyChanges(workspace: string, change: WorkspaceChange): Promise<WorkspaceStamps>;
   /** Replaces all rows of a workspace (seeding, copying, restoring). */
   replaceRows(workspace: string, rows: WorkspaceRow[], blobs?: StoredBlob[]): Promise<void>;
   /** Removes a workspace's rows (blobs stay: snapshots may still use them). */
@@ -51,6 +76,9 @@ export interface WorkspaceStore extends SnapshotStore {
 
 export class MemoryWorkspaceStore extends MemorySnapshotStore implements WorkspaceStore {
   readonly workspaces = new Map<string, Map<string, WorkspaceRow>>();
+  /** Each store in memory is its own place: sandboxes on two of them never hear each other. */
+  readonly scope = `memory:${newStamp()}`;
+  private readonly stamps = new Map<string, string>();
 
   private rowsOf(ws: string): Map<string, WorkspaceRow> {
     let m = this.workspaces.get(ws);
@@ -63,18 +91,37 @@ export class MemoryWorkspaceStore extends MemorySnapshotStore implements Workspa
   async loadRows(workspace: string): Promise<WorkspaceRow[]> {
     return [...(this.workspaces.get(workspace)?.values() ?? [])].map((r) => ({ ...r }));
   }
-  async applyChanges(workspace: string, change: WorkspaceChange): Promise<void> {
+  async rowsAt(workspace: string, paths: string[]): Promise<Array<WorkspaceRow | undefined>> {
+    const rows = this.workspaces.get(workspace);
+    return paths.map((p) => {
+      const r = rows?.get(p);
+      return r ? { ...r } : undefined;
+    });
+  }
+  async stampOf(workspace: string): Promise<string | undefined> {
+    return this.stamps.get(workspace);
+  }
+  private bump(workspace: string): WorkspaceStamps {
+    const before = this.stamps.get(workspace);
+    const after = newStamp();
+    this.stamps.set(workspace, after);
+    return { before, after };
+  }
+  async applyChanges(workspace: string, change: WorkspaceChange): Promise<WorkspaceStamps> {
     await this.putBlobs(change.blobs);
     const rows = this.rowsOf(workspace);
     for (const p of change.remove) rows.delete(p);
     for (const r of change.put) rows.set(r.path, { ...r });
+    return this.bump(workspace);
   }
   async replaceRows(workspace: string, rows: WorkspaceRow[], blobs: StoredBlob[] = []): Promise<void> {
     await this.putBlobs(blobs);
     this.workspaces.set(workspace, new Map(rows.map((r) => [r.path, { ...r }])));
+    this.bump(workspace);
   }
   async deleteWorkspace(workspace: string): Promise<void> {
     this.workspaces.delete(workspace);
+    this.stamps.delete(workspace);
   }
   private readonly treeTimes = new Map<string, number>();
   override async putTree(hash: string, tree: SnapshotTree): Promise<void> {
