@@ -1,7 +1,8 @@
 /**
  * The Terminal of one session in two tabs: a command running in tab A shows in tab B as running in another tab
  * (not as stopped by a reload), with a Stop that reaches it; a turn sent in B waits for it; B's entry turns to the
- * command's real end when A writes it; a command whose tab closed shows as stopped by a reload.
+ * command's real end when A writes it; a command whose tab closed shows as stopped by a reload. Each tab's sandbox
+ * sees the files the other tab's commands wrote.
  */
 import type { Page } from "@playwright/test";
 import { configure, newSession, openApp, send, waitIdle } from "./app";
@@ -76,4 +77,36 @@ test("a command running in one tab: running in another tab there, a turn there w
   // And B can run its own now.
   await run(b, "echo b-runs");
   await expect(logB.locator(".terminal-you").last()).toContainText("exit 0");
+});
+
+test("files a command wrote in one tab are there for the other tab's commands, and its edit starts from them", async ({ context, mock }) => {
+  test.setTimeout(90_000);
+  const a = await context.newPage();
+  await a.setViewportSize({ width: 1400, height: 900 });
+  await openApp(a);
+  await configure(a, mock, "openai-compatible", { permissions: [{ permission: "bash", pattern: "*", action: "allow" }] });
+  const id = await newSession(a);
+  const logA = await openTerminal(a);
+  const b = await context.newPage();
+  await b.setViewportSize({ width: 1400, height: 900 });
+  await b.goto(`/#/s/${id}`);
+  await expect(b.getByRole("textbox", { name: "Message" })).toBeVisible();
+  const logB = await openTerminal(b);
+  // B's sandbox has loaded the workspace before A writes.
+  await run(b, "ls; echo listed-in-b");
+  await expect(logB.locator(".terminal-you").filter({ hasText: "listed-in-b" }).locator(".terminal-status")).toHaveText("exit 0");
+
+  await run(a, "echo from-a > made-in-a.txt && echo written-in-a");
+  await expect(logA.locator(".terminal-you").filter({ hasText: "written-in-a" }).locator(".terminal-status")).toHaveText("exit 0");
+
+  // The logs are shared: each tab's own entry is told by its marker.
+  await run(b, "cat made-in-a.txt && echo from-b >> made-in-a.txt && echo read-in-b");
+  const readB = logB.locator(".terminal-you").filter({ hasText: "read-in-b" });
+  await expect(readB.locator(".terminal-status")).toHaveText("exit 0");
+  await expect(readB).toContainText("from-a");
+
+  await run(a, "cat made-in-a.txt && echo read-in-a");
+  const readA = logA.locator(".terminal-you").filter({ hasText: "read-in-a" });
+  await expect(readA.locator(".terminal-status")).toHaveText("exit 0");
+  await expect(readA).toContainText(/from-a\s+from-b/);
 });

@@ -65,10 +65,10 @@ export class DexieWorkspaceStore implements WorkspaceStore {
 
   /** Replaces the workspace's generation token (call inside a transaction on `stamps`). */
   private async bump(workspace: string): Promise<WorkspaceStamps> {
-    const before = (await this.db.stamps.get(workspace))?.stamp;
     const after = newStamp();
-    await this.db.stamps.put({ ws: workspace, stamp: after });
-    return { before, after };
+    // Both asked at once (the transaction runs them in order, the get first): one round trip, not two.
+    const [old] = await Promise.all([this.db.stamps.get(workspace), this.db.stamps.put({ ws: workspace, stamp: after })]);
+    return { before: old?.stamp, after };
   }
   async stampOf(workspace: string): Promise<string | undefined> {
     return (await this.db.stamps.get(workspace))?.stamp;
