@@ -36,7 +36,7 @@ test("a command running in one tab: running in another tab there, a turn there w
   const logB = await openTerminal(b);
 
   // A runs a command; B, opened before it started, follows it as running in another tab.
-  await run(a, "sleep 6; echo finished-in-a");
+  await run(a, "sleep 6; echo finished-in-a > a-done.txt; echo finished-in-a");
   await expect(logA.locator(".terminal-you").last().locator(".terminal-status")).toHaveText("running…");
   const entryB = logB.locator(".terminal-you").last();
   await expect(entryB.locator(".terminal-status")).toHaveText("running in another tab…");
@@ -46,9 +46,10 @@ test("a command running in one tab: running in another tab there, a turn there w
   await expect(b.getByRole("button", { name: "Clear your commands" })).toHaveCount(0);
 
   // A turn sent in B waits for A's command before its first step, saying so; then it goes on.
-  mock.setScript([{ toolCalls: [{ name: "bash", args: { command: "echo from-model", description: "say" } }] }, { text: "Went on after your command." }]);
+  // The model's command reads what A's command writes at its end: it can only say it if it ran after that end.
+  mock.setScript([{ toolCalls: [{ name: "bash", args: { command: "cat a-done.txt", description: "read" } }] }, { text: "Went on after your command." }]);
   await send(b, "go on when it ends");
-  await expect(b.getByRole("status").filter({ hasText: "Waiting for your command in the Terminal to end" })).toContainText("(sleep 6; echo finished-in-a)");
+  await expect(b.getByRole("status").filter({ hasText: "Waiting for your command in the Terminal to end" })).toContainText("(sleep 6; echo finished-in-a > a-done.txt; echo finished-in-a)");
   // The model's command has not run (its call waits with the step).
   await expect(logB.locator(".terminal-model .terminal-status")).not.toHaveText("exit 0");
   // A writes the command's end: B's entry shows it, and the turn goes on.
@@ -56,6 +57,9 @@ test("a command running in one tab: running in another tab there, a turn there w
   await expect(entryB).toContainText("finished-in-a");
   await waitIdle(b, id);
   await expect(b.getByRole("article").filter({ hasText: "Went on after your command." })).toBeVisible();
+  const modelRead = logB.locator(".terminal-model").last();
+  await expect(modelRead).toContainText("cat a-done.txt");
+  await expect(modelRead).toContainText("finished-in-a");
   await expect(b.getByRole("button", { name: "Run", exact: true })).toBeVisible();
 
   // Stop in B stops A's command.

@@ -109,14 +109,16 @@ export function TerminalPane({
 
   const focusBox = () => inputRef.current?.focus();
 
-  // Run and Stop swap when a command starts or ends, here or in another tab: keyboard focus on the button that
-  // goes would fall to the page, so it stays in the form, in the box. Read before the swap is committed.
+  // Run and Stop swap when a command starts or ends, here or in another tab: keyboard focus on Stop would fall to
+  // the page (the button becomes Run, disabled while the box is empty), so it stays in the form, in the box. Read
+  // before the swap is committed.
   const buttonFocused = useRef(false);
   buttonFocused.current = typeof document !== "undefined" && formRef.current?.contains(document.activeElement) === true && document.activeElement !== inputRef.current;
   const swapped = running ? "stop" : elsewhere ? "stop-elsewhere" : "run";
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the button swaps, reading the focus it had.
   useLayoutEffect(() => {
-    if (buttonFocused.current && (document.activeElement === document.body || document.activeElement === null)) focusBox();
+    const now = document.activeElement;
+    if (buttonFocused.current && (now === null || now === document.body || !now.isConnected || (now instanceof HTMLButtonElement && now.disabled))) focusBox();
   }, [swapped]);
 
   const submit = () => {
