@@ -4,9 +4,9 @@
  * command's real end when A writes it; a command whose tab closed shows as stopped by a reload. Each tab's sandbox
  * sees the files the other tab's commands wrote.
  */
-import type { Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import { configure, newSession, openApp, send, waitIdle } from "./app";
-import { expect, test } from "./fixtures";
+import { expect, type MockOpenAI, test } from "./fixtures";
 
 async function openTerminal(page: Page) {
   const toggle = page.getByRole("button", { name: "Terminal" });
@@ -21,8 +21,8 @@ async function run(page: Page, command: string) {
   await input.press("Enter");
 }
 
-test("a command running in one tab: running in another tab there, a turn there waits for it, Stop reaches it, and a closed tab's says stopped by a reload", async ({ context, mock }) => {
-  test.setTimeout(120_000);
+/** Two pages of one session, A's opened first, each with its Terminal open (bash allowed). */
+async function twoTabs(context: BrowserContext, mock: MockOpenAI) {
   const a = await context.newPage();
   await a.setViewportSize({ width: 1400, height: 900 });
   await openApp(a);
@@ -34,6 +34,12 @@ test("a command running in one tab: running in another tab there, a turn there w
   await b.goto(`/#/s/${id}`);
   await expect(b.getByRole("textbox", { name: "Message" })).toBeVisible();
   const logB = await openTerminal(b);
+  return { a, b, id, logA, logB };
+}
+
+test("a command running in one tab: running in another tab there, a turn there waits for it, Stop reaches it, and a closed tab's says stopped by a reload", async ({ context, mock }) => {
+  test.setTimeout(120_000);
+  const { a, b, id, logA, logB } = await twoTabs(context, mock);
 
   // A runs a command; B, opened before it started, follows it as running in another tab.
   await run(a, "sleep 6; echo finished-in-a > a-done.txt; echo finished-in-a");
@@ -85,17 +91,7 @@ test("a command running in one tab: running in another tab there, a turn there w
 
 test("files a command wrote in one tab are there for the other tab's commands, and its edit starts from them", async ({ context, mock }) => {
   test.setTimeout(90_000);
-  const a = await context.newPage();
-  await a.setViewportSize({ width: 1400, height: 900 });
-  await openApp(a);
-  await configure(a, mock, "openai-compatible", { permissions: [{ permission: "bash", pattern: "*", action: "allow" }] });
-  const id = await newSession(a);
-  const logA = await openTerminal(a);
-  const b = await context.newPage();
-  await b.setViewportSize({ width: 1400, height: 900 });
-  await b.goto(`/#/s/${id}`);
-  await expect(b.getByRole("textbox", { name: "Message" })).toBeVisible();
-  const logB = await openTerminal(b);
+  const { a, b, logA, logB } = await twoTabs(context, mock);
   // B's sandbox has loaded the workspace before A writes.
   await run(b, "ls; echo listed-in-b");
   await expect(logB.locator(".terminal-you").filter({ hasText: "listed-in-b" }).locator(".terminal-status")).toHaveText("exit 0");

@@ -262,28 +262,14 @@ export class LocalSandbox implements Sandbox {
       if (kind !== undefined && (kind !== row.type || row.type === "symlink" || (had && had.type !== row.type))) {
         await mem.rm(abs, { recursive: true, force: true });
       }
-      const meta = { mode: row.mode, mtime: new Date(row.mtime) };
-      if (row.type === "directory") {
-        mem.mkdirSync(abs, { recursive: true });
-        dirs.push(row);
-      } else if (row.type === "file") {
-        mem.writeFileSync(abs, blobs.get(row.hash ?? "") ?? new Uint8Array(), undefined, meta);
-        await mem.chmod(abs, row.mode);
-        await mem.utimes(abs, meta.mtime, meta.mtime);
-      } else if (row.target !== undefined) {
-        try {
-          await mem.symlink(row.target, abs);
-        } catch {
-          // A clashing entry wins over a stale link.
-        }
-      }
+      // A file written over keeps the stored mode and time (the write alone leaves the old ones).
+      await placeRow(mem, abs, row, blobs, kind === "file");
+      if (row.type === "directory") dirs.push(row);
     }
-    for (const r of dirs) {
-      const abs = joinPath(this.root, r.path);
-      if (this.tracked.touches(abs)) continue;
-      await mem.utimes(abs, new Date(r.mtime), new Date(r.mtime));
-      await mem.chmod(abs, r.mode);
-    }
+    await dateDirs(
+      mem,
+      dirs.filter((r) => !this.tracked.touches(joinPath(this.root, r.path))),
+    );
   }
 
   /** An idle lane for this timeout, or a new one: each exec runs in a lane of its own. */
@@ -444,24 +430,37 @@ async function loadRows(mem: InMemoryFs, store: WorkspaceStore, rows: WorkspaceR
   const sorted = [...rows].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const hashes = [...new Set(sorted.flatMap((r) => (r.type === "file" && r.hash ? [r.hash] : [])))];
   const blobs = await store.getBlobs(hashes);
-  const dirs: WorkspaceRow[] = [];
-  for (const r of sorted) {
-    const abs = joinPath(LOCAL_ROOT, r.path);
-    const meta = { mode: r.mode, mtime: new Date(r.mtime) };
-    if (r.type === "directory") {
-      mem.mkdirSync(abs, { recursive: true });
-      dirs.push(r);
-    } else if (r.type === "file") {
-      mem.writeFileSync(abs, blobs.get(r.hash ?? "") ?? new Uint8Array(), undefined, meta);
-    } else if (r.target !== undefined) {
-      try {
-        await mem.symlink(r.target, abs);
-      } catch {
-        // A clashing entry wins over a stale link.
-      }
+  for (const r of sorted) await placeRow(mem, joinPath(LOCAL_ROOT, r.path), r, blobs, false);
+  await dateDirs(
+    mem,
+    sorted.filter((r) => r.type === "directory"),
+  );
+}
+
+/** Writes one stored row at `abs` (a file's content from `blobs`); `overwrite`: a file is there already. */
+async function placeRow(mem: InMemoryFs, abs: string, row: WorkspaceRow, blobs: Map<string, Uint8Array>, overwrite: boolean): Promise<void> {
+  const meta = { mode: row.mode, mtime: new Date(row.mtime) };
+  if (row.type === "directory") mem.mkdirSync(abs, { recursive: true });
+  else if (row.type === "file") {
+    mem.writeFileSync(abs, blobs.get(row.hash ?? "") ?? new Uint8Array(), undefined, meta);
+    if (overwrite) {
+      await mem.chmod(abs, row.mode);
+      await mem.utimes(abs, meta.mtime, meta.mtime);
+    }
+  } else if (row.target !== undefined) {
+    try {
+      await mem.symlink(row.target, abs);
+    } catch {
+      // A clashing entry wins over a stale link.
     }
   }
-  // A directory keeps its stored time (and mode), as a file does: `ls -l` and `stat` show when it was made.
+}
+
+/**
+ * Gives directories their stored time and mode, as files have theirs: `ls -l` and `stat` show when a directory
+ * was made. Done after their children are written (writing a child moves its directory's time).
+ */
+async function dateDirs(mem: InMemoryFs, dirs: readonly WorkspaceRow[]): Promise<void> {
   for (const r of dirs) {
     const abs = joinPath(LOCAL_ROOT, r.path);
     try {
