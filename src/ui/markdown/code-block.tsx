@@ -1,4 +1,5 @@
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { useScrolls } from "../hooks/use-scrolls";
 import { CopyButton } from "./copy-button";
 import type { HlNode } from "./highlight";
 
@@ -103,6 +104,9 @@ function useHighlight(lang: string | undefined, code: string, enabled: boolean):
 export function CodeBlock({ lang, code, highlight }: { lang: string | undefined; code: string; highlight: boolean }) {
   const [wrap, setWrap] = useState(false);
   const nodes = useHighlight(lang, code, highlight);
+  // A finished block whose long lines scroll sideways is a tab stop, as a long tool output is.
+  const box = useRef<HTMLPreElement>(null);
+  const scrolls = useScrolls(box, `${wrap}${code}`, highlight);
   return (
     <div className="code-block">
       <div className="code-bar">
@@ -112,7 +116,8 @@ export function CodeBlock({ lang, code, highlight }: { lang: string | undefined;
         </button>
         <CopyButton text={() => code} label={`Copy ${lang ?? ""} code`.replace("  ", " ")} />
       </div>
-      <pre className={wrap ? "wrap" : undefined}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a focusable scroll box is the accessible pattern for content that scrolls (WCAG 2.1.1) */}
+      <pre ref={box} className={wrap ? "wrap" : undefined} tabIndex={scrolls ? 0 : undefined}>
         <code className={lang ? `hljs language-${lang}` : undefined}>{nodes ? renderNodes(nodes) : code}</code>
       </pre>
     </div>

@@ -4,6 +4,7 @@ import { isSubagentTool, subagentSession, subagentSourceID } from "../../../core
 import type { Store } from "../../../core/ports/store";
 import type { Session, ToolPart } from "../../../core/schema";
 import { useServices } from "../../hooks/services";
+import { useScrolls } from "../../hooks/use-scrolls";
 import { formatDuration } from "../../format";
 import { PatchDiff } from "../../diff/lazy-diff";
 import { CopyButton } from "../../markdown/copy-button";
@@ -44,12 +45,7 @@ function ToolText({ label, copy, text, error }: { label: string; copy: string; t
   const classes = [error ? "error-text" : "", wrap ? "" : "nowrap"].filter(Boolean).join(" ");
   // Only a box that scrolls is a tab stop (so it can be scrolled from the keyboard): short outputs add none.
   const box = useRef<HTMLPreElement>(null);
-  const [scrolls, setScrolls] = useState(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: measured again when the text or the wrapping changes
-  useEffect(() => {
-    const el = box.current;
-    if (el) setScrolls(el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
-  }, [text, wrap]);
+  const scrolls = useScrolls(box, `${wrap}${text}`);
   return (
     <>
       <div className="tool-label-row">
