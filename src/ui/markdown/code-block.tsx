@@ -1,5 +1,4 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
-import { useScrolls } from "../hooks/use-scrolls";
+import { type ReactNode, useEffect, useState } from "react";
 import { CopyButton } from "./copy-button";
 import type { HlNode } from "./highlight";
 
@@ -104,9 +103,7 @@ function useHighlight(lang: string | undefined, code: string, enabled: boolean):
 export function CodeBlock({ lang, code, highlight }: { lang: string | undefined; code: string; highlight: boolean }) {
   const [wrap, setWrap] = useState(false);
   const nodes = useHighlight(lang, code, highlight);
-  // A finished block whose long lines scroll sideways is a tab stop, as a long tool output is.
-  const box = useRef<HTMLPreElement>(null);
-  const scrolls = useScrolls(box, `${wrap}${code}`, highlight);
+
   return (
     <div className="code-block">
       <div className="code-bar">
@@ -116,8 +113,11 @@ export function CodeBlock({ lang, code, highlight }: { lang: string | undefined;
         </button>
         <CopyButton text={() => code} label={`Copy ${lang ?? ""} code`.replace("  ", " ")} />
       </div>
+      {/* A block's long lines scroll sideways (and a long block down): like a markdown table, it is a tab stop, so it
+          can be scrolled from the keyboard. Measuring which blocks scroll was tried: a block re-rendered while its row
+          was not laid out measured as not scrolling and stayed so. */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a focusable scroll box is the accessible pattern for content that scrolls (WCAG 2.1.1) */}
-      <pre ref={box} className={wrap ? "wrap" : undefined} tabIndex={scrolls ? 0 : undefined}>
+      <pre className={wrap ? "wrap" : undefined} tabIndex={0}>
         <code className={lang ? `hljs language-${lang}` : undefined}>{nodes ? renderNodes(nodes) : code}</code>
       </pre>
     </div>
