@@ -182,7 +182,8 @@ test("network down: says the server is unreachable or refuses browser calls, and
 });
 
 test("a prompt sent during a run is queued and answered after it", async ({ page, mock }) => {
-  mock.setScript([{ text: Array.from({ length: 30 }, (_, i) => `a${i}`).join(" "), chunkDelayMs: 40 }, { text: "Second answer." }]);
+  // Long enough (~5 s) that the first answer is still streaming when the second prompt is typed and sent, also on a loaded machine.
+  mock.setScript([{ text: Array.from({ length: 120 }, (_, i) => `a${i}`).join(" "), chunkDelayMs: 40 }, { text: "Second answer." }]);
   await openApp(page);
   await configure(page, mock, "openai-compatible");
   const id = await newSession(page);
@@ -194,7 +195,7 @@ test("a prompt sent during a run is queued and answered after it", async ({ page
   await waitIdle(page, id);
   const stored = await storedMessages(page, id);
   expect(stored.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
-  expect(stored[1]?.parts.find((p) => p.type === "text")?.text).toContain("a29");
+  expect(stored[1]?.parts.find((p) => p.type === "text")?.text).toContain("a119");
 });
 
 test("Stop with a prompt queued: the queued prompt is said to have no answer, and can be answered", async ({ page, mock }) => {
