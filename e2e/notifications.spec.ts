@@ -51,7 +51,8 @@ async function show(page: Page) {
 }
 
 test("a run that finishes while another session is open badges the tab title until that session is opened", async ({ page, mock }) => {
-  mock.setScript([{ text: "one two three four five six seven eight", chunkDelayMs: 150 }]);
+  // ~4 s of streaming: the run must still be going when the other session opens, also on a loaded machine.
+  mock.setScript([{ text: Array.from({ length: 27 }, (_, i) => `w${i}`).join(" "), chunkDelayMs: 150 }]);
   await openApp(page);
   await configure(page, mock, "openai-compatible");
   const first = await newSession(page);
@@ -67,7 +68,8 @@ test("a run that finishes while another session is open badges the tab title unt
 
 test("notifications: permission asked only from the setting's click; a run that ends in a hidden tab notifies, and the click opens its session", async ({ page, mock }) => {
   await fakeNotifications(page);
-  mock.setScript([{ text: "done with the work here", chunkDelayMs: 200 }]);
+  // ~4 s of streaming: the tab must be hidden before the run ends, also on a loaded machine.
+  mock.setScript([{ text: Array.from({ length: 20 }, (_, i) => `done${i}`).join(" "), chunkDelayMs: 200 }]);
   await openApp(page);
   expect(await requests(page)).toBe(0);
   await configure(page, mock, "openai-compatible");
