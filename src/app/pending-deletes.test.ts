@@ -1,20 +1,16 @@
 import { describe, expect, it, vi } from "vitest";
 import { makeSession } from "../core/compaction/test-fixtures";
 import { MemoryStore } from "../testing/memory-store";
-import type { AppServices } from "./bootstrap";
+import { deleteApp, finishApp } from "../testing/delete-app";
+import { fakeStorage } from "../testing/fake-storage";
 import { deleteSession } from "./session-actions";
 import { makeRoom, terminalLogKey } from "./terminal-log";
 import { clearPendingDelete, foreignPendingDelete, keptForUndo, nextPendingDeleteDue, notePendingDelete, PENDING_DELETE_STALE_MS, stalePendingDeletes } from "./pending-deletes";
 import { finishPendingDeletes } from "./storage-gc";
 
-function memo() {
-  const m = new Map<string, string>();
-  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k), m };
-}
-
 describe("pending deletes", () => {
   it("are finished by a later start-up only once no Undo can still be offered, and forgotten when undone or done", () => {
-    const store = memo();
+    const store = fakeStorage();
     notePendingDelete("ses_a", 1_000, store);
     notePendingDelete("ses_b", 5_000, store);
     expect(stalePendingDeletes(1_000 + PENDING_DELETE_STALE_MS - 1, store)).toEqual([]);
@@ -26,7 +22,7 @@ describe("pending deletes", () => {
   });
 
   it("say when the next one this tab does not hold is due (a page left open finishes it then)", () => {
-    const store = memo();
+    const store = fakeStorage();
     expect(nextPendingDeleteDue(0, store)).toBeUndefined();
     notePendingDelete("ses_a", 1_000, store);
     notePendingDelete("ses_b", 3_000, store);
@@ -39,7 +35,7 @@ describe("pending deletes", () => {
   });
 
   it("read nothing from a damaged entry", () => {
-    const store = memo();
+    const store = fakeStorage();
     store.setItem("tabcode.deleted.pending", "{not json");
     expect(stalePendingDeletes(Date.now(), store)).toEqual([]);
     store.setItem("tabcode.deleted.pending", JSON.stringify({ ses_a: "soon", ses_b: 1 }));
@@ -49,29 +45,14 @@ describe("pending deletes", () => {
 
 describe("finishPendingDeletes", () => {
   it("deletes the files of a session still gone, keeps those of one restored meanwhile, and forgets both", async () => {
-    const store = memo();
+    const store = fakeStorage();
     notePendingDelete("ses_gone", 0, store);
     notePendingDelete("ses_back", 0, store);
     notePendingDelete("ses_recent", PENDING_DELETE_STALE_MS, store);
-    const deleted: string[] = [];
-    let collected = 0;
-    const app = {
-      store: {
-        getSession: async (id: string) => (id === "ses_back" ? ({ id } as never) : undefined),
-        listSessions: async () => [],
-        messages: async () => [],
-      },
-      sandbox: {
-        deleteWorkspace: async (id: string) => void deleted.push(id),
-        collectGarbage: async () => {
-          collected++;
-          return { trees: 0, blobs: 0, bytes: 0 };
-        },
-      },
-    };
+    const { app, deleted, counts } = finishApp(["ses_back"]);
     await finishPendingDeletes(app, PENDING_DELETE_STALE_MS + 1, store);
     expect(deleted).toEqual(["ses_gone"]);
-    expect(collected).toBe(1);
+    expect(counts.collected).toBe(1);
     // The recent one waits: its page may still offer Undo.
     expect(stalePendingDeletes(10 * PENDING_DELETE_STALE_MS, store)).toEqual(["ses_recent"]);
   });
@@ -79,7 +60,7 @@ describe("finishPendingDeletes", () => {
 
 describe("a delete whose Undo another tab still offers", () => {
   it("holds collections back until it is settled or stale; this tab's own are kept through keptForUndo instead", () => {
-    const store = memo();
+    const store = fakeStorage();
     notePendingDelete("ses_elsewhere", 1_000, store);
     expect(foreignPendingDelete(1_000 + 5, store)).toBe(true);
     expect(foreignPendingDelete(1_000 + PENDING_DELETE_STALE_MS, store)).toBe(false);
@@ -100,32 +81,12 @@ describe("liveSnapshots", () => {
   });
 });
 
-/** A localStorage that refuses a write once keys and values would pass `quota` characters, as browsers do. */
-function quotaStorage(quota: number): Storage & { used(): number } {
-  const m = new Map<string, string>();
-  const used = () => [...m].reduce((n, [k, v]) => n + k.length + v.length, 0);
-  return {
-    used,
-    getItem: (k) => m.get(k) ?? null,
-    setItem: (k, v) => {
-      if (used() - (m.has(k) ? k.length + (m.get(k) ?? "").length : 0) + k.length + v.length > quota) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
-      m.set(k, String(v));
-    },
-    removeItem: (k) => void m.delete(k),
-    clear: () => m.clear(),
-    key: (i) => [...m.keys()][i] ?? null,
-    get length() {
-      return m.size;
-    },
-  };
-}
-
 /** A terminal log of `n` commands with 1,000 characters of output each. */
 const logOf = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: `cmd_${i}`, command: "cat big", start: i, status: "done", output: "x".repeat(1_000) })));
 
 describe("a delete's note in a full storage", () => {
   it("makes room from the oldest terminal logs and is written", () => {
-    const memo = quotaStorage(30_000);
+    const memo = fakeStorage(30_000);
     memo.setItem(terminalLogKey("ses_old"), logOf(12));
     memo.setItem(terminalLogKey("ses_new"), logOf(12).replaceAll('"start":', '"start":1000'));
     memo.setItem("tabcode.settings", "s".repeat(30_000 - memo.used() - 30));
@@ -139,7 +100,7 @@ describe("a delete's note in a full storage", () => {
   });
 
   it("that cannot be written even then: no Undo is offered, and the delete is finished at once", async () => {
-    const memo = quotaStorage(20_000);
+    const memo = fakeStorage(20_000);
     vi.stubGlobal("localStorage", memo);
     try {
       const store = new MemoryStore();
@@ -148,12 +109,7 @@ describe("a delete's note in a full storage", () => {
       memo.setItem(terminalLogKey(s.id), logOf(2));
       // Nothing of the terminal's or the glance's left to give way: the rest is settings and the like.
       memo.setItem("tabcode.settings", "s".repeat(20_000 - memo.used() - 30));
-      const deleted: string[] = [];
-      const app = {
-        store,
-        sessions: { stop: async () => undefined, assertIdleEverywhere: async () => undefined },
-        sandbox: { deleteWorkspace: async (id: string) => void deleted.push(id), collectGarbage: async () => ({ trees: 0, blobs: 0, bytes: 0 }) },
-      } as unknown as AppServices;
+      const { app, deleted } = deleteApp(store);
       const done = await deleteSession(app, s);
       expect(done.undo).toBeUndefined();
       // Today's delete would have offered an Undo whose note no other tab (nor a later start-up) could see.
@@ -168,18 +124,13 @@ describe("a delete's note in a full storage", () => {
   });
 
   it("with room, a delete still offers its Undo and leaves the files until it goes", async () => {
-    const memo = quotaStorage(100_000);
+    const memo = fakeStorage(100_000);
     vi.stubGlobal("localStorage", memo);
     try {
       const store = new MemoryStore();
       const s = makeSession();
       await store.importSession(s, []);
-      const deleted: string[] = [];
-      const app = {
-        store,
-        sessions: { stop: async () => undefined, assertIdleEverywhere: async () => undefined },
-        sandbox: { deleteWorkspace: async (id: string) => void deleted.push(id), collectGarbage: async () => ({ trees: 0, blobs: 0, bytes: 0 }) },
-      } as unknown as AppServices;
+      const { app, deleted } = deleteApp(store);
       const done = await deleteSession(app, s);
       expect(done.undo).toBeTypeOf("function");
       expect(deleted).toEqual([]);

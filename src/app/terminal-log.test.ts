@@ -5,26 +5,12 @@ import { DexieStore } from "../adapters/storage/dexie-store";
 import { makeSession as storedSession } from "../adapters/storage/test-fixtures";
 import { makeSession } from "../core/compaction/test-fixtures";
 import { MemoryStore } from "../testing/memory-store";
-import type { AppServices } from "./bootstrap";
+import { deleteApp, finishApp } from "../testing/delete-app";
+import { fakeStorage } from "../testing/fake-storage";
 import { notePendingDelete, PENDING_DELETE_STALE_MS } from "./pending-deletes";
 import { deleteSession } from "./session-actions";
 import { finishPendingDeletes } from "./storage-gc";
 import { onTerminalSessionGone, sweepTerminalLogs, terminalLogKey } from "./terminal-log";
-
-/** A page's localStorage, with the key walk the sweep needs. */
-function storage(): Storage {
-  const m = new Map<string, string>();
-  return {
-    getItem: (k) => m.get(k) ?? null,
-    setItem: (k, v) => void m.set(k, String(v)),
-    removeItem: (k) => void m.delete(k),
-    clear: () => m.clear(),
-    key: (i) => [...m.keys()][i] ?? null,
-    get length() {
-      return m.size;
-    },
-  };
-}
 
 const LOG = JSON.stringify([{ id: "cmd_1", command: "export TOKEN=sk-secret", start: 1, status: "done", output: "" }]);
 
@@ -34,7 +20,7 @@ afterEach(() => {
 
 describe("sweepTerminalLogs (start-up, when idle)", () => {
   it("removes the logs of sessions that no longer exist, and only those", async () => {
-    const memo = storage();
+    const memo = fakeStorage();
     for (const id of ["ses_live", "ses_gone", "ses_undo"]) memo.setItem(terminalLogKey(id), LOG);
     memo.setItem("tabcode.terminalOpen", "1");
     memo.setItem("tabcode.other", "x");
@@ -55,12 +41,12 @@ describe("sweepTerminalLogs (start-up, when idle)", () => {
       lookups.push(ids);
       return new Set<string>();
     };
-    expect(await sweepTerminalLogs(lookup, storage())).toBe(0);
+    expect(await sweepTerminalLogs(lookup, fakeStorage())).toBe(0);
     expect(lookups).toEqual([]);
   });
 
   it("asks the store once for all the logged sessions, in one read of the session keys", async () => {
-    const memo = storage();
+    const memo = fakeStorage();
     const ids = Array.from({ length: 40 }, (_, i) => `ses_${String(i).padStart(2, "0")}`);
     for (const id of ids) memo.setItem(terminalLogKey(id), LOG);
     const db = createDatabase({ indexedDB: new IDBFactory(), IDBKeyRange });
@@ -91,20 +77,12 @@ describe("sweepTerminalLogs (start-up, when idle)", () => {
 
 describe("a deleted session's terminal log", () => {
   it("stays while its Undo is offered (Undo brings it back with the session) and goes when the delete is final", async () => {
-    const memo = storage();
+    const memo = fakeStorage();
     vi.stubGlobal("localStorage", memo);
     const store = new MemoryStore();
     const s = makeSession();
     await store.importSession(s, []);
-    const deleted: string[] = [];
-    const app = {
-      store,
-      sessions: { stop: async () => undefined, assertIdleEverywhere: async () => undefined },
-      sandbox: {
-        deleteWorkspace: async (id: string) => void deleted.push(id),
-        collectGarbage: async () => ({ trees: 0, blobs: 0, bytes: 0 }),
-      },
-    } as unknown as AppServices;
+    const { app, deleted } = deleteApp(store);
     const heard: string[] = [];
     const off = onTerminalSessionGone((event, id) => heard.push(`${event} ${id}`));
     memo.setItem(terminalLogKey(s.id), LOG);
@@ -125,15 +103,12 @@ describe("a deleted session's terminal log", () => {
   });
 
   it("goes when a later start-up finishes the delete of a page closed before its Undo went", async () => {
-    const memo = storage();
+    const memo = fakeStorage();
     memo.setItem(terminalLogKey("ses_gone"), LOG);
     memo.setItem(terminalLogKey("ses_back"), LOG);
     notePendingDelete("ses_gone", 0, memo);
     notePendingDelete("ses_back", 0, memo);
-    const app = {
-      store: { getSession: async (id: string) => (id === "ses_back" ? ({ id } as never) : undefined), listSessions: async () => [], messages: async () => [] },
-      sandbox: { deleteWorkspace: async () => undefined, collectGarbage: async () => ({ trees: 0, blobs: 0, bytes: 0 }) },
-    };
+    const { app } = finishApp(["ses_back"]);
     await finishPendingDeletes(app, PENDING_DELETE_STALE_MS + 1, memo);
     expect(memo.getItem(terminalLogKey("ses_gone"))).toBeNull();
     // Restored meanwhile (imported again): its log is its own again.

@@ -3,6 +3,7 @@ import { createLocalSandboxForTests } from "../adapters/sandbox/local/testing";
 import { PermissionBroker } from "../core/permission/broker";
 import type { Ruleset } from "../core/schema";
 import { fakeLocks } from "../testing/fake-locks";
+import { type FakeStorage, fakeStorage } from "../testing/fake-storage";
 import type { AppServices } from "./bootstrap";
 import { fromEntry } from "../ui/components/terminal/terminal-lines";
 import { shellLockName } from "./shell-runs";
@@ -15,21 +16,7 @@ const rules: Ruleset = [
   { permission: "bash", pattern: "*", action: "allow" },
 ];
 
-function memo() {
-  const m = new Map<string, string>();
-  return {
-    getItem: (k: string) => m.get(k) ?? null,
-    setItem: (k: string, v: string) => void m.set(k, v),
-    removeItem: (k: string) => void m.delete(k),
-    key: (i: number) => [...m.keys()][i] ?? null,
-    get length() {
-      return m.size;
-    },
-    m,
-  };
-}
-
-async function setup(storage = memo()) {
+async function setup(storage = fakeStorage()) {
   const sandbox = await createLocalSandboxForTests({ files: { "a.txt": "hello\n" } });
   const app = {
     sandbox: { sandboxFor: async () => sandbox },
@@ -43,7 +30,7 @@ async function setup(storage = memo()) {
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-const storedLog = (storage: ReturnType<typeof memo>, id: string): ShellEntry[] => JSON.parse(storage.getItem(terminalLogKey(id)) ?? "[]");
+const storedLog = (storage: FakeStorage, id: string): ShellEntry[] => JSON.parse(storage.getItem(terminalLogKey(id)) ?? "[]");
 
 describe("UserShell (the terminal's own commands)", () => {
   it("keeps a long output's start and end in the log, the whole of it in memory only, and writes no file", async () => {
@@ -139,7 +126,7 @@ describe("UserShell (the terminal's own commands)", () => {
  * as the browser does.
  */
 function twoTabs() {
-  const shared = memo();
+  const shared = fakeStorage();
   const watchers: Array<{ tab: number; changed: (key: string | null) => void }> = [];
   const tab = (n: number) => {
     const notify = (key: string) => {
@@ -193,7 +180,7 @@ describe("UserShell in two tabs on one session", () => {
 
   it("merges at write time even when the other tab's change was not heard (no storage event)", async () => {
     const { app } = await setup();
-    const shared = memo();
+    const shared = fakeStorage();
     const deaf = () => () => {};
     const a = new UserShell(app, () => shared, deaf);
     const b = new UserShell(app, () => shared, deaf);
@@ -344,26 +331,6 @@ describe("UserShell: another tab's running command", () => {
   });
 });
 
-/** A localStorage that refuses a write once keys and values would pass `quota` characters, as browsers do. */
-function quotaStorage(quota: number) {
-  const m = new Map<string, string>();
-  const used = () => [...m].reduce((n, [k, v]) => n + k.length + v.length, 0);
-  return {
-    m,
-    used,
-    getItem: (k: string) => m.get(k) ?? null,
-    setItem: (k: string, v: string) => {
-      if (used() - (m.has(k) ? k.length + (m.get(k) ?? "").length : 0) + k.length + v.length > quota) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
-      m.set(k, v);
-    },
-    removeItem: (k: string) => void m.delete(k),
-    key: (i: number) => [...m.keys()][i] ?? null,
-    get length() {
-      return m.size;
-    },
-  };
-}
-
 /** A session's stored log of `n` finished commands, each with `lines` lines of output, the newest at `last`. */
 function oldLog(session: string, n: number, lines: number, last: number): ShellEntry[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -409,8 +376,8 @@ describe("UserShell: the logs' size", () => {
   });
 
   it("a full storage: older logs make room and the newest entry is written; if even that fails, the Terminal says so", async () => {
-    const storage = quotaStorage(100_000);
-    const { shell } = await setup(storage as unknown as ReturnType<typeof memo>);
+    const storage = fakeStorage(100_000);
+    const { shell } = await setup(storage);
     storage.setItem(terminalLogKey("ses_old"), JSON.stringify(oldLog("ses_old", 40, 50, 1_000)));
     storage.setItem("tabcode:glance", JSON.stringify(["ses_old"]));
     storage.setItem("tabcode:glance:ses_old", "x".repeat(10_000));
@@ -419,12 +386,12 @@ describe("UserShell: the logs' size", () => {
     // Less room than the command's output (~10k characters as kept) needs.
     expect(() => storage.setItem("probe", "z".repeat(8_000))).toThrow(/quota/);
     await shell.run("s", "seq 1 3000");
-    expect(storedLog(storage as unknown as ReturnType<typeof memo>, "s")).toMatchObject([{ command: "seq 1 3000", status: "done" }]);
+    expect(storedLog(storage, "s")).toMatchObject([{ command: "seq 1 3000", status: "done" }]);
     expect(shell.unsaved("s")).toBe(false);
     // Room came from the cache of pictures and the old session's log (its newest entries kept); nothing else was touched.
     expect(storage.getItem("tabcode:glance:ses_old")).toBeNull();
     expect(storage.getItem(terminalLogKey("ses_old"))?.length ?? 0).toBeLessThan(oldSize);
-    expect(storedLog(storage as unknown as ReturnType<typeof memo>, "ses_old").at(-1)?.id).toBe("cmd_ses_old_39");
+    expect(storedLog(storage, "ses_old").at(-1)?.id).toBe("cmd_ses_old_39");
     expect(storage.getItem("tabcode.settings.other")).toBe("y".repeat(33_000));
 
     // Now something else fills storage: nothing of the terminal's is left to give way, no room even for the newest
@@ -438,11 +405,11 @@ describe("UserShell: the logs' size", () => {
     expect(shell.entries("s").map((e) => e.command)).toContain("seq 1 2000");
     // Not even when another write trims this log for room: what never reached storage stays on the page.
     storage.m.set(terminalLogKey("s"), "[]");
-    expect(freeTerminalSpace(1, storage as unknown as ReturnType<typeof memo>)).toBeGreaterThan(0);
+    expect(freeTerminalSpace(1, storage)).toBeGreaterThan(0);
     expect(shell.entries("s").map((e) => e.command)).toContain("seq 1 2000");
     storage.removeItem("tabcode.settings.big");
     await shell.run("s", "echo room");
     expect(shell.unsaved("s")).toBe(false);
-    expect(storedLog(storage as unknown as ReturnType<typeof memo>, "s").map((e) => e.command)).toContain("seq 1 2000");
+    expect(storedLog(storage, "s").map((e) => e.command)).toContain("seq 1 2000");
   });
 });
