@@ -23,7 +23,6 @@ import { pageMove, syncIsolateFlag } from "./isolation";
 import { SettingsStore } from "./settings-store";
 import { wakeServiceWorker } from "./service-worker";
 import { finishPendingDeletes, snapshotCollector } from "./storage-gc";
-import { sweepTerminalLogs } from "./terminal-log";
 import { afterFirstPaint, warmUp, whenIdle } from "./warm-up";
 import { nextPendingDeleteDue, PENDING_DELETES_KEY, stalePendingDeletes } from "./pending-deletes";
 
@@ -216,7 +215,11 @@ export async function bootstrap(): Promise<BootResult> {
   }
   // Terminal logs (command lines, output) of sessions that no longer exist, left by versions that kept them: one
   // read of the session keys for all of them.
-  whenIdle(() => void sweepTerminalLogs((ids) => store.existingSessionIDs(ids)).catch(() => undefined));
+  whenIdle(() =>
+    void import("./terminal-log")
+      .then(({ sweepTerminalLogs }) => sweepTerminalLogs((ids) => store.existingSessionIDs(ids)))
+      .catch(() => undefined),
+  );
   // Search: tool inputs stored before they were indexed as written get their words again, a chunk per idle moment.
   // Not before the page has been idle a while: it is no part of what the first screen or the first send needs.
   setTimeout(() => whenIdle(() => void store.reindexToolInputs(() => new Promise((resume) => whenIdle(resume))).catch(() => undefined)), 10_000);

@@ -4,7 +4,8 @@ import { MemoryStore } from "../testing/memory-store";
 import { deleteApp, finishApp } from "../testing/delete-app";
 import { fakeStorage } from "../testing/fake-storage";
 import { deleteSession } from "./session-actions";
-import { makeRoom, terminalLogKey } from "./terminal-log";
+import { makeRoom } from "./terminal-log";
+import { terminalLogKey } from "./terminal-log-key";
 import { clearPendingDelete, foreignPendingDelete, keptForUndo, nextPendingDeleteDue, notePendingDelete, PENDING_DELETE_STALE_MS, stalePendingDeletes } from "./pending-deletes";
 import { finishPendingDeletes } from "./storage-gc";
 

@@ -13,7 +13,6 @@ import { conversationView } from "../core/conversation/view";
 import type { Session } from "../core/schema";
 import type { AppServices } from "./bootstrap";
 import { clearPendingDelete, keptForUndo, notePendingDelete } from "./pending-deletes";
-import { forgetTerminalLog, makeRoom, terminalSessionDeleted } from "./terminal-log";
 
 export type ExportKind = "json" | "json-files" | "markdown" | "markdown-brief" | "html";
 
@@ -251,6 +250,8 @@ export async function deleteSession(app: AppServices, s: Session): Promise<{ und
   await app.sessions.stop(s.id);
   await app.sessions.assertIdleEverywhere(s.id);
   await app.store.flush();
+  // The terminal log's rules load here, not with the first screen (only the key is needed there).
+  const { makeRoom, terminalSessionDeleted } = await import("./terminal-log");
   // Noted before the rows go: a start-up sweep of terminal logs running meanwhile keeps this one for Undo.
   const undoable = notePendingDelete(s.id, Date.now(), undefined, (need) => makeRoom(need, undefined, s.id));
   const kept = undoable ? { session: (await app.store.getSession(s.id)) ?? s, messages: await app.store.messages(s.id) } : undefined;
@@ -319,6 +320,7 @@ export async function startDemo(app: AppServices, kind: DemoKind = "dates"): Pro
  * remaining session needs.
  */
 export async function deleteSessionFiles(app: Pick<AppServices, "store" | "sandbox">, sessionID: string): Promise<void> {
+  const { forgetTerminalLog } = await import("./terminal-log");
   forgetTerminalLog(sessionID);
   await app.sandbox.deleteWorkspace(sessionID);
   const { collectUnusedSnapshots } = await import("./storage-gc");

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeLocks } from "../testing/fake-locks";
 import { assertNoShellCommand, holdShellLocks, shellCommandRunning, shellCommandsDone, shellCommandStarted, stopShellCommand } from "./shell-runs";
-import { terminalLogKey } from "./terminal-log";
+import { terminalLogKey } from "./terminal-log-key";
 
 afterEach(() => {
   vi.unstubAllGlobals();

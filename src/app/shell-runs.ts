@@ -12,7 +12,7 @@
  */
 import { pageStorage } from "../adapters/storage/page-storage";
 import type { LockManagerLike } from "./locks";
-import { terminalLogKey } from "./terminal-log";
+import { terminalLogKey } from "./terminal-log-key";
 
 const running = new Map<string, { done: Promise<void>; end: () => void; stop: () => void; command: string; entryID?: string }>();
 

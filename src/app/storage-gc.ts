@@ -11,7 +11,6 @@
 import { pageStorage } from "../adapters/storage/page-storage";
 import { GC_GRACE_MS } from "../core/snapshot/grace";
 import { clearPendingDelete, foreignPendingDelete, keptForUndo, stalePendingDeletes } from "./pending-deletes";
-import { forgetTerminalLog } from "./terminal-log";
 import type { Store } from "../core/ports/store";
 
 interface Collects {
@@ -112,6 +111,7 @@ export async function finishPendingDeletes(app: Deletes, now = Date.now(), memo:
   for (const id of ids) {
     if (!(await app.store.getSession(id))) {
       await app.sandbox.deleteWorkspace(id);
+      const { forgetTerminalLog } = await import("./terminal-log");
       forgetTerminalLog(id, memo);
       deleted = true;
     }

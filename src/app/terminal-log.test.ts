@@ -10,7 +10,8 @@ import { fakeStorage } from "../testing/fake-storage";
 import { notePendingDelete, PENDING_DELETE_STALE_MS } from "./pending-deletes";
 import { deleteSession } from "./session-actions";
 import { finishPendingDeletes } from "./storage-gc";
-import { onTerminalSessionGone, sweepTerminalLogs, terminalLogKey } from "./terminal-log";
+import { onTerminalSessionGone, sweepTerminalLogs } from "./terminal-log";
+import { terminalLogKey } from "./terminal-log-key";
 
 const LOG = JSON.stringify([{ id: "cmd_1", command: "export TOKEN=sk-secret", start: 1, status: "done", output: "" }]);
 

@@ -12,13 +12,8 @@
 import { pageStorage } from "../adapters/storage/page-storage";
 import { forgetGlances, glanceIndex } from "../ui/glance/dismiss";
 import { pendingDeleteIDs } from "./pending-deletes";
+import { TERMINAL_LOG_PREFIX as PREFIX, terminalLogKey } from "./terminal-log-key";
 import { countLines, cutForScreen, type Limits } from "./terminal-output";
-
-const PREFIX = "tabcode.terminal.";
-
-export function terminalLogKey(sessionID: string): string {
-  return `${PREFIX}${sessionID}`;
-}
 
 /** localStorage, or a stand-in; one without `key`/`length` lists no logs (nothing is swept or trimmed but the one named). */
 export type Memo = Pick<Storage, "getItem" | "setItem" | "removeItem"> & Partial<Pick<Storage, "key" | "length">>;

@@ -7,7 +7,8 @@ import { type FakeStorage, fakeStorage } from "../testing/fake-storage";
 import type { AppServices } from "./bootstrap";
 import { fromEntry } from "../ui/components/terminal/terminal-lines";
 import { shellLockName } from "./shell-runs";
-import { fitLog, forgetTerminalLog, freeTerminalSpace, LOG_CHARS, TOTAL_CHARS, terminalLogKey, terminalSessionDeleted } from "./terminal-log";
+import { fitLog, forgetTerminalLog, freeTerminalSpace, LOG_CHARS, TOTAL_CHARS, terminalSessionDeleted } from "./terminal-log";
+import { terminalLogKey } from "./terminal-log-key";
 import { omittedWords } from "./terminal-output";
 import { type ShellEntry, UserShell } from "./user-shell";
 

@@ -15,7 +15,8 @@ import { z } from "../core/zod";
 import { runUserCommand, withoutAbortLine } from "../core/session/user-command";
 import type { AppServices } from "./bootstrap";
 import type { LockManagerLike } from "./locks";
-import { fitLog, isQuotaError, LOG_CHARS, makeRoom, type Memo, onTerminalLogTrimmed, onTerminalSessionGone, TOTAL_CHARS, freeTerminalSpace, terminalLogChars, terminalLogKey } from "./terminal-log";
+import { fitLog, isQuotaError, LOG_CHARS, makeRoom, type Memo, onTerminalLogTrimmed, onTerminalSessionGone, TOTAL_CHARS, freeTerminalSpace, terminalLogChars } from "./terminal-log";
+import { terminalLogKey } from "./terminal-log-key";
 import { cutForScreen, TAIL_ONLY } from "./terminal-output";
 
 const MAX_ENTRIES = 100;
