@@ -1,10 +1,9 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { toolOutcome } from "../../../core/conversation/tool-outcome";
 import { isSubagentTool, subagentSession, subagentSourceID } from "../../../core/import/subagent";
 import type { Store } from "../../../core/ports/store";
 import type { Session, ToolPart } from "../../../core/schema";
 import { useServices } from "../../hooks/services";
-import { useScrolls } from "../../hooks/use-scrolls";
 import { formatDuration } from "../../format";
 import { PatchDiff } from "../../diff/lazy-diff";
 import { CopyButton } from "../../markdown/copy-button";
@@ -43,9 +42,6 @@ const LONG_LINE = /[^\n]{48}/;
 function ToolText({ label, copy, text, error }: { label: string; copy: string; text: string; error?: boolean }) {
   const [wrap, setWrap] = useState(true);
   const classes = [error ? "error-text" : "", wrap ? "" : "nowrap"].filter(Boolean).join(" ");
-  // Only a box that scrolls is a tab stop (so it can be scrolled from the keyboard): short outputs add none.
-  const box = useRef<HTMLPreElement>(null);
-  const scrolls = useScrolls(box, `${wrap}${text}`);
   return (
     <>
       <div className="tool-label-row">
@@ -57,9 +53,11 @@ function ToolText({ label, copy, text, error }: { label: string; copy: string; t
         )}
         <CopyButton text={() => text} label={copy} />
       </div>
-      {/* A long output scrolls in its box: the box takes focus so it can be scrolled from the keyboard. */}
+      {/* A long output scrolls in its box (unwrapped, sideways too): like a code block, it is always a tab stop, so it can
+          be scrolled from the keyboard. Measuring which boxes scroll misses a box re-rendered while it is not laid out
+          (content-visibility: auto), as it did for code blocks. */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a focusable scroll box is the accessible pattern for content that scrolls (WCAG 2.1.1) */}
-      <pre ref={box} className={classes || undefined} tabIndex={scrolls ? 0 : undefined}>
+      <pre className={classes || undefined} tabIndex={0}>
         {text}
       </pre>
     </>
