@@ -100,6 +100,23 @@ describe("a delete's note in a full storage", () => {
     expect(memo.getItem("tabcode.settings")?.length).toBeGreaterThan(0);
   });
 
+  it("refused for another reason than room (no access): not written, and nothing is thrown away for room", () => {
+    const memo = fakeStorage();
+    memo.setItem(terminalLogKey("ses_old"), logOf(3));
+    memo.setItem = () => {
+      throw new DOMException("The operation is insecure.", "SecurityError");
+    };
+    let asked = 0;
+    expect(
+      notePendingDelete("ses_x", 1_000, memo, (need) => {
+        asked++;
+        return makeRoom(need, memo);
+      }),
+    ).toBe(false);
+    expect(asked).toBe(0);
+    expect(memo.getItem(terminalLogKey("ses_old"))).toBe(logOf(3));
+  });
+
   it("that cannot be written even then: no Undo is offered, and the delete is finished at once", async () => {
     const memo = fakeStorage(20_000);
     vi.stubGlobal("localStorage", memo);

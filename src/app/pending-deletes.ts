@@ -6,6 +6,7 @@
  * delete whose note cannot be written (storage full, even after making room) is not offered an Undo at all.
  */
 import { pageStorage } from "../adapters/storage/page-storage";
+import { isQuotaExceeded } from "../adapters/storage/errors";
 import type { MessageWithParts, Session } from "../core/schema";
 
 /** The localStorage key of the entries (other tabs' changes to it arrive as `storage` events). */
@@ -37,14 +38,14 @@ function read(memo: Memo | undefined): Record<string, number> {
   }
 }
 
-/** Writes the entries; false when storage refused (full, or no access). */
-function write(memo: Memo | undefined, all: Record<string, number>): boolean {
+/** Writes the entries: "full" when storage refused for want of room, "refused" for any other refusal (no access). */
+function write(memo: Memo | undefined, all: Record<string, number>): "written" | "full" | "refused" {
   try {
     if (Object.keys(all).length === 0) memo?.removeItem(KEY);
     else memo?.setItem(KEY, JSON.stringify(all));
-    return true;
-  } catch {
-    return false;
+    return "written";
+  } catch (e) {
+    return isQuotaExceeded(e) ? "full" : "refused";
   }
 }
 
@@ -56,8 +57,10 @@ function write(memo: Memo | undefined, all: Record<string, number>): boolean {
 export function notePendingDelete(sessionID: string, now = Date.now(), memo: Memo | undefined = pageStorage(), makeRoom: (need: number) => boolean = () => false): boolean {
   if (!memo) return true;
   const all = { ...read(memo), [sessionID]: now };
-  if (write(memo, all)) return true;
-  return makeRoom(JSON.stringify(all).length + KEY.length) && write(memo, all);
+  const first = write(memo, all);
+  if (first !== "full") return first === "written";
+  // Only a full storage is helped by room: other refusals would only cost the glance's pictures and old logs.
+  return makeRoom(JSON.stringify(all).length + KEY.length) && write(memo, all) === "written";
 }
 
 export function clearPendingDelete(sessionID: string, memo: Memo | undefined = pageStorage()): void {

@@ -136,12 +136,6 @@ export function fitLog<E extends LogEntry>(log: E[], budget: number): E[] {
   return out;
 }
 
-/** Whether a write failed because storage is full. */
-export function isQuotaError(e: unknown): boolean {
-  const name = (e as { name?: unknown } | null)?.name;
-  return name === "QuotaExceededError" || name === "NS_ERROR_DOM_QUOTA_REACHED" || (e as { code?: unknown } | null)?.code === 22;
-}
-
 /** The other tabs' and this page's shells hear of logs trimmed for room (this page hears no `storage` event of its own writes). */
 type Trimmed = (sessionID: string) => void;
 const trimListeners = new Set<Trimmed>();

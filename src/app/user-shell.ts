@@ -13,9 +13,10 @@ import { pageStorage } from "../adapters/storage/page-storage";
 import { commandLockHeld, commandLockName, holdShellLocks, lockFreed, pageLocks, shellCommandRunning, shellCommandStarted, stopShellCommand } from "./shell-runs";
 import { z } from "../core/zod";
 import { runUserCommand, withoutAbortLine } from "../core/session/user-command";
+import { isQuotaExceeded } from "../adapters/storage/errors";
 import type { AppServices } from "./bootstrap";
 import type { LockManagerLike } from "./locks";
-import { fitLog, isQuotaError, LOG_CHARS, makeRoom, type Memo, onTerminalLogTrimmed, onTerminalSessionGone, TOTAL_CHARS, freeTerminalSpace, terminalLogChars } from "./terminal-log";
+import { fitLog, LOG_CHARS, makeRoom, type Memo, onTerminalLogTrimmed, onTerminalSessionGone, TOTAL_CHARS, freeTerminalSpace, terminalLogChars } from "./terminal-log";
 import { terminalLogKey } from "./terminal-log-key";
 import { cutForScreen, TAIL_ONLY } from "./terminal-output";
 
@@ -498,7 +499,7 @@ export class UserShell {
         for (const e of l) if (this.placed.has(e.id)) this.written.add(e.id);
         return true;
       } catch (e) {
-        if (isQuotaError(e)) return false;
+        if (isQuotaExceeded(e)) return false;
         throw e;
       }
     };

@@ -12,15 +12,19 @@ export const QUOTA_MESSAGE =
 
 const QUOTA_NAMES = new Set(["QuotaExceededError", "NS_ERROR_DOM_QUOTA_REACHED"]);
 
+/** DOMException's legacy code for a quota failure (QUOTA_EXCEEDED_ERR), which some browsers name otherwise. */
+const QUOTA_CODE = 22;
+
 /**
- * Whether `e` is, or wraps, a quota failure. Dexie keeps the original error in
- * `inner` (several levels deep after a transaction abort) and bulk errors keep
- * theirs in `failures` / `failuresByPos`.
+ * Whether `e` is, or wraps, a quota failure: IndexedDB's and localStorage's alike. Dexie keeps the original
+ * error in `inner` (several levels deep after a transaction abort) and bulk errors keep theirs in `failures` /
+ * `failuresByPos`.
  */
 export function isQuotaExceeded(e: unknown, depth = 0): boolean {
   if (depth > 6 || typeof e !== "object" || e === null) return false;
-  const err = e as { name?: unknown; inner?: unknown; cause?: unknown; failures?: unknown; failuresByPos?: unknown };
+  const err = e as { name?: unknown; code?: unknown; inner?: unknown; cause?: unknown; failures?: unknown; failuresByPos?: unknown };
   if (typeof err.name === "string" && QUOTA_NAMES.has(err.name)) return true;
+  if (typeof DOMException !== "undefined" && e instanceof DOMException && err.code === QUOTA_CODE) return true;
   if (isQuotaExceeded(err.inner, depth + 1) || isQuotaExceeded(err.cause, depth + 1)) return true;
   const nested: unknown[] = [];
   if (Array.isArray(err.failures)) nested.push(...err.failures);

@@ -45,6 +45,10 @@ describe("quota errors", () => {
     expect(isQuotaExceeded({ name: "BulkError", failuresByPos: { 3: quota() } })).toBe(true);
     expect(isQuotaExceeded(new Dexie.ConstraintError("exists"))).toBe(false);
     expect(isQuotaExceeded("QuotaExceededError")).toBe(false);
+    // localStorage's refusals: by name in every engine, by the legacy code where the name differs.
+    expect(isQuotaExceeded(new DOMException("full", "QuotaExceededError"))).toBe(true);
+    expect(isQuotaExceeded(new DOMException("no access", "SecurityError"))).toBe(false);
+    expect(isQuotaExceeded({ name: "Error", code: 22 })).toBe(false);
   });
 
   it("maps a table put throwing QuotaExceededError to QuotaError with advice", async () => {
