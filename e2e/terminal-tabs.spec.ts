@@ -1,7 +1,7 @@
 /**
  * The Terminal of one session in two tabs: a command running in tab A shows in tab B as running in another tab
  * (not as stopped by a reload), with a Stop that reaches it; a turn sent in B waits for it; B's entry turns to the
- * command's real end when A writes it; a command whose tab closed shows as stopped by a reload. Each tab's sandbox
+ * command's real end when A writes it; B cannot revert while it runs; a command whose tab closed shows as stopped by a reload. Each tab's sandbox
  * sees the files the other tab's commands wrote.
  */
 import type { BrowserContext, Page } from "@playwright/test";
@@ -68,9 +68,15 @@ test("a command running in one tab: running in another tab there, a turn there w
   await expect(modelRead).toContainText("finished-in-a");
   await expect(b.getByRole("button", { name: "Run", exact: true })).toBeVisible();
 
-  // Stop in B stops A's command.
+  // While A's command runs, B may not revert the turn (the command would read or overwrite files half-way): B says why.
   await run(a, "sleep 30");
   await expect(entryB.locator(".terminal-status")).toHaveText("running in another tab…");
+  await b.getByRole("article", { name: "Your message" }).last().hover();
+  await b.getByRole("button", { name: "Revert this turn" }).click();
+  await expect(b.getByText("Could not revert: a command of yours is still running in the terminal in another tab (sleep 30)")).toBeVisible();
+  await expect(b.getByRole("button", { name: "Unrevert" })).toHaveCount(0);
+
+  // Stop in B stops A's command.
   await b.getByRole("button", { name: "Stop the command running in another tab" }).click();
   await expect(logA.locator(".terminal-you").last().locator(".terminal-status")).toHaveText("stopped");
   await expect(entryB.locator(".terminal-status")).toHaveText("stopped");

@@ -213,7 +213,7 @@ export async function startFresh(app: AppServices, sessionID: string, messageID:
 /** Reverts a turn (the revert record says whether its files could go back). */
 export async function revert(app: AppServices, sessionID: string, messageID: string): Promise<void> {
   await app.sessions.assertIdleEverywhere(sessionID);
-  assertNoShellCommand(sessionID);
+  await assertNoShellCommand(sessionID);
   const sandbox = await app.sandbox.sandboxFor(sessionID).catch(() => undefined);
   const { revertSession } = await import("../core/session/revert");
   await revertSession(app.store, sandbox, sessionID, messageID);
@@ -222,7 +222,7 @@ export async function revert(app: AppServices, sessionID: string, messageID: str
 /** During a revert, puts back the user's own later versions of the files it undid. */
 export async function keepOwnChanges(app: AppServices, sessionID: string): Promise<void> {
   await app.sessions.assertIdleEverywhere(sessionID);
-  assertNoShellCommand(sessionID);
+  await assertNoShellCommand(sessionID);
   const sandbox = await app.sandbox.sandboxFor(sessionID);
   const { keepOwnChanges } = await import("../core/session/revert");
   await keepOwnChanges(app.store, sandbox, sessionID);
@@ -230,7 +230,7 @@ export async function keepOwnChanges(app: AppServices, sessionID: string): Promi
 
 export async function unrevert(app: AppServices, sessionID: string): Promise<void> {
   await app.sessions.assertIdleEverywhere(sessionID);
-  assertNoShellCommand(sessionID);
+  await assertNoShellCommand(sessionID);
   const sandbox = await app.sandbox.sandboxFor(sessionID).catch(() => undefined);
   const { unrevertSession } = await import("../core/session/revert");
   await unrevertSession(app.store, sandbox, sessionID);

@@ -29,13 +29,13 @@ describe("shell runs", () => {
     expect(done).toBe(true);
   });
 
-  it("refuses a change to the files while a command runs, in that session only", () => {
+  it("refuses a change to the files while a command runs, in that session only", async () => {
     const end = shellCommandStarted("ses_c", () => {}, "make");
     expect(shellCommandRunning("ses_c")).toBe(true);
-    expect(() => assertNoShellCommand("ses_c")).toThrow("a command of yours is still running in the terminal");
-    expect(() => assertNoShellCommand("ses_d")).not.toThrow();
+    await expect(assertNoShellCommand("ses_c", undefined)).rejects.toThrow("a command of yours is still running in the terminal");
+    await expect(assertNoShellCommand("ses_d", undefined)).resolves.toBeUndefined();
     end();
-    expect(() => assertNoShellCommand("ses_c")).not.toThrow();
+    await expect(assertNoShellCommand("ses_c", undefined)).resolves.toBeUndefined();
   });
 
   it("stops the command running in that session only, through the stop it was started with", () => {
@@ -55,6 +55,22 @@ describe("shell runs", () => {
 });
 
 describe("shell runs across tabs", () => {
+  it("a revert (or unrevert) is refused while another tab's command runs in the session, naming its line, and allowed once it ends", async () => {
+    const locks = fakeLocks();
+    const a = locks.tab();
+    const b = locks.tab();
+    const m = new Map<string, string>([[terminalLogKey("ses_r"), JSON.stringify([{ id: "cmd_1", command: "npm run build", start: 1, status: "running", output: "" }])]]);
+    vi.stubGlobal("localStorage", { getItem: (k: string) => m.get(k) ?? null });
+    const release = await holdShellLocks(a, "ses_r", "cmd_1");
+    if (!release) throw new Error("the locks were free");
+    await expect(assertNoShellCommand("ses_r", b)).rejects.toThrow("a command of yours is still running in the terminal in another tab (npm run build)");
+    // Another session's files are free to change.
+    await expect(assertNoShellCommand("ses_other", b)).resolves.toBeUndefined();
+    release();
+    await tick(10);
+    await expect(assertNoShellCommand("ses_r", b)).resolves.toBeUndefined();
+  });
+
   it("a turn waits for another tab's command (its session lock), naming its line, and goes on when that tab's command ends", async () => {
     const locks = fakeLocks();
     const a = locks.tab();

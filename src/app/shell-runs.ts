@@ -146,7 +146,15 @@ export function stopShellCommand(sessionID: string, entryID?: string): void {
   else if (!here) stopChannel()?.postMessage(entryID === undefined ? { stop: sessionID } : { stop: sessionID, entry: entryID });
 }
 
-/** Refuses a change to the files while the person's command runs (it would read or overwrite them half-way). */
-export function assertNoShellCommand(sessionID: string): void {
+/**
+ * Refuses a change to the files while the person's command runs, in this tab or another (it would read or
+ * overwrite them half-way): another tab's is known by its session lock. Without Web Locks only this tab's is seen.
+ */
+export async function assertNoShellCommand(sessionID: string, locks: LockManagerLike | undefined = pageLocks()): Promise<void> {
   if (running.has(sessionID)) throw new Error("a command of yours is still running in the terminal: wait for it to end, or stop it, and try again");
+  if (!locks || !(await commandLockHeld(locks, shellLockName(sessionID)).catch(() => false))) return;
+  // Started here while the query was out: this tab's words.
+  if (running.has(sessionID)) throw new Error("a command of yours is still running in the terminal: wait for it to end, or stop it, and try again");
+  const line = storedRunningCommand(sessionID);
+  throw new Error(`a command of yours is still running in the terminal in another tab${line ? ` (${line})` : ""}: wait for it to end, or stop it, and try again`);
 }
