@@ -98,7 +98,9 @@ test("a first visit to the isolated page's address: served isolated; on Automati
 });
 
 test("while a run is working, a new sandbox choice is saved but waits for the next reload: the run is not cut off", async ({ page, mock }) => {
-  mock.setScript([{ text: "one two three four five six seven eight nine ten", chunkDelayMs: 250 }]);
+  // ~6 s of streaming: the choice is saved while the run is still working (checked below), also on a loaded machine.
+  const words = Array.from({ length: 24 }, (_, i) => `w${i}`).join(" ");
+  mock.setScript([{ text: words, chunkDelayMs: 250 }]);
   await openApp(page);
   await configure(page, mock, "openai-compatible");
   const id = await newSession(page);
@@ -111,8 +113,10 @@ test("while a run is working, a new sandbox choice is saved but waits for the ne
   await dialog.getByLabel("Sandbox", { exact: true }).selectOption("local");
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(dialog).toBeHidden();
+  // Saved while the run works: the run goes on to its end on the sandbox it started with.
+  expect(await page.evaluate((id) => (globalThis as unknown as { __tabcode: { sessions: { isBusy(id: string): boolean } } }).__tabcode.sessions.isBusy(id), id)).toBe(true);
   await waitIdle(page, id);
-  await expect(page.getByRole("article").filter({ hasText: "one two three four five six seven eight nine ten" })).toBeVisible();
+  await expect(page.getByRole("article").filter({ hasText: words })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
   expect(await page.evaluate(() => (globalThis as unknown as { __tabcode: { settings: { get(): { sandbox: string } } } }).__tabcode.settings.get().sandbox)).toBe("local");
 });
