@@ -216,7 +216,7 @@ test.describe("phone (390×844)", () => {
     expect(Math.abs((await top(sendButton)) - (await top(agent)))).toBeLessThan(12);
     expect(await right(sendButton)).toBeLessThanOrEqual(390);
     // A slow answer: Stop appears beside Send, on the same row.
-    mock.setScript([{ text: Array.from({ length: 40 }, (_, i) => `word${i} `), chunkDelayMs: 100 }]);
+    mock.setScript([{ text: Array.from({ length: 80 }, (_, i) => `word${i} `), chunkDelayMs: 100 }]);
     await page.getByRole("textbox", { name: "Message" }).fill("Take your time");
     await sendButton.click();
     const stop = page.getByRole("button", { name: "Stop" });

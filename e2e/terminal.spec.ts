@@ -107,7 +107,7 @@ test("while the agent works, your terminal command waits (it would land in the a
   await configure(page, mock, "openai-compatible", { permissions: [{ permission: "bash", pattern: "*", action: "allow" }] });
   const id = await newSession(page);
   await openTerminal(page, false);
-  mock.setScript([{ text: Array.from({ length: 60 }, (_, i) => `word${i} `), chunkDelayMs: 60 }]);
+  mock.setScript([{ text: Array.from({ length: 100 }, (_, i) => `word${i} `), chunkDelayMs: 60 }]);
   await send(page, "take your time");
   await expect(page.getByRole("article").filter({ hasText: "word1" })).toBeVisible();
   const input = page.getByRole("textbox", { name: "Command to run in the sandbox" });
