@@ -1,5 +1,6 @@
 /** The session list with thousands of sessions (an imported history): each date group shows its first 100, then "Show more". */
 import { openApp } from "./app";
+import { seriousAxe } from "./views";
 import { expect, test } from "./fixtures";
 
 test("a long session list shows its first 100 sessions per group and more on request; the open session is always listed", async ({ page }) => {
@@ -82,6 +83,82 @@ test("a deleted session's files wait for its Undo toast: Undo after a long read 
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Renamed");
   await expect(nav.getByRole("button", { name: "Rename Renamed" })).toBeFocused();
+});
+
+test("storage full: a delete that could not be undone is asked about first; Cancel and Esc keep the session, Delete for good deletes it", async ({ page }) => {
+  test.setTimeout(60_000);
+  await openApp(page);
+  type T = { __tabcode: { sessions: { createSession(o: { title: string }): Promise<{ id: string }> }; sandbox: { seedWorkspace(id: string, files: Record<string, string>): Promise<void>; sandboxFor(id: string): Promise<{ fs: { readFile(p: string): Promise<Uint8Array> } }> } } };
+  const id = await page.evaluate(async () => {
+    const t = (globalThis as unknown as T).__tabcode;
+    const { id } = await t.sessions.createSession({ title: "Nearly full" });
+    await t.sandbox.seedWorkspace(id, { "notes.txt": "still here\n" });
+    return id;
+  });
+  const fileOf = () =>
+    page.evaluate(async (id) => {
+      const t = (globalThis as unknown as T).__tabcode;
+      return new TextDecoder().decode(await (await t.sandbox.sandboxFor(id)).fs.readFile("/workspace/notes.txt")).trim();
+    }, id).catch((e: unknown) => `gone: ${String(e).slice(0, 60)}`);
+  const nav = page.getByRole("navigation", { name: "Sessions" });
+  const remove = nav.getByRole("button", { name: "Delete Nearly full" });
+  await expect(remove).toHaveCount(1);
+  // The site's localStorage is full: every write is refused for want of room, even after making room.
+  await page.evaluate(() => {
+    const set = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (this: Storage, key: string, value: string) {
+      if ((window as unknown as { __full?: boolean }).__full) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+      return set.call(this, key, value);
+    };
+    (window as unknown as { __full?: boolean }).__full = true;
+  });
+  const ask = page.getByRole("dialog", { name: "Delete “Nearly full” for good?" });
+  const askAgain = async () => {
+    await remove.click();
+    await page.getByRole("dialog", { name: "Delete this session?" }).getByRole("button", { name: "Delete" }).click();
+    await expect(ask).toBeVisible();
+  };
+  const stillThere = async () => {
+    await expect(ask).toHaveCount(0);
+    await expect(remove).toBeFocused();
+    await expect(nav.getByRole("button", { name: /^Nearly full / })).toHaveCount(1);
+    expect(await fileOf()).toBe("still here");
+    expect(await page.evaluate(() => localStorage.getItem("tabcode.deleted.pending"))).toBeNull();
+  };
+
+  await askAgain();
+  await expect(ask).toContainText("The browser's storage is full, so this delete cannot be undone");
+  // Nothing is gone while it asks; the keyboard starts on Cancel and stays in the dialog.
+  await expect(nav.getByRole("button", { name: /^Nearly full / })).toHaveCount(1);
+  await expect(ask.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(ask.getByRole("button", { name: "Delete for good" })).toBeFocused();
+  expect(await seriousAxe(page, "dialog")).toEqual([]);
+  await ask.getByRole("button", { name: "Cancel" }).click();
+  await stillThere();
+
+  // Esc is Cancel.
+  await askAgain();
+  await page.keyboard.press("Escape");
+  await stillThere();
+
+  await askAgain();
+  // The second click of a double-click on the first dialog's Delete, landing on this one's button, is no answer.
+  const box = await ask.getByRole("button", { name: "Delete for good" }).boundingBox();
+  if (!box) throw new Error("no Delete for good button");
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down({ clickCount: 2 });
+  await page.mouse.up({ clickCount: 2 });
+  await page.waitForTimeout(300);
+  await expect(ask).toBeVisible();
+  await expect(nav.getByRole("button", { name: /^Nearly full / })).toHaveCount(1);
+  await ask.getByRole("button", { name: "Delete for good" }).click();
+  const toast = page.getByRole("status").filter({ hasText: "Deleted “Nearly full” for good." });
+  await expect(toast).toBeVisible();
+  await expect(toast.getByRole("button", { name: "Undo" })).toHaveCount(0);
+  await expect(nav.getByRole("button", { name: /^Nearly full / })).toHaveCount(0);
+  await expect.poll(fileOf).toMatch(/^gone/);
+  expect(await page.evaluate(() => localStorage.getItem("tabcode.deleted.pending"))).toBeNull();
 });
 
 test("the session list is one Tab stop: arrows move between sessions and into a session's actions", async ({ page }) => {

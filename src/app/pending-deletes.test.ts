@@ -3,7 +3,7 @@ import { makeSession } from "../core/compaction/test-fixtures";
 import { MemoryStore } from "../testing/memory-store";
 import { deleteApp, finishApp } from "../testing/delete-app";
 import { fakeStorage } from "../testing/fake-storage";
-import { deleteSession } from "./session-actions";
+import { prepareDelete } from "./session-actions";
 import { makeRoom } from "./terminal-log";
 import { terminalLogKey } from "./terminal-log-key";
 import { clearPendingDelete, foreignPendingDelete, keptForUndo, nextPendingDeleteDue, notePendingDelete, PENDING_DELETE_STALE_MS, stalePendingDeletes } from "./pending-deletes";
@@ -117,24 +117,94 @@ describe("a delete's note in a full storage", () => {
     expect(memo.getItem(terminalLogKey("ses_old"))).toBe(logOf(3));
   });
 
-  it("that cannot be written even then: no Undo is offered, and the delete is finished at once", async () => {
+  /** A session with a terminal log in a storage that has nothing left to give way (the rest is settings and the like). */
+  async function fullStorageWithSession() {
     const memo = fakeStorage(20_000);
+    vi.stubGlobal("localStorage", memo);
+    const store = new MemoryStore();
+    const s = makeSession();
+    await store.importSession(s, []);
+    memo.setItem(terminalLogKey(s.id), logOf(2));
+    memo.setItem("tabcode.settings", "s".repeat(20_000 - memo.used() - 30));
+    return { memo, store, s, ...deleteApp(store) };
+  }
+
+  it("that cannot be written even then: the check says so before anything is deleted, and Cancel leaves the session as it was", async () => {
+    try {
+      const { memo, store, s, app, deleted, stopped } = await fullStorageWithSession();
+      const plan = await prepareDelete(app, s);
+      expect(plan.undoable).toBe(false);
+      // Asking the user comes first: nothing is deleted, no run is stopped.
+      expect(await store.getSession(s.id)).toBeDefined();
+      expect(stopped).toEqual([]);
+      plan.cancel();
+      expect(await store.getSession(s.id)).toBeDefined();
+      expect(deleted).toEqual([]);
+      expect(memo.getItem(terminalLogKey(s.id))).toBe(logOf(2));
+      expect(memo.getItem("tabcode.deleted.pending")).toBeNull();
+      // A cancelled delete cannot be run afterwards by mistake.
+      await expect(plan.run()).rejects.toThrow("cancelled");
+      expect(await store.getSession(s.id)).toBeDefined();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("that cannot be written even then: once the user agrees, the delete is final at once, with no Undo", async () => {
+    try {
+      const { memo, store, s, app, deleted, stopped } = await fullStorageWithSession();
+      const plan = await prepareDelete(app, s);
+      expect(plan.undoable).toBe(false);
+      const done = await plan.run();
+      expect(done.undo).toBeUndefined();
+      expect(stopped).toEqual([s.id]);
+      // An Undo here would have had a note no other tab (nor a later start-up) could see.
+      expect(deleted).toEqual([s.id]);
+      expect(await store.getSession(s.id)).toBeUndefined();
+      expect(memo.getItem(terminalLogKey(s.id))).toBeNull();
+      expect(keptForUndo.has(s.id)).toBe(false);
+      expect(memo.getItem("tabcode.deleted.pending")).toBeNull();
+      await expect(plan.run()).rejects.toThrow("already");
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("the note the check wrote is the one the delete uses; a cancelled or failed delete leaves no note behind", async () => {
+    const memo = fakeStorage(100_000);
     vi.stubGlobal("localStorage", memo);
     try {
       const store = new MemoryStore();
       const s = makeSession();
       await store.importSession(s, []);
-      memo.setItem(terminalLogKey(s.id), logOf(2));
-      // Nothing of the terminal's or the glance's left to give way: the rest is settings and the like.
-      memo.setItem("tabcode.settings", "s".repeat(20_000 - memo.used() - 30));
-      const { app, deleted } = deleteApp(store);
-      const done = await deleteSession(app, s);
-      expect(done.undo).toBeUndefined();
-      // Today's delete would have offered an Undo whose note no other tab (nor a later start-up) could see.
-      expect(deleted).toEqual([s.id]);
-      expect(await store.getSession(s.id)).toBeUndefined();
-      expect(memo.getItem(terminalLogKey(s.id))).toBeNull();
-      expect(keptForUndo.has(s.id)).toBe(false);
+      const { app, stopped } = deleteApp(store);
+
+      const cancelled = await prepareDelete(app, s);
+      expect(cancelled.undoable).toBe(true);
+      const noted = memo.getItem("tabcode.deleted.pending");
+      expect(JSON.parse(noted ?? "{}")).toHaveProperty(s.id);
+      cancelled.cancel();
+      cancelled.cancel();
+      expect(memo.getItem("tabcode.deleted.pending")).toBeNull();
+      expect(await store.getSession(s.id)).toBeDefined();
+      expect(stopped).toEqual([]);
+
+      // Used, not written again: the delete's note is the check's, to the millisecond.
+      const plan = await prepareDelete(app, s);
+      const at = memo.getItem("tabcode.deleted.pending");
+      await new Promise((r) => setTimeout(r, 5));
+      const done = await plan.run();
+      expect(memo.getItem("tabcode.deleted.pending")).toBe(at);
+      // Cancel after the delete ran changes nothing: the Undo still has its note.
+      plan.cancel();
+      expect(memo.getItem("tabcode.deleted.pending")).toBe(at);
+      await done.undo?.();
+      expect(memo.getItem("tabcode.deleted.pending")).toBeNull();
+
+      // Running in another tab: nothing deleted, and the note goes with the refusal.
+      const busy = { ...app, sessions: { ...app.sessions, assertIdleEverywhere: async () => Promise.reject(new Error("running in another tab")) } } as unknown as typeof app;
+      await expect((await prepareDelete(busy, s)).run()).rejects.toThrow("another tab");
+      expect(await store.getSession(s.id)).toBeDefined();
       expect(memo.getItem("tabcode.deleted.pending")).toBeNull();
     } finally {
       vi.unstubAllGlobals();
@@ -149,7 +219,9 @@ describe("a delete's note in a full storage", () => {
       const s = makeSession();
       await store.importSession(s, []);
       const { app, deleted } = deleteApp(store);
-      const done = await deleteSession(app, s);
+      const plan = await prepareDelete(app, s);
+      expect(plan.undoable).toBe(true);
+      const done = await plan.run();
       expect(done.undo).toBeTypeOf("function");
       expect(deleted).toEqual([]);
       expect(stalePendingDeletes(Date.now() + PENDING_DELETE_STALE_MS, memo)).toEqual([s.id]);

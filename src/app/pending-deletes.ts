@@ -1,9 +1,10 @@
 /**
- * Deleted sessions whose files wait for the Undo toast to go (`deleteSession`). Remembered in localStorage,
+ * Deleted sessions whose files wait for the Undo toast to go (`prepareDelete` in session-actions.ts). Remembered in localStorage,
  * so a page closed while the toast showed does not leave the files behind for good: a later start-up
  * deletes the files of an entry older than `PENDING_DELETE_STALE_MS` whose session is still gone. The note
  * also holds other tabs' snapshot collections and terminal-log sweeps back while the Undo is offered, so a
- * delete whose note cannot be written (storage full, even after making room) is not offered an Undo at all.
+ * delete whose note cannot be written (storage full, even after making room) can have no Undo: the user is asked
+ * before it is done, for good.
  */
 import { pageStorage } from "../adapters/storage/page-storage";
 import { isQuotaExceeded } from "../adapters/storage/errors";

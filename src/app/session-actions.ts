@@ -10,7 +10,7 @@ import type { Finding } from "../core/export";
 import { forgetGlance } from "../ui/glance/keeper";
 import type { ExportFile } from "../core/export/types";
 import { conversationView } from "../core/conversation/view";
-import type { Session } from "../core/schema";
+import type { MessageWithParts, Session } from "../core/schema";
 import type { AppServices } from "./bootstrap";
 import { clearPendingDelete, keptForUndo, notePendingDelete } from "./pending-deletes";
 
@@ -236,47 +236,88 @@ export async function unrevert(app: AppServices, sessionID: string): Promise<voi
   await unrevertSession(app.store, sandbox, sessionID);
 }
 
+/** A delete that has happened: `undo` brings the session back (undefined when the delete was final), `finish` makes it final. */
+export interface DeleteDone {
+  undo: (() => Promise<void>) | undefined;
+  finish: () => void;
+}
+
 /**
- * Deletes a session (stopping its run first). Its rows are kept in memory and its files on disk until
- * `finish` (the Undo toast went without being pressed): `undo` brings it back, files included. A page
- * closed in between leaves the files, which a later start-up deletes (`finishPendingDeletes`).
- *
- * That needs a note in localStorage (`notePendingDelete`). When storage is full even after making room (the
- * glance's pictures, the oldest terminal logs), there is no Undo: `undo` is undefined and the files are deleted
- * at once (the caller says so), rather than left behind by a page that closes, collected by another tab while an
- * Undo would still bring their session back, or its terminal log swept meanwhile.
+ * A session delete, checked but not done (`prepareDelete`). `undoable` says whether it will offer an Undo: its note
+ * is written, and `run` uses that very note. When it is false the delete would be final, so ask the user first:
+ * `run` when they agree, `cancel` when they do not. Either is called once; nothing is deleted before `run`.
  */
-export async function deleteSession(app: AppServices, s: Session): Promise<{ undo: (() => Promise<void>) | undefined; finish: () => void }> {
-  await app.sessions.stop(s.id);
-  await app.sessions.assertIdleEverywhere(s.id);
-  await app.store.flush();
+export interface PreparedDelete {
+  readonly undoable: boolean;
+  run(): Promise<DeleteDone>;
+  /** Nothing is deleted; the note the check wrote, if it wrote one, is cleared. A no-op once `run` was called. */
+  cancel(): void;
+}
+
+/**
+ * Whether a session's delete can offer an Undo, found out before anything is deleted. The Undo keeps the session's
+ * rows in memory and its files on disk until `finish` (the Undo toast went without being pressed); a page closed in
+ * between leaves the files, which a later start-up deletes (`finishPendingDeletes`). That needs a note in
+ * localStorage (`notePendingDelete`), written here. When storage is full even after making room (the glance's
+ * pictures, the oldest terminal logs), there can be no Undo: an Undo without its note would leave the files behind
+ * for good when the page closes, and let another tab collect the session's snapshots or sweep its terminal log
+ * while the Undo would still bring it back. Then `undoable` is false and the caller asks before `run` deletes for good.
+ *
+ * The check stops nothing: a run goes on until `run`, so a delete the user calls off leaves the session as it was.
+ */
+export async function prepareDelete(app: AppServices, s: Session): Promise<PreparedDelete> {
   // The terminal log's rules load here, not with the first screen (only the key is needed there).
-  const { makeRoom, terminalSessionDeleted } = await import("./terminal-log");
+  const { makeRoom } = await import("./terminal-log");
   // Noted before the rows go: a start-up sweep of terminal logs running meanwhile keeps this one for Undo.
   const undoable = notePendingDelete(s.id, Date.now(), undefined, (need) => makeRoom(need, undefined, s.id));
-  const kept = undoable ? { session: (await app.store.getSession(s.id)) ?? s, messages: await app.store.messages(s.id) } : undefined;
+  let state: "checked" | "run" | "cancelled" = "checked";
+  return {
+    undoable,
+    run: async () => {
+      if (state !== "checked") throw new Error(state === "run" ? "this delete has already run" : "this delete was cancelled");
+      state = "run";
+      return deleteChecked(app, s, undoable);
+    },
+    cancel: () => {
+      if (state !== "checked") return;
+      state = "cancelled";
+      if (undoable) clearPendingDelete(s.id);
+    },
+  };
+}
+
+/** The delete `prepareDelete` checked: with its Undo when its note is written (`undoable`), else for good. */
+async function deleteChecked(app: AppServices, s: Session, undoable: boolean): Promise<DeleteDone> {
+  let kept: { session: Session; messages: MessageWithParts[] } | undefined;
   try {
+    await app.sessions.stop(s.id);
+    await app.sessions.assertIdleEverywhere(s.id);
+    await app.store.flush();
+    kept = undoable ? { session: (await app.store.getSession(s.id)) ?? s, messages: await app.store.messages(s.id) } : undefined;
     await app.store.deleteSession(s.id);
   } catch (e) {
-    clearPendingDelete(s.id);
+    // Not deleted (running in another tab, a store error): its note goes, as on Cancel.
+    if (undoable) clearPendingDelete(s.id);
     throw e;
   }
+  const { terminalSessionDeleted } = await import("./terminal-log");
   // Its command in the terminal, if one runs, stops as its agent's run did (the log stays until `finish`).
   terminalSessionDeleted(s.id);
   // The snapshot a cold open paints shows the sidebar, which named this session.
   forgetGlance();
   if (!kept) {
-    // No Undo: the delete is final now (its files, its terminal log, what only it named).
+    // No Undo, as the user agreed: the delete is final now (its files, its terminal log, what only it named).
     await deleteSessionFiles(app, s.id);
     return { undo: undefined, finish: () => undefined };
   }
-  keptForUndo.set(s.id, kept);
+  const rows = kept;
+  keptForUndo.set(s.id, rows);
   let settled = false;
   return {
     undo: async () => {
       if (settled) throw new Error("its files have already been deleted");
       settled = true;
-      await app.store.importSession(kept.session, kept.messages);
+      await app.store.importSession(rows.session, rows.messages);
       keptForUndo.delete(s.id);
       clearPendingDelete(s.id);
     },

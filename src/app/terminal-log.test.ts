@@ -8,7 +8,7 @@ import { MemoryStore } from "../testing/memory-store";
 import { deleteApp, finishApp } from "../testing/delete-app";
 import { fakeStorage } from "../testing/fake-storage";
 import { notePendingDelete, PENDING_DELETE_STALE_MS } from "./pending-deletes";
-import { deleteSession } from "./session-actions";
+import { prepareDelete } from "./session-actions";
 import { finishPendingDeletes } from "./storage-gc";
 import { onTerminalSessionGone, sweepTerminalLogs } from "./terminal-log";
 import { terminalLogKey } from "./terminal-log-key";
@@ -88,14 +88,14 @@ describe("a deleted session's terminal log", () => {
     const off = onTerminalSessionGone((event, id) => heard.push(`${event} ${id}`));
     memo.setItem(terminalLogKey(s.id), LOG);
 
-    const first = await deleteSession(app, s);
+    const first = await (await prepareDelete(app, s)).run();
     expect(memo.getItem(terminalLogKey(s.id))).toBe(LOG);
     expect(heard).toEqual([`deleted ${s.id}`]);
     await first.undo?.();
     expect(await store.getSession(s.id)).toBeDefined();
     expect(memo.getItem(terminalLogKey(s.id))).toBe(LOG);
 
-    const second = await deleteSession(app, s);
+    const second = await (await prepareDelete(app, s)).run();
     second.finish();
     await vi.waitFor(() => expect(deleted).toEqual([s.id]));
     expect(memo.getItem(terminalLogKey(s.id))).toBeNull();

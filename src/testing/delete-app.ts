@@ -2,17 +2,19 @@ import type { AppServices } from "../app/bootstrap";
 import type { Store } from "../core/ports/store";
 
 /**
- * The part of the app a session delete uses (src/app/session-actions.ts `deleteSession`):
- * the store, sessions that are idle, and a sandbox that records which workspaces it deleted.
+ * The part of the app a session delete uses (src/app/session-actions.ts `prepareDelete`):
+ * the store, sessions that are idle (`stopped` records which runs were stopped), and a sandbox
+ * that records which workspaces it deleted.
  */
-export function deleteApp(store: Store): { app: AppServices; deleted: string[] } {
+export function deleteApp(store: Store): { app: AppServices; deleted: string[]; stopped: string[] } {
   const deleted: string[] = [];
+  const stopped: string[] = [];
   const app = {
     store,
-    sessions: { stop: async () => undefined, assertIdleEverywhere: async () => undefined },
+    sessions: { stop: async (id: string) => void stopped.push(id), assertIdleEverywhere: async () => undefined },
     sandbox: { deleteWorkspace: async (id: string) => void deleted.push(id), collectGarbage: async () => ({ trees: 0, blobs: 0, bytes: 0 }) },
   } as unknown as AppServices;
-  return { app, deleted };
+  return { app, deleted, stopped };
 }
 
 /**

@@ -4,6 +4,7 @@ import { useModal } from "../hooks/use-modal";
 /**
  * A modal yes/no question on the native <dialog> (focus trap and Esc for free). `alert`, when given (even
  * empty, so the region is there before its text), is a line under the question: why the answer did not work.
+ * The confirming button takes single clicks and the keyboard only (see below).
  */
 export function ConfirmDialog({
   title,
@@ -35,7 +36,9 @@ export function ConfirmDialog({
         <button type="button" onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className="danger" onClick={onConfirm}>
+        {/* The second click of a double-click is never an answer: it landed here because this dialog opened
+            under the pointer after the first (a question that follows another, as a delete that would be final). */}
+        <button type="button" className="danger" onClick={(e) => e.detail < 2 && onConfirm()}>
           {confirmLabel}
         </button>
       </div>

@@ -1,7 +1,7 @@
 import { useSessionList } from "../hooks/use-session-list";
 import { type KeyboardEvent, memo, useDeferredValue, useRef, useState } from "react";
 import type { Session } from "../../core/schema";
-import { deleteSession } from "../../app/session-actions";
+import { type PreparedDelete, prepareDelete } from "../../app/session-actions";
 import { relativeTime } from "../format";
 import { groupSessions, usePins } from "./session-groups";
 import { useAllStatuses, useServices } from "../hooks/services";
@@ -241,29 +241,39 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
   const latest = useRef({ onSelect, pins, onError });
   latest.current = { onSelect, pins, onError };
 
+  // A delete that would be final (storage full): asked about before anything is deleted.
+  const [forGood, setForGood] = useState<{ session: Session; plan: PreparedDelete } | null>(null);
+
+  const report = (e: unknown) => onError(e instanceof Error ? e.message : String(e));
+  /** Deletes a checked session: with Undo in its toast, or for good as the user agreed. */
+  const carryOut = async (s: Session, plan: PreparedDelete) => {
+    const { undo, finish } = await plan.run();
+    onDeleted(s.id);
+    if (!undo) return onNotify(`Deleted “${shortTitle(s.title)}” for good.`, "info");
+    onNotify(`Deleted “${shortTitle(s.title)}”.`, "info", {
+      label: "Undo",
+      run: () => {
+        undo().then(
+          () => latest.current.onSelect(s.id),
+          (e: unknown) => onError(`Could not undo: ${e instanceof Error ? e.message : String(e)}`),
+        );
+      },
+      // The files go once the toast has gone: never while Undo can still be pressed.
+      expire: finish,
+    });
+  };
+
   const remove = async (s: Session) => {
     setConfirm(null);
     try {
-      const { undo, finish } = await deleteSession(app, s);
-      onDeleted(s.id);
-      // Storage is full, so the note that keeps a delete undoable could not be written: it is final, and said so.
-      if (!undo) return onNotify(`Deleted “${shortTitle(s.title)}” for good: browser storage is full, so it cannot be undone.`, "info");
-      onNotify(`Deleted “${shortTitle(s.title)}”.`, "info", {
-        label: "Undo",
-        run: () => {
-          undo().then(
-            () => latest.current.onSelect(s.id),
-            (e: unknown) => onError(`Could not undo: ${e instanceof Error ? e.message : String(e)}`),
-          );
-        },
-        // The files go once the toast has gone: never while Undo can still be pressed.
-        expire: finish,
-      });
+      const plan = await prepareDelete(app, s);
+      // Storage is full, so the note that keeps a delete undoable could not be written: ask before it is final.
+      if (!plan.undoable) return setForGood({ session: s, plan });
+      await carryOut(s, plan);
     } catch (e) {
-      onError(e instanceof Error ? e.message : String(e));
+      report(e);
     }
   };
-
   const grouped = groupSessions(list ?? [], pins.ids);
   // The list's Tab stop: the session the keyboard was last on, else the open one, else the first listed.
   const limitOf = (g: (typeof grouped)[number]) => {
@@ -379,6 +389,21 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
           confirmLabel="Delete"
           onConfirm={() => void remove(confirm)}
           onCancel={() => setConfirm(null)}
+        />
+      )}
+      {forGood && (
+        <ConfirmDialog
+          title={`Delete “${shortTitle(forGood.session.title)}” for good?`}
+          body="The browser's storage is full, so this delete cannot be undone: its messages and files will be gone from this browser at once. Export it first if you want to keep a copy."
+          confirmLabel="Delete for good"
+          onConfirm={() => {
+            setForGood(null);
+            carryOut(forGood.session, forGood.plan).catch(report);
+          }}
+          onCancel={() => {
+            forGood.plan.cancel();
+            setForGood(null);
+          }}
         />
       )}
     </nav>
