@@ -117,16 +117,23 @@ describe("a delete's note in a full storage", () => {
     expect(memo.getItem(terminalLogKey("ses_old"))).toBe(logOf(3));
   });
 
-  /** A session with a terminal log in a storage that has nothing left to give way (the rest is settings and the like). */
-  async function fullStorageWithSession() {
-    const memo = fakeStorage(20_000);
+  /** A stored session, the page's localStorage holding `quota` characters, and the app a delete uses. */
+  async function storedSession(quota: number) {
+    const memo = fakeStorage(quota);
     vi.stubGlobal("localStorage", memo);
     const store = new MemoryStore();
     const s = makeSession();
     await store.importSession(s, []);
+    return { memo, store, s, ...deleteApp(store) };
+  }
+
+  /** A session with a terminal log in a storage that has nothing left to give way (the rest is settings and the like). */
+  async function fullStorageWithSession() {
+    const stored = await storedSession(20_000);
+    const { memo, s } = stored;
     memo.setItem(terminalLogKey(s.id), logOf(2));
     memo.setItem("tabcode.settings", "s".repeat(20_000 - memo.used() - 30));
-    return { memo, store, s, ...deleteApp(store) };
+    return stored;
   }
 
   it("that cannot be written even then: the check says so before anything is deleted, and Cancel leaves the session as it was", async () => {
@@ -171,13 +178,8 @@ describe("a delete's note in a full storage", () => {
   });
 
   it("the note the check wrote is the one the delete uses; a cancelled or failed delete leaves no note behind", async () => {
-    const memo = fakeStorage(100_000);
-    vi.stubGlobal("localStorage", memo);
     try {
-      const store = new MemoryStore();
-      const s = makeSession();
-      await store.importSession(s, []);
-      const { app, stopped } = deleteApp(store);
+      const { memo, store, s, app, stopped } = await storedSession(100_000);
 
       const cancelled = await prepareDelete(app, s);
       expect(cancelled.undoable).toBe(true);
@@ -212,13 +214,8 @@ describe("a delete's note in a full storage", () => {
   });
 
   it("with room, a delete still offers its Undo and leaves the files until it goes", async () => {
-    const memo = fakeStorage(100_000);
-    vi.stubGlobal("localStorage", memo);
     try {
-      const store = new MemoryStore();
-      const s = makeSession();
-      await store.importSession(s, []);
-      const { app, deleted } = deleteApp(store);
+      const { memo, store, s, app, deleted } = await storedSession(100_000);
       const plan = await prepareDelete(app, s);
       expect(plan.undoable).toBe(true);
       const done = await plan.run();
