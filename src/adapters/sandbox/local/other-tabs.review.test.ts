@@ -1,0 +1,104 @@
+import "fake-indexeddb/auto";
+import { describe, expect, it, vi } from "vitest";
+import { DEFAULT_RULES } from "../../../core/permission/evaluate";
+import { pathPolicy } from "../../../core/permission/path-policy";
+import type { ExecGuard } from "../../../core/ports/sandbox";
+import { DexieWorkspaceStore } from "./dexie-workspace-store";
+import { LocalSandbox } from "./local-sandbox";
+import { seedWorkspace } from "./workspace-ops";
+import type { WorkspaceNotice } from "./workspace-notices";
+import { MemoryWorkspaceStore, type WorkspaceStore } from "./workspace-store";
+
+// Review findings on other tabs' copies: each test states what a user should get, and fails today.
+
+let n = 0;
+const stores: Array<[string, () => WorkspaceStore]> = [
+  ["memory store", () => new MemoryWorkspaceStore()],
+  ["IndexedDB store", () => new DexieWorkspaceStore(`other-tabs-review-${n++}`)],
+];
+
+async function twoTabs(store: WorkspaceStore, opts: { notices?: boolean } = {}) {
+  const ws = `ses_${n++}`;
+  await seedWorkspace(store, ws, { "a.txt": "first\n", "dir/x.txt": "x\n" });
+  const a = await LocalSandbox.open({ workspace: ws, store, notices: opts.notices });
+  const b = await LocalSandbox.open({ workspace: ws, store, notices: opts.notices });
+  return { ws, a, b };
+}
+
+/** A guard that holds the command line at its first `touch` until `answer()` is called. */
+function holdAtTouch() {
+  const guard: ExecGuard = { policy: pathPolicy("/workspace", [[...DEFAULT_RULES, { permission: "bash", pattern: "touch *", action: "ask" }]]) };
+  let answer: () => void = () => undefined;
+  const asked = new Promise<void>((resolve) => {
+    guard.ask = () => {
+      resolve();
+      return new Promise((r) => {
+        answer = () => r(undefined);
+      });
+    };
+  });
+  return { guard, asked, answer: () => answer() };
+}
+
+describe.each(stores)("review (%s)", (_name, makeStore) => {
+  it("a directory a running command only named (a failed mkdir) does not undo the other tab's writes below it", async () => {
+    const store = makeStore();
+    const { ws, a, b } = await twoTabs(store);
+    // B's command line: `mkdir dir` fails (it exists) but marks dir; then it waits for a permission answer.
+    const hold = holdAtTouch();
+    const running = b.exec("mkdir dir; touch t.txt; true", { guard: hold.guard });
+    await hold.asked;
+    // Meanwhile A changes a file under dir and adds one.
+    await a.exec("echo changed-in-a > dir/x.txt && echo new-in-a > dir/new.txt");
+    await vi.waitFor(() => expect(b.taken.notices).toBe(1));
+    hold.answer();
+    await running;
+    // B never wrote dir/x.txt nor dir/new.txt: A's writes must survive, in the store and in both tabs.
+    const stored = new Map((await store.loadRows(ws)).map((r) => [r.path, r]));
+    expect(stored.has("dir/new.txt")).toBe(true);
+    expect((await a.exec("cat dir/x.txt dir/new.txt")).combined).toBe("changed-in-a\nnew-in-a\n");
+    expect((await b.exec("cat dir/x.txt dir/new.txt")).combined).toBe("changed-in-a\nnew-in-a\n");
+    a.close();
+    b.close();
+  });
+
+  it("with a notice lost, an edit through the sandbox's fs (the edit tool's read-modify-write) does not undo the other tab's change", async () => {
+    const { a, b } = await twoTabs(makeStore(), { notices: false });
+    await a.exec("echo from-a >> a.txt");
+    // The edit tool: read, replace, write back (LocalFS, no token check on the read).
+    const text = await b.fs.readText("/workspace/a.txt");
+    await b.fs.writeFile("/workspace/a.txt", text.replace("first", "FIRST"));
+    expect((await a.exec("cat a.txt")).combined).toBe("FIRST\nfrom-a\n");
+  });
+
+  it("a directory removed in one tab while the other had just added a file in it: both tabs and their rows agree", async () => {
+    const store = makeStore();
+    const { ws, a, b } = await twoTabs(store);
+    // A hears notices only when the test lets it (a notice still on its way).
+    const held: WorkspaceNotice[] = [];
+    const heard = (a as unknown as { heard: (n: WorkspaceNotice) => void }).heard.bind(a);
+    (a as unknown as { heard: (n: WorkspaceNotice) => void }).heard = (nn) => held.push(nn);
+    const hold = holdAtTouch();
+    // A's command line started before B's write (its token check passed), removes dir after it.
+    const running = a.exec("touch t.txt; rm -r dir", { guard: hold.guard });
+    await hold.asked;
+    await b.exec("echo new-in-b > dir/new.txt");
+    await vi.waitFor(() => expect(held.length).toBe(1));
+    hold.answer();
+    await running;
+    await vi.waitFor(() => expect(b.taken.notices + b.taken.reloads).toBeGreaterThan(0));
+    (a as unknown as { heard: (n: WorkspaceNotice) => void }).heard = heard;
+    for (const nn of held) heard(nn);
+    const storedPaths = (await store.loadRows(ws)).map((r) => r.path).sort();
+    const lsA = (await a.exec("ls -R dir 2>&1; true")).combined;
+    const lsB = (await b.exec("ls -R dir 2>&1; true")).combined;
+    // B's snapshot names only files B's own filesystem has (its rows say dir/new.txt is there; its memory lost it).
+    const snapB = await b.snapshot();
+    const tree = await store.getTree(snapB);
+    for (const p of Object.keys(tree?.files ?? {})) expect(await b.fs.exists(`/workspace/${p}`), `${p} (stored: ${storedPaths.join(",")})`).toBe(true);
+    // And both tabs show the same files.
+    expect(lsB).toBe(lsA);
+    a.close();
+    b.close();
+  });
+});
