@@ -251,7 +251,14 @@ export class LocalSandbox implements Sandbox {
     const mem = this.mem;
     for (const [p] of gone) {
       const abs = joinPath(this.root, p);
-      if (!this.tracked.touches(abs)) await mem.rm(abs, { recursive: true, force: true });
+      if (this.tracked.touches(abs)) continue;
+      try {
+        // Only what the store removed (its rows below are listed too, deepest first): a directory that still holds
+        // a row the writer did not know of (this tab's newer file) stays, as it does in the store.
+        await mem.rm(abs, { force: true });
+      } catch {
+        // Not empty: see above.
+      }
     }
     const dirs: WorkspaceRow[] = [];
     for (const [p, row] of put) {
