@@ -25,9 +25,9 @@ async function twoTabs(store: WorkspaceStore, opts: { notices?: boolean } = {}) 
   return { ws, a, b };
 }
 
-/** A guard that holds the command line at its first `touch` until `answer()` is called. */
-function holdAtTouch() {
-  const guard: ExecGuard = { policy: pathPolicy("/workspace", [[...DEFAULT_RULES, { permission: "bash", pattern: "touch *", action: "ask" }]]) };
+/** A guard that holds the command line at its first command matching `pattern` until `answer()` is called. */
+function holdAtTouch(pattern = "touch *") {
+  const guard: ExecGuard = { policy: pathPolicy("/workspace", [[...DEFAULT_RULES, { permission: "bash", pattern, action: "ask" }]]) };
   let answer: () => void = () => undefined;
   const asked = new Promise<void>((resolve) => {
     guard.ask = () => {
@@ -58,6 +58,42 @@ describe.each(stores)("review (%s)", (_name, makeStore) => {
     expect(stored.has("dir/new.txt")).toBe(true);
     expect((await a.exec("cat dir/x.txt dir/new.txt")).combined).toBe("changed-in-a\nnew-in-a\n");
     expect((await b.exec("cat dir/x.txt dir/new.txt")).combined).toBe("changed-in-a\nnew-in-a\n");
+    a.close();
+    b.close();
+  });
+
+  it("a command that touched the workspace's root (touch .) does not undo the other tab's writes anywhere", async () => {
+    const store = makeStore();
+    const { ws, a, b } = await twoTabs(store);
+    const hold = holdAtTouch("sleep *");
+    const running = b.exec("touch .; sleep 0; true", { guard: hold.guard });
+    await hold.asked;
+    await a.exec("echo changed-in-a > a.txt && echo new-in-a > new.txt");
+    await vi.waitFor(() => expect(b.taken.notices).toBe(1));
+    hold.answer();
+    await running;
+    expect((await store.loadRows(ws)).some((r) => r.path === "new.txt")).toBe(true);
+    expect((await b.exec("cat a.txt new.txt")).combined).toBe("changed-in-a\nnew-in-a\n");
+    expect((await a.exec("cat a.txt new.txt")).combined).toBe("changed-in-a\nnew-in-a\n");
+    a.close();
+    b.close();
+  });
+
+  it("below a marked directory, a path this tab did change keeps its content (its flush wins)", async () => {
+    const store = makeStore();
+    const { a, b } = await twoTabs(store);
+    await b.exec("mkdir other && echo mine > other/x.txt");
+    const hold = holdAtTouch();
+    // rm -r and cp -r mark only dir: dir/x.txt is this tab's copy now.
+    const running = b.exec("rm -r dir && cp -r other dir; touch t.txt; true", { guard: hold.guard });
+    await hold.asked;
+    await vi.waitFor(() => expect(a.taken.notices).toBe(1));
+    await a.exec("echo changed-in-a > dir/x.txt");
+    await vi.waitFor(() => expect(b.taken.notices).toBe(1));
+    hold.answer();
+    await running;
+    expect((await a.exec("cat dir/x.txt")).combined).toBe("mine\n");
+    expect((await b.exec("cat dir/x.txt")).combined).toBe("mine\n");
     a.close();
     b.close();
   });
