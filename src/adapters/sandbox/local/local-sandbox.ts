@@ -15,6 +15,7 @@ import { describeThrown } from "../../../core/errors";
 import type { ExecOptions, ExecResult, Sandbox, SandboxFS } from "../../../core/ports/sandbox";
 import { joinPath } from "../../../core/sandbox-path";
 import { changedBetween, readAtSnapshot, requireTree } from "../../../core/snapshot/store";
+import { sha256Hex } from "../../../core/snapshot/hash";
 import { isSnapshotExcluded, type SnapshotTree, treeHash } from "../../../core/snapshot/tree";
 import { LocalFS } from "./local-fs";
 import { missingCommands } from "./missing-commands";
@@ -239,6 +240,8 @@ export class LocalSandbox implements Sandbox {
   private async takeRows(entries: Array<[string, WorkspaceRow | undefined]>): Promise<void> {
     const before = new Map(entries.map(([p]) => [p, this.rows.get(p)]));
     const wanted = entries.filter(([p, row]) => !sameRow(before.get(p), row));
+    const kept = new Set<string>();
+    for (const [p] of wanted) if (await this.keepsLocal(joinPath(this.root, p), before.get(p))) kept.add(p);
     const hashes = wanted.flatMap(([, r]) => (r?.type === "file" && r.hash ? [r.hash] : []));
     const blobs = hashes.length ? await this.store.getBlobs([...new Set(hashes)]) : new Map<string, Uint8Array>();
     for (const [p, row] of entries) {
@@ -251,7 +254,7 @@ export class LocalSandbox implements Sandbox {
     const mem = this.mem;
     for (const [p] of gone) {
       const abs = joinPath(this.root, p);
-      if (this.tracked.touches(abs)) continue;
+      if (kept.has(p)) continue;
       try {
         // Only what the store removed (its rows below are listed too, deepest first): a directory that still holds
         // a row the writer did not know of (this tab's newer file) stays, as it does in the store.
@@ -263,7 +266,7 @@ export class LocalSandbox implements Sandbox {
     const dirs: WorkspaceRow[] = [];
     for (const [p, row] of put) {
       const abs = joinPath(this.root, p);
-      if (this.tracked.touches(abs)) continue;
+      if (kept.has(p)) continue;
       const had = before.get(p);
       const kind = await entryKind(mem, abs);
       if (kind !== undefined && (kind !== row.type || row.type === "symlink" || (had && had.type !== row.type))) {
@@ -273,10 +276,19 @@ export class LocalSandbox implements Sandbox {
       await placeRow(mem, abs, row, blobs, kind === "file");
       if (row.type === "directory") dirs.push(row);
     }
-    await dateDirs(
-      mem,
-      dirs.filter((r) => !this.tracked.touches(joinPath(this.root, r.path))),
-    );
+    await dateDirs(mem, dirs);
+  }
+
+  /**
+   * Whether this copy keeps its own entry at `abs` over the store's: a change not flushed yet lies at or below it,
+   * or a directory above it is marked (`mkdir` or `touch` of it, `rm -r`, `cp -r` into it) and the entry here is no
+   * longer the one the copy last stored (`had`). Below a marked directory, a path this copy did not change takes
+   * the other tab's content: the flush of the directory writes what is here, and would undo that tab's write.
+   */
+  private async keepsLocal(abs: string, had: WorkspaceRow | undefined): Promise<boolean> {
+    if (!this.tracked.touches(abs)) return false;
+    if (this.tracked.changedAtOrBelow(abs)) return true;
+    return !(await sameEntry(this.mem, abs, had));
   }
 
   /** An idle lane for this timeout, or a new one: each exec runs in a lane of its own. */
@@ -420,6 +432,16 @@ export class LocalSandbox implements Sandbox {
 function sameRow(a: WorkspaceRow | undefined, b: WorkspaceRow | undefined): boolean {
   if (!a || !b) return a === b;
   return a.type === b.type && a.hash === b.hash && a.target === b.target && a.mode === b.mode && a.mtime === b.mtime;
+}
+
+/** Whether the entry at `abs` is still the one `row` describes (type, content, link target; times and modes aside). */
+async function sameEntry(mem: InMemoryFs, abs: string, row: WorkspaceRow | undefined): Promise<boolean> {
+  const kind = await entryKind(mem, abs);
+  if (kind === undefined || row === undefined) return kind === row?.type;
+  if (kind !== row.type) return false;
+  if (kind === "symlink") return (await mem.readlink(abs)) === row.target;
+  if (kind === "file") return (await sha256Hex(await mem.readFileBuffer(abs))) === row.hash;
+  return true;
 }
 
 /** What is at a path of the in-memory filesystem now (links not followed). */

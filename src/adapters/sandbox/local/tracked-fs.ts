@@ -44,6 +44,12 @@ export class TrackedFs implements IFileSystem {
     return false;
   }
 
+  /** Whether a change not yet taken lies at or below this absolute path (not only above it). */
+  changedAtOrBelow(path: string): boolean {
+    for (const d of this.dirty) if (isInside(path, d)) return true;
+    return false;
+  }
+
   private mark(path: string): void {
     this.dirty.add(normalizePath(path));
   }
