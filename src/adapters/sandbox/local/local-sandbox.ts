@@ -240,8 +240,6 @@ export class LocalSandbox implements Sandbox {
   private async takeRows(entries: Array<[string, WorkspaceRow | undefined]>): Promise<void> {
     const before = new Map(entries.map(([p]) => [p, this.rows.get(p)]));
     const wanted = entries.filter(([p, row]) => !sameRow(before.get(p), row));
-    const kept = new Set<string>();
-    for (const [p] of wanted) if (await this.keepsLocal(joinPath(this.root, p), before.get(p))) kept.add(p);
     const hashes = wanted.flatMap(([, r]) => (r?.type === "file" && r.hash ? [r.hash] : []));
     const blobs = hashes.length ? await this.store.getBlobs([...new Set(hashes)]) : new Map<string, Uint8Array>();
     for (const [p, row] of entries) {
@@ -254,7 +252,7 @@ export class LocalSandbox implements Sandbox {
     const mem = this.mem;
     for (const [p] of gone) {
       const abs = joinPath(this.root, p);
-      if (kept.has(p)) continue;
+      if (await this.keepsLocal(abs, before.get(p))) continue;
       try {
         // Only what the store removed (its rows below are listed too, deepest first): a directory that still holds
         // a row the writer did not know of (this tab's newer file) stays, as it does in the store.
@@ -266,8 +264,9 @@ export class LocalSandbox implements Sandbox {
     const dirs: WorkspaceRow[] = [];
     for (const [p, row] of put) {
       const abs = joinPath(this.root, p);
-      if (kept.has(p)) continue;
       const had = before.get(p);
+      // Decided here, next to the write: a running command may have marked more since the notice came.
+      if (await this.keepsLocal(abs, had)) continue;
       const kind = await entryKind(mem, abs);
       if (kind !== undefined && (kind !== row.type || row.type === "symlink" || (had && had.type !== row.type))) {
         await mem.rm(abs, { recursive: true, force: true });
