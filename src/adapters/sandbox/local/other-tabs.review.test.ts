@@ -138,3 +138,19 @@ describe.each(stores)("review (%s)", (_name, makeStore) => {
     b.close();
   });
 });
+
+describe.each(stores)("review: a notice that failed to apply (%s)", (_name, makeStore) => {
+  it("leaves the copy stale, and the next read through the sandbox's fs catches up (not only the next command)", async () => {
+    const store = makeStore();
+    const { a, b } = await twoTabs(store);
+    const rowsAt = vi.spyOn(store, "rowsAt").mockRejectedValueOnce(new Error("IndexedDB hiccup"));
+    await a.exec("echo from-a >> a.txt");
+    await vi.waitFor(() => expect(rowsAt).toHaveBeenCalled());
+    // The edit tool reads, replaces and writes back.
+    const text = await b.fs.readText("/workspace/a.txt");
+    await b.fs.writeFile("/workspace/a.txt", text.replace("first", "FIRST"));
+    expect((await a.exec("cat a.txt")).combined).toBe("FIRST\nfrom-a\n");
+    a.close();
+    b.close();
+  });
+});
