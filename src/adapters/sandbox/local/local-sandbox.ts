@@ -128,8 +128,14 @@ export class LocalSandbox implements Sandbox {
       tracked,
       () => this.flush(),
       (policy) => new GuardedFs(tracked, () => policy),
-      () => this.refreshing,
+      () => this.fsReady(),
     );
+  }
+
+  /** What an fs call waits for: the notices taken in so far, and a reload when the copy is known stale (no token read). */
+  private async fsReady(): Promise<void> {
+    await this.refreshing;
+    if (this.stale) await this.locked(() => this.catchUp());
   }
 
   /** Loads the workspace from the store (or starts it empty). */
