@@ -19,10 +19,15 @@ export class LocalFS implements SandboxFS {
     private readonly guarded?: (policy: PathPolicy) => Pick<TrackedFs, "mkdir" | "writeFile">,
     /** Settles once the other tabs' changes announced so far are in the filesystem. */
     private readonly ready: () => Promise<void> = () => Promise.resolve(),
+    /**
+     * As `ready`, and also checks the store's generation token (one read): a file's content is what a tool edits
+     * and writes back, so a notice that never came (a tab closed right after its write) must not leave it stale.
+     */
+    private readonly fresh: () => Promise<void> = ready,
   ) {}
 
   async readFile(path: string): Promise<Uint8Array> {
-    await this.ready();
+    await this.fresh();
     return this.fs.readFileBuffer(normalizePath(path));
   }
 

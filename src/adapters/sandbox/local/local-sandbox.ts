@@ -129,6 +129,7 @@ export class LocalSandbox implements Sandbox {
       () => this.flush(),
       (policy) => new GuardedFs(tracked, () => policy),
       () => this.fsReady(),
+      () => this.current(),
     );
   }
 
@@ -384,6 +385,8 @@ export class LocalSandbox implements Sandbox {
     return this.locked(async () => {
       await this.catchUp();
       await this.flushNow();
+      // Another tab wrote between the check and this flush (the flush found the token moved): its rows first.
+      if (this.stale) await this.catchUp();
       const tree: SnapshotTree = { files: {}, dirs: [] };
       for (const r of this.rows.values()) {
         if (isSnapshotExcluded(r.path)) continue;
@@ -402,6 +405,8 @@ export class LocalSandbox implements Sandbox {
     return this.locked(async () => {
       await this.catchUp();
       await this.flushNow();
+      // Another tab wrote between the check and this flush (the flush found the token moved): its rows first.
+      if (this.stale) await this.catchUp();
       const tree = await requireTree(this.store, hash);
       const fs = this.tracked;
       const wantDirs = new Set(tree.dirs);

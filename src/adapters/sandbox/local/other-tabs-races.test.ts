@@ -9,7 +9,7 @@ import { seedWorkspace } from "./workspace-ops";
 import type { WorkspaceNotice } from "./workspace-notices";
 import { MemoryWorkspaceStore, type WorkspaceStore } from "./workspace-store";
 
-// Review findings on other tabs' copies: each test states what a user should get, and fails today.
+// Other tabs' copies in the races a review found: each test states what a user should get (each failed before its fix).
 
 let n = 0;
 const stores: Array<[string, () => WorkspaceStore]> = [
@@ -40,7 +40,33 @@ function holdAtTouch(pattern = "touch *") {
   return { guard, asked, answer: () => answer() };
 }
 
-describe.each(stores)("review (%s)", (_name, makeStore) => {
+describe.each(stores)("other tabs' races (%s)", (_name, makeStore) => {
+  it("a snapshot whose flush finds another tab wrote after its check names that tab's file too", async () => {
+    const store = makeStore();
+    const { ws, a, b } = await twoTabs(store, { notices: false });
+    // B's command line has written b.txt (not flushed yet) and waits for a permission answer.
+    const hold = holdAtTouch();
+    const running = b.exec("echo from-b > b.txt; touch t.txt; true", { guard: hold.guard });
+    await hold.asked;
+    // A writes right after B's snapshot checked the token, before B's flush.
+    const stampOf = store.stampOf.bind(store);
+    let armed = true;
+    store.stampOf = async (w: string) => {
+      const stamp = await stampOf(w);
+      if (armed && w === ws) {
+        armed = false;
+        await a.exec("echo from-a > late.txt");
+      }
+      return stamp;
+    };
+    const tree = await store.getTree(await b.snapshot());
+    expect(Object.keys(tree?.files ?? {}).sort()).toEqual(["a.txt", "b.txt", "dir/x.txt", "late.txt"]);
+    hold.answer();
+    await running;
+    a.close();
+    b.close();
+  });
+
   it("a directory a running command only named (a failed mkdir) does not undo the other tab's writes below it", async () => {
     const store = makeStore();
     const { ws, a, b } = await twoTabs(store);
