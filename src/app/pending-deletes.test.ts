@@ -91,8 +91,8 @@ describe("a delete's note in a full storage", () => {
     memo.setItem(terminalLogKey("ses_old"), logOf(12));
     memo.setItem(terminalLogKey("ses_new"), logOf(12).replaceAll('"start":', '"start":1000'));
     memo.setItem("tabcode.settings", "s".repeat(30_000 - memo.used() - 30));
-    expect(notePendingDelete("ses_x", 1_000, memo)).toBe(false);
-    expect(notePendingDelete("ses_x", 1_000, memo, (need) => makeRoom(need, memo))).toBe(true);
+    expect(notePendingDelete("ses_x", 1_000, memo)).toBe("full");
+    expect(notePendingDelete("ses_x", 1_000, memo, (need) => makeRoom(need, memo))).toBe("noted");
     expect(stalePendingDeletes(1_000 + PENDING_DELETE_STALE_MS, memo)).toEqual(["ses_x"]);
     // The session used longest ago gave the room; the newer log and the settings are whole.
     expect((memo.getItem(terminalLogKey("ses_old")) ?? "").length).toBeLessThan(logOf(12).length);
@@ -112,9 +112,24 @@ describe("a delete's note in a full storage", () => {
         asked++;
         return makeRoom(need, memo);
       }),
-    ).toBe(false);
+    ).toBe("refused");
     expect(asked).toBe(0);
     expect(memo.getItem(terminalLogKey("ses_old"))).toBe(logOf(3));
+  });
+
+  it("refused for another reason: the delete is not undoable, and says why (not 'storage is full')", async () => {
+    try {
+      const { memo, s, app } = await storedSession(Number.POSITIVE_INFINITY);
+      memo.setItem = () => {
+        throw new DOMException("The operation is insecure.", "SecurityError");
+      };
+      const plan = await prepareDelete(app, s);
+      expect(plan.undoable).toBe(false);
+      expect(plan.why).toBe("refused");
+      plan.cancel();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   /** A stored session, the page's localStorage holding `quota` characters, and the app a delete uses. */
@@ -141,6 +156,7 @@ describe("a delete's note in a full storage", () => {
       const { memo, store, s, app, deleted, stopped } = await fullStorageWithSession();
       const plan = await prepareDelete(app, s);
       expect(plan.undoable).toBe(false);
+      expect(plan.why).toBe("full");
       // Asking the user comes first: nothing is deleted, no run is stopped.
       expect(await store.getSession(s.id)).toBeDefined();
       expect(stopped).toEqual([]);

@@ -51,17 +51,20 @@ function write(memo: Memo | undefined, all: Record<string, number>): "written" |
 }
 
 /**
- * Notes a delete whose Undo is offered; returns whether the note is stored. Storage full: `makeRoom` (glance
- * pictures, the oldest terminal logs) is asked for space once and the write tried again. A page without storage
- * access at all has nowhere to note it (and no other tab reads such notes): true, as before.
+ * Notes a delete whose Undo is offered: "noted" when the note is stored, "full" when storage is full even after
+ * `makeRoom` (glance pictures, the oldest terminal logs) was asked for space once, "refused" when storage refused
+ * for another reason (no room would help). A page without storage access at all has nowhere to note it (and no
+ * other tab reads such notes): "noted", as before.
  */
-export function notePendingDelete(sessionID: string, now = Date.now(), memo: Memo | undefined = pageStorage(), makeRoom: (need: number) => boolean = () => false): boolean {
-  if (!memo) return true;
+export function notePendingDelete(sessionID: string, now = Date.now(), memo: Memo | undefined = pageStorage(), makeRoom: (need: number) => boolean = () => false): "noted" | "full" | "refused" {
+  if (!memo) return "noted";
   const all = { ...read(memo), [sessionID]: now };
   const first = write(memo, all);
-  if (first !== "full") return first === "written";
+  if (first === "written") return "noted";
   // Only a full storage is helped by room: other refusals would only cost the glance's pictures and old logs.
-  return makeRoom(JSON.stringify(all).length + KEY.length) && write(memo, all) === "written";
+  if (first === "refused" || !makeRoom(JSON.stringify(all).length + KEY.length)) return first;
+  const second = write(memo, all);
+  return second === "written" ? "noted" : second;
 }
 
 export function clearPendingDelete(sessionID: string, memo: Memo | undefined = pageStorage()): void {

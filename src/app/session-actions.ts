@@ -249,6 +249,8 @@ export interface DeleteDone {
  */
 export interface PreparedDelete {
   readonly undoable: boolean;
+  /** Why it is not undoable: storage is full even after making room, or it refused the note for another reason. */
+  readonly why?: "full" | "refused";
   run(): Promise<DeleteDone>;
   /** Nothing is deleted; the note the check wrote, if it wrote one, is cleared. A no-op once `run` was called. */
   cancel(): void;
@@ -269,10 +271,12 @@ export async function prepareDelete(app: AppServices, s: Session): Promise<Prepa
   // The terminal log's rules load here, not with the first screen (only the key is needed there).
   const { makeRoom } = await import("./terminal-log");
   // Noted before the rows go: a start-up sweep of terminal logs running meanwhile keeps this one for Undo.
-  const undoable = notePendingDelete(s.id, Date.now(), undefined, (need) => makeRoom(need, undefined, s.id));
+  const noted = notePendingDelete(s.id, Date.now(), undefined, (need) => makeRoom(need, undefined, s.id));
+  const undoable = noted === "noted";
   let state: "checked" | "run" | "cancelled" = "checked";
   return {
     undoable,
+    ...(noted === "noted" ? {} : { why: noted }),
     run: async () => {
       if (state !== "checked") throw new Error(state === "run" ? "this delete has already run" : "this delete was cancelled");
       state = "run";

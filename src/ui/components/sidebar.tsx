@@ -267,7 +267,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
     setConfirm(null);
     try {
       const plan = await prepareDelete(app, s);
-      // Storage is full, so the note that keeps a delete undoable could not be written: ask before it is final.
+      // The note that keeps a delete undoable could not be written (storage full, or refused): ask before it is final.
       if (!plan.undoable) return setForGood({ session: s, plan });
       await carryOut(s, plan);
     } catch (e) {
@@ -394,7 +394,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
       {forGood && (
         <ConfirmDialog
           title={`Delete “${shortTitle(forGood.session.title)}” for good?`}
-          body="The browser's storage is full, so this delete cannot be undone: its messages and files will be gone from this browser at once. Export it first if you want to keep a copy."
+          body={`${forGood.plan.why === "refused" ? "The browser refused to store the note that makes a delete undoable" : "The browser's storage is full"}, so this delete cannot be undone: its messages and files will be gone from this browser at once. Export it first if you want to keep a copy.`}
           confirmLabel="Delete for good"
           onConfirm={() => {
             setForGood(null);
