@@ -66,6 +66,11 @@ export class QuotaError extends Error {
   override readonly name = "QuotaError";
 }
 
+/** Whether `e` is the store's "storage is full" error (by name too: it may have crossed a Worker's boundary as a plain object). */
+export function isQuotaError(e: unknown): boolean {
+  return e instanceof QuotaError || (typeof e === "object" && e !== null && (e as { name?: unknown }).name === "QuotaError");
+}
+
 /** Thrown when a session is busy and an operation needs it idle. */
 export class BusyError extends Error {
   override readonly name = "BusyError";

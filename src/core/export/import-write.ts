@@ -3,6 +3,7 @@ import type { ImportRows, Store } from "../ports/store";
 import type { MessageWithParts, Session } from "../schema";
 import { rebaseMessages } from "./remap";
 import type { ImportBundle, ImportedSession, Result } from "./types";
+import { isQuotaError } from "../errors";
 
 /** What an import wrote. */
 export interface ImportResult {
@@ -176,7 +177,7 @@ type Written = { ok: true } | { ok: false; error: string; quota: boolean };
 
 async function write(store: Store, rows: ImportRows[]): Promise<Written> {
   const failed = (e: unknown): Written =>
-    isQuota(e)
+    isQuotaError(e)
       ? { ok: false, quota: true, error: "Nothing was imported: the browser's storage for this site is full. Free some space (delete or export old sessions) and try again." }
       : { ok: false, quota: false, error: "Nothing was imported: this browser's database refused the write. Reload the page and try again." };
   if (store.importSessions) {
@@ -201,6 +202,3 @@ async function write(store: Store, rows: ImportRows[]): Promise<Written> {
   }
 }
 
-function isQuota(e: unknown): boolean {
-  return typeof e === "object" && e !== null && "name" in e && (e as { name: unknown }).name === "QuotaError";
-}

@@ -6,7 +6,7 @@
  * when it was continued here. Each chunk is written in one transaction when the
  * store can: a session is never half-written.
  */
-import { describeThrown } from "../errors";
+import { describeThrown, isQuotaError } from "../errors";
 import type { ImportRows, Store } from "../ports/store";
 import type { Session } from "../schema";
 import type { HistorySession } from "./types";
@@ -43,9 +43,6 @@ function continuedHere(s: Session): boolean {
   return s.source !== undefined && s.time.updated > s.source.importedAt;
 }
 
-function isQuota(e: unknown): boolean {
-  return typeof e === "object" && e !== null && "name" in e && (e as { name: unknown }).name === "QuotaError";
-}
 
 /**
  * Writes one chunk. Parents are linked by source id, through this chunk or
@@ -96,7 +93,7 @@ export async function writeHistory(store: Store, sessions: readonly HistorySessi
       }
     }
   } catch (e) {
-    return { ok: false, error: `Nothing of this batch was imported: ${describeThrown(e)}${isQuota(e) ? " (the browser's storage is full)" : ""}` };
+    return { ok: false, error: `Nothing of this batch was imported: ${describeThrown(e)}${isQuotaError(e) ? " (the browser's storage is full)" : ""}` };
   }
   for (const r of rows) if (r.session.source) index.set(sourceKey(r.session.source.tool, r.session.source.id), r.session);
   for (const id of replaced) await store.deleteSession(id).catch(() => undefined);
