@@ -184,11 +184,14 @@ export function guardCustom(commands: CustomCommand[], check: CommandCheck, fram
   });
 }
 
-/** A correction of a bundled command's result (`ls`'s dates of `.` and `..`). */
-export type ResultFix = (args: string[], ctx: CommandContext, result: ExecResult) => Promise<ExecResult>;
+/**
+ * A bundled command run our way: `run` is just-bash's own, which the fix may call with other arguments, several
+ * times, or correct the result of (`ls -l`'s modes and dates, `sed -i.bak`'s backup).
+ */
+export type CommandFix = (args: string[], ctx: CommandContext, run: (args: string[]) => Promise<ExecResult>) => Promise<ExecResult>;
 
-/** Shadows every bundled command with a checked one that then runs the original (and its fix, if it has one). */
-export function guardBundled(jb: JustBash, bash: Bash, skip: Set<string>, check: CommandCheck, frames: RefusalFrames, fixes: Record<string, ResultFix> = {}): void {
+/** Shadows every bundled command with a checked one that then runs the original (through its fix, if it has one). */
+export function guardBundled(jb: JustBash, bash: Bash, skip: Set<string>, check: CommandCheck, frames: RefusalFrames, fixes: Record<string, CommandFix> = {}): void {
   for (const name of jb.getCommandNames()) {
     if (skip.has(name)) continue;
     const fix = Object.hasOwn(fixes, name) ? fixes[name] : undefined;
@@ -199,10 +202,7 @@ export function guardBundled(jb: JustBash, bash: Bash, skip: Set<string>, check:
         if (refusal !== undefined) return refused(refusal);
         const orig = ctx.origCommand;
         if (!orig) return refused(`tabcode: ${name} is not available.`);
-        return frames.run(name, ctx.cwd, async () => {
-          const result = await orig(args);
-          return fix ? fix(args, ctx, result) : result;
-        });
+        return frames.run(name, ctx.cwd, () => (fix ? fix(args, ctx, orig) : orig(args)));
       },
     });
   }

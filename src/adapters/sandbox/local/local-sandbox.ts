@@ -23,7 +23,7 @@ import { type LocalRuntimes, runtimeCommandNames, runtimeCommands } from "./runt
 import { changeFor } from "./persist";
 import { type ExecGuard, checkCommand, guardBundled, guardCustom, RefusalFrames } from "./exec-guard";
 import { GuardedFs } from "./guarded-fs";
-import { datedDots } from "./ls-dots";
+import { longListing } from "./ls-long";
 import { TrackedFs } from "./tracked-fs";
 import { PathRefused, pathPolicy, type PathRefusal } from "../../../core/permission/path-policy";
 import { MAX_NOTICE_PATHS, type NoticeChannel, openNotices, type WorkspaceNotice } from "./workspace-notices";
@@ -340,7 +340,9 @@ export class LocalSandbox implements Sandbox {
       executionLimits: { ...this.limits, maxExecutionTimeMs: timeoutMs },
     };
     const bash = new this.jb.Bash(options);
-    guardBundled(this.jb, bash, new Set(custom.map((c) => c.name)), check, lane.frames, { ls: datedDots });
+    guardBundled(this.jb, bash, new Set(custom.map((c) => c.name)), check, lane.frames, {
+      ls: async (args, ctx, run) => longListing(args, ctx, await run(args)),
+    });
     return Object.assign(lane, { bash });
   }
 

@@ -7,7 +7,7 @@ import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import { DexieWorkspaceStore } from "./dexie-workspace-store";
 import { LocalSandbox } from "./local-sandbox";
-import { lsTime } from "./ls-dots";
+import { lsTime } from "./ls-long";
 
 let n = 0;
 
