@@ -24,6 +24,7 @@ import { changeFor } from "./persist";
 import { type ExecGuard, checkCommand, guardBundled, guardCustom, RefusalFrames } from "./exec-guard";
 import { GuardedFs } from "./guarded-fs";
 import { longListing } from "./ls-long";
+import { sedWithBackup } from "./sed-backup";
 import { TrackedFs } from "./tracked-fs";
 import { PathRefused, pathPolicy, type PathRefusal } from "../../../core/permission/path-policy";
 import { MAX_NOTICE_PATHS, type NoticeChannel, openNotices, type WorkspaceNotice } from "./workspace-notices";
@@ -342,6 +343,7 @@ export class LocalSandbox implements Sandbox {
     const bash = new this.jb.Bash(options);
     guardBundled(this.jb, bash, new Set(custom.map((c) => c.name)), check, lane.frames, {
       ls: async (args, ctx, run) => longListing(args, ctx, await run(args)),
+      sed: sedWithBackup,
     });
     return Object.assign(lane, { bash });
   }
