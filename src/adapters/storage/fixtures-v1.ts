@@ -42,6 +42,9 @@ export function v1Content(): V1Content {
   // A second step on the root session's answer, so totals must add up.
   const answer = conversations.get(root.id)?.[1];
   if (answer) answer.parts.push(stepFinishPart(answer.info, 0.02, 100, 50));
+  // A step on a model with no known price (the field is younger than v1; the backfill counts it all the same).
+  const childAnswer = conversations.get(child.id)?.[1];
+  if (childAnswer) childAnswer.parts.push({ ...stepFinishPart(childAnswer.info, 0, 30, 5), priceUnknown: true });
   return {
     sessions: [root, child, archived].map(toV1),
     conversations,

@@ -20,7 +20,9 @@
  *   and `sessionID`, so a whole session's parts load with one query. Session
  *   rows gain running totals (`tokens`, `cost`), backfilled from the
  *   step-finish parts so the session list can show usage without loading
- *   messages.
+ *   messages (and, since `unpriced` was added to the row, how many of those
+ *   steps had no known price; rows that already had totals leave it out and
+ *   get it on their next run).
  * - v3: full-text search. A `terms` table holds each part's distinct words
  *   (multi-entry index) and is written in the same transactions as the parts;
  *   the upgrade builds it for every stored part.
@@ -80,10 +82,12 @@ function num(v: unknown): number {
 interface Totals {
   tokens: Tokens;
   cost: number;
+  /** Steps with no known price (`priceUnknown`), whose cost is not in `cost`. */
+  unpriced: number;
 }
 
 function emptyTotals(): Totals {
-  return { tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }, cost: 0 };
+  return { tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }, cost: 0, unpriced: 0 };
 }
 
 /** Adds one step-finish row (of any shape) to the running totals. */
@@ -96,6 +100,7 @@ function addStep(t: Totals, row: Record<string, unknown>): void {
   t.tokens.cache.read += num(cache.read);
   t.tokens.cache.write += num(cache.write);
   t.cost += num(row.cost);
+  if (row.priceUnknown === true) t.unpriced++;
 }
 
 /** v1 → v2: backfill session usage totals from step-finish parts. */
@@ -120,7 +125,11 @@ export async function backfillSessionTotals(tx: Transaction): Promise<void> {
       if (!isRecord(row) || typeof row.id !== "string") return;
       const t = totals.get(row.id) ?? emptyTotals();
       if (!isRecord(row.tokens)) row.tokens = t.tokens;
-      if (typeof row.cost !== "number") row.cost = t.cost;
+      if (typeof row.cost !== "number") {
+        row.cost = t.cost;
+        // Counted in the same pass: a row whose cost this backfill sets knows its unpriced steps too.
+        if (row.unpriced === undefined) row.unpriced = t.unpriced;
+      }
     });
 }
 

@@ -54,6 +54,7 @@ describe("schema upgrades", () => {
       expect(upgraded).toEqual({
         ...s,
         cost: steps.reduce((n, p) => n + p.cost, 0),
+        unpriced: steps.filter((p) => p.priceUnknown).length,
         tokens: {
           ...emptyTokens(),
           input: steps.reduce((n, p) => n + p.tokens.input, 0),
@@ -62,6 +63,9 @@ describe("schema upgrades", () => {
       });
     }
     expect((await store.getSession(root.id))?.tokens.input).toBe(110);
+    // The same pass counts the steps with no known price (the child's answer has one).
+    expect((await store.getSession(root.id))?.unpriced).toBe(0);
+    expect((await store.getSession(child.id))?.unpriced).toBe(1);
     expect(await getSettings(db)).toEqual(Object.fromEntries(content.settings.map((r) => [r.key, r.value])));
     // v3: every stored text part is searchable after the upgrade.
     const someText = [...content.conversations.values()].flat().flatMap((m) => m.parts).find((p) => p.type === "text");

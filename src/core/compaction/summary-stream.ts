@@ -6,7 +6,7 @@ import type { LLM, LLMRequest } from "../ports/llm";
 import type { Store } from "../ports/store";
 import type { AssistantMessage, NamedErrorData, RetryPart, StepFinishPart, TextPart } from "../schema";
 import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "../conversation/retry";
-import { addTokens, costOf, toTokens } from "../conversation/usage";
+import { addStepUse, costOf, toTokens } from "../conversation/usage";
 
 /**
  * One summary call: streams the model's text into a single text part of the
@@ -49,9 +49,11 @@ export async function streamSummary(deps: SummaryStreamDeps, summary: AssistantM
           summary.tokens = tokens;
           summary.cost += cost;
           summary.finish = ev.reason;
-          const finish: StepFinishPart = { ...base(), type: "step-finish", reason: ev.reason, cost, tokens };
+          // On a model with no known price the summary's cost is unknown, not $0: marked like a step's, and counted on the row.
+          const unknown = request.model.pricesUnknown === true;
+          const finish: StepFinishPart = { ...base(), type: "step-finish", reason: ev.reason, cost, tokens, ...(unknown ? { priceUnknown: true } : {}) };
           await store.upsertPart(finish);
-          await store.updateSession(summary.sessionID, (s) => ({ ...s, tokens: addTokens(s.tokens, tokens), cost: s.cost + cost }));
+          await store.updateSession(summary.sessionID, (s) => addStepUse(s, tokens, cost, unknown));
         } else if (ev.type === "error") {
           error = ev.error;
           break;

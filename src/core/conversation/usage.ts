@@ -1,5 +1,5 @@
 import type { LLMUsage, ModelPrices } from "../ports/llm";
-import type { Tokens } from "../schema";
+import type { Session, Tokens } from "../schema";
 
 function finite(n: number | undefined): number {
   return typeof n === "number" && Number.isFinite(n) && n > 0 ? n : 0;
@@ -35,6 +35,17 @@ export function addTokens(a: Tokens, b: Tokens): Tokens {
     reasoning: a.reasoning + b.reasoning,
     cache: { read: a.cache.read + b.cache.read, write: a.cache.write + b.cache.write },
   };
+}
+
+/**
+ * The session row after one more step or summary: its tokens and cost added and, on a model with no known
+ * price, one more unpriced step. A row stored before `unpriced` was kept stays without it (its count is not
+ * known here): the next run fills it in from the messages (`AgentLoop`).
+ */
+export function addStepUse(s: Session, tokens: Tokens, cost: number, priceUnknown: boolean): Session {
+  const out: Session = { ...s, tokens: addTokens(s.tokens, tokens), cost: s.cost + cost };
+  if (priceUnknown && s.unpriced !== undefined) out.unpriced = s.unpriced + 1;
+  return out;
 }
 
 /** What the last step put in the context window (spec §8.3). */

@@ -31,6 +31,19 @@ describe("parseImport accepts", () => {
     expect(r).toEqual({ ok: true, value: { source: "tabcode-session", sessions: [{ info: file.info, messages: file.messages }], warnings: [] } });
   });
 
+  it("an export written before the session row counted its unpriced steps: counted from its messages; a count in the file is kept", () => {
+    const file = mutable();
+    delete (file.info as Record<string, unknown>).unpriced;
+    const finish = file.messages.flatMap((m) => m.parts).find((p) => p.type === "step-finish");
+    if (!finish) throw new Error("sample has no step");
+    Object.assign(finish, { cost: 0, priceUnknown: true });
+    const old = parseImport(JSON.stringify(file));
+    expect(old.ok && old.value.sessions[0]?.info.unpriced).toBe(1);
+    (file.info as Record<string, unknown>).unpriced = 4;
+    const kept = parseImport(JSON.stringify(file));
+    expect(kept.ok && kept.value.sessions[0]?.info.unpriced).toBe(4);
+  });
+
   it("our archive", () => {
     const archive = { format: "tabcode-archive", version: 1, exportedAt: 1, sessions: [fileOf(), fileOf()] };
     const r = parseImport(JSON.stringify(archive));

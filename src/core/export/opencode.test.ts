@@ -21,6 +21,7 @@ describe("OpenCode export files", () => {
       time: { created: 1767225600000, updated: 1767225694000 },
       tokens: { input: 5100, output: 1000, reasoning: 300, cache: { read: 5000, write: 0 } },
       cost: 0.0334,
+      unpriced: 0,
     });
     const [user, a1, a2] = s?.messages ?? [];
     expect(user?.info).toEqual({

@@ -26,6 +26,7 @@ export class SessionBuilder {
       time: { created: T0, updated: T0 + 60_000 },
       tokens: emptyTokens(),
       cost: 0,
+      unpriced: 0,
       ...over,
     };
   }

@@ -4,7 +4,7 @@ import { Message, type MessageWithParts, Part, type Session, Session as SessionS
 import { base64ToBytes } from "./base64";
 import { describeIssues, kindOf, show } from "./issues";
 import { isObject, openCodeMessage, openCodePart, openCodeSession } from "./opencode";
-import { sessionTotals } from "./totals";
+import { sessionTotals, unpricedSteps } from "./totals";
 import type { ImportedSession, Result, WorkspaceFile } from "./types";
 
 /** State shared by the sessions of one file: ids seen so far and warnings. */
@@ -68,6 +68,8 @@ export function validateSession(raw: unknown, prefix: string, kind: "tabcode" | 
   }
 
   if (kind === "opencode") Object.assign(info, sessionTotals(messages));
+  // A file written before the row counted its unpriced steps: counted here, where every message is at hand.
+  else if (info.unpriced === undefined) info.unpriced = unpricedSteps(messages);
   if (info.revert && !messages.some((m) => m.info.id === info.revert?.messageID)) {
     ctx.warnings.push(`${p}info.revert: points to a message that is not in the file; the revert state was dropped.`);
     delete info.revert;

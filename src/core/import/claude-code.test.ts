@@ -28,6 +28,7 @@ describe("Claude Code transcripts", () => {
     expect(finish?.type === "step-finish" && finish.cost).toBeCloseTo((4 * 3 + 1 * 15 + 11000 * 0.3 + 5120 * 3.75) / 1e6, 9);
     expect(finish?.type === "step-finish" && finish.priceUnknown).toBeFalsy();
     expect(first?.info.role === "assistant" && first.info.cost).toBeGreaterThan(0);
+    expect(main?.info.unpriced).toBe(0);
   });
 
   it("prices a model the table does not know as unknown, not $0", () => {
@@ -36,6 +37,9 @@ describe("Claude Code transcripts", () => {
     const finishes = (s?.messages ?? []).flatMap((m) => m.parts).filter((p) => p.type === "step-finish");
     expect(finishes.length).toBeGreaterThan(0);
     expect(finishes.every((p) => p.type === "step-finish" && p.priceUnknown === true && p.cost === 0)).toBe(true);
+    // The session row counts them beside its cost, so the header says "price unknown" before the messages are read.
+    expect(s?.info.unpriced).toBe(finishes.length);
+    expect(s?.info.cost).toBe(0);
   });
 
   it("attaches tool results (text, arrays, errors) to their calls", () => {

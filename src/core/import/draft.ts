@@ -228,6 +228,7 @@ export function finishDraft(d: Draft, issues: ImportIssue[], importedAt: number)
     time: { created: d.created, updated: Math.max(d.updated, d.created) },
     tokens: totals.tokens,
     cost: totals.cost,
+    unpriced: totals.unpriced,
     source: { ...d.source, updated: d.sourceUpdated ?? d.updated, importedAt },
   };
   const info = Session.safeParse(raw);

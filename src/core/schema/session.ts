@@ -97,6 +97,12 @@ export const Session = z.object({
   /** Running totals over every step of every assistant message. */
   tokens: Tokens,
   cost: z.number().check(z.nonnegative()),
+  /**
+   * Steps and summaries that ran on a model with no known price, counted where `cost` is kept (their cost is
+   * not in it). Missing on rows stored before it was kept: readers count the messages' `priceUnknown`
+   * step-finish parts instead, and the session's next run fills it in.
+   */
+  unpriced: z.optional(z.int().check(z.nonnegative())),
   agent: z.optional(z.string()),
   model: z.optional(ModelRef),
   /** Pinned goal and constraints the user accepted, edited, dismissed or added (suggestions live in the messages). */

@@ -10,6 +10,7 @@ import { CompactionGrace } from "./compaction-grace";
 import type { Settings } from "../settings";
 import { toModelMessages } from "../conversation/to-model";
 import { type ConversationView, conversationView } from "../conversation/view";
+import { unpricedSteps } from "../export/totals";
 import { ascendingId } from "../ids";
 import { modelMessageOptions } from "../model-media";
 import type { LLMMessage, LLMToolSpec, ModelConfig } from "../ports/llm";
@@ -124,7 +125,11 @@ export class AgentLoop {
       const session = first ?? (await store.getSession(sessionID));
       first = undefined;
       if (!session) return;
-      const view = conversationView(session, await store.messages(sessionID));
+      const messages = await store.messages(sessionID);
+      // A row stored before it counted its unpriced steps gets the count here, once: every message is read and,
+      // with the session's lock held, no step or summary is being written (each adds to the count once it is there).
+      if (session.unpriced === undefined) await store.updateSession(sessionID, (s) => (s.unpriced === undefined ? { ...s, unpriced: unpricedSteps(messages) } : s));
+      const view = conversationView(session, messages);
       const user = view.latest.lastUser;
       if (!user) break;
       turn.look(guard.latestPrompt(view.shown), user.info.id);

@@ -44,6 +44,7 @@ export async function startFresh(
     fork: { sessionID: parent.id, messageID: input.messageID },
     tokens: emptyTokens(),
     cost: 0,
+    unpriced: 0,
     ...(own.length ? { pins: own } : {}),
     ...(parent.permission ? { permission: parent.permission } : {}),
     ...(parent.agent !== undefined ? { agent: parent.agent } : {}),

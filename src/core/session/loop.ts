@@ -161,6 +161,7 @@ export class SessionService {
       time: { created: now, updated: now },
       tokens: emptyTokens(),
       cost: 0,
+      unpriced: 0,
       ...(opts.demo ? { demo: true } : {}),
     };
     await this.store.createSession(session);

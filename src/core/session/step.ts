@@ -13,7 +13,7 @@ import { RETRY_MAX_ATTEMPTS, retryDelay, retryMessage } from "../conversation/re
 import { isServerTool } from "../conversation/server-tool";
 import { StepWriter } from "./step-writer";
 import { AWAITING_APPROVAL } from "./repair";
-import { addTokens, costOf, toTokens } from "../conversation/usage";
+import { addStepUse, costOf, toTokens } from "../conversation/usage";
 import { retryWait } from "./retry-now";
 
 export const DOOM_LOOP_THRESHOLD = 3;
@@ -315,7 +315,7 @@ async function stepBody(deps: StepDeps, input: StepInput, life: { ended: boolean
         assistant.tokens = tokens;
         finishPart = await w.add<StepFinishPart>({ type: "step-finish", reason: ev.reason, cost, tokens, ...(ev.rawReason && ev.rawReason !== ev.reason ? { rawReason: ev.rawReason } : {}), ...(warnings.length ? { warnings: [...warnings] } : {}), ...(Object.keys(ev.usage).length === 0 ? { usageUnknown: true } : {}), ...(input.model.pricesUnknown ? { priceUnknown: true } : {}) });
         await store.upsertMessage(assistant);
-        await store.updateSession(assistant.sessionID, (s) => ({ ...s, tokens: addTokens(s.tokens, tokens), cost: s.cost + cost, time: { ...s.time, updated: clock.now() } }));
+        await store.updateSession(assistant.sessionID, (s) => ({ ...addStepUse(s, tokens, cost, input.model.pricesUnknown === true), time: { ...s.time, updated: clock.now() } }));
         return;
       }
       case "error":

@@ -3,7 +3,7 @@ import type { SessionStatus } from "../../core/bus";
 import type { MessageWithParts, Session } from "../../core/schema";
 import type { ConversationView } from "../../core/conversation/view";
 import { sessionModelConfig } from "../../core/settings";
-import { costWords, unpricedSteps } from "../../core/export/totals";
+import { costWords, sessionUnpriced } from "../../core/export/totals";
 import { formatTokens } from "../format";
 import { tabTitle } from "../notifications/title";
 import { useServices, useSettings } from "../hooks/services";
@@ -96,7 +96,10 @@ export function SessionHeader({ session, view, allMessages, status, onError }: H
   const figure = meterText(size, model, standIn);
   const t = session.tokens;
   // Steps on a model with no known price are not in the total: the total says so instead of passing for the whole.
-  const unpriced = useMemo(() => unpricedSteps(allMessages), [allMessages]);
+  // Counted on the session row, beside the cost, so it is right at the first paint of a long session whose older
+  // messages are still being read; a row stored before that count was kept counts the messages.
+  const rowUnpriced = session.unpriced;
+  const unpriced = useMemo(() => sessionUnpriced({ unpriced: rowUnpriced }, allMessages), [rowUnpriced, allMessages]);
   const cost = costWords(session.cost, unpriced);
   // A model switched during a step applies from the next step: until then the header says both.
   const stepOn = model.provider === "demo" ? undefined : stepModelBeforeSwitch(allMessages, status, { providerID: model.provider, modelID: model.modelID });
