@@ -85,6 +85,56 @@ test("sessions and their messages survive a reload, in order; delete removes one
   expect(left).toBe(0);
 });
 
+test("a long session's cost says \"+ ?\" from its first paint, before its older messages are read", async ({ page, context }) => {
+  await openApp(page);
+  const id = await newSession(page);
+  // 40 exchanges: the first step ran on a model with no known price, the other 39 cost a cent each. The screen
+  // paints the newest 40 messages first, which leave that step out; the session row counts it.
+  await page.evaluate(async (sessionID) => {
+    type Row = Record<string, unknown>;
+    const t = (globalThis as unknown as { __tabcode: { store: { getSession(id: string): Promise<Row>; importSession(s: Row, m: { info: Row; parts: Row[] }[]): Promise<void> } } }).__tabcode;
+    const session = await t.store.getSession(sessionID);
+    let n = Date.now() - 1_000_000;
+    const id = (prefix: string) => `${prefix}_${(n++).toString(16).padStart(12, "0")}000${"abcdefghijk"}`;
+    const tokens = { input: 10, output: 5, reasoning: 0, cache: { read: 0, write: 0 } };
+    const messages: { info: Row; parts: Row[] }[] = [];
+    for (let i = 0; i < 40; i++) {
+      const u = id("msg");
+      messages.push({ info: { id: u, sessionID, role: "user", time: { created: n }, agent: "build", model: { providerID: "openai", modelID: "gpt-4o-mini" } }, parts: [{ id: id("prt"), sessionID, messageID: u, type: "text", text: `question ${i}` }] });
+      const m = id("msg");
+      const cost = i === 0 ? 0 : 0.01;
+      const finish = { id: id("prt"), sessionID, messageID: m, type: "step-finish", reason: "stop", cost, tokens, ...(i === 0 ? { priceUnknown: true } : {}) };
+      messages.push({
+        info: { id: m, sessionID, role: "assistant", parentID: u, time: { created: n, completed: n }, modelID: "gpt-4o-mini", providerID: "openai", agent: "build", cost, tokens, finish: "stop" },
+        parts: [{ id: id("prt"), sessionID, messageID: m, type: "text", text: `answer ${i}` }, finish],
+      });
+    }
+    await t.store.importSession({ ...session, title: "Long and partly unpriced", cost: 0.39, tokens: { ...tokens, input: 400, output: 200 }, unpriced: 1 }, messages);
+  }, id);
+  // A new page records every text the header's cost shows, from the first.
+  const tab = await context.newPage();
+  await tab.addInitScript(() => {
+    const shown: string[] = [];
+    (window as unknown as { __costs: string[] }).__costs = shown;
+    new MutationObserver(() => {
+      const text = document.querySelector("#root [data-testid='session-cost']")?.textContent ?? "";
+      if (text && shown.at(-1) !== text) shown.push(text);
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+  await tab.goto(`/#/s/${id}`);
+  await expect(tab.getByText("answer 39")).toBeVisible();
+  // The screen has read the older messages too (they came after the first paint): the oldest is there at the top.
+  await expect(async () => {
+    await tab.locator(".message-scroll").evaluate((el) => el.scrollTo(0, 0));
+    await expect(tab.locator(".user-text").getByText("question 0", { exact: true })).toBeVisible({ timeout: 500 });
+  }).toPass();
+  // Shown "$0.39 + ?", read out with what is not counted; never "$0.39" alone, not even before the older messages came.
+  const full = "$0.39 + ? ($0.39, not counting 1 step on a model with no known price)";
+  await expect(tab.getByTestId("session-cost")).toHaveText(full);
+  expect(await tab.evaluate(() => (window as unknown as { __costs: string[] }).__costs)).toEqual([full]);
+  await tab.close();
+});
+
 test("a corrupt record leaves every other session usable", async ({ page }) => {
   await openApp(page);
   const good = await newSession(page);
