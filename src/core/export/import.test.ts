@@ -42,6 +42,10 @@ describe("parseImport accepts", () => {
     (file.info as Record<string, unknown>).unpriced = 4;
     const kept = parseImport(JSON.stringify(file));
     expect(kept.ok && kept.value.sessions[0]?.info.unpriced).toBe(4);
+    // A count that is no count is dropped and counted again, never a reason to refuse the file.
+    (file.info as Record<string, unknown>).unpriced = -2.5;
+    const bad = parseImport(JSON.stringify(file));
+    expect(bad.ok && bad.value.sessions[0]?.info.unpriced).toBe(1);
   });
 
   it("our archive", () => {

@@ -100,9 +100,10 @@ export const Session = z.object({
   /**
    * Steps and summaries that ran on a model with no known price, counted where `cost` is kept (their cost is
    * not in it). Missing on rows stored before it was kept: readers count the messages' `priceUnknown`
-   * step-finish parts instead, and the session's next run fills it in.
+   * step-finish parts instead, and the session's next run fills it in. An unreadable count is dropped the same
+   * way, never the session.
    */
-  unpriced: z.optional(z.int().check(z.nonnegative())),
+  unpriced: z.catch(z.optional(z.int().check(z.nonnegative())), undefined),
   agent: z.optional(z.string()),
   model: z.optional(ModelRef),
   /** Pinned goal and constraints the user accepted, edited, dismissed or added (suggestions live in the messages). */
