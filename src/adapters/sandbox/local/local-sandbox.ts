@@ -96,6 +96,9 @@ function idleCall(timeoutMs: number): ExecCall {
   return { guard: undefined, seen: new Map(), refusals: [], timeoutMs };
 }
 
+/** How long a file read's token check holds for the reads after it (a lost notice is seen within this much). */
+const READ_CHECK_MS = 100;
+
 export class LocalSandbox implements Sandbox {
   readonly kind = "local" as const;
   readonly root = LOCAL_ROOT;
@@ -130,7 +133,7 @@ export class LocalSandbox implements Sandbox {
       () => this.flush(),
       (policy) => new GuardedFs(tracked, () => policy),
       () => this.fsReady(),
-      () => this.current(),
+      () => this.readReady(),
     );
   }
 
@@ -138,6 +141,20 @@ export class LocalSandbox implements Sandbox {
   private async fsReady(): Promise<void> {
     await this.refreshing;
     if (this.stale) await this.locked(() => this.catchUp());
+  }
+
+  /** Until when (performance.now()) a file read may skip the token check: the last one found the copy current. */
+  private checkedUntil = 0;
+
+  /**
+   * What a file read waits for: as `fsReady`, and the store's generation token checked (a notice lost after
+   * another tab's write must not leave the text a tool edits and writes back stale). A search reading a thousand
+   * files pays for one check per `READ_CHECK_MS`, not one per file.
+   */
+  private async readReady(): Promise<void> {
+    if (performance.now() < this.checkedUntil) return this.fsReady();
+    await this.current();
+    this.checkedUntil = performance.now() + READ_CHECK_MS;
   }
 
   /** Loads the workspace from the store (or starts it empty). */

@@ -48,4 +48,33 @@ describe.each(stores)("generation tokens (%s)", (_name, makeStore) => {
     await b.fs.writeFile("/workspace/b.txt", "b\n");
     expect((await b.exec("cat one.txt")).combined).toBe("one\n");
   });
+
+  it("file reads check the token, but a run of reads (a search over many files) pays for one check, not one per file", async () => {
+    const store = makeStore();
+    const ws = `ses_${n++}`;
+    await seedWorkspace(store, ws, Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`f${i}.txt`, `${i}\n`])));
+    const a = await LocalSandbox.open({ workspace: ws, store, notices: false });
+    const b = await LocalSandbox.open({ workspace: ws, store, notices: false });
+    let checks = 0;
+    const stampOf = store.stampOf.bind(store);
+    store.stampOf = (w: string) => {
+      checks++;
+      return stampOf(w);
+    };
+    const now = vi.spyOn(performance, "now").mockReturnValue(1_000);
+    try {
+      for (let i = 0; i < 200; i++) await b.fs.readFile(`/workspace/f${i}.txt`);
+      expect(checks).toBe(1);
+      // A tab whose notice never came wrote meanwhile: a read after the check's time is up sees it.
+      await a.exec("echo changed > f0.txt");
+      checks = 0;
+      now.mockReturnValue(1_000 + 150);
+      expect(await b.fs.readText("/workspace/f0.txt")).toBe("changed\n");
+      expect(checks).toBeGreaterThan(0);
+    } finally {
+      now.mockRestore();
+      a.close();
+      b.close();
+    }
+  });
 });
