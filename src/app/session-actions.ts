@@ -293,15 +293,23 @@ export async function prepareDelete(app: AppServices, s: Session): Promise<Prepa
 /** The delete `prepareDelete` checked: with its Undo when its note is written (`undoable`), else for good. */
 async function deleteChecked(app: AppServices, s: Session, undoable: boolean): Promise<DeleteDone> {
   let kept: { session: Session; messages: MessageWithParts[] } | undefined;
+  let gone = false;
   try {
     await app.sessions.stop(s.id);
     await app.sessions.assertIdleEverywhere(s.id);
     await app.store.flush();
-    kept = undoable ? { session: (await app.store.getSession(s.id)) ?? s, messages: await app.store.messages(s.id) } : undefined;
+    const row = await app.store.getSession(s.id);
+    // Already deleted (twice here, or by another tab meanwhile): nothing to delete, and no Undo to offer. Its note
+    // is the other delete's now (one entry per session), so it stays for that delete's Undo.
+    if (!row) {
+      gone = true;
+      throw new Error("this session was already deleted");
+    }
+    kept = undoable ? { session: row, messages: await app.store.messages(s.id) } : undefined;
     await app.store.deleteSession(s.id);
   } catch (e) {
     // Not deleted (running in another tab, a store error): its note goes, as on Cancel.
-    if (undoable) clearPendingDelete(s.id);
+    if (undoable && !gone) clearPendingDelete(s.id);
     throw e;
   }
   const { terminalSessionDeleted } = await import("./terminal-log");
