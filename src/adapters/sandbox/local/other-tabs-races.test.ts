@@ -179,4 +179,16 @@ describe.each(stores)("review: a notice that failed to apply (%s)", (_name, make
     a.close();
     b.close();
   });
+
+  it("leaves the copy stale, and the next listing or stat through the sandbox's fs catches up (no token read there: the stale mark alone)", async () => {
+    const store = makeStore();
+    const { a, b } = await twoTabs(store);
+    const rowsAt = vi.spyOn(store, "rowsAt").mockRejectedValueOnce(new Error("IndexedDB hiccup"));
+    await a.exec("echo new > new.txt");
+    await vi.waitFor(() => expect(rowsAt).toHaveBeenCalled());
+    expect(await b.fs.exists("/workspace/new.txt")).toBe(true);
+    expect((await b.fs.list("/workspace")).map((e) => e.name)).toContain("new.txt");
+    a.close();
+    b.close();
+  });
 });
