@@ -151,10 +151,11 @@ export function stopShellCommand(sessionID: string, entryID?: string): void {
  * overwrite them half-way): another tab's is known by its session lock. Without Web Locks only this tab's is seen.
  */
 export async function assertNoShellCommand(sessionID: string, locks: LockManagerLike | undefined = pageLocks()): Promise<void> {
-  if (running.has(sessionID)) throw new Error("a command of yours is still running in the terminal: wait for it to end, or stop it, and try again");
+  const refuse = (where: string) => new Error(`a command of yours is still running in the terminal${where}: wait for it to end, or stop it, and try again`);
+  if (running.has(sessionID)) throw refuse("");
   if (!locks || !(await commandLockHeld(locks, shellLockName(sessionID)).catch(() => false))) return;
   // Started here while the query was out: this tab's words.
-  if (running.has(sessionID)) throw new Error("a command of yours is still running in the terminal: wait for it to end, or stop it, and try again");
+  if (running.has(sessionID)) throw refuse("");
   const line = storedRunningCommand(sessionID);
-  throw new Error(`a command of yours is still running in the terminal in another tab${line ? ` (${line})` : ""}: wait for it to end, or stop it, and try again`);
+  throw refuse(` in another tab${line ? ` (${line})` : ""}`);
 }

@@ -11,7 +11,6 @@ import { formatUSD } from "../util/money";
 export function sessionTotals(messages: readonly MessageWithParts[]): { tokens: Tokens; cost: number; unpriced: number } {
   let tokens = emptyTokens();
   let micro = 0;
-  let unpriced = 0;
   for (const m of messages) {
     if (m.info.role !== "assistant") continue;
     let steps = 0;
@@ -20,7 +19,6 @@ export function sessionTotals(messages: readonly MessageWithParts[]): { tokens: 
       steps++;
       tokens = addTokens(tokens, p.tokens);
       micro += p.cost * 1_000_000;
-      if (p.priceUnknown) unpriced++;
     }
     if (steps === 0) {
       tokens = addTokens(tokens, m.info.tokens);
@@ -28,7 +26,7 @@ export function sessionTotals(messages: readonly MessageWithParts[]): { tokens: 
     }
   }
   // Sum in micro-dollars so a long session does not drift by float noise.
-  return { tokens, cost: Math.round(micro) / 1_000_000, unpriced };
+  return { tokens, cost: Math.round(micro) / 1_000_000, unpriced: unpricedSteps(messages) };
 }
 
 /**
