@@ -1,20 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
-import { z } from "../zod";
 import { FakeLLM, textTurn, toolTurn } from "../../testing/fake-llm";
 import { makeTestService } from "../../testing/session-service";
+import { bigOutputTool } from "../../testing/tiny-model";
 import { COMPACTION_SYSTEM_PROMPT } from "../compaction/summarize";
 import type { LLMMessage } from "../ports/llm";
 import { contextXray } from "../compaction/xray";
 import { conversationView } from "../conversation/view";
 import { defaultSettings, parseSettingsReport, type Settings, summaryModelFor } from "../settings";
-import { defineTool } from "../tools/tool";
 
-const big = defineTool({
-  id: "big",
-  description: "Returns n words.",
-  parameters: z.object({ n: z.number() }),
-  execute: async ({ n }) => ({ title: `${n} words`, output: Array.from({ length: n }, (_, i) => `word${i}`).join(" ") }),
-});
+const big = bigOutputTool;
 
 const prices = (input: number, output: number) => ({ input, output, cacheRead: input / 10, cacheWrite: 0 });
 const MAIN = { contextWindow: 4000, maxOutputTokens: 500, prices: prices(10, 40) };
