@@ -98,7 +98,15 @@ test("a command a script runs is asked about with the line that runs it; a reloa
   await page.reload();
   await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
   const card = page.getByRole("group", { name: /^Tool bash/ });
-  await card.getByRole("button").first().click();
+  // Opened once: a card drawn after the start-up repair marked the call an error is open already (a click would
+  // close it), one drawn before is closed.
+  const head = card.getByRole("button").first();
+  await expect
+    .poll(async () => {
+      if ((await head.getAttribute("aria-expanded")) !== "true") await head.click();
+      return head.getAttribute("aria-expanded");
+    })
+    .toBe("true");
   await expect(card).toContainText("Stopped: the tab was closed or reloaded while a command this call runs waited for your approval; that command did not run.");
   await expect(page.getByRole("note").filter({ hasText: "Stopped while waiting for your approval" })).toBeVisible();
 });

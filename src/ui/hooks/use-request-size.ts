@@ -142,14 +142,17 @@ export function useNextRequestSize(
       live = false;
     };
   }, [preparing, sessions]);
-  const lastSize = useRef<NextRequestSize | undefined>(undefined);
+  // The size last shown, and whether the system prompt and tools were in it (`shape` known then).
+  const lastSize = useRef<{ size: NextRequestSize; shaped: boolean } | undefined>(undefined);
   // Recounted only when something it depends on changes (a parent re-render alone does not).
   // biome-ignore lint/correctness/useExhaustiveDependencies: `model` is derived from settings and the session; its value (modelKey) is the dependency
   const size = useMemo(
     // The loop counts the after-summary message with the system sections (ContextGuard.measure); so does this.
     () =>
-      preparing && lastSize.current
-        ? lastSize.current
+      // A size counted before the shape was known is not kept once it is: it would be shown as a percentage
+      // without the system prompt and tools in it ("0%" for a first "Hi" on a loaded machine, seen in a test).
+      preparing && lastSize.current && (lastSize.current.shaped || !shape)
+        ? lastSize.current.size
         : nextRequestSize({
             sent,
             system: afterSummary && shape ? [...shape.system, afterSummary] : shape?.system,
@@ -162,6 +165,6 @@ export function useNextRequestSize(
           }),
     [sent, shape, afterSummary, modelKey, settings, encoding, ratio, sessions, version, sessions.countMemo.version, counted, preparing],
   );
-  lastSize.current = size;
+  lastSize.current = { size, shaped: shape !== undefined && (lastSize.current?.size !== size || lastSize.current.shaped) };
   return { size, shape, afterSummary };
 }
