@@ -5,6 +5,9 @@
  * names gets that entry's own mode (`chmod +x run.sh` → `-rwxr-xr-x`), a symlink is written as `ls` writes one
  * (`lrwxrwxrwx … link -> target`), and `.` and `..` get the times of the directories they name. A row whose entry
  * cannot be found, or that does not match what the filesystem says of it, stays as ls wrote it.
+ *
+ * just-bash also ignores `-t` (it lists by name) and sorts `-S` by the size of a link's target: under either, the
+ * rows it can place (long rows as above, one-name rows by `lstat`) are put in GNU's order within their directory.
  */
 import type { CommandContext, ExecResult, FsStat } from "just-bash";
 
@@ -40,12 +43,23 @@ interface LsFlags {
   directory: boolean;
   recursive: boolean;
   classify: boolean;
+  /** `-t` (newest first) or `-S` (largest first), the later one given winning, as in GNU's ls. */
+  sort: "time" | "size" | undefined;
+  reverse: boolean;
   operands: string[];
 }
 
 /** What of an ls command line the rows depend on. */
 function lsFlags(args: string[]): LsFlags {
-  const f: LsFlags = { long: false, directory: false, recursive: false, classify: false, operands: [] };
+  const f: LsFlags = {
+    long: false,
+    directory: false,
+    recursive: false,
+    classify: false,
+    sort: undefined,
+    reverse: false,
+    operands: [],
+  };
   let options = true;
   for (const a of args) {
     if (options && a === "--") options = false;
@@ -54,11 +68,14 @@ function lsFlags(args: string[]): LsFlags {
       if (a === "--directory") f.directory = true;
       else if (a === "--recursive") f.recursive = true;
       else if (a === "--classify") f.classify = true;
+      else if (a === "--reverse") f.reverse = true;
     } else {
       f.long ||= a.includes("l");
       f.directory ||= a.includes("d");
       f.recursive ||= a.includes("R");
       f.classify ||= a.includes("F");
+      f.reverse ||= a.includes("r");
+      for (const c of a) if (c === "t" || c === "S") f.sort = c === "t" ? "time" : "size";
     }
   }
   return f;
@@ -78,15 +95,28 @@ async function statOf(ctx: LsContext, path: string, follow: boolean): Promise<Fs
   }
 }
 
-/** The row as it should read, or undefined when the entry it names is not clearly the one found in `dir`. */
-async function fixRow(ctx: LsContext, dir: string, row: RegExpExecArray, flags: LsFlags): Promise<string | undefined> {
+/** The entry a row names (its name as listed and its own stat, a link's not its target's) and the row as it should read. */
+interface Placed {
+  line: string;
+  name: string;
+  lst: FsStat;
+}
+
+/** The long row as it should read, or undefined when the entry it names is not clearly the one found in `dir`. */
+async function fixRow(ctx: LsContext, dir: string, row: RegExpExecArray, flags: LsFlags): Promise<Placed | undefined> {
   const [line, mode, size, time, text] = row as unknown as [string, string, string, string, string];
   if ((text === "." || text === "..") && mode === "drwxr-xr-x" && size === "0" && time === NO_TIME) {
     const st = await statOf(ctx, ctx.fs.resolvePath(dir, text), true);
-    return st?.isDirectory ? `${modeString("d", st.mode)} 1 user user     0 ${lsTime(st.mtime)} ${text}` : undefined;
+    return st?.isDirectory
+      ? {
+          line: `${modeString("d", st.mode)} 1 user user     0 ${lsTime(st.mtime)} ${text}`,
+          name: text,
+          lst: st,
+        }
+      : undefined;
   }
   const names = /[/*@]$/.test(text) ? [text, text.slice(0, -1)] : [text];
-  const found = new Set<string>();
+  const found = new Map<string, Placed>();
   for (const name of names) {
     if (name === "") continue;
     const path = ctx.fs.resolvePath(dir, name);
@@ -95,7 +125,13 @@ async function fixRow(ctx: LsContext, dir: string, row: RegExpExecArray, flags: 
     const st = await statOf(ctx, path, true);
     if (!st) {
       // A dangling link: just-bash could not stat it and wrote an empty file with no time.
-      if (lst.isSymbolicLink && name === text && line === `-rw-r--r-- 1 user user     0 ${NO_TIME} ${text}`) found.add(await linkRow(ctx, path, lst, name));
+      if (lst.isSymbolicLink && name === text && line === `-rw-r--r-- 1 user user     0 ${NO_TIME} ${text}`) {
+        found.set(name, {
+          line: await linkRow(ctx, path, lst, name),
+          name,
+          lst,
+        });
+      }
       continue;
     }
     const same =
@@ -104,11 +140,28 @@ async function fixRow(ctx: LsContext, dir: string, row: RegExpExecArray, flags: 
       time === lsTime(st.mtime) &&
       (!/^\d+$/.test(size) || size === String(st.size ?? 0));
     if (!same) continue;
-    if (lst.isSymbolicLink) found.add(await linkRow(ctx, path, lst, name));
-    else found.add(`${modeString(st.isDirectory ? "d" : "-", st.mode)}${line.slice(10)}`);
+    if (lst.isSymbolicLink) found.set(name, { line: await linkRow(ctx, path, lst, name), name, lst });
+    else
+      found.set(name, {
+        line: `${modeString(st.isDirectory ? "d" : "-", st.mode)}${line.slice(10)}`,
+        name,
+        lst,
+      });
   }
   // Two entries could have written this row (`a*` and an executable `a` under -F): leave it.
-  return found.size === 1 ? [...found][0] : undefined;
+  return found.size === 1 ? [...found.values()][0] : undefined;
+}
+
+/** The entry a short row (a name, with its indicator under -F) names in `dir`, when exactly one fits. */
+async function placeName(ctx: LsContext, dir: string, text: string, flags: LsFlags): Promise<Placed | undefined> {
+  const names = flags.classify && /[/*@]$/.test(text) ? [text, text.slice(0, -1)] : [text];
+  const found: Placed[] = [];
+  for (const name of names) {
+    if (name === "") continue;
+    const lst = await statOf(ctx, ctx.fs.resolvePath(dir, name), false);
+    if (lst && (flags.classify ? name + indicator(lst, lst, true) : name) === text) found.push({ line: text, name, lst });
+  }
+  return found.length === 1 ? found[0] : undefined;
 }
 
 /** A symlink's row as `ls -l` writes it: its own mode, size and time, and where it points. */
@@ -117,32 +170,68 @@ async function linkRow(ctx: LsContext, path: string, lst: FsStat, name: string):
   return `lrwxrwxrwx 1 user user ${String(lst.size ?? target.length).padStart(5)} ${lsTime(lst.mtime)} ${name} -> ${target}`;
 }
 
-/** `ls`'s result with its long rows showing each entry's own mode (and `.`/`..` their own times). */
+/** GNU ls's order under -t / -S (-r reversing all of it): newest or largest first, then by name. */
+function compare(flags: LsFlags, a: Placed, b: Placed): number {
+  const key = flags.sort === "time" ? b.lst.mtime.getTime() - a.lst.mtime.getTime() : (b.lst.size ?? 0) - (a.lst.size ?? 0);
+  const order = key !== 0 ? key : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  return flags.reverse ? -order : order;
+}
+
+/**
+ * `ls`'s result with its long rows showing each entry's own mode (and `.`/`..` their own times), and, under -t or
+ * -S, each directory's rows (and the operands listed as rows) in GNU's order: just-bash lists them by name under
+ * -t, and under -S by the size of a link's target. A group with a row that cannot be placed keeps its order.
+ */
 export async function longListing(args: string[], ctx: LsContext, result: ExecResult): Promise<ExecResult> {
   const flags = lsFlags(args);
-  if (!flags.long || result.stdout === "") return result;
+  if ((!flags.long && !flags.sort) || result.stdout === "") return result;
   const named = flags.operands.length ? flags.operands : ["."];
   // Rows name entries of the directory being listed, or operands as typed (relative to the working directory).
   // One directory listed without -d or -R: its rows come without a header. Otherwise each directory's rows come
   // after a `name:` line, and a blank line starts the next operand or section.
   let dir = ctx.cwd;
+  // Rows are sorted within their group: a directory's section, or (-1) the operands listed as rows.
+  let group = -1;
   if (!flags.directory && !flags.recursive && named.length === 1) {
     const only = ctx.fs.resolvePath(ctx.cwd, named[0] as string);
-    if ((await statOf(ctx, only, true))?.isDirectory) dir = only;
+    if ((await statOf(ctx, only, true))?.isDirectory) [dir, group] = [only, 0];
   }
+  const sections = !flags.directory && (flags.recursive || named.length > 1);
   const lines = result.stdout.split("\n");
+  const rows = new Map<number, { index: number; placed: Placed | undefined }[]>();
   let changed = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    const row = ROW.exec(line);
-    if (row) {
-      const fixed = await fixRow(ctx, dir, row, flags);
-      if (fixed !== undefined && fixed !== line) {
-        lines[i] = fixed;
+    const row = flags.long ? ROW.exec(line) : null;
+    const header = row
+      ? false
+      : flags.long
+        ? !flags.directory && line.endsWith(":") && lines[i + 1]?.startsWith("total ")
+        : sections && line.endsWith(":") && (i === 0 || lines[i - 1] === "");
+    if (line === "") [dir, group] = [ctx.cwd, -1];
+    else if (header) [dir, group] = [ctx.fs.resolvePath(ctx.cwd, line.slice(0, -1)), i];
+    else if (!row && flags.long && line.startsWith("total ")) continue;
+    else {
+      const placed = row ? await fixRow(ctx, dir, row, flags) : flags.long ? undefined : await placeName(ctx, dir, line, flags);
+      if (placed && placed.line !== line) {
+        lines[i] = placed.line;
         changed = true;
       }
-    } else if (line === "") dir = ctx.cwd;
-    else if (!flags.directory && line.endsWith(":") && lines[i + 1]?.startsWith("total ")) dir = ctx.fs.resolvePath(ctx.cwd, line.slice(0, -1));
+      const inGroup = rows.get(group);
+      if (inGroup) inGroup.push({ index: i, placed });
+      else rows.set(group, [{ index: i, placed }]);
+    }
+  }
+  if (flags.sort) {
+    for (const group of rows.values()) {
+      const placed = group.map((r) => r.placed);
+      if (!placed.every((p): p is Placed => p !== undefined)) continue;
+      const sorted = [...placed].sort((a, b) => compare(flags, a, b));
+      sorted.forEach((p, k) => {
+        const index = (group[k] as { index: number }).index;
+        if (lines[index] !== p.line) [lines[index], changed] = [p.line, true];
+      });
+    }
   }
   return changed ? { ...result, stdout: lines.join("\n") } : result;
 }
