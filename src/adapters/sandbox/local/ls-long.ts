@@ -199,6 +199,7 @@ export async function longListing(args: string[], ctx: LsContext, result: ExecRe
   const sections = !flags.directory && (flags.recursive || named.length > 1);
   const lines = result.stdout.split("\n");
   const rows = new Map<number, { index: number; placed: Placed | undefined }[]>();
+  const headers = new Set<number>();
   let changed = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
@@ -209,8 +210,10 @@ export async function longListing(args: string[], ctx: LsContext, result: ExecRe
         ? !flags.directory && line.endsWith(":") && lines[i + 1]?.startsWith("total ")
         : sections && line.endsWith(":") && (i === 0 || lines[i - 1] === "");
     if (line === "") [dir, group] = [ctx.cwd, -1];
-    else if (header) [dir, group] = [ctx.fs.resolvePath(ctx.cwd, line.slice(0, -1)), i];
-    else if (!row && flags.long && line.startsWith("total ")) continue;
+    else if (header) {
+      [dir, group] = [ctx.fs.resolvePath(ctx.cwd, line.slice(0, -1)), i];
+      headers.add(i);
+    } else if (!row && flags.long && line.startsWith("total ")) continue;
     else {
       const placed = row ? await fixRow(ctx, dir, row, flags) : flags.long ? undefined : await placeName(ctx, dir, line, flags);
       if (placed && placed.line !== line) {
@@ -222,16 +225,71 @@ export async function longListing(args: string[], ctx: LsContext, result: ExecRe
       else rows.set(group, [{ index: i, placed }]);
     }
   }
-  if (flags.sort) {
-    for (const group of rows.values()) {
-      const placed = group.map((r) => r.placed);
-      if (!placed.every((p): p is Placed => p !== undefined)) continue;
-      const sorted = [...placed].sort((a, b) => compare(flags, a, b));
-      sorted.forEach((p, k) => {
-        const index = (group[k] as { index: number }).index;
-        if (lines[index] !== p.line) [lines[index], changed] = [p.line, true];
-      });
-    }
+  if (!flags.sort) return changed ? { ...result, stdout: lines.join("\n") } : result;
+  // Each directory's entries in the new order, by the index of its header line (what -R sections follow).
+  const order = new Map<number, string[]>();
+  for (const [id, group] of rows) {
+    const placed = group.map((r) => r.placed);
+    if (!placed.every((p): p is Placed => p !== undefined)) continue;
+    const sorted = [...placed].sort((a, b) => compare(flags, a, b));
+    sorted.forEach((p, k) => {
+      const index = (group[k] as { index: number }).index;
+      if (lines[index] !== p.line) [lines[index], changed] = [p.line, true];
+    });
+    order.set(id, sorted.map((p) => p.name));
   }
-  return changed ? { ...result, stdout: lines.join("\n") } : result;
+  const out = lines.join("\n");
+  const reordered = flags.recursive && !flags.directory ? sectionsInOrder(out, headers, order) : out;
+  return changed || reordered !== out ? { ...result, stdout: reordered } : result;
+}
+
+interface Section {
+  /** The header's path as ls wrote it (`./d/e`), or undefined for an operand's row. */
+  path: string | undefined;
+  /** Index of the header line in the output. */
+  at: number;
+  text: string;
+  children: Section[];
+}
+
+/**
+ * Under -R, GNU's ls lists a directory's subdirectories in the order of its own sorted rows (just-bash: by name).
+ * Each section's subtree moves with it; a directory with a subsection not among its sorted rows keeps its order.
+ */
+function sectionsInOrder(out: string, headers: Set<number>, order: Map<number, string[]>): string {
+  const body = out.endsWith("\n") ? out.slice(0, -1) : out;
+  const roots: Section[] = [];
+  const stack: Section[] = [];
+  let at = 0;
+  for (const text of body.split("\n\n")) {
+    const first = text.split("\n", 1)[0] as string;
+    const path = headers.has(at) ? first.slice(0, -1) : undefined;
+    const section: Section = { path, at, text, children: [] };
+    at += text.split("\n").length + 1;
+    if (path === undefined) {
+      roots.push(section);
+      stack.length = 0;
+      continue;
+    }
+    while (stack.length && !isChild(stack[stack.length - 1] as Section, path)) stack.pop();
+    const parent = stack[stack.length - 1];
+    (parent ? parent.children : roots).push(section);
+    stack.push(section);
+  }
+  const flat: string[] = [];
+  const visit = (s: Section) => {
+    flat.push(s.text);
+    const names = order.get(s.at);
+    const rank = (c: Section) => names?.indexOf((c.path as string).slice((s.path as string).length + 1)) ?? -1;
+    const children = names && s.children.every((c) => rank(c) >= 0) ? [...s.children].sort((a, b) => rank(a) - rank(b)) : s.children;
+    for (const c of children) visit(c);
+  };
+  for (const r of roots) visit(r);
+  return flat.join("\n\n") + (out.endsWith("\n") ? "\n" : "");
+}
+
+/** Whether the section at `path` is a subdirectory of `parent`'s (ls names it `parent/name`). */
+function isChild(parent: Section, path: string): boolean {
+  const p = parent.path as string;
+  return path.startsWith(`${p}/`) && path.length > p.length + 1 && !path.slice(p.length + 1).includes("/");
 }

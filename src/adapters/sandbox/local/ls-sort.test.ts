@@ -71,9 +71,6 @@ describe("ls -t", () => {
     const sb = await sandbox();
     expect((await sb.exec("ls -t d e")).stdout).toBe("d:\ny\nx\n\ne:\nz\n");
     expect((await sb.exec("ls -t c.txt d")).stdout).toBe("c.txt\n\nd:\ny\nx\n");
-    const r = await sb.exec("ls -lRt");
-    expect(names(r.stdout)).toEqual([".:", "e/", "b.txt", "c.txt", "a.txt", "d/", "./d:", "y", "x", "./e:", "z"]);
-    expect(names((await sb.exec("ls -R -t")).stdout)).toEqual([".:", "e", "b.txt", "c.txt", "a.txt", "d", "./d:", "y", "x", "./e:", "z"]);
     // Operands listed as rows are sorted among themselves, in the places ls gave them.
     expect((await sb.exec("ls -dt a.txt b.txt d")).stdout).toBe("b.txt\n\na.txt\n\nd\n");
     expect(names((await sb.exec("ls -ldtr a.txt b.txt d e")).stdout)).toEqual(["d/", "a.txt", "b.txt", "e/"]);
@@ -82,6 +79,39 @@ describe("ls -t", () => {
     expect(names((await sb.exec("ls -at d")).stdout)).toEqual(["y", "x", ".", ".."]);
     expect(names((await sb.exec("ls -lat d")).stdout)).toEqual(["y", "x", ".", ".."]);
     expect(names((await sb.exec("ls -latr d")).stdout)).toEqual(["..", ".", "x", "y"]);
+  });
+});
+
+describe("ls -R -t", () => {
+  it("lists each directory's subdirectories in the order of its rows, each with its own subdirectories after it", async () => {
+    const sb = await createLocalSandboxForTests({ files: { ...FILES, "d/f/w": "w\n", "d/g/v": "v\n" } });
+    await sb.exec("touch -d '2021-01-01 00:00' d/f && touch -d '2022-01-01 00:00' d/g");
+    expect((await sb.exec(SETUP)).exitCode).toBe(0);
+    const headers = (out: string) => out.split("\n").filter((l) => l.endsWith(":"));
+    expect(names((await sb.exec("ls -R -t")).stdout)).toEqual([
+      ".:",
+      "e",
+      "b.txt",
+      "c.txt",
+      "a.txt",
+      "d",
+      "./e:",
+      "z",
+      "./d:",
+      "y",
+      "g",
+      "f",
+      "x",
+      "./d/g:",
+      "v",
+      "./d/f:",
+      "w",
+    ]);
+    expect(headers((await sb.exec("ls -lRt")).stdout)).toEqual([".:", "./e:", "./d:", "./d/g:", "./d/f:"]);
+    expect(headers((await sb.exec("ls -lRtr")).stdout)).toEqual([".:", "./d:", "./d/f:", "./d/g:", "./e:"]);
+    expect(headers((await sb.exec("ls -Rt d")).stdout)).toEqual(["d:", "d/g:", "d/f:"]);
+    // Sections are blank-line separated as before, the output whole.
+    expect((await sb.exec("ls -Rt e d/g")).stdout).toBe("e:\nz\n\nd/g:\nv\n");
   });
 });
 
