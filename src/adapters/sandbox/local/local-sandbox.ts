@@ -359,7 +359,11 @@ export class LocalSandbox implements Sandbox {
     };
     const bash = new this.jb.Bash(options);
     guardBundled(this.jb, bash, new Set(custom.map((c) => c.name)), check, lane.frames, {
-      ls: async (args, ctx, run) => longListing(args, ctx, await run(args)),
+      ls: async (args, ctx, run) => {
+        const printed = await run(args);
+        // The rows' modes, times and order are a correction: if it fails, the listing stays as just-bash printed it.
+        return longListing(args, ctx, printed).catch(() => printed);
+      },
       sed: sedWithBackup,
     });
     return Object.assign(lane, { bash });
