@@ -52,11 +52,14 @@ test("Latest: shown when the newest message is out of sight, says when more arri
   const box = await list.boundingBox();
   await page.mouse.move((box?.x ?? 0) + 200, (box?.y ?? 0) + 200);
   await page.mouse.wheel(0, -100_000);
-  await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBe(0);
+  // At the top, give or take the few pixels a row measured on coming into view may move it (seen once: 19 px);
+  // pulled back to the bottom it would be thousands.
+  const nearTop = 60;
+  await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBeLessThan(nearTop);
   await expect(latest).toHaveText(/^Latest/);
   await waitIdle(page, id);
   await expect(latest).toHaveText(/^New messages/);
-  expect(await list.evaluate((el) => el.scrollTop)).toBe(0);
+  expect(await list.evaluate((el) => el.scrollTop)).toBeLessThan(nearTop);
   await latest.click();
   await expect(page.getByText("Answer 4, line 40:")).toBeInViewport();
   await expect(latest).toHaveCount(0);
