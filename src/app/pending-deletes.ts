@@ -40,11 +40,11 @@ function read(memo: Memo | undefined): Record<string, number> {
 }
 
 /** Writes the entries: "full" when storage refused for want of room, "refused" for any other refusal (no access). */
-function write(memo: Memo | undefined, all: Record<string, number>): "written" | "full" | "refused" {
+function write(memo: Memo | undefined, all: Record<string, number>): "noted" | "full" | "refused" {
   try {
     if (Object.keys(all).length === 0) memo?.removeItem(KEY);
     else memo?.setItem(KEY, JSON.stringify(all));
-    return "written";
+    return "noted";
   } catch (e) {
     return isQuotaExceeded(e) ? "full" : "refused";
   }
@@ -60,11 +60,9 @@ export function notePendingDelete(sessionID: string, now = Date.now(), memo: Mem
   if (!memo) return "noted";
   const all = { ...read(memo), [sessionID]: now };
   const first = write(memo, all);
-  if (first === "written") return "noted";
   // Only a full storage is helped by room: other refusals would only cost the glance's pictures and old logs.
-  if (first === "refused" || !makeRoom(JSON.stringify(all).length + KEY.length)) return first;
-  const second = write(memo, all);
-  return second === "written" ? "noted" : second;
+  if (first !== "full" || !makeRoom(JSON.stringify(all).length + KEY.length)) return first;
+  return write(memo, all);
 }
 
 export function clearPendingDelete(sessionID: string, memo: Memo | undefined = pageStorage()): void {
