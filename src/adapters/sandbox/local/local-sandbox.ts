@@ -253,6 +253,16 @@ export class LocalSandbox implements Sandbox {
     await this.locked(() => this.catchUp());
   }
 
+  /**
+   * On the chain, before a snapshot or restore builds from `rows`: catches up with the store, flushes this copy's
+   * changes, and catches up again when that flush found another tab wrote since the check.
+   */
+  private async settle(): Promise<void> {
+    await this.catchUp();
+    await this.flushNow();
+    if (this.stale) await this.catchUp();
+  }
+
   /** On the chain: reloads when the copy is behind the store. */
   private async catchUp(): Promise<void> {
     if (this.stale || (await this.store.stampOf(this.workspace)) !== this.stamp) await this.reloadAll();
@@ -408,10 +418,7 @@ export class LocalSandbox implements Sandbox {
   async snapshot(): Promise<string> {
     await this.refreshing;
     return this.locked(async () => {
-      await this.catchUp();
-      await this.flushNow();
-      // Another tab wrote between the check and this flush (the flush found the token moved): its rows first.
-      if (this.stale) await this.catchUp();
+      await this.settle();
       const tree: SnapshotTree = { files: {}, dirs: [] };
       for (const r of this.rows.values()) {
         if (isSnapshotExcluded(r.path)) continue;
@@ -428,10 +435,7 @@ export class LocalSandbox implements Sandbox {
   async restore(hash: string): Promise<void> {
     await this.refreshing;
     return this.locked(async () => {
-      await this.catchUp();
-      await this.flushNow();
-      // Another tab wrote between the check and this flush (the flush found the token moved): its rows first.
-      if (this.stale) await this.catchUp();
+      await this.settle();
       const tree = await requireTree(this.store, hash);
       const fs = this.tracked;
       const wantDirs = new Set(tree.dirs);
