@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { CopyButton } from "./copy-button";
 import type { HlNode } from "./highlight";
+import { ScrollPre } from "./scroll-pre";
 
 type Highlighter = (lang: string, code: string) => Promise<HlNode[] | undefined>;
 let loading: Promise<Highlighter> | undefined;
@@ -113,13 +114,9 @@ export function CodeBlock({ lang, code, highlight }: { lang: string | undefined;
         </button>
         <CopyButton text={() => code} label={`Copy ${lang ?? ""} code`.replace("  ", " ")} />
       </div>
-      {/* A block's long lines scroll sideways (and a long block down): like a markdown table, it is a tab stop, so it
-          can be scrolled from the keyboard. Measuring which blocks scroll was tried: a block re-rendered while its row
-          was not laid out measured as not scrolling and stayed so. */}
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a focusable scroll box is the accessible pattern for content that scrolls (WCAG 2.1.1) */}
-      <pre className={wrap ? "wrap" : undefined} tabIndex={0}>
+      <ScrollPre className={wrap ? "wrap" : undefined}>
         <code className={lang ? `hljs language-${lang}` : undefined}>{nodes ? renderNodes(nodes) : code}</code>
-      </pre>
+      </ScrollPre>
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { useServices } from "../../hooks/services";
 import { formatDuration } from "../../format";
 import { PatchDiff } from "../../diff/lazy-diff";
 import { CopyButton } from "../../markdown/copy-button";
+import { ScrollPre } from "../../markdown/scroll-pre";
 import { download } from "../workspace/workspace-io";
 
 function summary(part: ToolPart): string {
@@ -53,13 +54,7 @@ function ToolText({ label, copy, text, error }: { label: string; copy: string; t
         )}
         <CopyButton text={() => text} label={copy} />
       </div>
-      {/* A long output scrolls in its box (unwrapped, sideways too): like a code block, it is always a tab stop, so it can
-          be scrolled from the keyboard. Measuring which boxes scroll misses a box re-rendered while it is not laid out
-          (content-visibility: auto), as it did for code blocks. */}
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a focusable scroll box is the accessible pattern for content that scrolls (WCAG 2.1.1) */}
-      <pre className={classes || undefined} tabIndex={0}>
-        {text}
-      </pre>
+      <ScrollPre className={classes || undefined}>{text}</ScrollPre>
     </>
   );
 }
