@@ -4,6 +4,7 @@
  * from assistive technology, holds no key, draft or dialog, runs and fetches nothing from the model's output
  * (the network fence fails the test on any non-local request), and is forgotten when a session is deleted.
  */
+import { seedSession } from "../bench/browser/seed";
 import { configure, newSession, openApp, send, waitIdle } from "./app";
 import { expect, test } from "./fixtures";
 
@@ -98,4 +99,35 @@ test("each of the last sessions left keeps its screen; deleting a session forget
   await nav.getByRole("button", { name: /^Delete / }).last().click();
   await page.getByRole("dialog", { name: "Delete this session?" }).getByRole("button", { name: "Delete" }).click();
   await expect.poll(() => kept(page, first)).not.toContain("Soon gone.");
+});
+
+test("a long session's glance opens where the list was: at its newest message", async ({ page, context }) => {
+  await openApp(page);
+  const long = await seedSession(page, 200);
+  const newest = `Answer ${long.last} with`;
+  await page.goto(`/#/s/${long.id}`);
+  await expect(page.getByRole("article").filter({ hasText: newest })).toBeVisible();
+  // The capture reads the scroll position of the boxes that scrolled only: the list did (to its newest message).
+  await page.evaluate(() => dispatchEvent(new Event("pagehide")));
+  await expect.poll(() => kept(page, long.id), { timeout: 10_000 }).toContain(newest);
+
+  const tab = await context.newPage();
+  await tab.addInitScript((newest) => {
+    const w = window as unknown as { __glanceAt?: { scrollTop: number; newestOnScreen: boolean } };
+    const look = () => {
+      const layer = document.getElementById("tabcode-glance");
+      if (!layer || w.__glanceAt) return;
+      const list = layer.querySelector(".message-scroll");
+      const article = [...layer.querySelectorAll("article")].find((a) => a.textContent?.includes(newest));
+      const box = article?.getBoundingClientRect();
+      w.__glanceAt = { scrollTop: list?.scrollTop ?? -1, newestOnScreen: box !== undefined && box.bottom > 0 && box.top < innerHeight };
+    };
+    new MutationObserver(look).observe(document, { childList: true, subtree: true });
+  }, newest);
+  await tab.goto(`/#/s/${long.id}`);
+  await expect(tab.getByRole("article").filter({ hasText: newest })).toBeVisible();
+  const at = await tab.evaluate(() => (window as unknown as { __glanceAt?: { scrollTop: number; newestOnScreen: boolean } }).__glanceAt);
+  expect(at?.scrollTop).toBeGreaterThan(0);
+  expect(at?.newestOnScreen).toBe(true);
+  await tab.close();
 });

@@ -1,7 +1,6 @@
 /**
  * A very small DOM for unit tests of code that walks and builds elements (the glance): elements, text,
- * attributes, scroll sizes, `matches` for lists of simple selectors (`tag`, `[attr]`, `[attr='value']`),
- * a document and a window with localStorage, a hash, a width, timers and events. Nothing is laid out: a
+ * attributes, scroll sizes, a document and a window with localStorage, a hash, a width, timers and events. Nothing is laid out: a
  * test sets `scrollHeight`/`clientHeight` itself.
  */
 export const SVG_NS = "http://www.w3.org/2000/svg";
@@ -67,6 +66,12 @@ export class FakeElement extends FakeNode {
   getAttribute(n: string): string | null {
     return this.attributes.get(n) ?? null;
   }
+  getAttributeNames(): string[] {
+    return [...this.attributes.keys()];
+  }
+  hasAttribute(n: string): boolean {
+    return this.attributes.has(n);
+  }
   setAttribute(n: string, v: string): void {
     this.attributes.set(n, String(v));
   }
@@ -77,14 +82,7 @@ export class FakeElement extends FakeNode {
   descendants(): FakeElement[] {
     return this.children.flatMap((c) => [c, ...c.descendants()]);
   }
-  matches(selectors: string): boolean {
-    return selectors.split(",").some((raw) => {
-      const sel = raw.trim();
-      const attr = /^\[([\w-]+)(?:='([^']*)')?\]$/.exec(sel);
-      if (attr) return attr[2] === undefined ? this.attributes.has(attr[1] ?? "") : this.attributes.get(attr[1] ?? "") === attr[2];
-      return sel === this.localName;
-    });
-  }
+
 }
 
 /** Builds an element: `el("div", { class: "x" }, "text", el("p"))`. */
@@ -99,7 +97,7 @@ export class FakeDocument {
   readonly head = new FakeElement("head");
   readonly body = new FakeElement("body");
   visibilityState: "visible" | "hidden" = "visible";
-  private readonly listeners = new Map<string, (() => void)[]>();
+  private readonly listeners = new Map<string, ((e: { target: unknown }) => void)[]>();
   createElement(tag: string): FakeElement {
     return new FakeElement(tag);
   }
@@ -119,11 +117,12 @@ export class FakeDocument {
   getElementById(id: string): FakeElement | null {
     return this.body.id === id ? this.body : (this.body.descendants().find((e) => e.id === id) ?? null);
   }
-  addEventListener(type: string, l: () => void): void {
+  addEventListener(type: string, l: (e: { target: unknown }) => void): void {
     this.listeners.set(type, [...(this.listeners.get(type) ?? []), l]);
   }
-  dispatch(type: string): void {
-    for (const l of this.listeners.get(type) ?? []) l();
+  /** Calls the listeners of `type` with an event whose target is `target` (a scroll's box; the document otherwise). */
+  dispatch(type: string, target: unknown = this): void {
+    for (const l of this.listeners.get(type) ?? []) l({ target });
   }
 }
 

@@ -78,6 +78,32 @@ describe("the glance: capture", () => {
     expect(messageList[5]).toBe(40);
   });
 
+  it("reads the scroll position only of the boxes that may have scrolled", () => {
+    const page = appPage();
+    const list = page.descendants().find((e) => e.className === "message-list");
+    // A code block off screen: reading its position would lay it out (content-visibility: auto).
+    const pre = page.descendants().find((e) => e.localName === "pre");
+    let reads = 0;
+    if (pre) Object.defineProperty(pre, "scrollTop", { get: () => ++reads });
+    const g = captureGlance(el("div", {}, page) as unknown as Element, SESSION, 1400, BUILD, 1_000, (e) => e === (list as unknown));
+    const json = JSON.stringify(g);
+    expect(reads).toBe(0);
+    expect(json).toContain('"message-list"');
+    const found = (nodes: GlanceNode[]): Extract<GlanceNode, unknown[]> | undefined => {
+      for (const n of nodes) {
+        if (typeof n === "string") continue;
+        if (n[1] === "message-list") return n;
+        const inner = found(n[4]);
+        if (inner) return inner;
+      }
+      return undefined;
+    };
+    expect(found(g?.root ?? [])?.[5]).toBe(40);
+    // Told nothing scrolled: no position is kept.
+    const none = captureGlance(el("div", {}, appPage()) as unknown as Element, SESSION, 1400, BUILD, 1_000, () => false);
+    expect(found(none?.root ?? [])?.[5]).toBeUndefined();
+  });
+
   it("never keeps what a control holds: a search, a draft", () => {
     const json = JSON.stringify(capturedPage());
     expect(json).not.toContain("my secret search");
@@ -93,12 +119,15 @@ describe("the glance: capture", () => {
       el("dialog", {}, "a native dialog"),
       el("div", { role: "menu" }, "Fork"),
       el("div", { hidden: "" }, "hidden text"),
+      el("div", { role: "alertdialog" }, "an alert"),
+      el("div", { role: "tooltip" }, "a tip"),
+      el("div", { "data-glance": "skip" }, "left out on purpose"),
       el("img", { src: "https://example.com/x.png" }),
       el("canvas", {}, "fallback"),
       el("p", {}, "kept"),
     );
     const json = JSON.stringify(captureGlance(root as unknown as Element, SESSION, 800, BUILD));
-    for (const gone of ["sk-in-a-dialog", "a native dialog", "Fork", "hidden text", "example.com", "fallback"]) expect(json).not.toContain(gone);
+    for (const gone of ["sk-in-a-dialog", "a native dialog", "Fork", "hidden text", "an alert", "a tip", "left out on purpose", "example.com", "fallback"]) expect(json).not.toContain(gone);
     expect(json).toContain("kept");
   });
 
@@ -407,9 +436,13 @@ describe("the glance: keeping it", () => {
 });
 
 describe("the glance: the entry's hooks", () => {
-  it("load the capture when asked, hand it what the session view reported before and when a message was typed, and forget", async () => {
+  it("load the capture when asked, hand it what the session view reported before, when a message was typed and which boxes scrolled, and forget", async () => {
     const w = windowAt(`#/s/${SESSION}`);
-    w.document.body.appendChild(el("div", { id: "root" }, appPage()));
+    const page = appPage();
+    w.document.body.appendChild(el("div", { id: "root" }, page));
+    // Scrolled too, but it never said so: its position is not read.
+    const pre = page.descendants().find((e) => e.localName === "pre");
+    if (pre) pre.scrollTop = 7;
     glanceShowing(SESSION, false);
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
@@ -420,6 +453,8 @@ describe("the glance: the entry's hooks", () => {
         later = task;
       });
       expect(w.timers).toHaveLength(0);
+      // The message list scrolls (to the newest message) once the app has rendered.
+      w.document.dispatch("scroll", page.descendants().find((e) => e.className === "message-list"));
       later?.();
       await vi.waitFor(() => expect(w.timers.length).toBeGreaterThan(0));
       // Due while the typing has not paused: put off.
@@ -431,7 +466,12 @@ describe("the glance: the entry's hooks", () => {
     } finally {
       vi.useRealTimers();
     }
-    expect(w.localStorage.getItem(PICTURE)).toContain("Answer 4999 with care");
+    const kept = w.localStorage.getItem(PICTURE) ?? "";
+    expect(kept).toContain("Answer 4999 with care");
+    // The list's distance from its bottom is kept; the code block's position was never read.
+    expect(kept).toContain('"message-list","",{}');
+    expect(kept).toContain(",40]");
+    expect(kept).not.toContain(",7]");
     forgetGlance();
     expect(w.localStorage.getItem(PICTURE)).toBeNull();
   });

@@ -10,15 +10,28 @@ let keeper: GlanceKeeper | undefined;
 let started: Window | undefined;
 let last: [session: string | undefined, busy: boolean] | undefined;
 let typedAt = 0;
+/**
+ * Elements that fired a scroll event since the glance was installed (before the app's first render): the
+ * capture reads the scroll position of these only (see `captureGlance`). A box scrolled by the user, by the
+ * app or by the browser fires one, and the capture runs after that event.
+ */
+const scrolledBoxes = new WeakSet<object>();
 
 /** Starts keeping the glance of this page once `when` runs its task (`secrets`: values never to be kept). */
 export function installGlance(win: Window, secrets: () => readonly string[], when: (task: () => void) => void): void {
   if (started) return;
   started = win;
+  win.document.addEventListener(
+    "scroll",
+    (e) => {
+      if (e.target) scrolledBoxes.add(e.target);
+    },
+    { capture: true, passive: true },
+  );
   when(() => {
     import("./capture")
       .then((m) => {
-        keeper = m.glanceKeeper(win, secrets, () => typedAt);
+        keeper = m.glanceKeeper(win, secrets, () => typedAt, Date.now, (el) => scrolledBoxes.has(el));
         if (last) keeper.showing(...last);
       })
       .catch(() => undefined);
