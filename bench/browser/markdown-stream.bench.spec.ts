@@ -10,7 +10,7 @@ import { configure, newSession, openApp, send, waitIdle } from "../../e2e/app";
 import { expect, type MockOpenAI, test } from "../../e2e/fixtures";
 import { chunks, markdownDocument } from "./markdown-document";
 import { seedSession } from "./seed";
-import { articleShows, installedApp, typedFirst } from "./table";
+import { articleShows, installedApp, longTasks, typedFirst, watchLongTasks } from "./table";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const range = (xs: number[]) => `${Math.min(...xs)}–${Math.max(...xs)}`;
@@ -24,13 +24,7 @@ async function streamOnce(page: Page, mock: MockOpenAI, seedParts: number, run: 
   await page.getByRole("textbox", { name: "Message" }).waitFor();
   if (seedParts > 0) await page.getByRole("article").last().waitFor();
   await typedFirst(page);
-  await page.evaluate(() => {
-    const w = window as unknown as { __long: number[] };
-    w.__long = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__long.push(e.duration);
-    }).observe({ type: "longtask", buffered: false });
-  });
+  await watchLongTasks(page);
   mock.setScript([{ text: CHUNKS, chunkDelayMs: 5 }]);
   const t0 = Date.now();
   await send(page, `stream markdown ${run}`);
@@ -40,7 +34,7 @@ async function streamOnce(page: Page, mock: MockOpenAI, seedParts: number, run: 
   // Counting the answer's tokens on a loaded machine can take a while after the last chunk.
   await expect.poll(() => page.evaluate((id) => (globalThis as unknown as { __tabcode: { sessions: { isBusy(id: string): boolean } } }).__tabcode.sessions.isBusy(id), sid), { timeout: 120_000 }).toBe(false);
   await waitIdle(page, sid);
-  const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
+  const long = await longTasks(page);
   return { count: long.length, longest: long.length ? Math.round(Math.max(...long)) : 0, rate: Math.round(CHUNKS.length / (ms / 1000)) };
 }
 

@@ -20,18 +20,8 @@ import { configure, newSession, openApp, send, stopServiceWorkers, waitIdle } fr
 import { type MockOpenAI, test } from "../../e2e/fixtures";
 import { realisticMarkdown } from "./markdown-stream";
 import { seedSession } from "./seed";
-import { articleShows, installedApp, printRows, summary, typedFirst } from "./table";
+import { articleShows, installedApp, longTasks, printRows, summary, typedFirst, watchLongTasks } from "./table";
 
-async function watchLongTasks(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const w = window as unknown as { __long: number[] };
-    w.__long = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__long.push(e.duration);
-    }).observe({ type: "longtask", buffered: false });
-  });
-}
-const longTasks = (page: Page) => page.evaluate(() => (window as unknown as { __long: number[] }).__long);
 const writes = (page: Page) => page.evaluate(() => ({ ...(globalThis as unknown as { __tabcode: { store: { writes: { journal: number; merge: number } } } }).__tabcode.store.writes }));
 
 /** Streams `chunks` into the open session; returns wall time, long tasks and store writes per second. */

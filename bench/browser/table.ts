@@ -65,3 +65,25 @@ export async function installedApp(page: import("@playwright/test").Page): Promi
   });
   return { ms, ...stored };
 }
+
+/**
+ * Starts counting the page's long tasks (> 50 ms) afresh. One observer per document: a run that reaches the
+ * next session by its address alone stays in the same document, and an observer added per run there counted
+ * each task once for every earlier run (the third run's tasks three times).
+ */
+export async function watchLongTasks(page: import("@playwright/test").Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __long: number[]; __longObserver?: PerformanceObserver };
+    w.__longObserver?.disconnect();
+    w.__long = [];
+    w.__longObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__long.push(e.duration);
+    });
+    w.__longObserver.observe({ type: "longtask", buffered: false });
+  });
+}
+
+/** The durations of the long tasks since `watchLongTasks` (ms). */
+export function longTasks(page: import("@playwright/test").Page): Promise<number[]> {
+  return page.evaluate(() => (window as unknown as { __long: number[] }).__long);
+}
