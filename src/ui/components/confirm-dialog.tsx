@@ -37,7 +37,7 @@ export function ConfirmDialog({
           Cancel
         </button>
         {/* The second click of a double-click is never an answer: it landed here because this dialog opened
-            under the pointer after the first (a question that follows another, as a delete that would be final). */}
+            under the pointer after the first (a double-click on the button that opened it). */}
         <button type="button" className="danger" onClick={(e) => e.detail < 2 && onConfirm()}>
           {confirmLabel}
         </button>

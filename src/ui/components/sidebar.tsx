@@ -1,5 +1,5 @@
 import { useSessionList } from "../hooks/use-session-list";
-import { type KeyboardEvent, memo, useDeferredValue, useRef, useState } from "react";
+import { type KeyboardEvent, memo, useDeferredValue, useEffect, useRef, useState } from "react";
 import type { Session } from "../../core/schema";
 import { type PreparedDelete, prepareDelete } from "../../app/session-actions";
 import { relativeTime } from "../format";
@@ -224,6 +224,22 @@ function shortTitle(title: string): string {
   return title.length > 60 ? `${title.slice(0, 57).trimEnd()}…` : title;
 }
 
+/** The words of the dialog that asks about a checked delete: undoable for a few seconds, or for good. */
+function deleteQuestion(s: Session, plan: PreparedDelete): { title: string; body: string; confirmLabel: string } {
+  if (plan.undoable)
+    return {
+      title: "Delete this session?",
+      body: `“${s.title}” and all its messages and files will be deleted from this browser. You can undo it for a few seconds right after; export it first if you want to keep a copy.`,
+      confirmLabel: "Delete",
+    };
+  const why = plan.why === "refused" ? "The browser refused to store the note that makes a delete undoable" : "The browser's storage is full";
+  return {
+    title: `Delete “${shortTitle(s.title)}” for good?`,
+    body: `${why}, so this delete cannot be undone: its messages and files will be gone from this browser at once. Export it first if you want to keep a copy.`,
+    confirmLabel: "Delete for good",
+  };
+}
+
 export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNotify, onImport, onImportHistory, onExportAll, onSettings, demo }: Props) {
   const app = useServices();
   const layout = useLayout();
@@ -235,14 +251,17 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
   const list = useDeferredValue(live);
   const statuses = useAllStatuses();
   const pins = usePins();
-  const [confirm, setConfirm] = useState<Session | null>(null);
+  // The delete asked about: checked first (`prepareDelete`), so the one dialog says whether it can be undone.
+  const [confirm, setConfirm] = useState<{ session: Session; plan: PreparedDelete } | null>(null);
+  const asking = useRef<string | undefined>(undefined);
+  const confirmRef = useRef(confirm);
+  confirmRef.current = confirm;
+  // A dialog closed by the sidebar going away (not by its buttons) calls its delete off too.
+  useEffect(() => () => confirmRef.current?.plan.cancel(), []);
   const [focusID, setFocusID] = useState<string>();
   // Memoised items call the newest handlers through this, whichever render made their closures.
   const latest = useRef({ onSelect, pins, onError });
   latest.current = { onSelect, pins, onError };
-
-  // A delete that would be final (storage full): asked about before anything is deleted.
-  const [forGood, setForGood] = useState<{ session: Session; plan: PreparedDelete } | null>(null);
 
   const report = (e: unknown) => onError(e instanceof Error ? e.message : String(e));
   /** Deletes a checked session: with Undo in its toast, or for good as the user agreed. */
@@ -263,15 +282,23 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
     });
   };
 
-  const remove = async (s: Session) => {
-    setConfirm(null);
+  /**
+   * Asks about deleting `s`. The delete is checked first: when the note that keeps it undoable cannot be written
+   * (storage full even after making room, or refused), the dialog says the delete is for good, not that it can be undone.
+   */
+  const ask = async (s: Session) => {
+    // A second press while the first is being checked opens nothing more.
+    if (asking.current !== undefined) return;
+    asking.current = s.id;
     try {
       const plan = await prepareDelete(app, s);
-      // The note that keeps a delete undoable could not be written (storage full, or refused): ask before it is final.
-      if (!plan.undoable) return setForGood({ session: s, plan });
-      await carryOut(s, plan);
+      // A dialog is open already (the dialog is modal: not from this list): this check is called off.
+      if (confirmRef.current) plan.cancel();
+      else setConfirm({ session: s, plan });
     } catch (e) {
       report(e);
+    } finally {
+      asking.current = undefined;
     }
   };
   const grouped = groupSessions(list ?? [], pins.ids);
@@ -346,7 +373,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
                     tabStop={s.id === tabStop}
                     onSelect={() => latest.current.onSelect(s.id)}
                     onFocused={() => setFocusID(s.id)}
-                    onDelete={() => setConfirm(s)}
+                    onDelete={() => void ask(s)}
                     onPin={() => latest.current.pins.toggle(s.id)}
                     onError={(m) => latest.current.onError(m)}
                   />
@@ -384,25 +411,14 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
       </div>
       {confirm && (
         <ConfirmDialog
-          title="Delete this session?"
-          body={`“${confirm.title}” and all its messages and files will be deleted from this browser. You can undo it for a few seconds right after; export it first if you want to keep a copy.`}
-          confirmLabel="Delete"
-          onConfirm={() => void remove(confirm)}
-          onCancel={() => setConfirm(null)}
-        />
-      )}
-      {forGood && (
-        <ConfirmDialog
-          title={`Delete “${shortTitle(forGood.session.title)}” for good?`}
-          body={`${forGood.plan.why === "refused" ? "The browser refused to store the note that makes a delete undoable" : "The browser's storage is full"}, so this delete cannot be undone: its messages and files will be gone from this browser at once. Export it first if you want to keep a copy.`}
-          confirmLabel="Delete for good"
+          {...deleteQuestion(confirm.session, confirm.plan)}
           onConfirm={() => {
-            setForGood(null);
-            carryOut(forGood.session, forGood.plan).catch(report);
+            setConfirm(null);
+            carryOut(confirm.session, confirm.plan).catch(report);
           }}
           onCancel={() => {
-            forGood.plan.cancel();
-            setForGood(null);
+            confirm.plan.cancel();
+            setConfirm(null);
           }}
         />
       )}
