@@ -103,16 +103,38 @@ test("storage full: the delete's one question says it cannot be undone; Cancel a
   const nav = page.getByRole("navigation", { name: "Sessions" });
   const remove = nav.getByRole("button", { name: "Delete Nearly full" });
   await expect(remove).toHaveCount(1);
-  // The site's localStorage is full: every write is refused for want of room, even after making room.
-  await page.evaluate(() => {
-    const set = Storage.prototype.setItem;
-    Storage.prototype.setItem = function (this: Storage, key: string, value: string) {
-      if ((window as unknown as { __full?: boolean }).__full) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
-      return set.call(this, key, value);
-    };
-    (window as unknown as { __full?: boolean }).__full = true;
-  });
+  // Switchable: the site's localStorage full, every write refused for want of room, even after making room.
+  const setFull = (full: boolean) =>
+    page.evaluate((full) => {
+      const w = window as unknown as { __full?: boolean; __patched?: boolean };
+      if (!w.__patched) {
+        const set = Storage.prototype.setItem;
+        Storage.prototype.setItem = function (this: Storage, key: string, value: string) {
+          if (w.__full) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+          return set.call(this, key, value);
+        };
+        w.__patched = true;
+      }
+      w.__full = full;
+    }, full);
+  const noted = () => page.evaluate((id) => id in (JSON.parse(localStorage.getItem("tabcode.deleted.pending") ?? "{}") as Record<string, number>), id);
   const ask = page.getByRole("dialog", { name: "Delete “Nearly full” for good?" });
+
+  // Storage has room when Delete is pressed: the undoable question, and no note held while it is open.
+  await setFull(false);
+  await remove.click();
+  const undoable = page.getByRole("dialog", { name: "Delete this session?" });
+  await expect(undoable).toContainText("You can undo it");
+  expect(await noted()).toBe(false);
+  // Storage fills up before the answer: asked again, for good, before anything goes.
+  await setFull(true);
+  await undoable.getByRole("button", { name: "Delete" }).click();
+  await expect(ask).toBeVisible();
+  await expect(nav.getByRole("button", { name: /^Nearly full / })).toHaveCount(1);
+  await ask.getByRole("button", { name: "Cancel" }).click();
+  await expect(ask).toHaveCount(0);
+  expect(await fileOf()).toBe("still here");
+
   const askAgain = async () => {
     await remove.click();
     await expect(ask).toBeVisible();

@@ -65,9 +65,15 @@ export function notePendingDelete(sessionID: string, now = Date.now(), memo: Mem
   return write(memo, all);
 }
 
-export function clearPendingDelete(sessionID: string, memo: Memo | undefined = pageStorage()): void {
+/**
+ * Forgets `sessionID`'s entry. Given `at` (the time a check wrote), only while the entry is still that one: one
+ * entry per session is shared by every tab, and a delete called off in one tab must not clear the note of a
+ * delete another tab made of the same session meanwhile (its Undo still offered).
+ */
+export function clearPendingDelete(sessionID: string, memo: Memo | undefined = pageStorage(), at?: number): void {
   const all = read(memo);
   if (!(sessionID in all)) return;
+  if (at !== undefined && all[sessionID] !== at) return;
   delete all[sessionID];
   write(memo, all);
 }

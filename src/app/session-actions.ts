@@ -271,7 +271,8 @@ export async function prepareDelete(app: AppServices, s: Session): Promise<Prepa
   // The terminal log's rules load here, not with the first screen (only the key is needed there).
   const { makeRoom } = await import("./terminal-log");
   // Noted before the rows go: a start-up sweep of terminal logs running meanwhile keeps this one for Undo.
-  const noted = notePendingDelete(s.id, Date.now(), undefined, (need) => makeRoom(need, undefined, s.id));
+  const at = Date.now();
+  const noted = notePendingDelete(s.id, at, undefined, (need) => makeRoom(need, undefined, s.id));
   const undoable = noted === "noted";
   let state: "checked" | "run" | "cancelled" = "checked";
   return {
@@ -280,18 +281,18 @@ export async function prepareDelete(app: AppServices, s: Session): Promise<Prepa
     run: async () => {
       if (state !== "checked") throw new Error(state === "run" ? "this delete has already run" : "this delete was cancelled");
       state = "run";
-      return deleteChecked(app, s, undoable);
+      return deleteChecked(app, s, undoable, at);
     },
     cancel: () => {
       if (state !== "checked") return;
       state = "cancelled";
-      if (undoable) clearPendingDelete(s.id);
+      if (undoable) clearPendingDelete(s.id, undefined, at);
     },
   };
 }
 
 /** The delete `prepareDelete` checked: with its Undo when its note is written (`undoable`), else for good. */
-async function deleteChecked(app: AppServices, s: Session, undoable: boolean): Promise<DeleteDone> {
+async function deleteChecked(app: AppServices, s: Session, undoable: boolean, at: number): Promise<DeleteDone> {
   let kept: { session: Session; messages: MessageWithParts[] } | undefined;
   let gone = false;
   try {
@@ -309,7 +310,7 @@ async function deleteChecked(app: AppServices, s: Session, undoable: boolean): P
     await app.store.deleteSession(s.id);
   } catch (e) {
     // Not deleted (running in another tab, a store error): its note goes, as on Cancel.
-    if (undoable && !gone) clearPendingDelete(s.id);
+    if (undoable && !gone) clearPendingDelete(s.id, undefined, at);
     throw e;
   }
   const { terminalSessionDeleted } = await import("./terminal-log");

@@ -224,8 +224,19 @@ function shortTitle(title: string): string {
   return title.length > 60 ? `${title.slice(0, 57).trimEnd()}…` : title;
 }
 
+/**
+ * A delete asked about. `undoable`/`why`: what the check made when Delete was pressed found. `plan`: a check made
+ * at the answer that found the delete can no longer be undone (storage filled up meanwhile), asked about again.
+ */
+interface DeleteAsked {
+  session: Session;
+  undoable: boolean;
+  why?: PreparedDelete["why"];
+  plan?: PreparedDelete;
+}
+
 /** The words of the dialog that asks about a checked delete: undoable for a few seconds, or for good. */
-function deleteQuestion(s: Session, plan: PreparedDelete): { title: string; body: string; confirmLabel: string } {
+function deleteQuestion(s: Session, plan: Pick<PreparedDelete, "undoable" | "why">): { title: string; body: string; confirmLabel: string } {
   if (plan.undoable)
     return {
       title: "Delete this session?",
@@ -252,12 +263,19 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
   const statuses = useAllStatuses();
   const pins = usePins();
   // The delete asked about: checked first (`prepareDelete`), so the one dialog says whether it can be undone.
-  const [confirm, setConfirm] = useState<{ session: Session; plan: PreparedDelete } | null>(null);
+  const [confirm, setConfirm] = useState<DeleteAsked | null>(null);
   const asking = useRef<string | undefined>(undefined);
   const confirmRef = useRef(confirm);
   confirmRef.current = confirm;
-  // A dialog closed by the sidebar going away (not by its buttons) calls its delete off too.
-  useEffect(() => () => confirmRef.current?.plan.cancel(), []);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      // A question closed by the sidebar going away (not by its buttons) calls its delete off too.
+      confirmRef.current?.plan?.cancel();
+    };
+  }, []);
   const [focusID, setFocusID] = useState<string>();
   // Memoised items call the newest handlers through this, whichever render made their closures.
   const latest = useRef({ onSelect, pins, onError });
@@ -287,19 +305,33 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
    * (storage full even after making room, or refused), the dialog says the delete is for good, not that it can be undone.
    */
   const ask = async (s: Session) => {
-    // A second press while the first is being checked opens nothing more.
-    if (asking.current !== undefined) return;
+    // A second press while the first is being checked, or with a question open, opens nothing more.
+    if (asking.current !== undefined || confirmRef.current) return;
     asking.current = s.id;
     try {
-      const plan = await prepareDelete(app, s);
-      // A dialog is open already (the dialog is modal: not from this list): this check is called off.
-      if (confirmRef.current) plan.cancel();
-      else setConfirm({ session: s, plan });
+      // Checked for the question's words and called off at once: the note it wrote (which holds every tab's
+      // snapshot collections back, and reads as a closed page's after ten minutes) is written again at the answer,
+      // so none stays while the question is open, however long.
+      const probe = await prepareDelete(app, s);
+      probe.cancel();
+      if (mounted.current) setConfirm({ session: s, undoable: probe.undoable, why: probe.why });
     } catch (e) {
       report(e);
     } finally {
       asking.current = undefined;
     }
+  };
+  /** The user said Delete: checked again and run; asked again first if it can no longer be undone. */
+  const answer = async (c: DeleteAsked) => {
+    setConfirm(null);
+    const plan = c.plan ?? (await prepareDelete(app, c.session));
+    if (c.undoable && !plan.undoable) {
+      // Storage filled up while the question was open: nothing is deleted before the user agrees to "for good".
+      if (mounted.current) setConfirm({ session: c.session, undoable: false, why: plan.why, plan });
+      else plan.cancel();
+      return;
+    }
+    await carryOut(c.session, plan);
   };
   const grouped = groupSessions(list ?? [], pins.ids);
   // The list's Tab stop: the session the keyboard was last on, else the open one, else the first listed.
@@ -411,13 +443,10 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
       </div>
       {confirm && (
         <ConfirmDialog
-          {...deleteQuestion(confirm.session, confirm.plan)}
-          onConfirm={() => {
-            setConfirm(null);
-            carryOut(confirm.session, confirm.plan).catch(report);
-          }}
+          {...deleteQuestion(confirm.session, confirm)}
+          onConfirm={() => answer(confirm).catch(report)}
           onCancel={() => {
-            confirm.plan.cancel();
+            confirm.plan?.cancel();
             setConfirm(null);
           }}
         />
