@@ -107,7 +107,7 @@ test("a long session's glance opens where the list was: at its newest message", 
   const newest = `Answer ${long.last} with`;
   await page.goto(`/#/s/${long.id}`);
   await expect(page.getByRole("article").filter({ hasText: newest })).toBeVisible();
-  // The capture reads the scroll position of the boxes that scrolled only: the list did (to its newest message).
+  // The capture reads the scroll positions of the boxes that scrolled and of the list (to its newest message).
   await page.evaluate(() => dispatchEvent(new Event("pagehide")));
   await expect.poll(() => kept(page, long.id), { timeout: 10_000 }).toContain(newest);
 

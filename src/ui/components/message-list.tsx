@@ -202,7 +202,7 @@ export function MessageList({ messages, focusMessageID }: { messages: MessageWit
 
   const items = virt.getVirtualItems();
   return (
-    <div ref={parent} className="message-scroll" tabIndex={-1}>
+    <div ref={parent} className="message-scroll" tabIndex={-1} data-glance="scroll">
       <div className="message-canvas" style={{ height: total }}>
         <div className="message-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((row) => {

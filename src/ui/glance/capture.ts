@@ -23,16 +23,17 @@ const SVG = new Set(GLANCE_SVG_TAGS);
 const ATTRS = new Set(GLANCE_ATTRS);
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-/** Whether `el` is left out of the snapshot, with everything inside it. */
-function skipped(el: Element, tag: string): boolean {
-  if (tag === "dialog" || el.hasAttribute("hidden") || el.getAttribute("data-glance") === "skip") return true;
+/** Whether `el` (whose `data-glance` is `mark`) is left out of the snapshot, with everything inside it. */
+function skipped(el: Element, tag: string, mark: string | null): boolean {
+  if (tag === "dialog" || mark === "skip" || el.hasAttribute("hidden")) return true;
   const role = el.getAttribute("role");
   return role !== null && SKIP_ROLES.has(role);
 }
 
 /**
  * The snapshot of `root`'s content for `session`, or undefined when it has too many elements. `scrolled` says
- * which elements may have been scrolled: only their scroll positions are read. Reading a position lays the
+ * which elements may have been scrolled: only their scroll positions are read, and those of elements marked
+ * `data-glance="scroll"` (the message list: a page in a hidden tab draws no frames, so its scroll events wait). Reading a position lays the
  * page out first, and a box inside a `content-visibility: auto` block off screen (code blocks, tables, tool
  * outputs) is laid out for the read and skipped again after it: asking every element of a 30 KB answer took
  * 95 layouts and 31–87 ms of a 92–183 ms capture (traced, 2,000-part session).
@@ -54,7 +55,8 @@ export function captureGlance(root: Element, session: string, width: number, bui
     const tag = el.localName;
     const inSvg = el.namespaceURI === SVG_NS;
     if (inSvg ? !SVG.has(tag) : !HTML.has(tag)) return undefined;
-    if (skipped(el, tag)) return undefined;
+    const mark = el.getAttribute("data-glance");
+    if (skipped(el, tag, mark)) return undefined;
     if (++elements > MAX_ELEMENTS) return undefined;
     const attrs: Record<string, string> = {};
     // The attributes the element has (one to three, mostly), not a lookup of each of the ~40 kept names.
@@ -67,7 +69,7 @@ export function captureGlance(root: Element, session: string, width: number, bui
     // What a text box holds is the user's draft, never kept (React sets it as a property; a default value is a child).
     const kids = tag === "textarea" ? [] : kidsOf(el);
     const out: GlanceNode = [tag, el.getAttribute("class") ?? "", safeValue(style) ? style : "", attrs, kids];
-    if (scrolled(el) && el.scrollTop > 0) out.push(Math.max(0, el.scrollHeight - el.scrollTop - el.clientHeight));
+    if ((mark === "scroll" || scrolled(el)) && el.scrollTop > 0) out.push(Math.max(0, el.scrollHeight - el.scrollTop - el.clientHeight));
     return out;
   };
   const kids = kidsOf(root);

@@ -102,6 +102,11 @@ describe("the glance: capture", () => {
     // Told nothing scrolled: no position is kept.
     const none = captureGlance(el("div", {}, appPage()) as unknown as Element, SESSION, 1400, BUILD, 1_000, () => false);
     expect(found(none?.root ?? [])?.[5]).toBeUndefined();
+    // Unless the box is marked as one whose position is always read (a hidden tab's list never said it scrolled).
+    const marked = appPage();
+    marked.descendants().find((e) => e.className === "message-list")?.setAttribute("data-glance", "scroll");
+    const kept = captureGlance(el("div", {}, marked) as unknown as Element, SESSION, 1400, BUILD, 1_000, () => false);
+    expect(found(kept?.root ?? [])?.[5]).toBe(40);
   });
 
   it("never keeps what a control holds: a search, a draft", () => {
