@@ -39,25 +39,49 @@ function skipped(el: Element, tag: string, mark: string | null): boolean {
  * 95 layouts and 31–87 ms of a 92–183 ms capture (traced, 2,000-part session).
  */
 export function captureGlance(root: Element, session: string, width: number, build: string, now = Date.now(), scrolled: (el: Element) => boolean = () => true): Glance | undefined {
+  const steps = captureSteps(root, session, width, build, now, scrolled);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Elements walked between two pauses of a capture taken in slices (`captureSteps`). */
+const STEP_ELEMENTS = 100;
+/** The most a slice of a capture at idle takes (ms), less when the browser's idle period is shorter. */
+const SLICE_MS = 20;
+/** Captures in slices given up in a row (the page changed under them) before one is taken whole. */
+const MAX_RETRIES = 3;
+
+/**
+ * `captureGlance` as steps: it pauses (yields) every `STEP_ELEMENTS` elements, so a caller can spread a long
+ * page's capture over several idle periods, and returns the snapshot.
+ */
+export function* captureSteps(
+  root: Element,
+  session: string,
+  width: number,
+  build: string,
+  now = Date.now(),
+  scrolled: (el: Element) => boolean = () => true,
+): Generator<void, Glance | undefined, void> {
   let elements = 0;
-  const kidsOf = (el: Node): GlanceNode[] => {
+  function* kidsOf(el: Node): Generator<void, GlanceNode[], void> {
     const kids: GlanceNode[] = [];
     for (let c = el.firstChild; c; c = c.nextSibling) {
-      const k = walk(c);
+      const k = c.nodeType === 1 ? yield* walk(c as Element) : c.nodeType === 3 ? (c.nodeValue ?? "") : undefined;
       if (k !== undefined) kids.push(k);
     }
     return kids;
-  };
-  const walk = (n: Node): GlanceNode | undefined => {
-    if (n.nodeType === 3) return n.nodeValue ?? "";
-    if (n.nodeType !== 1) return undefined;
-    const el = n as Element;
+  }
+  function* walk(el: Element): Generator<void, GlanceNode | undefined, void> {
     const tag = el.localName;
     const inSvg = el.namespaceURI === SVG_NS;
     if (inSvg ? !SVG.has(tag) : !HTML.has(tag)) return undefined;
     const mark = el.getAttribute("data-glance");
     if (skipped(el, tag, mark)) return undefined;
     if (++elements > MAX_ELEMENTS) return undefined;
+    if (elements % STEP_ELEMENTS === 0) yield;
     const attrs: Record<string, string> = {};
     // The attributes the element has (one to three, mostly), not a lookup of each of the ~40 kept names.
     for (const name of el.getAttributeNames()) {
@@ -67,12 +91,12 @@ export function captureGlance(root: Element, session: string, width: number, bui
     }
     const style = el.getAttribute("style") ?? "";
     // What a text box holds is the user's draft, never kept (React sets it as a property; a default value is a child).
-    const kids = tag === "textarea" ? [] : kidsOf(el);
+    const kids = tag === "textarea" ? [] : yield* kidsOf(el);
     const out: GlanceNode = [tag, el.getAttribute("class") ?? "", safeValue(style) ? style : "", attrs, kids];
     if ((mark === "scroll" || scrolled(el)) && el.scrollTop > 0) out.push(Math.max(0, el.scrollHeight - el.scrollTop - el.clientHeight));
     return out;
-  };
-  const kids = kidsOf(root);
+  }
+  const kids = yield* kidsOf(root);
   if (elements > MAX_ELEMENTS) return undefined;
   return { v: GLANCE_VERSION, session, width, build, at: now, root: kids };
 }
@@ -131,8 +155,32 @@ export function glanceKeeper(
   let busy = false;
   let pending = false;
   let last = 0;
-  const take = (leaving: boolean): void => {
+  /** The capture being taken in slices, if one is: stopped by a newer one, a change under it, or a run. */
+  let slicing: { stop(): void } | undefined;
+  /** Slice captures given up in a row because the page changed under them: after `MAX_RETRIES`, one is taken whole. */
+  let retries = 0;
+  const keep = (of: string, g: Glance | undefined): void => {
+    try {
+      const json = g && serializeGlance(g, secrets());
+      const store = win.localStorage;
+      const others = glanceIndex(store).filter((id) => id !== of);
+      if (json) {
+        // The sessions last left keep theirs; the oldest beyond `GLANCE_KEEP` go.
+        for (const id of others.slice(GLANCE_KEEP - 1)) store.removeItem(pictureKey(id));
+        store.setItem(pictureKey(of), json);
+        store.setItem(GLANCE_KEY, JSON.stringify([of, ...others.slice(0, GLANCE_KEEP - 1)]));
+      } else {
+        store.removeItem(pictureKey(of));
+        store.setItem(GLANCE_KEY, JSON.stringify(others));
+      }
+      last = now();
+    } catch {
+      // A full quota or a DOM surprise: the next cold open simply has no snapshot.
+    }
+  };
+  const take = (leaving: boolean, deadline?: IdleDeadline): void => {
     pending = false;
+    slicing?.stop();
     if (!session || busy) return;
     // Leaving the page takes it at once, typing or not: it is the last chance.
     const typing = GLANCE_TYPING_QUIET_MS - (now() - typedAt());
@@ -142,27 +190,69 @@ export function glanceKeeper(
     }
     const root = win.document.getElementById("root");
     if (!root) return;
+    const of = session;
+    let steps: Generator<void, Glance | undefined, void>;
     try {
-      const g = captureGlance(root, session, win.innerWidth, glanceBuild(win.document), now(), scrolled);
-      const json = g && serializeGlance(g, secrets());
-      const store = win.localStorage;
-      const others = glanceIndex(store).filter((id) => id !== session);
-      if (json) {
-        // The sessions last left keep theirs; the oldest beyond `GLANCE_KEEP` go.
-        for (const id of others.slice(GLANCE_KEEP - 1)) store.removeItem(pictureKey(id));
-        store.setItem(pictureKey(session), json);
-        store.setItem(GLANCE_KEY, JSON.stringify([session, ...others.slice(0, GLANCE_KEEP - 1)]));
-      } else {
-        store.removeItem(pictureKey(session));
-        store.setItem(GLANCE_KEY, JSON.stringify(others));
+      steps = captureSteps(root, of, win.innerWidth, glanceBuild(win.document), now(), scrolled);
+      if (leaving || retries >= MAX_RETRIES) {
+        retries = 0;
+        let r = steps.next();
+        while (!r.done) r = steps.next();
+        keep(of, r.value);
+        return;
       }
-      last = now();
     } catch {
-      // A full quota or a DOM surprise: the next cold open simply has no snapshot.
+      return;
     }
+    // At idle, in slices that fit the idle time the browser gives (a long answer's capture took up to 44 ms in one
+    // piece, measured): given up, and asked for again, when the page changes under it (the slices would not agree).
+    const Watch = (win as { MutationObserver?: typeof MutationObserver }).MutationObserver;
+    let changed = false;
+    const watch = Watch
+      ? new Watch(() => {
+          changed = true;
+        })
+      : undefined;
+    watch?.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+    let stopped = false;
+    const job = {
+      stop: () => {
+        stopped = true;
+        watch?.disconnect();
+        if (slicing === job) slicing = undefined;
+      },
+    };
+    slicing = job;
+    const slice = (d?: IdleDeadline): void => {
+      if (stopped) return;
+      if (changed || session !== of || busy) {
+        job.stop();
+        retries++;
+        schedule();
+        return;
+      }
+      const end = now() + Math.min(SLICE_MS, d ? d.timeRemaining() : SLICE_MS);
+      try {
+        for (;;) {
+          const r = steps.next();
+          if (r.done) {
+            job.stop();
+            retries = 0;
+            keep(of, r.value);
+            return;
+          }
+          if (now() >= end) break;
+        }
+      } catch {
+        job.stop();
+        return;
+      }
+      idle(slice);
+    };
+    slice(deadline);
   };
-  const idle = (task: () => void): void => {
-    const ric = (win as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback;
+  const idle = (task: (d?: IdleDeadline) => void): void => {
+    const ric = (win as { requestIdleCallback?: (cb: (d: IdleDeadline) => void, o?: { timeout: number }) => number }).requestIdleCallback;
     if (ric) ric.call(win, task, { timeout: 5_000 });
     else win.setTimeout(task, 500);
   };
@@ -170,7 +260,7 @@ export function glanceKeeper(
   const schedule = (after = 0): void => {
     if (pending || !session || busy) return;
     pending = true;
-    win.setTimeout(() => idle(() => take(false)), Math.max(after, 1_000 - (now() - last)));
+    win.setTimeout(() => idle((d) => take(false, d)), Math.max(after, 1_000 - (now() - last)));
   };
   const onHide = (): void => {
     if (win.document.visibilityState === "hidden") take(true);

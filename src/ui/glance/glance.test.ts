@@ -432,6 +432,69 @@ describe("the glance: keeping it", () => {
     expect(w.localStorage.getItem(PICTURE)).toContain("a line shown while typing");
   });
 
+  /** A page with many elements (a long answer) and a clock that moves 5 ms each time it is read. */
+  function longPage(): { w: FakeWindow; clock: () => number } {
+    const w = windowAt(`#/s/${SESSION}`);
+    const answer = el("article", { class: "message assistant" });
+    for (let i = 0; i < 600; i++) answer.appendChild(el("p", {}, `line ${i} `, el("code", {}, `x${i}`)));
+    w.document.body.appendChild(el("div", { id: "root" }, answer));
+    let t = 1_000_000;
+    return {
+      w,
+      clock: () => {
+        t += 5;
+        return t;
+      },
+    };
+  }
+
+  it("at idle, a long page is captured in slices, one idle callback each, into the same picture as in one piece", () => {
+    const { w, clock } = longPage();
+    const keeper = glanceKeeper(w.asWindow, () => [], () => 0, clock);
+    keeper.showing(SESSION, false);
+    let callbacks = 0;
+    for (let t = w.timers.shift(); t; t = w.timers.shift()) {
+      callbacks++;
+      t.fn();
+    }
+    // The delay, then several slices (1,200 elements, a pause every 100, 20 ms a slice on a clock of 5 ms a read).
+    expect(callbacks).toBeGreaterThan(3);
+    const kept = JSON.parse(w.localStorage.getItem(PICTURE) ?? "null") as Glance;
+    const whole = captureGlance(w.document.getElementById("root") as unknown as Element, SESSION, 1400, BUILD, kept.at);
+    expect(kept.root).toEqual(whole?.root);
+  });
+
+  it("gives a capture in slices up when the page changes under it, asks again, and after three such tries takes one whole", () => {
+    const { w, clock } = longPage();
+    // A MutationObserver the test drives: `change()` reports a change to every observer watching.
+    const watchers: (() => void)[] = [];
+    Object.assign(w, {
+      MutationObserver: class {
+        constructor(cb: () => void) {
+          watchers.push(cb);
+        }
+        observe() {}
+        disconnect() {}
+      },
+    });
+    const change = () => {
+      for (const cb of watchers) cb();
+    };
+    const keeper = glanceKeeper(w.asWindow, () => [], () => 0, clock);
+    keeper.showing(SESSION, false);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      w.timers.shift()?.fn(); // the delay
+      w.timers.shift()?.fn(); // the first slice
+      change(); // the page changes before the next slice
+      w.timers.shift()?.fn(); // that slice gives up and asks again
+      expect(w.localStorage.getItem(PICTURE)).toBeNull();
+    }
+    // The fourth try is taken in one piece, changes or not.
+    w.timers.shift()?.fn();
+    w.timers.shift()?.fn();
+    expect(w.localStorage.getItem(PICTURE)).toContain("line 599");
+  });
+
   it("asks for one capture however often the screen changes before the page is idle", () => {
     const w = page();
     const keeper = glanceKeeper(w.asWindow, () => []);
