@@ -157,6 +157,8 @@ export function glanceKeeper(
   let last = 0;
   /** The capture being taken in slices, if one is: stopped by a newer one, a change under it, or a run. */
   let slicing: { stop(): void } | undefined;
+  /** The screen changed again while a capture was being taken in slices: another is asked for once that one ends. */
+  let again = false;
   /** Slice captures given up in a row because the page changed under them: after `MAX_RETRIES`, one is taken whole. */
   let retries = 0;
   const keep = (of: string, g: Glance | undefined): void => {
@@ -181,6 +183,7 @@ export function glanceKeeper(
   const take = (leaving: boolean, deadline?: IdleDeadline): void => {
     pending = false;
     slicing?.stop();
+    again = false;
     if (!session || busy) return;
     // Leaving the page takes it at once, typing or not: it is the last chance.
     const typing = GLANCE_TYPING_QUIET_MS - (now() - typedAt());
@@ -225,10 +228,15 @@ export function glanceKeeper(
     slicing = job;
     const slice = (d?: IdleDeadline): void => {
       if (stopped) return;
-      if (changed || session !== of || busy) {
+      const typing = GLANCE_TYPING_QUIET_MS - (now() - typedAt());
+      if (changed || session !== of || busy || typing > 0) {
         job.stop();
-        retries++;
-        schedule();
+        // Only a page that keeps changing under the slices counts towards taking one whole: not a switch of
+        // session, a run, or typing (the capture waits for its pause, as at the start).
+        if (session !== of || busy) retries = 0;
+        else if (changed && typing <= 0) retries++;
+        again = false;
+        schedule(Math.max(0, typing));
         return;
       }
       const end = now() + Math.min(SLICE_MS, d ? d.timeRemaining() : SLICE_MS);
@@ -239,12 +247,17 @@ export function glanceKeeper(
             job.stop();
             retries = 0;
             keep(of, r.value);
+            if (again) {
+              again = false;
+              schedule();
+            }
             return;
           }
           if (now() >= end) break;
         }
       } catch {
         job.stop();
+        again = false;
         return;
       }
       idle(slice);
@@ -259,6 +272,13 @@ export function glanceKeeper(
   /** Asks for a capture when the page is next idle, at least a second after the last one and `after` ms from now. */
   const schedule = (after = 0): void => {
     if (pending || !session || busy) return;
+    // A capture under way is not started over (a session view renders often; each start would lose the slices
+    // taken): a change of the page, of the session or a run gives it up at its next slice, which asks again;
+    // otherwise another capture follows it, a second after it, as one taken in one piece would have been followed.
+    if (slicing) {
+      again = true;
+      return;
+    }
     pending = true;
     win.setTimeout(() => idle((d) => take(false, d)), Math.max(after, 1_000 - (now() - last)));
   };

@@ -495,6 +495,40 @@ describe("the glance: keeping it", () => {
     expect(w.localStorage.getItem(PICTURE)).toContain("line 599");
   });
 
+  it("a capture in slices is not started over by the session view reporting again: it ends, and one more follows", () => {
+    const { w, clock } = longPage();
+    const keeper = glanceKeeper(w.asWindow, () => [], () => 0, clock);
+    keeper.showing(SESSION, false);
+    // The view renders again (a new messages array, the session's cost) after each slice, the page unchanged.
+    let callbacks = 0;
+    while (w.localStorage.getItem(PICTURE) === null && callbacks < 100) {
+      w.timers.shift()?.fn();
+      callbacks++;
+      keeper.showing(SESSION, false);
+    }
+    expect(w.localStorage.getItem(PICTURE)).toContain("line 599");
+    expect(callbacks).toBeLessThan(20);
+    // The screen was reported changed meanwhile: another capture is asked for, a second after this one.
+    expect(w.timers).toHaveLength(1);
+    expect(w.timers[0]?.ms).toBeGreaterThan(900);
+  });
+
+  it("a capture in slices waits when the user types, as one not yet begun does", () => {
+    const { w, clock } = longPage();
+    let typed = 0;
+    const keeper = glanceKeeper(w.asWindow, () => [], () => typed, clock);
+    keeper.showing(SESSION, false);
+    w.timers.shift()?.fn(); // the delay
+    w.timers.shift()?.fn(); // the first slice
+    typed = clock();
+    w.timers.shift()?.fn(); // the next slice: typing, so it stops and asks again after the pause
+    expect(w.timers).toHaveLength(1);
+    expect(w.timers[0]?.ms).toBeGreaterThan(GLANCE_TYPING_QUIET_MS - 100);
+    typed = 0;
+    for (let t = w.timers.shift(); t; t = w.timers.shift()) t.fn();
+    expect(w.localStorage.getItem(PICTURE)).toContain("line 599");
+  });
+
   it("asks for one capture however often the screen changes before the page is idle", () => {
     const w = page();
     const keeper = glanceKeeper(w.asWindow, () => []);
