@@ -464,6 +464,26 @@ describe("the glance: keeping it", () => {
     expect(kept.root).toEqual(whole?.root);
   });
 
+  it("saves the picture in an idle callback of its own when the walk used its slice's time", () => {
+    const w = windowAt(`#/s/${SESSION}`);
+    const answer = el("article", { class: "message assistant" });
+    // 1,199 elements and the article: 12 pauses of 100 elements.
+    for (let i = 0; i < 1_199; i++) answer.appendChild(el("p", {}, `line ${i}`));
+    w.document.body.appendChild(el("div", { id: "root" }, answer));
+    // A clock that moves 100 ms each read: every slice walks one step of 100 elements and is out of time.
+    let t = 1_000_000;
+    const keeper = glanceKeeper(w.asWindow, () => [], () => 0, () => (t += 100));
+    keeper.showing(SESSION, false);
+    const stored: boolean[] = [];
+    for (let next = w.timers.shift(); next; next = w.timers.shift()) {
+      next.fn();
+      stored.push(w.localStorage.getItem(PICTURE) !== null);
+    }
+    // The delay, 13 slices (the 13th ends the walk, out of time), then the save on its own.
+    expect(stored).toHaveLength(15);
+    expect(stored.indexOf(true)).toBe(14);
+  });
+
   it("gives a capture in slices up when the page changes under it, asks again, and after three such tries takes one whole", () => {
     const { w, clock } = longPage();
     // A MutationObserver the test drives: `change()` reports a change to every observer watching.
