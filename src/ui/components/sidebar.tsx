@@ -264,7 +264,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
   const pins = usePins();
   // The delete asked about: checked first (`prepareDelete`), so the one dialog says whether it can be undone.
   const [confirm, setConfirm] = useState<DeleteAsked | null>(null);
-  const asking = useRef<string | undefined>(undefined);
+  const asking = useRef(false);
   const confirmRef = useRef(confirm);
   confirmRef.current = confirm;
   const mounted = useRef(true);
@@ -306,8 +306,8 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
    */
   const ask = async (s: Session) => {
     // A second press while the first is being checked, or with a question open, opens nothing more.
-    if (asking.current !== undefined || confirmRef.current) return;
-    asking.current = s.id;
+    if (asking.current || confirmRef.current) return;
+    asking.current = true;
     try {
       // Checked for the question's words and called off at once: the note it wrote (which holds every tab's
       // snapshot collections back, and reads as a closed page's after ten minutes) is written again at the answer,
@@ -318,7 +318,7 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
     } catch (e) {
       report(e);
     } finally {
-      asking.current = undefined;
+      asking.current = false;
     }
   };
   /** The user said Delete: checked again and run; asked again first if it can no longer be undone. */

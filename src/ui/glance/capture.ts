@@ -209,19 +209,20 @@ export function glanceKeeper(
     const root = win.document.getElementById("root");
     if (!root) return;
     const of = session;
-    let steps: Generator<void, Glance | undefined, void>;
-    try {
-      steps = captureSteps(root, of, win.innerWidth, glanceBuild(win.document), now(), scrolled);
-      if (leaving || retries >= MAX_RETRIES) {
-        retries = 0;
-        let r = steps.next();
-        while (!r.done) r = steps.next();
-        keep(of, r.value);
+    const width = win.innerWidth;
+    const build = glanceBuild(win.document);
+    if (leaving || retries >= MAX_RETRIES) {
+      retries = 0;
+      let whole: Glance | undefined;
+      try {
+        whole = captureGlance(root, of, width, build, now(), scrolled);
+      } catch {
         return;
       }
-    } catch {
+      keep(of, whole);
       return;
     }
+    const steps = captureSteps(root, of, width, build, now(), scrolled);
     // At idle, in slices that fit the idle time the browser gives (a long answer's capture took up to 44 ms in one
     // piece, measured): given up, and asked for again, when the page changes under it (the slices would not agree).
     const Watch = (win as { MutationObserver?: typeof MutationObserver }).MutationObserver;

@@ -165,13 +165,19 @@ describe.each(stores)("other tabs' races (%s)", (_name, makeStore) => {
   });
 });
 
+/** Two tabs on `makeStore()`'s store; tab A runs `command`, and B's first attempt to apply its notice fails. */
+async function noticeFailedAfter(makeStore: () => WorkspaceStore, command: string) {
+  const store = makeStore();
+  const tabs = await twoTabs(store);
+  const rowsAt = vi.spyOn(store, "rowsAt").mockRejectedValueOnce(new Error("IndexedDB hiccup"));
+  await tabs.a.exec(command);
+  await vi.waitFor(() => expect(rowsAt).toHaveBeenCalled());
+  return tabs;
+}
+
 describe.each(stores)("review: a notice that failed to apply (%s)", (_name, makeStore) => {
   it("leaves the copy stale, and the next read through the sandbox's fs catches up (not only the next command)", async () => {
-    const store = makeStore();
-    const { a, b } = await twoTabs(store);
-    const rowsAt = vi.spyOn(store, "rowsAt").mockRejectedValueOnce(new Error("IndexedDB hiccup"));
-    await a.exec("echo from-a >> a.txt");
-    await vi.waitFor(() => expect(rowsAt).toHaveBeenCalled());
+    const { a, b } = await noticeFailedAfter(makeStore, "echo from-a >> a.txt");
     // The edit tool reads, replaces and writes back.
     const text = await b.fs.readText("/workspace/a.txt");
     await b.fs.writeFile("/workspace/a.txt", text.replace("first", "FIRST"));
@@ -181,11 +187,7 @@ describe.each(stores)("review: a notice that failed to apply (%s)", (_name, make
   });
 
   it("leaves the copy stale, and the next listing or stat through the sandbox's fs catches up (no token read there: the stale mark alone)", async () => {
-    const store = makeStore();
-    const { a, b } = await twoTabs(store);
-    const rowsAt = vi.spyOn(store, "rowsAt").mockRejectedValueOnce(new Error("IndexedDB hiccup"));
-    await a.exec("echo new > new.txt");
-    await vi.waitFor(() => expect(rowsAt).toHaveBeenCalled());
+    const { a, b } = await noticeFailedAfter(makeStore, "echo new > new.txt");
     expect(await b.fs.exists("/workspace/new.txt")).toBe(true);
     expect((await b.fs.list("/workspace")).map((e) => e.name)).toContain("new.txt");
     a.close();
