@@ -5,9 +5,14 @@ import { type LockManagerLike, webLocks } from "./locks";
 function fakeLockManager(): LockManagerLike & { holders(): string[] } {
   const held = new Set<string>();
   const queues = new Map<string, (() => void)[]>();
+  // Taken when granted, not a tick later: two requests in one tick must not both get it.
   const release = (name: string) => {
     held.delete(name);
-    queues.get(name)?.shift()?.();
+    const next = queues.get(name)?.shift();
+    if (next) {
+      held.add(name);
+      next();
+    }
   };
   const request = (name: string, a: LockOptions | LockGrantedCallback<unknown>, b?: LockGrantedCallback<unknown>): Promise<unknown> => {
     const options = typeof a === "function" ? {} : a;
@@ -15,7 +20,10 @@ function fakeLockManager(): LockManagerLike & { holders(): string[] } {
     if (held.has(name) && options.ifAvailable) return Promise.resolve().then(() => cb(null));
     return new Promise<void>((granted) => {
       if (held.has(name)) queues.set(name, [...(queues.get(name) ?? []), granted]);
-      else granted();
+      else {
+        held.add(name);
+        granted();
+      }
     }).then(async () => {
       held.add(name);
       try {
@@ -104,5 +112,66 @@ describe("webLocks: a run lock reserved ahead of its run", () => {
     const reserved = webLocks(fakeLockManager()).reserve?.("s1");
     await reserved?.run(async () => undefined, () => undefined);
     expect(() => reserved?.run(async () => undefined, () => undefined)).toThrow(/once/);
+  });
+});
+
+describe("webLocks: the short write lock", () => {
+  /** A manager whose request promise settles a while after the body (a real one settles once the lock is given back, a task later). */
+  const slowToSettle = (grant: "granted" | "refused" = "granted"): LockManagerLike & { log: string[] } => {
+    const log: string[] = [];
+    const request = ((name: string, cb: LockGrantedCallback<unknown>) => {
+      if (grant === "refused") return Promise.reject(new DOMException("no locks here", "SecurityError"));
+      log.push(`granted ${name}`);
+      const body = Promise.resolve(cb({ name, mode: "exclusive" } as Lock));
+      return new Promise<unknown>((resolve, reject) =>
+        setTimeout(() => {
+          log.push(`released ${name}`);
+          body.then(resolve, reject);
+        }, 30),
+      );
+    }) as LockManagerLike["request"];
+    return { request, query: async () => ({ held: [], pending: [] }), log };
+  };
+
+  it("settles with the body, before the lock's own promise (the send goes on without waiting for the release)", async () => {
+    const manager = slowToSettle();
+    const value = await webLocks(manager).write?.("s1", async () => "written");
+    expect(value).toBe("written");
+    expect(manager.log).toEqual(["granted tabcode-write-s1"]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(manager.log).toEqual(["granted tabcode-write-s1", "released tabcode-write-s1"]);
+  });
+
+  it("rejects with the body's error, and when the browser refuses the lock", async () => {
+    await expect(webLocks(slowToSettle()).write?.("s1", async () => Promise.reject(new Error("quota")))).rejects.toThrow("quota");
+    let ran = false;
+    await expect(
+      webLocks(slowToSettle("refused")).write?.("s1", async () => {
+        ran = true;
+      }),
+    ).rejects.toThrow("no locks here");
+    expect(ran).toBe(false);
+  });
+
+  it("still serialises writers: the second body starts after the first one's", async () => {
+    const manager = fakeLockManager();
+    const locks = webLocks(manager);
+    const order: string[] = [];
+    let finishFirst: () => void = () => undefined;
+    const first = locks.write?.("s1", async () => {
+      order.push("first in");
+      await new Promise<void>((r) => {
+        finishFirst = r;
+      });
+      order.push("first out");
+    });
+    const second = locks.write?.("s1", async () => {
+      order.push("second in");
+    });
+    await tick();
+    expect(order).toEqual(["first in"]);
+    finishFirst();
+    await Promise.all([first, second]);
+    expect(order).toEqual(["first in", "first out", "second in"]);
   });
 });

@@ -40,7 +40,18 @@ export function webLocks(locks: LockManagerLike | undefined = typeof navigator !
     };
   };
   return {
-    write: (sessionID, fn) => locks.request(`tabcode-write-${sessionID}`, fn),
+    // Settles with the body, not with the request's own promise: that one settles a task later, once the lock is
+    // given back, and a send's next step would wait there behind whatever the page queued meanwhile (the prompt's render).
+    write: <T>(sessionID: string, fn: () => Promise<T>) =>
+      new Promise<T>((resolve, reject) => {
+        locks
+          .request(`tabcode-write-${sessionID}`, () => {
+            const done = Promise.resolve().then(fn);
+            done.then(resolve, reject);
+            return done;
+          })
+          .catch(reject);
+      }),
     // A run that starts at once is a reservation used at once.
     run: (sessionID, fn, onBlocked) => reserve(sessionID).run(fn, onBlocked),
     reserve,

@@ -28,6 +28,10 @@ async function loadTools(skills: () => Promise<PromptAssembler>): Promise<Tool[]
   return [todoWriteTool, ...workspaceTools, skillTool, goalDoneTool];
 }
 
+function loadSystemModules(assembler: () => Promise<PromptAssembler>) {
+  return Promise.all([assembler(), import("../core/pins/pins"), import("../core/rules/nested")]);
+}
+
 export class PromptWiring {
   /** The prompt assembler (rules and skills discovery), loaded on first use: the first screen does not need it. */
   private assemblerP: Promise<PromptAssembler> | undefined;
@@ -74,8 +78,15 @@ export class PromptWiring {
     return toolsFor(agent, offered, [this.settings().permissions, session.permission ?? []]);
   };
 
+  private modules: ReturnType<typeof loadSystemModules> | undefined;
+
+  /** Loaded once and kept: an `import()` of a module already loaded still resolves a task later, behind whatever the page queued. */
   private systemModules() {
-    return Promise.all([this.assembler(), import("../core/pins/pins"), import("../core/rules/nested")]);
+    const loading = (this.modules ??= loadSystemModules(this.assembler));
+    loading.catch(() => {
+      if (this.modules === loading) this.modules = undefined;
+    });
+    return loading;
   }
 
   system = async (input: SystemInput): Promise<string[]> => {
