@@ -169,6 +169,19 @@ describe("tabcodePolicy: prunes", () => {
     expect(ours.decide(input(small.msgs, 50_000, { sinceLastRequest: 3_600_000, cachePrice: 1 })).kind).toBe("send");
     expect(ours.decide(input(view, 50_000, { sinceLastRequest: 5 * 60_000, settings: { compaction: { ...SETTINGS.compaction, prune: false } } })).kind).toBe("send");
   });
+
+  it("questions about one view share its walk (`reuse`), and answer as they would alone", () => {
+    const view = session(1_000);
+    const reuse = new Map<string, unknown>();
+    // A step asks at the estimate's upper bound, then at the request's size: the same view each time.
+    const asked = [50_000, 30_000, 110_000].map((request) => [ours.decide(input(view, request, { reuse, cachePrice: 0.5 })), ours.decide(input(view, request, { cachePrice: 0.5 }))]);
+    for (const [shared, alone] of asked) expect(shared).toEqual(alone);
+    expect(asked.map(([d]) => d?.kind)).toEqual(["prune", "prune", "prune"]);
+    // One growth and one prune batch, worked out by the first question and read by the others.
+    expect([...reuse.keys()].sort()).toEqual([`batch ${TABCODE_POLICY.protect} ${TABCODE_POLICY.protectTurns} ${ENC}`, `growth ${ENC}`]);
+    expect(reuse.get(`batch ${TABCODE_POLICY.protect} ${TABCODE_POLICY.protectTurns} ${ENC}`)).toEqual(planBatch(view, TABCODE_POLICY.protect, TABCODE_POLICY.protectTurns, ENC));
+    expect(reuse.get(`growth ${ENC}`)).toEqual(growthOf(view, ENC));
+  });
 });
 
 describe("tabcodePolicy: summaries", () => {

@@ -54,6 +54,22 @@ export interface PolicyInput {
    * compares itself with OpenCode's trigger.
    */
   afterSummary?: number;
+  /**
+   * Where a caller that asks more than once about the same `view` (a step asks whether an estimate will do,
+   * then about the request's size) lets the decisions share what they worked out from it: each is a walk of
+   * the whole view, milliseconds in a long session, in the send's way. Left out, each decision works it out.
+   */
+  reuse?: Map<string, unknown>;
+}
+
+/** `work()`, or what it gave for `key` earlier in `input.reuse`. */
+function reused<T>(input: Pick<PolicyInput, "reuse">, key: string, work: () => T): T {
+  const memo = input.reuse;
+  if (!memo) return work();
+  if (memo.has(key)) return memo.get(key) as T;
+  const result = work();
+  memo.set(key, result);
+  return result;
 }
 
 /** How a summary request is built. */
@@ -415,8 +431,8 @@ export function tabcodePolicy(opts: TabcodePolicyOptions = TABCODE_POLICY): Cont
       const auto = settings.compaction.auto !== false;
       if (input.moment === "overflow") return auto ? summarize(input, opts, "transcript") : SEND;
       const u = usable(model);
-      const growth = growthOf(view, input.encoding);
-      const batch = settings.compaction.prune ? planBatch(view, opts.protect, opts.protectTurns, input.encoding) : undefined;
+      const growth = reused(input, `growth ${input.encoding}`, () => growthOf(view, input.encoding));
+      const batch = settings.compaction.prune ? reused(input, `batch ${opts.protect} ${opts.protectTurns} ${input.encoding}`, () => planBatch(view, opts.protect, opts.protectTurns, input.encoding)) : undefined;
       const prunable = batch !== undefined && batch.freed > 0;
       const prune = (): PolicyDecision => ({ kind: "prune", parts: batch?.parts ?? [], freed: batch?.freed ?? 0 });
       const due = summaryPoint(input, growth, opts);

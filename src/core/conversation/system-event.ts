@@ -9,15 +9,28 @@ export type SystemEventKind = "compaction" | "continue" | "continue-answer" | "g
  */
 export function systemEventKind(m: MessageWithParts): SystemEventKind | undefined {
   if (m.info.role !== "user") return undefined;
-  const visible = m.parts.filter((p) => !(p.type === "text" && p.ignored));
-  if (visible.some((p) => p.type === "compaction")) return "compaction";
-  if (visible.length === 0) return undefined;
-  const allSynthetic = visible.every((p) => p.type === "text" && p.synthetic === true);
-  if (!allSynthetic) return undefined;
-  const goal = visible.find((p) => p.type === "text" && p.metadata?.goal !== undefined);
-  if (goal?.type === "text") return goal.metadata?.goal === "start" ? "goal" : "goal-continue";
-  if (visible.some((p) => p.type === "text" && p.metadata?.continue_answer === true)) return "continue-answer";
-  return visible.some((p) => p.type === "text" && p.metadata?.compaction_continue === true) ? "continue" : "synthetic";
+  // One pass, nothing allocated: every view of a long session asks this of each of its messages.
+  let visible = false;
+  let allSynthetic = true;
+  let goal: unknown;
+  let continueAnswer = false;
+  let continuePrompt = false;
+  for (const p of m.parts) {
+    if (p.type === "compaction") return "compaction";
+    if (p.type === "text" && p.ignored) continue;
+    visible = true;
+    if (p.type !== "text" || p.synthetic !== true) {
+      allSynthetic = false;
+      continue;
+    }
+    if (goal === undefined && p.metadata?.goal !== undefined) goal = p.metadata.goal;
+    if (p.metadata?.continue_answer === true) continueAnswer = true;
+    if (p.metadata?.compaction_continue === true) continuePrompt = true;
+  }
+  if (!visible || !allSynthetic) return undefined;
+  if (goal !== undefined) return goal === "start" ? "goal" : "goal-continue";
+  if (continueAnswer) return "continue-answer";
+  return continuePrompt ? "continue" : "synthetic";
 }
 
 /** A message of the conversation itself: one a person sent or an answer, not a system event or a summary. */

@@ -136,7 +136,9 @@ export class AgentLoop {
       const model = this.deps.model(session);
       /** Tokens of the extra message after the summary in force, counted with the request (the policy leaves it out where it compares with OpenCode). */
       let afterTokens = 0;
-      const policy: MovePolicy = { decide: (v, size) => guard.decide(sessionID, v.sent, size, model, "step", afterTokens), summariesLeft: turn.summariesLeft };
+      // What the policy works out from this step's view (a walk of the whole history), shared by its questions.
+      const reuse = new Map<string, unknown>();
+      const policy: MovePolicy = { decide: (v, size) => guard.decide(sessionID, v.sent, size, model, "step", afterTokens, v === view ? reuse : undefined), summariesLeft: turn.summariesLeft };
       let move = nextMove(view, undefined, policy);
       if (move.kind === "done") {
         // Before stopping, look once at storage itself: another tab may have queued a prompt.
@@ -160,7 +162,7 @@ export class AgentLoop {
       }
       // After a summary: the user's earlier words and anything pinned the request lost, right after the summary (counted with the request).
       const extra = await this.afterSummary(session, view, req, model);
-      const size = await guard.measure(extra.text ? [...req.system, extra.text] : req.system, view.sent, req.specs, model, sessionID);
+      const size = await guard.measure(extra.text ? [...req.system, extra.text] : req.system, view.sent, req.specs, model, sessionID, reuse);
       afterTokens = extra.text ? guard.sectionTokens(extra.text, model) : 0;
       const request = guard.calibration.apply(model.modelID, size.total);
       turn.measured(request);

@@ -115,7 +115,7 @@ export class ContextGuard {
    * "send" from the policy, the estimate is used (`exact: false`, `estimate` set) and the exact count
    * runs behind the request, for the next one; near the window the loop waits for the exact count.
    */
-  async measure(system: string[], msgs: MessageWithParts[], tools: LLMToolSpec[], model: ModelConfig, sessionID?: string): Promise<RequestSize> {
+  async measure(system: string[], msgs: MessageWithParts[], tools: LLMToolSpec[], model: ModelConfig, sessionID?: string, reuse?: Map<string, unknown>): Promise<RequestSize> {
     const input = { system, messages: msgs, tools, encoding: this.counter.encodingFor(model.modelID) };
     const plan = planRequestSize(input, this.memo);
     if (sessionID !== undefined && plan.jobs.length > 0) {
@@ -126,7 +126,7 @@ export class ContextGuard {
         const quick = estimatePlan(plan, msgs, this.memo);
         const upper = quick.estimate?.upper ?? Number.POSITIVE_INFINITY;
         const far = this.calibration.apply(model.modelID, upper) < overflowAt(model, this.deps.settings());
-        if (far && this.decide(sessionID, msgs, { ...quick, total: upper }, model).kind === "send") {
+        if (far && this.decide(sessionID, msgs, { ...quick, total: upper }, model, "step", 0, reuse).kind === "send") {
           // Also while the tokenizer loads: the count queues behind the load in its worker.
           this.countBehind(sessionID, plan);
           return quick;
@@ -215,6 +215,8 @@ export class ContextGuard {
     model: ModelConfig,
     moment: "step" | "overflow" = "step",
     afterSummary = 0,
+    /** Shared by the decisions of one step about this same `view` (see `PolicyInput.reuse`). */
+    reuse?: Map<string, unknown>,
   ): PolicyDecision {
     const last = this.lastSent.get(sessionID);
     return (this.deps.policy ?? DEFAULT_POLICY).decide({
@@ -228,6 +230,7 @@ export class ContextGuard {
       cacheWritePrice: cacheWritePriceOf(model.prices),
       encoding: this.counter.encodingFor(model.modelID),
       sinceLastRequest: last === undefined ? undefined : this.deps.clock.now() - last,
+      ...(reuse ? { reuse } : {}),
     });
   }
 
