@@ -23,7 +23,7 @@ import { pageMove, syncIsolateFlag } from "./isolation";
 import { SettingsStore } from "./settings-store";
 import { wakeServiceWorker } from "./service-worker";
 import { finishPendingDeletes, snapshotCollector } from "./storage-gc";
-import { afterFirstPaint, warmUp, whenIdle } from "./warm-up";
+import { afterFirstPaint, holdIdleWorkDuring, warmUp, whenIdle } from "./warm-up";
 import { nextPendingDeleteDue, PENDING_DELETES_KEY, stalePendingDeletes } from "./pending-deletes";
 
 /** How long an automatic summary is shown before it starts by itself. */
@@ -174,6 +174,7 @@ export async function bootstrap(): Promise<BootResult> {
     version: APP_VERSION,
   });
   agentOf = (id) => sessions.agentOf(id);
+  holdIdleWorkDuring(sessions);
   // The model worker boots on its own thread as soon as the first screen has painted, not when the page is
   // idle: loading the AI SDK there takes a few hundred milliseconds, which a send right after opening the
   // page would otherwise wait for (before the paint it would compete with it for the CPU).

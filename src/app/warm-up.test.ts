@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultSettings, type Settings } from "../core/settings";
 import { encodingForModel } from "../core/tokens/counter";
-import { firstScreenShown, warmUp, whenIdle } from "./warm-up";
+import { firstScreenShown, holdIdleWorkDuring, warmUp, whenIdle } from "./warm-up";
 
 describe("warm-up after start-up", () => {
   it("waits for idle, then loads the configured provider's adapter, the tools and the model's tokenizer", async () => {
@@ -87,5 +87,41 @@ describe("warm-up after start-up", () => {
     firstScreenShown();
     await sleep(400);
     expect(ran).toBe(true);
+  });
+
+  it("idle work waits while a send is being prepared, and runs once its answer has started", async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    firstScreenShown();
+    let preparing = true;
+    let quiet: () => void = () => undefined;
+    holdIdleWorkDuring({
+      get preparing() {
+        return preparing;
+      },
+      whenQuiet: () =>
+        new Promise<void>((resolve) => {
+          quiet = resolve;
+        }),
+    });
+    try {
+      let ran = 0;
+      whenIdle(() => {
+        ran++;
+      });
+      await sleep(400);
+      expect(ran).toBe(0);
+      preparing = false;
+      quiet();
+      await sleep(400);
+      expect(ran).toBe(1);
+      // With no send under way it runs at the first idle moment.
+      whenIdle(() => {
+        ran++;
+      });
+      await sleep(400);
+      expect(ran).toBe(2);
+    } finally {
+      holdIdleWorkDuring({ preparing: false, whenQuiet: async () => undefined });
+    }
   });
 });

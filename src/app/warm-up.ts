@@ -47,13 +47,37 @@ export function afterFirstPaint(task: () => void): void {
   void firstPaint.then(task);
 }
 
-/** Runs `task` once the first screen has painted and the page is idle (at most two seconds after that). */
+/** Whether a send is being prepared (`SessionService.preparing`), and a promise of the moment it no longer is. */
+export interface SendInPreparation {
+  readonly preparing: boolean;
+  whenQuiet(): Promise<void>;
+}
+let sending: SendInPreparation | undefined;
+
+/**
+ * Idle work waits while a send is being prepared (from the click until its answer starts): idle moments come
+ * while the send waits for IndexedDB or a worker, and a task run in one (the Pinned panel's first parse of
+ * every message, the glance's set-up, a repair's read) sat on the main thread the send needed next (traced).
+ */
+export function holdIdleWorkDuring(s: SendInPreparation): void {
+  sending = s;
+}
+
+/**
+ * Runs `task` once the first screen has painted and the page is idle (at most two seconds after that), and
+ * no send is being prepared (`holdIdleWorkDuring`).
+ */
 export function whenIdle(task: () => void): void {
   const g = globalThis as { requestIdleCallback?: (cb: () => void, opts?: { timeout: number }) => number };
-  void firstPaint.then(() => {
-    if (g.requestIdleCallback) g.requestIdleCallback(task, { timeout: 2_000 });
-    else setTimeout(task, 200);
-  });
+  const later = () => {
+    if (g.requestIdleCallback) g.requestIdleCallback(run, { timeout: 2_000 });
+    else setTimeout(run, 200);
+  };
+  const run = () => {
+    if (sending?.preparing) void sending.whenQuiet().then(later, later);
+    else task();
+  };
+  void firstPaint.then(later);
 }
 
 /**
