@@ -66,6 +66,40 @@ export function notePendingDelete(sessionID: string, now = Date.now(), memo: Mem
 }
 
 /**
+ * What `notePendingDelete` would answer, found out changing nothing that stays: the note is written and at once put
+ * back as it was (byte for byte; another tab's note of the same session keeps its time). When storage is full,
+ * `couldMakeRoom(need)` judges whether making room would let the note in, and must free nothing: a delete asked
+ * about may still be called off, and then nothing may have been thrown away for it.
+ */
+export function probePendingDelete(sessionID: string, now = Date.now(), memo: Memo | undefined = pageStorage(), couldMakeRoom: (need: number) => boolean = () => false): "noted" | "full" | "refused" {
+  if (!memo) return "noted";
+  let before: string | null;
+  try {
+    before = memo.getItem(KEY);
+  } catch {
+    return "refused";
+  }
+  const all = { ...read(memo), [sessionID]: now };
+  const written = JSON.stringify(all);
+  const first = write(memo, all);
+  if (first === "noted") {
+    try {
+      // Unless another tab wrote the entries meanwhile (then theirs stand).
+      if (memo.getItem(KEY) === written) {
+        if (before === null) memo.removeItem(KEY);
+        else memo.setItem(KEY, before);
+      }
+    } catch {
+      // Not put back (a damaged entry longer than the one read from it, in a full storage): at least this check's own entry goes.
+      clearPendingDelete(sessionID, memo, now);
+    }
+    return "noted";
+  }
+  if (first !== "full") return first;
+  return couldMakeRoom(written.length + KEY.length) ? "noted" : "full";
+}
+
+/**
  * Forgets `sessionID`'s entry. Given `at` (the time a check wrote), only while the entry is still that one: one
  * entry per session is shared by every tab, and a delete called off in one tab must not clear the note of a
  * delete another tab made of the same session meanwhile (its Undo still offered).

@@ -12,7 +12,7 @@ import type { ExportFile } from "../core/export/types";
 import { conversationView } from "../core/conversation/view";
 import type { MessageWithParts, Session } from "../core/schema";
 import type { AppServices } from "./bootstrap";
-import { clearPendingDelete, keptForUndo, notePendingDelete } from "./pending-deletes";
+import { clearPendingDelete, keptForUndo, notePendingDelete, probePendingDelete } from "./pending-deletes";
 
 export type ExportKind = "json" | "json-files" | "markdown" | "markdown-brief" | "html";
 
@@ -266,6 +266,8 @@ export interface PreparedDelete {
  * while the Undo would still bring it back. Then `undoable` is false and the caller asks before `run` deletes for good.
  *
  * The check stops nothing: a run goes on until `run`, so a delete the user calls off leaves the session as it was.
+ * It does make room, though (what it frees stays freed on `cancel`): to word a question before the user has
+ * answered it, `probeDelete`, which frees nothing.
  */
 export async function prepareDelete(app: AppServices, s: Session): Promise<PreparedDelete> {
   // The terminal log's rules load here, not with the first screen (only the key is needed there).
@@ -289,6 +291,21 @@ export async function prepareDelete(app: AppServices, s: Session): Promise<Prepa
       if (undoable) clearPendingDelete(s.id, undefined, at);
     },
   };
+}
+
+/**
+ * What `prepareDelete` would find now (`undoable`, `why`), found out changing nothing: the question asked when a
+ * session's Delete is pressed is worded by it, and the user may still call the delete off. Its note is written and
+ * put back at once (none stays while the question is open: it would hold every tab's snapshot collections back,
+ * and read as a closed page's after ten minutes). When storage is full it frees nothing either: it counts what
+ * making room could free (`roomToMake`: the glance's pictures, other sessions' terminal logs) and says undoable
+ * when that would let the note in. The room is made by the `prepareDelete` at the answer, which can still find the
+ * delete no longer undoable (ask again, for good, before `run`).
+ */
+export async function probeDelete(s: Session): Promise<Pick<PreparedDelete, "undoable" | "why">> {
+  const { roomToMake } = await import("./terminal-log");
+  const noted = probePendingDelete(s.id, Date.now(), undefined, (need) => roomToMake(undefined, s.id) >= need);
+  return noted === "noted" ? { undoable: true } : { undoable: false, why: noted };
 }
 
 /** The delete `prepareDelete` checked: with its Undo when its note is written (`undoable`), else for good. */

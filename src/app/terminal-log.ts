@@ -10,7 +10,7 @@
  * storage the settings and the notes of pending deletes need.
  */
 import { pageStorage } from "../adapters/storage/page-storage";
-import { forgetGlances, glanceIndex } from "../ui/glance/dismiss";
+import { forgetGlances, GLANCE_KEY, glanceIndex, pictureKey } from "../ui/glance/dismiss";
 import { pendingDeleteIDs } from "./pending-deletes";
 import { TERMINAL_LOG_PREFIX as PREFIX, terminalLogKey } from "./terminal-log-key";
 import { countLines, cutForScreen, type Limits } from "./terminal-output";
@@ -196,6 +196,46 @@ export function terminalLogChars(memo: Memo | undefined = pageStorage(), except?
     } catch {
       // No storage access.
     }
+  }
+  return n;
+}
+
+/**
+ * What `makeRoom(need, memo, except)` could free at most, found without freeing anything: the glance's pictures
+ * (and their index), and the other sessions' terminal logs as far as `freeTerminalSpace` would cut them (the whole
+ * log, or down to what `fitLog` keeps of it at no budget while a command of it runs). A check that must change
+ * nothing (the delete asked about at the press of its button, which the user may still call off) judges by this
+ * whether making room would help.
+ */
+export function roomToMake(memo: Memo | undefined = pageStorage(), except?: string): number {
+  if (!memo) return 0;
+  let n = 0;
+  try {
+    const ids = glanceIndex(memo);
+    if (ids.length > 0) {
+      n += GLANCE_KEY.length + (memo.getItem(GLANCE_KEY)?.length ?? 0);
+      for (const id of ids) {
+        const picture = memo.getItem(pictureKey(id));
+        if (picture !== null) n += pictureKey(id).length + picture.length;
+      }
+    }
+    for (const id of loggedSessions(memo)) {
+      if (id === except) continue;
+      const raw = memo.getItem(terminalLogKey(id)) ?? "";
+      let log: unknown;
+      try {
+        log = JSON.parse(raw);
+      } catch {
+        // Unreadable: `freeTerminalSpace` removes it.
+        n += raw.length;
+        continue;
+      }
+      if (!Array.isArray(log)) continue;
+      const entries = log as LogEntry[];
+      n += raw.length - (entries.some((e) => e.status === "running") ? JSON.stringify(fitLog(entries, 0)).length : 0);
+    }
+  } catch {
+    // No storage access.
   }
   return n;
 }

@@ -1,7 +1,7 @@
 import { useSessionList } from "../hooks/use-session-list";
 import { type KeyboardEvent, memo, useDeferredValue, useEffect, useRef, useState } from "react";
 import type { Session } from "../../core/schema";
-import { type PreparedDelete, prepareDelete } from "../../app/session-actions";
+import { type PreparedDelete, prepareDelete, probeDelete } from "../../app/session-actions";
 import { relativeTime } from "../format";
 import { groupSessions, usePins } from "./session-groups";
 import { useAllStatuses, useServices } from "../hooks/services";
@@ -309,11 +309,11 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
     if (asking.current || confirmRef.current) return;
     asking.current = true;
     try {
-      // Checked for the question's words and called off at once: the note it wrote (which holds every tab's
-      // snapshot collections back, and reads as a closed page's after ten minutes) is written again at the answer,
-      // so none stays while the question is open, however long.
-      const probe = await prepareDelete(app, s);
-      probe.cancel();
+      // Checked for the question's words only, changing nothing (`probeDelete`): no note stays while the question
+      // is open, however long (it would hold every tab's snapshot collections back, and read as a closed page's
+      // after ten minutes), and in a full storage nothing is freed yet (glance pictures, other sessions' terminal
+      // logs): the user may still say Cancel. The answer checks again and makes the room.
+      const probe = await probeDelete(s);
       if (mounted.current) setConfirm({ session: s, undoable: probe.undoable, why: probe.why });
     } catch (e) {
       report(e);
