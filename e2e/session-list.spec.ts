@@ -184,6 +184,40 @@ test("storage full: the delete's one question says it cannot be undone; Cancel a
   expect(await page.evaluate(() => localStorage.getItem("tabcode.deleted.pending"))).toBeNull();
 });
 
+test("a delete asked about in one tab while another tab deletes the session: the question closes and says so; archived elsewhere, it stays", async ({ context, page }) => {
+  test.setTimeout(60_000);
+  await openApp(page);
+  await page.evaluate(async () => {
+    const t = (globalThis as unknown as { __tabcode: { sessions: { createSession(o: { title: string }): Promise<{ id: string }> } } }).__tabcode;
+    await t.sessions.createSession({ title: "Shared" });
+  });
+  const other = await context.newPage();
+  await openApp(other);
+  const nav = page.getByRole("navigation", { name: "Sessions" });
+  const otherNav = other.getByRole("navigation", { name: "Sessions" });
+  const row = nav.getByRole("button", { name: /^Shared / });
+  await expect(otherNav.getByRole("button", { name: /^Shared / })).toHaveCount(1);
+
+  await nav.getByRole("button", { name: "Delete Shared" }).click();
+  const question = page.getByRole("dialog", { name: "Delete this session?" });
+  await expect(question).toBeVisible();
+
+  // Archived in the other tab: gone from this tab's list, but still there; the question stays.
+  await otherNav.getByRole("button", { name: "Archive Shared" }).click();
+  await expect(row).toHaveCount(0);
+  await page.waitForTimeout(500);
+  await expect(question).toBeVisible();
+
+  // Deleted in the other tab (from its archived list): the question closes, its Delete never offered in vain.
+  await otherNav.getByRole("button", { name: "Show archived" }).click();
+  await otherNav.getByRole("button", { name: "Delete Shared" }).click();
+  await other.getByRole("dialog", { name: "Delete this session?" }).getByRole("button", { name: "Delete" }).click();
+  await expect(other.getByRole("status").filter({ hasText: "Deleted “Shared”." })).toBeVisible();
+  await expect(question).toHaveCount(0);
+  await expect(page.getByRole("status").filter({ hasText: "“Shared” was deleted in another tab." })).toBeVisible();
+  await expect(page.getByRole("alert")).toHaveCount(0);
+});
+
 test("the session list is one Tab stop: arrows move between sessions and into a session's actions", async ({ page }) => {
   await openApp(page);
   await page.evaluate(async () => {

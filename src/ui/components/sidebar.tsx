@@ -278,8 +278,8 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
   }, []);
   const [focusID, setFocusID] = useState<string>();
   // Memoised items call the newest handlers through this, whichever render made their closures.
-  const latest = useRef({ onSelect, pins, onError });
-  latest.current = { onSelect, pins, onError };
+  const latest = useRef({ onSelect, pins, onError, onNotify });
+  latest.current = { onSelect, pins, onError, onNotify };
 
   const report = (e: unknown) => onError(e instanceof Error ? e.message : String(e));
   /** Deletes a checked session: with Undo in its toast, or for good as the user agreed. */
@@ -333,6 +333,29 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
     }
     await carryOut(c.session, plan);
   };
+  // The session asked about left the list: another tab deleted it (the list follows every tab's writes), and its
+  // Delete could only fail. The question closes, calling its delete off, and says why. Storage is asked first: a
+  // session archived or brought back in another tab only moved to the other list, and its question stays.
+  const asked = confirm?.session.id;
+  const gone = asked !== undefined && live !== undefined && !live.some((x) => x.id === asked);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `live` asks storage again after each read of the list (a session archived elsewhere, then deleted, is missing from both reads)
+  useEffect(() => {
+    const c = confirmRef.current;
+    if (!gone || !c) return;
+    let current = true;
+    app.store.getSession(c.session.id).then(
+      (row) => {
+        if (!current || row || confirmRef.current !== c || !mounted.current) return;
+        c.plan?.cancel();
+        setConfirm(null);
+        latest.current.onNotify(`“${shortTitle(c.session.title)}” was deleted in another tab.`, "info");
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [gone, live, app.store]);
   const grouped = groupSessions(list ?? [], pins.ids);
   // The list's Tab stop: the session the keyboard was last on, else the open one, else the first listed.
   const limitOf = (g: (typeof grouped)[number]) => {
