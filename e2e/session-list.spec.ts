@@ -184,6 +184,62 @@ test("storage full: the delete's one question says it cannot be undone; Cancel a
   expect(await page.evaluate(() => localStorage.getItem("tabcode.deleted.pending"))).toBeNull();
 });
 
+test("storage full: pressing Delete and then Cancel frees nothing (other sessions' terminal logs, the glance); Delete makes the room", async ({ page }) => {
+  await openApp(page);
+  type T = { __tabcode: { sessions: { createSession(o: { title: string }): Promise<{ id: string }> } } };
+  const [id, other] = await page.evaluate(async () => {
+    const t = (globalThis as unknown as T).__tabcode;
+    return [(await t.sessions.createSession({ title: "Going" })).id, (await t.sessions.createSession({ title: "Other" })).id];
+  });
+  // The other session's terminal log and a glance picture: what making room would free.
+  const log = JSON.stringify(Array.from({ length: 6 }, (_, i) => ({ id: `cmd_${i}`, command: "cat big", start: i, status: "done", output: `line ${i}\n`.repeat(200) })));
+  const kept = () =>
+    page.evaluate(
+      (other) => ({ log: localStorage.getItem(`tabcode.terminal.${other}`), glance: localStorage.getItem("tabcode:glance"), picture: localStorage.getItem("tabcode:glance:ses_pictured") }),
+      other,
+    );
+  // The site's storage full: a write that would make it hold more than it does now is refused for want of room.
+  await page.evaluate(
+    ({ other, log }) => {
+      localStorage.setItem(`tabcode.terminal.${other}`, log);
+      localStorage.setItem("tabcode:glance", JSON.stringify(["ses_pictured"]));
+      localStorage.setItem("tabcode:glance:ses_pictured", "p".repeat(2_000));
+      const used = () => Object.keys(localStorage).reduce((n, k) => n + k.length + (localStorage.getItem(k) ?? "").length, 0);
+      const quota = used();
+      const set = Storage.prototype.setItem;
+      Storage.prototype.setItem = function (this: Storage, key: string, value: string) {
+        const old = this.getItem(key);
+        if (used() - (old === null ? 0 : key.length + old.length) + key.length + String(value).length > quota) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+        return set.call(this, key, value);
+      };
+    },
+    { other, log },
+  );
+  const before = await kept();
+  expect(before.log).toBe(log);
+  const nav = page.getByRole("navigation", { name: "Sessions" });
+  const question = page.getByRole("dialog", { name: "Delete this session?" });
+  // Making room would let the delete's note in: the question says it can be undone, and nothing is freed yet.
+  await nav.getByRole("button", { name: "Delete Going" }).click();
+  await expect(question).toContainText("You can undo it");
+  expect(await kept()).toEqual(before);
+  await question.getByRole("button", { name: "Cancel" }).click();
+  await expect(question).toHaveCount(0);
+  expect(await kept()).toEqual(before);
+  expect(await page.evaluate(() => localStorage.getItem("tabcode.deleted.pending"))).toBeNull();
+
+  // Delete: now the room is made (the glance first, then the other log), and the delete offers its Undo.
+  await nav.getByRole("button", { name: "Delete Going" }).click();
+  await question.getByRole("button", { name: "Delete" }).click();
+  const toast = page.getByRole("status").filter({ hasText: "Deleted “Going”." });
+  await expect(toast.getByRole("button", { name: "Undo" })).toBeVisible();
+  const after = await kept();
+  expect(after.glance).toBeNull();
+  expect(after.picture).toBeNull();
+  expect(after.log === null || after.log.length < log.length).toBe(true);
+  expect(await page.evaluate((id) => id in (JSON.parse(localStorage.getItem("tabcode.deleted.pending") ?? "{}") as Record<string, number>), id)).toBe(true);
+});
+
 test("a delete asked about in one tab while another tab deletes the session: the question closes and says so; archived elsewhere, it stays", async ({ context, page }) => {
   test.setTimeout(60_000);
   await openApp(page);
