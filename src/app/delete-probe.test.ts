@@ -120,6 +120,22 @@ describe("the check made when Delete is pressed", () => {
     expect(items(memo)).toEqual(before);
   });
 
+  it("in a full storage where making room could not help: the answer's check frees nothing either (the delete is for good anyway)", async () => {
+    const quota = 20_000;
+    const { memo, s, app } = await storedSession(quota);
+    // A glance picture, but far smaller than the note needs.
+    memo.setItem(GLANCE_KEY, JSON.stringify(["ses_g1"]));
+    memo.setItem(pictureKey("ses_g1"), "p");
+    fill(memo, quota);
+    const before = items(memo);
+    expect(await probeDelete(s)).toEqual({ undoable: false, why: "full" });
+    const plan = await prepareDelete(app, s);
+    expect(plan.undoable).toBe(false);
+    expect(plan.why).toBe("full");
+    expect(items(memo)).toEqual(before);
+    plan.cancel();
+  });
+
   it("with room: undoable, and the note it wrote is gone at once, leaving another tab's note of the session its time", async () => {
     const { memo, s } = await storedSession(100_000);
     const before = items(memo);

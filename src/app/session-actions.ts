@@ -271,10 +271,12 @@ export interface PreparedDelete {
  */
 export async function prepareDelete(app: AppServices, s: Session): Promise<PreparedDelete> {
   // The terminal log's rules load here, not with the first screen (only the key is needed there).
-  const { makeRoom } = await import("./terminal-log");
-  // Noted before the rows go: a start-up sweep of terminal logs running meanwhile keeps this one for Undo.
+  const { makeRoom, roomToMake } = await import("./terminal-log");
+  // Noted before the rows go: a start-up sweep of terminal logs running meanwhile keeps this one for Undo. Room is
+  // made only when it would let the note in (as `probeDelete` judged): else the delete is for good anyway, and the
+  // glance's pictures and other sessions' logs would go for nothing.
   const at = Date.now();
-  const noted = notePendingDelete(s.id, at, undefined, (need) => makeRoom(need, undefined, s.id));
+  const noted = notePendingDelete(s.id, at, undefined, (need) => roomToMake(undefined, s.id) >= need && makeRoom(need, undefined, s.id));
   const undoable = noted === "noted";
   let state: "checked" | "run" | "cancelled" = "checked";
   return {
