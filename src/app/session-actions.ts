@@ -266,8 +266,8 @@ export interface PreparedDelete {
  * while the Undo would still bring it back. Then `undoable` is false and the caller asks before `run` deletes for good.
  *
  * The check stops nothing: a run goes on until `run`, so a delete the user calls off leaves the session as it was.
- * It does make room, though (what it frees stays freed on `cancel`): to word a question before the user has
- * answered it, `probeDelete`, which frees nothing.
+ * It does make room, though, when that lets the note in (what it frees stays freed on `cancel`): to word a
+ * question before the user has answered it, `probeDelete`, which frees nothing.
  */
 export async function prepareDelete(app: AppServices, s: Session): Promise<PreparedDelete> {
   // The terminal log's rules load here, not with the first screen (only the key is needed there).
