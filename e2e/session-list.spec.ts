@@ -245,6 +245,7 @@ test("a delete asked about in one tab while another tab deletes the session: the
   await openApp(page);
   await page.evaluate(async () => {
     const t = (globalThis as unknown as { __tabcode: { sessions: { createSession(o: { title: string }): Promise<{ id: string }> } } }).__tabcode;
+    await t.sessions.createSession({ title: "Kept" });
     await t.sessions.createSession({ title: "Shared" });
   });
   const other = await context.newPage();
@@ -254,7 +255,8 @@ test("a delete asked about in one tab while another tab deletes the session: the
   const row = nav.getByRole("button", { name: /^Shared / });
   await expect(otherNav.getByRole("button", { name: /^Shared / })).toHaveCount(1);
 
-  await nav.getByRole("button", { name: "Delete Shared" }).click();
+  await nav.getByRole("button", { name: "Delete Shared" }).focus();
+  await page.keyboard.press("Enter");
   const question = page.getByRole("dialog", { name: "Delete this session?" });
   await expect(question).toBeVisible();
 
@@ -272,6 +274,40 @@ test("a delete asked about in one tab while another tab deletes the session: the
   await expect(question).toHaveCount(0);
   await expect(page.getByRole("status").filter({ hasText: "“Shared” was deleted in another tab." })).toBeVisible();
   await expect(page.getByRole("alert")).toHaveCount(0);
+  // The keyboard is not dropped on the page's start with the question and the row gone: it is on the list's Tab stop.
+  await expect(nav.getByRole("button", { name: /^Kept / })).toBeFocused();
+});
+
+test("deleting a session from the keyboard keeps the keyboard in the list: Cancel returns to its Delete, Delete moves to the list's Tab stop", async ({ page }) => {
+  await openApp(page);
+  await page.evaluate(async () => {
+    const t = (globalThis as unknown as { __tabcode: { sessions: { createSession(o: { title: string }): Promise<{ id: string }> } } }).__tabcode;
+    for (const title of ["Alpha", "Beta", "Gamma"]) await t.sessions.createSession({ title });
+  });
+  const nav = page.getByRole("navigation", { name: "Sessions" });
+  const question = page.getByRole("dialog", { name: "Delete this session?" });
+  await nav.getByRole("button", { name: /^Beta / }).focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect(nav.getByRole("button", { name: "Delete Beta" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(question).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(question).toHaveCount(0);
+  await expect(nav.getByRole("button", { name: "Delete Beta" })).toBeFocused();
+
+  await page.keyboard.press("Enter");
+  await expect(question).toBeVisible();
+  await question.getByRole("button", { name: "Delete" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "Deleted “Beta”." })).toBeVisible();
+  await expect(nav.getByRole("button", { name: /^Beta / })).toHaveCount(0);
+  // Its row went with the focus in it: the keyboard lands on the list's Tab stop, and the arrows go on from there.
+  const focused = nav.locator(".session-list button.session-link:focus");
+  await expect(focused).toHaveCount(1);
+  await expect(focused).toHaveAccessibleName(/^(Alpha|Gamma) /);
 });
 
 test("the session list is one Tab stop: arrows move between sessions and into a session's actions", async ({ page }) => {

@@ -277,6 +277,22 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
     };
   }, []);
   const [focusID, setFocusID] = useState<string>();
+  // The element in the sidebar that last had the keyboard's focus (its delete question's buttons too).
+  const navRef = useRef<HTMLElement>(null);
+  const lastFocused = useRef<Element | null>(null);
+  // Focus left on nothing because what had it went away (a deleted session's row, here or by another tab; the
+  // question about it) goes to the list's Tab stop, not to the page's start. Run after the question's own
+  // return of focus to the button that opened it, which wins while that button is still there.
+  useEffect(() => {
+    const had = lastFocused.current;
+    if (!had || had.isConnected) return;
+    lastFocused.current = null;
+    const now = document.activeElement;
+    if (now && now !== document.body) return;
+    const nav = navRef.current;
+    const stop = nav?.querySelector<HTMLElement>('.session-list button.session-link:not([tabindex="-1"])') ?? nav?.querySelector<HTMLElement>("button.new-session");
+    stop?.focus({ preventScroll: true });
+  });
   // Memoised items call the newest handlers through this, whichever render made their closures.
   const latest = useRef({ onSelect, pins, onError, onNotify });
   latest.current = { onSelect, pins, onError, onNotify };
@@ -365,7 +381,14 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
   const listed = grouped.flatMap((g) => g.sessions.slice(0, limitOf(g)));
   const tabStop = [focusID, currentID].find((id) => id !== undefined && listed.some((x) => x.id === id)) ?? listed[0]?.id;
   return (
-    <nav className="sidebar" aria-label="Sessions">
+    <nav
+      className="sidebar"
+      aria-label="Sessions"
+      ref={navRef}
+      onFocus={(e) => {
+        lastFocused.current = e.target;
+      }}
+    >
       <div className="brand">
         {/* The start page (the demos, the sample sessions) stays one click away once sessions are open. */}
         <BrandLink />
