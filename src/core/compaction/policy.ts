@@ -58,6 +58,7 @@ export interface PolicyInput {
    * Where a caller that asks more than once about the same `view` (a step asks whether an estimate will do,
    * then about the request's size) lets the decisions share what they worked out from it: each is a walk of
    * the whole view, milliseconds in a long session, in the send's way. Left out, each decision works it out.
+   * What is kept was worked out from the counts known then: clear it when counts of the view land in between.
    */
   reuse?: Map<string, unknown>;
 }

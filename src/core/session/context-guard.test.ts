@@ -3,7 +3,7 @@ import { createTiktokenCounter } from "../../adapters/tokens/tiktoken-counter";
 import { FakeLLM } from "../../testing/fake-llm";
 import { MemoryStore } from "../../testing/memory-store";
 import { Bus } from "../bus";
-import { History, text } from "../compaction/test-fixtures";
+import { History, text, tool } from "../compaction/test-fixtures";
 import { systemClock } from "../ports/clock";
 import { defaultSettings, sessionModelConfig } from "../settings";
 import type { TokenCounter } from "../tokens/counter";
@@ -115,5 +115,33 @@ describe("the count behind a request sent on an estimate", () => {
     second();
     await vi.waitFor(() => expect(quiet).toBe(true));
     expect(guard.preparing).toBe(false);
+  });
+});
+
+describe("a step's policy questions share one walk of the view (`reuse`)", () => {
+  const settings = { ...defaultSettings(), provider: "openai-compatible" as const, modelID: "gpt-4o-mini" };
+  const model = sessionModelConfig(settings, undefined);
+
+  it("a question asked after the exact count sees the counts, not what the estimate's question worked out before them", async () => {
+    // A tokenizer that finds a token in every character (the estimate takes four characters a token).
+    const counter: TokenCounter = { encodingFor: () => "o200k_base", count: async (texts) => texts.map((t) => t.length) };
+    let now = 0;
+    const clock = { now: () => now, sleep: systemClock.sleep };
+    const guard = new ContextGuard({ store: new MemoryStore(), llm: new FakeLLM([]), clock, bus: new Bus(), settings: () => settings, counter });
+    // Ten turns, each with an old tool output never counted: more than COUNT_BEHIND_CHARS, so the step asks first on the estimate.
+    const h = new History();
+    for (let i = 0; i < 10; i++) h.turn(`question ${i}`, [tool("read", { filePath: `f${i}` }, "y".repeat(6_000))]);
+    // The last request went out long ago: a prune is due, so the estimate's answer is not "send" and the request is counted.
+    guard.sent(h.sessionID);
+    now = 10 * 60_000;
+    const reuse = new Map<string, unknown>();
+    const size = await guard.measure(["system"], h.msgs, [], model, h.sessionID, reuse);
+    expect(size.exact).toBe(true);
+    // The step asks again with the counted size: the answer is the one it would get alone.
+    const shared = guard.decide(h.sessionID, h.msgs, size, model, "step", 0, reuse);
+    const alone = guard.decide(h.sessionID, h.msgs, size, model, "step", 0);
+    expect(alone.kind).toBe("prune");
+    expect(shared).toEqual(alone);
+    expect(reuse.size).toBeGreaterThan(0);
   });
 });

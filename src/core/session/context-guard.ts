@@ -133,6 +133,8 @@ export class ContextGuard {
         }
       }
     }
+    // The counts land on the parts: what a question on the estimate worked out from them (growth, prune batch) is stale.
+    if (plan.jobs.length > 0) reuse?.clear();
     const size = await countPlan(this.counter, plan, this.memo);
     await this.saveCounts(size);
     return size;
