@@ -82,7 +82,10 @@ export class PromptWiring {
 
   /** Loaded once and kept: an `import()` of a module already loaded still resolves a task later, behind whatever the page queued. */
   private systemModules() {
-    const loading = (this.modules ??= loadSystemModules(this.assembler));
+    if (this.modules) return this.modules;
+    const loading = loadSystemModules(this.assembler);
+    this.modules = loading;
+    // A failed load is tried again next time.
     loading.catch(() => {
       if (this.modules === loading) this.modules = undefined;
     });
