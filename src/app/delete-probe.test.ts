@@ -150,6 +150,47 @@ describe("the check made when Delete is pressed", () => {
     expect(memo.getItem(PENDING_DELETES_KEY)).toBe(noted);
   });
 
+  it("never writes the entries every tab shares (a put-back would erase a note another tab wrote in between), only a key of its own it takes back", () => {
+    const memo = fakeStorage(100_000);
+    notePendingDelete("ses_a", 1_000, memo);
+    const written: string[] = [];
+    const setItem = memo.setItem.bind(memo);
+    memo.setItem = (k, v) => {
+      written.push(k);
+      setItem(k, v);
+    };
+    const before = items(memo);
+    expect(probePendingDelete("ses_b", 2_000, memo)).toBe("noted");
+    expect(written).not.toContain(PENDING_DELETES_KEY);
+    expect(written).toHaveLength(1);
+    expect(items(memo)).toEqual(before);
+  });
+
+  it("in a full storage counts only what the note adds to the entries already stored: a little room makes it undoable", () => {
+    // Other sessions' deletes are pending: the note grows the stored entries by one entry only.
+    const memo = fakeStorage(20_000);
+    for (let i = 0; i < 20; i++) notePendingDelete(`ses_pending_${i}`, 1_000 + i, memo);
+    memo.setItem("tabcode.settings", "s".repeat(20_000 - memo.used() - "tabcode.settings".length));
+    const entry = `,"ses_new":${2_000}`.length;
+    const asked: number[] = [];
+    const couldMakeRoom = (need: number) => {
+      asked.push(need);
+      return need <= entry;
+    };
+    expect(probePendingDelete("ses_new", 2_000, memo, couldMakeRoom)).toBe("noted");
+    expect(asked).toEqual([entry]);
+    // The real note asks for the same room.
+    const made: number[] = [];
+    expect(
+      notePendingDelete("ses_new", 2_000, memo, (need) => {
+        made.push(need);
+        memo.setItem("tabcode.settings", "s".repeat((memo.getItem("tabcode.settings") ?? "").length - need));
+        return true;
+      }),
+    ).toBe("noted");
+    expect(made).toEqual([entry]);
+  });
+
   it("refused for another reason: says so, and asks for no room", async () => {
     const { memo, s } = await storedSession(Number.POSITIVE_INFINITY);
     memo.setItem = () => {

@@ -58,18 +58,33 @@ function write(memo: Memo | undefined, all: Record<string, number>): "noted" | "
  */
 export function notePendingDelete(sessionID: string, now = Date.now(), memo: Memo | undefined = pageStorage(), makeRoom: (need: number) => boolean = () => false): "noted" | "full" | "refused" {
   if (!memo) return "noted";
+  let before: string | null = null;
+  try {
+    before = memo.getItem(KEY);
+  } catch {
+    // Read as none: the write below says whether storage can be used at all.
+  }
   const all = { ...read(memo), [sessionID]: now };
   const first = write(memo, all);
   // Only a full storage is helped by room: other refusals would only cost the glance's pictures and old logs.
-  if (first !== "full" || !makeRoom(JSON.stringify(all).length + KEY.length)) return first;
+  if (first !== "full" || !makeRoom(noteGrowth(before, JSON.stringify(all)))) return first;
   return write(memo, all);
 }
 
+/** A key nothing reads: the room a note would take is tried under it (see `probePendingDelete`). */
+const PROBE_KEY = "tabcode.deleted.probe";
+
+/** The characters writing `written` as the entries adds to storage: all of it and the key, or its growth over `before`. */
+function noteGrowth(before: string | null, written: string): number {
+  return before === null ? KEY.length + written.length : written.length - before.length;
+}
+
 /**
- * What `notePendingDelete` would answer, found out changing nothing that stays: the note is written and at once put
- * back as it was (byte for byte; another tab's note of the same session keeps its time). When storage is full,
- * `couldMakeRoom(need)` judges whether making room would let the note in, and must free nothing: a delete asked
- * about may still be called off, and then nothing may have been thrown away for it.
+ * What `notePendingDelete` would answer, found out changing nothing that stays. The shared entry itself is never
+ * written: every tab writes it, and putting it back would erase a note another tab wrote in between. The room the
+ * note would take (its growth over the entry stored) is tried under a key of its own and given back at once. When
+ * storage is full, `couldMakeRoom(need)` judges whether making room would let the note in, and must free nothing:
+ * a delete asked about may still be called off, and then nothing may have been thrown away for it.
  */
 export function probePendingDelete(sessionID: string, now = Date.now(), memo: Memo | undefined = pageStorage(), couldMakeRoom: (need: number) => boolean = () => false): "noted" | "full" | "refused" {
   if (!memo) return "noted";
@@ -79,24 +94,20 @@ export function probePendingDelete(sessionID: string, now = Date.now(), memo: Me
   } catch {
     return "refused";
   }
-  const all = { ...read(memo), [sessionID]: now };
-  const written = JSON.stringify(all);
-  const first = write(memo, all);
-  if (first === "noted") {
-    try {
-      // Unless another tab wrote the entries meanwhile (then theirs stand).
-      if (memo.getItem(KEY) === written) {
-        if (before === null) memo.removeItem(KEY);
-        else memo.setItem(KEY, before);
-      }
-    } catch {
-      // Not put back (a damaged entry longer than the one read from it, in a full storage): at least this check's own entry goes.
-      clearPendingDelete(sessionID, memo, now);
-    }
+  const need = noteGrowth(before, JSON.stringify({ ...read(memo), [sessionID]: now }));
+  try {
+    memo.setItem(PROBE_KEY, "x".repeat(Math.max(0, need - PROBE_KEY.length)));
     return "noted";
+  } catch (e) {
+    if (!isQuotaExceeded(e)) return "refused";
+    return couldMakeRoom(need) ? "noted" : "full";
+  } finally {
+    try {
+      memo.removeItem(PROBE_KEY);
+    } catch {
+      // Nothing was written.
+    }
   }
-  if (first !== "full") return first;
-  return couldMakeRoom(written.length + KEY.length) ? "noted" : "full";
 }
 
 /**
