@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../core/ports/clock";
 import type { Session } from "../core/schema";
-import { defaultSettings } from "../core/settings";
+import { defaultSettings, modelConfig } from "../core/settings";
 import { PromptWiring } from "./prompt-wiring";
 
 const session = (goal?: Session["goal"]): Session => ({
@@ -33,5 +33,37 @@ describe("PromptWiring.tools", () => {
     expect(await names(session(goal("active")))).toContain("goal_done");
     expect(await names(session(goal("met")))).not.toContain("goal_done");
     expect(await names(session(goal("active")))).toContain("read");
+  });
+});
+
+describe("PromptWiring.system", () => {
+  const input = () => ({ session: session(), model: modelConfig(defaultSettings()), sandbox: undefined, agent: "build", toolState: new Map<string, unknown>() });
+
+  it("loads what the system prompt is built with once, and keeps it: later requests do not load it again", async () => {
+    const wiring = new PromptWiring(systemClock, defaultSettings, () => "build");
+    const real = wiring.assembler;
+    let loads = 0;
+    wiring.assembler = () => {
+      loads++;
+      return real();
+    };
+    const first = await wiring.system(input());
+    const second = await wiring.system(input());
+    expect(second).toEqual(first);
+    expect(first.join("\n").length).toBeGreaterThan(0);
+    expect(loads).toBe(1);
+  });
+
+  it("a load that failed is tried again by the next request", async () => {
+    const wiring = new PromptWiring(systemClock, defaultSettings, () => "build");
+    const real = wiring.assembler;
+    let loads = 0;
+    wiring.assembler = () => {
+      loads++;
+      return loads === 1 ? Promise.reject(new Error("offline")) : real();
+    };
+    await expect(wiring.system(input())).rejects.toThrow("offline");
+    expect((await wiring.system(input())).length).toBeGreaterThan(0);
+    expect(loads).toBe(2);
   });
 });
