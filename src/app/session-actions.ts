@@ -297,12 +297,12 @@ export async function prepareDelete(app: AppServices, s: Session): Promise<Prepa
 
 /**
  * What `prepareDelete` would find now (`undoable`, `why`), found out changing nothing: the question asked when a
- * session's Delete is pressed is worded by it, and the user may still call the delete off. Its note is written and
- * put back at once (none stays while the question is open: it would hold every tab's snapshot collections back,
- * and read as a closed page's after ten minutes). When storage is full it frees nothing either: it counts what
- * making room could free (`roomToMake`: the glance's pictures, other sessions' terminal logs) and says undoable
- * when that would let the note in. The room is made by the `prepareDelete` at the answer, which can still find the
- * delete no longer undoable (ask again, for good, before `run`).
+ * session's Delete is pressed is worded by it, and the user may still call the delete off. No note is written (one
+ * kept while the question is open would hold every tab's snapshot collections back, and read as a closed page's
+ * after ten minutes): the room it would take is tried under a key of its own (`probePendingDelete`). When storage
+ * is full it frees nothing either: it counts what making room could free (`roomToMake`: the glance's pictures,
+ * other sessions' terminal logs) and says undoable when that would let the note in. The room is made by the
+ * `prepareDelete` at the answer, which can still find the delete no longer undoable (ask again, for good, before `run`).
  */
 export async function probeDelete(s: Session): Promise<Pick<PreparedDelete, "undoable" | "why">> {
   const { roomToMake } = await import("./terminal-log");
