@@ -281,17 +281,20 @@ export function Sidebar({ currentID, onSelect, onNew, onDeleted, onError, onNoti
   const navRef = useRef<HTMLElement>(null);
   const lastFocused = useRef<Element | null>(null);
   // Focus left on nothing because what had it went away (a deleted session's row, here or by another tab; the
-  // question about it) goes to the list's Tab stop, not to the page's start. Run after the question's own
-  // return of focus to the button that opened it, which wins while that button is still there.
+  // question about it) goes to the list's Tab stop, not to the page's start. Looked at a frame later, and only
+  // if focus is still nowhere: the question gives focus back to the button that opened it itself (and the
+  // browser may), which wins while that button is there.
   useEffect(() => {
     const had = lastFocused.current;
     if (!had || had.isConnected) return;
     lastFocused.current = null;
-    const now = document.activeElement;
-    if (now && now !== document.body) return;
-    const nav = navRef.current;
-    const stop = nav?.querySelector<HTMLElement>('.session-list button.session-link:not([tabindex="-1"])') ?? nav?.querySelector<HTMLElement>("button.new-session");
-    stop?.focus({ preventScroll: true });
+    requestAnimationFrame(() => {
+      const now = document.activeElement;
+      if (!mounted.current || (now && now !== document.body)) return;
+      const nav = navRef.current;
+      const stop = nav?.querySelector<HTMLElement>('.session-list button.session-link:not([tabindex="-1"])') ?? nav?.querySelector<HTMLElement>("button.new-session");
+      stop?.focus({ preventScroll: true });
+    });
   });
   // Memoised items call the newest handlers through this, whichever render made their closures.
   const latest = useRef({ onSelect, pins, onError, onNotify });
