@@ -10,7 +10,7 @@
  * storage the settings and the notes of pending deletes need.
  */
 import { pageStorage } from "../adapters/storage/page-storage";
-import { forgetGlances, GLANCE_KEY, glanceIndex, pictureKey } from "../ui/glance/dismiss";
+import { forgetGlances, glanceChars, glanceIndex } from "../ui/glance/dismiss";
 import { pendingDeleteIDs } from "./pending-deletes";
 import { TERMINAL_LOG_PREFIX as PREFIX, terminalLogKey } from "./terminal-log-key";
 import { countLines, cutForScreen, type Limits } from "./terminal-output";
@@ -154,36 +154,55 @@ export function onTerminalLogTrimmed(l: Trimmed): () => void {
 export function freeTerminalSpace(need: number, memo: Memo | undefined = pageStorage(), except?: string): number {
   if (!memo || need <= 0) return 0;
   const logs: Array<{ id: string; raw: string; log: LogEntry[]; last: number }> = [];
-  for (const id of loggedSessions(memo)) {
-    if (id === except) continue;
-    try {
-      const raw = memo.getItem(terminalLogKey(id)) ?? "";
-      const log: unknown = JSON.parse(raw);
-      if (!Array.isArray(log)) continue;
-      const entries = log as LogEntry[];
-      logs.push({ id, raw, log: entries, last: Math.max(0, ...entries.map((e) => (typeof e?.start === "number" ? e.start : 0))) });
-    } catch {
-      // Unreadable: the shell reads it as empty too.
-      memo.removeItem(terminalLogKey(id));
-    }
+  for (const { id, raw, log } of storedLogs(memo, except)) {
+    // Unreadable: the shell reads it as empty too.
+    if (!log) memo.removeItem(terminalLogKey(id));
+    else logs.push({ id, raw, log, last: Math.max(0, ...log.map((e) => (typeof e?.start === "number" ? e.start : 0))) });
   }
   logs.sort((a, b) => a.last - b.last);
   let freed = 0;
   for (const { id, raw, log } of logs) {
     if (freed >= need) break;
-    let kept = fitLog(log, Math.max(0, raw.length - (need - freed)));
-    // Still too large with its newest entry alone: the whole log goes, unless a command of it runs.
-    if (JSON.stringify(kept).length > raw.length - (need - freed) && !kept.some((e) => e.status === "running")) kept = [];
+    const kept = shrunk(log, Math.max(0, raw.length - (need - freed)));
     try {
       if (kept.length === 0) memo.removeItem(terminalLogKey(id));
       else memo.setItem(terminalLogKey(id), JSON.stringify(kept));
     } catch {
       continue;
     }
-    freed += raw.length - (kept.length === 0 ? 0 : JSON.stringify(kept).length);
+    freed += raw.length - keptChars(kept);
     for (const l of trimListeners) l(id);
   }
   return freed;
+}
+
+/** The other sessions' stored logs (all but `except`'s), each parsed; `log` is undefined for one that cannot be read. */
+function storedLogs(memo: Memo, except: string | undefined): Array<{ id: string; raw: string; log?: LogEntry[] }> {
+  const out: Array<{ id: string; raw: string; log?: LogEntry[] }> = [];
+  for (const id of loggedSessions(memo)) {
+    if (id === except) continue;
+    const raw = memo.getItem(terminalLogKey(id)) ?? "";
+    let log: unknown;
+    try {
+      log = JSON.parse(raw);
+    } catch {
+      out.push({ id, raw });
+      continue;
+    }
+    if (Array.isArray(log)) out.push({ id, raw, log: log as LogEntry[] });
+  }
+  return out;
+}
+
+/** What a log keeps to fit `budget`: cut by `fitLog`, or nothing when even that is too large (unless a command of it runs). */
+function shrunk(log: LogEntry[], budget: number): LogEntry[] {
+  const kept = fitLog(log, budget);
+  return JSON.stringify(kept).length > budget && !kept.some((e) => e.status === "running") ? [] : kept;
+}
+
+/** Characters a kept log takes as stored (none: it is removed). */
+function keptChars(kept: LogEntry[]): number {
+  return kept.length === 0 ? 0 : JSON.stringify(kept).length;
 }
 
 /** Characters the terminal logs take in storage, but `except`'s. */
@@ -209,35 +228,13 @@ export function terminalLogChars(memo: Memo | undefined = pageStorage(), except?
  */
 export function roomToMake(memo: Memo | undefined = pageStorage(), except?: string): number {
   if (!memo) return 0;
-  let n = 0;
   try {
-    const ids = glanceIndex(memo);
-    if (ids.length > 0) {
-      n += GLANCE_KEY.length + (memo.getItem(GLANCE_KEY)?.length ?? 0);
-      for (const id of ids) {
-        const picture = memo.getItem(pictureKey(id));
-        if (picture !== null) n += pictureKey(id).length + picture.length;
-      }
-    }
-    for (const id of loggedSessions(memo)) {
-      if (id === except) continue;
-      const raw = memo.getItem(terminalLogKey(id)) ?? "";
-      let log: unknown;
-      try {
-        log = JSON.parse(raw);
-      } catch {
-        // Unreadable: `freeTerminalSpace` removes it.
-        n += raw.length;
-        continue;
-      }
-      if (!Array.isArray(log)) continue;
-      const entries = log as LogEntry[];
-      n += raw.length - (entries.some((e) => e.status === "running") ? JSON.stringify(fitLog(entries, 0)).length : 0);
-    }
+    // An unreadable log is removed whole; the others are cut as `freeTerminalSpace` would cut them for any need.
+    return storedLogs(memo, except).reduce((n, { raw, log }) => n + raw.length - (log ? keptChars(shrunk(log, 0)) : 0), glanceChars(memo));
   } catch {
     // No storage access.
+    return 0;
   }
-  return n;
 }
 
 /**

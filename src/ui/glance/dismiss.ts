@@ -23,6 +23,18 @@ export function glanceIndex(storage: Pick<Storage, "getItem">): string[] {
   }
 }
 
+/** Characters the kept pictures and the index take (keys and values): what `forgetGlances` frees. */
+export function glanceChars(storage: Pick<Storage, "getItem">): number {
+  const ids = glanceIndex(storage);
+  if (ids.length === 0) return 0;
+  let n = GLANCE_KEY.length + (storage.getItem(GLANCE_KEY)?.length ?? 0);
+  for (const id of ids) {
+    const picture = storage.getItem(pictureKey(id));
+    if (picture !== null) n += pictureKey(id).length + picture.length;
+  }
+  return n;
+}
+
 /** Removes every kept picture and the index. */
 export function forgetGlances(storage: Pick<Storage, "getItem" | "removeItem">): void {
   for (const id of glanceIndex(storage)) storage.removeItem(pictureKey(id));
