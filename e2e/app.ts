@@ -72,6 +72,17 @@ export async function configure(page: Page, mock: MockOpenAI, provider: Provider
   );
 }
 
+/** Creates sessions with these titles, in order, through the app's services; returns their ids. */
+export async function createSessions<const T extends readonly string[]>(page: Page, titles: T): Promise<{ -readonly [K in keyof T]: string }> {
+  const ids = await page.evaluate(async (titles) => {
+    const t = (globalThis as unknown as { __tabcode: { sessions: { createSession(o: { title: string }): Promise<{ id: string }> } } }).__tabcode;
+    const ids: string[] = [];
+    for (const title of titles) ids.push((await t.sessions.createSession({ title })).id);
+    return ids;
+  }, [...titles]);
+  return ids as { -readonly [K in keyof T]: string };
+}
+
 export async function newSession(page: Page): Promise<string> {
   const before = page.url();
   await page.getByRole("navigation", { name: "Sessions" }).getByRole("button", { name: "New session", exact: true }).click();

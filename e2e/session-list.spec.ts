@@ -1,5 +1,5 @@
 /** The session list with thousands of sessions (an imported history): each date group shows its first 100, then "Show more". */
-import { openApp } from "./app";
+import { createSessions, openApp } from "./app";
 import { seriousAxe } from "./views";
 import { expect, test } from "./fixtures";
 
@@ -186,11 +186,7 @@ test("storage full: the delete's one question says it cannot be undone; Cancel a
 
 test("storage full: pressing Delete and then Cancel frees nothing (other sessions' terminal logs, the glance); Delete makes the room", async ({ page }) => {
   await openApp(page);
-  type T = { __tabcode: { sessions: { createSession(o: { title: string }): Promise<{ id: string }> } } };
-  const [id, other] = await page.evaluate(async () => {
-    const t = (globalThis as unknown as T).__tabcode;
-    return [(await t.sessions.createSession({ title: "Going" })).id, (await t.sessions.createSession({ title: "Other" })).id];
-  });
+  const [id, other] = await createSessions(page, ["Going", "Other"]);
   // The other session's terminal log and a glance picture: what making room would free.
   const log = JSON.stringify(Array.from({ length: 6 }, (_, i) => ({ id: `cmd_${i}`, command: "cat big", start: i, status: "done", output: `line ${i}\n`.repeat(200) })));
   const kept = () =>
@@ -243,11 +239,7 @@ test("storage full: pressing Delete and then Cancel frees nothing (other session
 test("a delete asked about in one tab while another tab deletes the session: the question closes and says so; archived elsewhere, it stays", async ({ context, page }) => {
   test.setTimeout(60_000);
   await openApp(page);
-  await page.evaluate(async () => {
-    const t = (globalThis as unknown as { __tabcode: { sessions: { createSession(o: { title: string }): Promise<{ id: string }> } } }).__tabcode;
-    await t.sessions.createSession({ title: "Kept" });
-    await t.sessions.createSession({ title: "Shared" });
-  });
+  await createSessions(page, ["Kept", "Shared"]);
   const other = await context.newPage();
   await openApp(other);
   const nav = page.getByRole("navigation", { name: "Sessions" });
@@ -280,10 +272,7 @@ test("a delete asked about in one tab while another tab deletes the session: the
 
 test("deleting a session from the keyboard keeps the keyboard in the list: Cancel returns to its Delete, Delete moves to the list's Tab stop", async ({ page }) => {
   await openApp(page);
-  await page.evaluate(async () => {
-    const t = (globalThis as unknown as { __tabcode: { sessions: { createSession(o: { title: string }): Promise<{ id: string }> } } }).__tabcode;
-    for (const title of ["Alpha", "Beta", "Gamma"]) await t.sessions.createSession({ title });
-  });
+  await createSessions(page, ["Alpha", "Beta", "Gamma"]);
   const nav = page.getByRole("navigation", { name: "Sessions" });
   const question = page.getByRole("dialog", { name: "Delete this session?" });
   await nav.getByRole("button", { name: /^Beta / }).focus();
@@ -312,10 +301,7 @@ test("deleting a session from the keyboard keeps the keyboard in the list: Cance
 
 test("the session list is one Tab stop: arrows move between sessions and into a session's actions", async ({ page }) => {
   await openApp(page);
-  await page.evaluate(async () => {
-    const t = (globalThis as unknown as { __tabcode: { sessions: { createSession(o: { title: string }): Promise<{ id: string }> } } }).__tabcode;
-    for (const title of ["Alpha", "Beta", "Gamma"]) await t.sessions.createSession({ title });
-  });
+  await createSessions(page, ["Alpha", "Beta", "Gamma"]);
   const nav = page.getByRole("navigation", { name: "Sessions" });
   const link = (title: string) => nav.getByRole("button", { name: new RegExp(`^${title} just now$`) });
   await expect(link("Alpha")).toBeVisible();

@@ -4,11 +4,9 @@
  * check at the answer (`prepareDelete`) does; it judges from what making room could free (`roomToMake`).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { makeSession } from "../core/compaction/test-fixtures";
 import { GLANCE_KEY, pictureKey } from "../ui/glance/dismiss";
-import { deleteApp } from "../testing/delete-app";
+import { storedDeleteSession } from "../testing/delete-app";
 import { fakeStorage, type FakeStorage } from "../testing/fake-storage";
-import { MemoryStore } from "../testing/memory-store";
 import { notePendingDelete, PENDING_DELETES_KEY, probePendingDelete } from "./pending-deletes";
 import { prepareDelete, probeDelete } from "./session-actions";
 import { fitLog, makeRoom, roomToMake } from "./terminal-log";
@@ -31,12 +29,18 @@ function keepGlances(memo: FakeStorage) {
 }
 
 describe("roomToMake", () => {
-  it("counts the glance's pictures and the other sessions' logs (a running one as far as it can be cut), and changes nothing", () => {
+  /** Two glance pictures, an old log, one with a command running, and the log of the session being deleted (`ses_me`). */
+  function storageWithRoom(): FakeStorage {
     const memo = fakeStorage();
     keepGlances(memo);
     memo.setItem(terminalLogKey("ses_old"), logOf(5));
     memo.setItem(terminalLogKey("ses_busy"), logOf(5, 100, true));
     memo.setItem(terminalLogKey("ses_me"), logOf(5, 200));
+    return memo;
+  }
+
+  it("counts the glance's pictures and the other sessions' logs (a running one as far as it can be cut), and changes nothing", () => {
+    const memo = storageWithRoom();
     memo.setItem("tabcode.settings", "s".repeat(500));
     const before = items(memo);
     const glances = GLANCE_KEY.length + JSON.stringify(["ses_g1", "ses_g2"]).length + 2 * (pictureKey("ses_g1").length + 2_000);
@@ -50,11 +54,7 @@ describe("roomToMake", () => {
   });
 
   it("is what makeRoom frees when asked for everything", () => {
-    const memo = fakeStorage();
-    keepGlances(memo);
-    memo.setItem(terminalLogKey("ses_old"), logOf(5));
-    memo.setItem(terminalLogKey("ses_busy"), logOf(5, 100, true));
-    memo.setItem(terminalLogKey("ses_me"), logOf(5, 200));
+    const memo = storageWithRoom();
     const room = roomToMake(memo, "ses_me");
     const used = memo.used();
     expect(makeRoom(Number.MAX_SAFE_INTEGER, memo, "ses_me")).toBe(true);
@@ -68,13 +68,9 @@ describe("roomToMake", () => {
 describe("the check made when Delete is pressed", () => {
   /** A stored session with its own terminal log, in a localStorage of `quota` characters. */
   async function storedSession(quota: number) {
-    const memo = fakeStorage(quota);
-    vi.stubGlobal("localStorage", memo);
-    const store = new MemoryStore();
-    const s = makeSession();
-    await store.importSession(s, []);
-    memo.setItem(terminalLogKey(s.id), logOf(2, 500));
-    return { memo, store, s, ...deleteApp(store) };
+    const stored = await storedDeleteSession(quota);
+    stored.memo.setItem(terminalLogKey(stored.s.id), logOf(2, 500));
+    return stored;
   }
   /** Fills the rest of the storage (settings and the like, nothing that gives way). */
   const fill = (memo: FakeStorage, quota: number) => memo.setItem("tabcode.settings", "s".repeat(quota - memo.used() - "tabcode.settings".length));

@@ -1,7 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { makeSession } from "../core/compaction/test-fixtures";
-import { MemoryStore } from "../testing/memory-store";
-import { deleteApp, finishApp } from "../testing/delete-app";
+import { finishApp, storedDeleteSession } from "../testing/delete-app";
 import { fakeStorage } from "../testing/fake-storage";
 import { prepareDelete } from "./session-actions";
 import { makeRoom } from "./terminal-log";
@@ -132,15 +130,7 @@ describe("a delete's note in a full storage", () => {
     }
   });
 
-  /** A stored session, the page's localStorage holding `quota` characters, and the app a delete uses. */
-  async function storedSession(quota: number) {
-    const memo = fakeStorage(quota);
-    vi.stubGlobal("localStorage", memo);
-    const store = new MemoryStore();
-    const s = makeSession();
-    await store.importSession(s, []);
-    return { memo, store, s, ...deleteApp(store) };
-  }
+  const storedSession = storedDeleteSession;
 
   /** A session with a terminal log in a storage that has nothing left to give way (the rest is settings and the like). */
   async function fullStorageWithSession() {

@@ -39,31 +39,33 @@ describe("PromptWiring.tools", () => {
 describe("PromptWiring.system", () => {
   const input = () => ({ session: session(), model: modelConfig(defaultSettings()), sandbox: undefined, agent: "build", toolState: new Map<string, unknown>() });
 
-  it("loads what the system prompt is built with once, and keeps it: later requests do not load it again", async () => {
+  /** A wiring whose assembler loads are counted; `fails(n)` says whether load `n` (from 1) fails as offline. */
+  function countedWiring(fails: (n: number) => boolean = () => false) {
     const wiring = new PromptWiring(systemClock, defaultSettings, () => "build");
     const real = wiring.assembler;
-    let loads = 0;
+    const counted = { wiring, loads: 0 };
     wiring.assembler = () => {
-      loads++;
-      return real();
+      counted.loads++;
+      return fails(counted.loads) ? Promise.reject(new Error("offline")) : real();
     };
+    return counted;
+  }
+
+  it("loads what the system prompt is built with once, and keeps it: later requests do not load it again", async () => {
+    const counted = countedWiring();
+    const { wiring } = counted;
     const first = await wiring.system(input());
     const second = await wiring.system(input());
     expect(second).toEqual(first);
     expect(first.join("\n").length).toBeGreaterThan(0);
-    expect(loads).toBe(1);
+    expect(counted.loads).toBe(1);
   });
 
   it("a load that failed is tried again by the next request", async () => {
-    const wiring = new PromptWiring(systemClock, defaultSettings, () => "build");
-    const real = wiring.assembler;
-    let loads = 0;
-    wiring.assembler = () => {
-      loads++;
-      return loads === 1 ? Promise.reject(new Error("offline")) : real();
-    };
+    const counted = countedWiring((n) => n === 1);
+    const { wiring } = counted;
     await expect(wiring.system(input())).rejects.toThrow("offline");
     expect((await wiring.system(input())).length).toBeGreaterThan(0);
-    expect(loads).toBe(2);
+    expect(counted.loads).toBe(2);
   });
 });

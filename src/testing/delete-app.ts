@@ -1,5 +1,9 @@
+import { vi } from "vitest";
 import type { AppServices } from "../app/bootstrap";
+import { makeSession } from "../core/compaction/test-fixtures";
 import type { Store } from "../core/ports/store";
+import { fakeStorage } from "./fake-storage";
+import { MemoryStore } from "./memory-store";
 
 /**
  * The part of the app a session delete uses (src/app/session-actions.ts `prepareDelete`):
@@ -15,6 +19,19 @@ export function deleteApp(store: Store): { app: AppServices; deleted: string[]; 
     sandbox: { deleteWorkspace: async (id: string) => void deleted.push(id), collectGarbage: async () => ({ trees: 0, blobs: 0, bytes: 0 }) },
   } as unknown as AppServices;
   return { app, deleted, stopped };
+}
+
+/**
+ * A stored session, the page's localStorage (stubbed as the global) holding `quota` characters, and the app a
+ * delete uses. The caller undoes the stub (`vi.unstubAllGlobals`).
+ */
+export async function storedDeleteSession(quota: number) {
+  const memo = fakeStorage(quota);
+  vi.stubGlobal("localStorage", memo);
+  const store = new MemoryStore();
+  const s = makeSession();
+  await store.importSession(s, []);
+  return { memo, store, s, ...deleteApp(store) };
 }
 
 /**
